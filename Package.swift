@@ -1,0 +1,32 @@
+// swift-tools-version:5.9
+// maskd: an as-you-type field formatter served over LSP-framed JSON-RPC.
+// Layers (arrows are the only allowed imports):
+//   maskd -> MaskServer -> JSONRPC -> JSON -> CJansson,  MaskServer -> MaskEngine.
+import PackageDescription
+
+let package = Package(
+    name: "maskd",
+    products: [
+        .executable(name: "maskd", targets: ["maskd"]),
+        .library(name: "MaskEngine", targets: ["MaskEngine"]),
+    ],
+    targets: [
+        // The pure formatting engine: no I/O, no JSON, no Foundation.
+        .target(name: "MaskEngine"),
+        // Debian's libjansson-dev, seen through pkg-config; only `JSON` imports it.
+        .systemLibrary(
+            name: "CJansson",
+            pkgConfig: "jansson",
+            providers: [.apt(["libjansson-dev"])]
+        ),
+        .target(name: "JSON", dependencies: ["CJansson"]),
+        .target(name: "JSONRPC", dependencies: ["JSON"]),
+        .target(name: "MaskServer", dependencies: ["MaskEngine", "JSONRPC", "JSON"]),
+        .executableTarget(name: "maskd", dependencies: ["MaskServer", "MaskEngine", "JSONRPC", "JSON"]),
+
+        .testTarget(name: "MaskEngineTests", dependencies: ["MaskEngine"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON"]),
+        .testTarget(name: "MaskServerTests", dependencies: ["MaskServer", "MaskEngine", "JSONRPC", "JSON"]),
+    ]
+)

@@ -1,0 +1,1 @@
+// The JSONRPC layer; see ARCHITECTURE.md.

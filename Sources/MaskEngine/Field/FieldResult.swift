@@ -1,0 +1,74 @@
+/// What a field looks like after formatting or an edit, and what it still needs.
+///
+/// Positions are offsets in `Character`s (grapheme clusters) into `text`; `EncodedText`
+/// converts them to and from UTF-8, UTF-16 or UTF-32 code-unit offsets.
+public struct FieldResult: Hashable, Sendable {
+    /// The field's formatted text.
+    public var text: String
+    /// The caret, or the selection carried through formatting, in characters.
+    public var selection: Range<Int>
+    /// The extracted value: the entered characters plus the `{}` literals shown.
+    public var value: String
+    /// No required slot and no `{}` literal is left to fill.
+    public var complete: Bool
+    /// Complete, and every validator (and the `regex` option) passes.
+    public var valid: Bool
+    /// Why the field is not valid, as short sentences; empty when it is.
+    public var problems: [String]
+    /// What the next slot takes, or nil when the field is full.
+    public var next: SlotKind?
+    /// The tail still to fill: slots as the placeholder character, literals as themselves.
+    public var placeholder: String
+    /// The canonical bracket notation of the mask in force (the chosen one for `oneOf`).
+    public var mask: String
+    /// The card brand, for masks that choose one; nil otherwise or while undecided.
+    public var brand: String?
+    /// Entered characters that fit nowhere and were dropped.
+    public var rejected: String
+    /// Entered characters cut because the mask was full or they no longer fit after re-flow.
+    public var overflow: String
+
+    /// The caret: the end of `selection`.
+    public var caret: Int { selection.upperBound }
+}
+
+/// What a slot accepts, as `next` reports it.
+public enum SlotKind: String, Hashable, Sendable {
+    case digit, letter, alnum, any
+}
+
+/// One edit a person made to a field's text.
+public struct FieldEdit: Hashable, Sendable {
+    /// How a deletion was made; an insertion ignores it.
+    public enum Direction: Hashable, Sendable {
+        case backward, forward
+    }
+
+    /// The replaced range, in characters of the text before the edit.
+    public var range: Range<Int>
+    /// The inserted text; empty for a deletion.
+    public var text: String
+    /// Backspace (backward) or forward delete, for deletions.
+    public var direction: Direction
+
+    public init(range: Range<Int>, text: String, direction: Direction = .backward) {
+        self.range = range
+        self.text = text
+        self.direction = direction
+    }
+
+    /// Typing or pasting `text` over `range`.
+    public static func insert(_ text: String, at range: Range<Int>) -> FieldEdit {
+        FieldEdit(range: range, text: text)
+    }
+
+    /// Backspace over `range` (a collapsed caret deletes the character before it).
+    public static func backspace(_ range: Range<Int>) -> FieldEdit {
+        FieldEdit(range: range, text: "", direction: .backward)
+    }
+
+    /// Forward delete over `range`.
+    public static func forwardDelete(_ range: Range<Int>) -> FieldEdit {
+        FieldEdit(range: range, text: "", direction: .forward)
+    }
+}

@@ -1,0 +1,125 @@
+/// A mask as a client describes it: one form plus options.
+///
+/// This mirrors the JSON `MaskSpec` of `Protocol/masks.md` field for field, so the server can
+/// translate one into the other without judgement. The engine never reads JSON itself.
+public struct MaskSpec: Hashable, Sendable {
+    /// The one form a mask takes; an object naming two forms is rejected before this exists.
+    public indirect enum Form: Hashable, Sendable {
+        /// Bracket notation, `+1 ([000]) [000]-[0000]`.
+        case notation(String)
+        /// Every `slot` character is a required slot of class `accept`; the rest are literals.
+        case pattern(String)
+        /// Slot groups joined by `separator`, `[4, 4, 4, 4, 3]`.
+        case groups([Int])
+        /// The seeds' form: 0-based indexes in the formatted text where `separator` stands.
+        case separatorAt([Int])
+        /// A named preset (`phone.cn`, `card`, ...); options apply on top of it.
+        case preset(String)
+        /// Several masks; the one that keeps most entered characters wins after every edit.
+        case oneOf([MaskSpec])
+        /// A number grouped from the right.
+        case number(NumberSpec)
+    }
+
+    public var form: Form
+    /// `pattern`: the slot character (default `#`).
+    public var slot: Character?
+    /// `pattern`, `groups`, `separatorAt`: the class of every slot (default digits).
+    public var accept: CharacterClass?
+    /// `groups`, `separatorAt`: the separator (default one space for groups).
+    public var separator: String?
+    /// `groups`, `separatorAt`: slots beyond this many are optional.
+    public var minLength: Int?
+    /// `groups`, `separatorAt`: no more than this many slots.
+    public var maxLength: Int?
+    /// `groups`: repeat the last group size (bounded by `maxLength`).
+    public var `repeat`: Bool?
+    /// Show literals after the last entered character before the next one is typed.
+    public var eager: Bool?
+    /// Letters are converted as entered.
+    public var letterCase: LetterCase?
+    /// The extracted value must stay a prefix of a match, and match once complete.
+    public var regex: String?
+    /// Check-digit or calendar validators run on complete values.
+    public var validate: [String]?
+    /// How an unfilled slot is shown in `placeholder` (default `_`).
+    public var placeholderChar: Character?
+
+    public init(
+        _ form: Form, slot: Character? = nil, accept: CharacterClass? = nil, separator: String? = nil,
+        minLength: Int? = nil, maxLength: Int? = nil, repeat: Bool? = nil, eager: Bool? = nil,
+        letterCase: LetterCase? = nil, regex: String? = nil, validate: [String]? = nil,
+        placeholderChar: Character? = nil
+    ) {
+        self.form = form
+        self.slot = slot
+        self.accept = accept
+        self.separator = separator
+        self.minLength = minLength
+        self.maxLength = maxLength
+        self.repeat = `repeat`
+        self.eager = eager
+        self.letterCase = letterCase
+        self.regex = regex
+        self.validate = validate
+        self.placeholderChar = placeholderChar
+    }
+
+    /// The plain string form: bracket notation with no options.
+    public static func notation(_ text: String) -> MaskSpec { MaskSpec(.notation(text)) }
+}
+
+/// The character classes a slot or an `accept` option names.
+public enum CharacterClass: String, Hashable, Sendable, CaseIterable {
+    /// Unicode decimal digits, normalised to ASCII.
+    case digits
+    /// Unicode letters.
+    case letters
+    /// A letter or a digit.
+    case alnum
+    /// Digits, plus `X` or `x` normalised to `X` (the Chinese ID check character).
+    case digitsX
+    /// Any one grapheme cluster but a line break.
+    case any
+}
+
+/// The `case` option.
+public enum LetterCase: String, Hashable, Sendable {
+    case upper, lower
+}
+
+/// The `number` form's settings: `{"group": ",", "decimal": ".", "fraction": 2, ...}`.
+public struct NumberSpec: Hashable, Sendable {
+    public var group: String
+    public var decimal: Character
+    public var fraction: Int
+    public var negative: Bool
+    public var maxInteger: Int?
+
+    public init(group: String = ",", decimal: Character = ".", fraction: Int = 2, negative: Bool = false,
+                maxInteger: Int? = nil) {
+        self.group = group
+        self.decimal = decimal
+        self.fraction = fraction
+        self.negative = negative
+        self.maxInteger = maxInteger
+    }
+}
+
+/// A mask that cannot be compiled: what is wrong and where.
+public struct MaskError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A sentence a person can act on, e.g. "unbalanced '[' at offset 4".
+    public var message: String
+    /// The offset in the mask's notation (in characters), when the problem has a place.
+    public var offset: Int?
+
+    public init(_ message: String, offset: Int? = nil) {
+        self.message = message
+        self.offset = offset
+    }
+
+    public var description: String {
+        if let offset { return "\(message) (at offset \(offset))" }
+        return message
+    }
+}

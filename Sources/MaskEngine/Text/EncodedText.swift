@@ -1,0 +1,73 @@
+/// The encodings in which LSP positions count characters.
+public enum PositionEncoding: String, Hashable, Sendable, CaseIterable {
+    case utf8 = "utf-8"
+    case utf16 = "utf-16"
+    case utf32 = "utf-32"
+}
+
+/// Converts between character (grapheme cluster) offsets and code-unit offsets of one string.
+///
+/// Lookups are linear in the string's length: fields are short, and documents use their own index.
+public struct EncodedText: Sendable {
+    /// The code-unit offset at which each character starts, plus the total length, per encoding.
+    private let utf8Starts: [Int]
+    private let utf16Starts: [Int]
+    private let utf32Starts: [Int]
+
+    public init(_ string: String) {
+        var u8 = [0], u16 = [0], u32 = [0]
+        u8.reserveCapacity(string.utf8.count + 1)
+        var a = 0, b = 0, c = 0
+        for character in string {
+            for scalar in character.unicodeScalars {
+                a += UTF8.width(scalar)
+                b += UTF16.width(scalar)
+                c += 1
+            }
+            u8.append(a)
+            u16.append(b)
+            u32.append(c)
+        }
+        utf8Starts = u8
+        utf16Starts = u16
+        utf32Starts = u32
+    }
+
+    /// The number of characters.
+    public var characterCount: Int { utf8Starts.count - 1 }
+
+    /// The length in code units of `encoding`.
+    public func length(in encoding: PositionEncoding) -> Int { starts(encoding).last! }
+
+    /// The code-unit offset where character `index` starts (the length for the end).
+    /// - Precondition: `0 <= index <= characterCount`.
+    public func unitOffset(ofCharacter index: Int, in encoding: PositionEncoding) -> Int {
+        starts(encoding)[index]
+    }
+
+    /// The character offset of a code-unit offset, or nil when it lies past the end.
+    ///
+    /// - Parameters:
+    ///   - roundUp: an offset inside a grapheme cluster moves to the cluster's end when true,
+    ///     to its start when false, so no position ever splits a cluster or a surrogate pair.
+    public func characterOffset(ofUnit offset: Int, in encoding: PositionEncoding, roundUp: Bool = false) -> Int? {
+        let table = starts(encoding)
+        guard offset >= 0, offset <= table.last! else { return nil }
+        // Binary search for the last start <= offset.
+        var low = 0, high = table.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if table[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        if table[low] == offset || !roundUp { return low }
+        return low + 1
+    }
+
+    private func starts(_ encoding: PositionEncoding) -> [Int] {
+        switch encoding {
+        case .utf8: return utf8Starts
+        case .utf16: return utf16Starts
+        case .utf32: return utf32Starts
+        }
+    }
+}

@@ -1,0 +1,1 @@
+// The MaskServer layer; see ARCHITECTURE.md.

@@ -1,0 +1,5 @@
+import XCTest
+
+final class JSONRPCPlaceholder: XCTestCase {
+    func testBuilds() {}
+}

@@ -1,0 +1,5 @@
+import XCTest
+
+final class JSONPlaceholder: XCTestCase {
+    func testBuilds() {}
+}

@@ -1,0 +1,5 @@
+import XCTest
+
+final class MaskEnginePlaceholder: XCTestCase {
+    func testBuilds() {}
+}

@@ -1,0 +1,5 @@
+import XCTest
+
+final class MaskServerPlaceholder: XCTestCase {
+    func testBuilds() {}
+}
