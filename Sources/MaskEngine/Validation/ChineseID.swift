@@ -33,8 +33,14 @@ extension Checks {
                                     day: number(chars, 12, 2) ?? 0) {
             return "birth date: " + problem
         }
+        return idCheckCharacter(chars) == last ? nil : "check character does not match"
+    }
+
+    /// The check character the first 17 digits call for. MOD 11-2 weighs each position by a
+    /// power of 2 that is never 0 mod 11, and 11 is prime, so any one wrong character shows.
+    static func idCheckCharacter(_ chars: [Character]) -> Character {
         var sum = 0
         for i in 0..<17 { sum += (digit(chars[i]) ?? 0) * idWeights[i] }
-        return idCheckChars[sum % 11] == last ? nil : "check character does not match"
+        return idCheckChars[sum % 11]
     }
 }
