@@ -1,39 +1,249 @@
+import Synchronization
+
 /// A compiled mask: the one object every caller formats and edits through.
 ///
-/// `Mask.compile` turns any `MaskSpec` into a small immutable program and caches it by spec,
-/// so a keystroke never recompiles. Every method is pure: the same input gives the same result.
+/// `Mask.compile` turns any `MaskSpec` into small immutable programs and caches the result by
+/// spec, so a keystroke never recompiles. Every method is pure: the same input gives the same
+/// result. Positions are `Character` offsets; `EncodedText` converts them.
 public final class Mask: @unchecked Sendable {
     /// The spec this mask was compiled from.
     public let spec: MaskSpec
+    let kind: Kind
+    let checks: ValueChecks
 
-    init(spec: MaskSpec) {
-        self.spec = spec
+    /// The shapes a mask can take once compiled.
+    enum Kind {
+        /// Slots and literals (every notation but `number`).
+        case slots(Program)
+        /// Several slot programs; the best one for the entered characters wins after every edit.
+        case oneOf([Program])
     }
+
+    init(spec: MaskSpec, kind: Kind, checks: ValueChecks) {
+        self.spec = spec
+        self.kind = kind
+        self.checks = checks
+    }
+
+    private static let cache = Mutex<[MaskSpec: Mask]>([:])
+    /// Compiled masks kept at most; a client sending endless distinct masks only costs a recompile.
+    private static let cacheLimit = 1024
 
     /// Compiles `spec`, or returns the cached program for it.
     /// - Throws: `MaskError` naming the problem and its offset in the mask.
     public static func compile(_ spec: MaskSpec) throws -> Mask {
-        fatalError("not yet")
+        if let hit = cache.withLock({ $0[spec] }) { return hit }
+        let mask = try MaskCompiler.compile(spec)
+        cache.withLock { entries in
+            if entries.count >= cacheLimit { entries.removeAll(keepingCapacity: true) }
+            entries[spec] = mask
+        }
+        return mask
+    }
+
+    /// Compiles bracket notation with no options.
+    public static func compile(_ notation: String) throws -> Mask {
+        try compile(.notation(notation))
     }
 
     /// The canonical bracket notation (for `oneOf`, of the first alternative).
-    public var notation: String { fatalError("not yet") }
+    public var notation: String {
+        switch kind {
+        case .slots(let program): return program.notation
+        case .oneOf(let programs): return programs[0].notation
+        }
+    }
 
     /// Reads `text` into an empty field, carrying `selection` through with forward gravity.
     /// - Parameter selection: character offsets in `text`; nil means the end of the text.
     public func format(_ text: String, selection: Range<Int>? = nil) -> FieldResult {
-        fatalError("not yet")
+        let chars = Array(text)
+        let selection = clamp(selection ?? chars.count..<chars.count, chars.count)
+        let programs = self.programs
+        var best: (index: Int, d: Program.Decomposition, layout: Layout)? = nil
+        for (i, program) in programs.enumerated() {
+            let d = program.decompose(chars)
+            var layout = d.layout
+            program.settle(&layout)
+            if let current = best, !better(program, layout, than: programs[current.index], current.layout) { continue }
+            best = (i, d, layout)
+        }
+        let program = programs[best!.index]
+        var layout = best!.layout
+        var rejected = best!.d.rejected
+        var overflow = best!.d.overflow
+        // A value the `regex` option can never accept keeps only its longest viable start.
+        if !checks.isViable(program.value(of: layout)) {
+            let trimmed = trimToViable(program, layout)
+            layout = trimmed.layout
+            overflow += trimmed.cut
+        }
+        var text = program.render(layout)
+        if text == String(chars) { text = String(chars) }
+        let length = text.count
+        let lower = program.carriedOffset(selection.lowerBound, through: best!.d, textLength: length)
+        let upper = program.carriedOffset(selection.upperBound, through: best!.d, textLength: length)
+        let caretRange = min(lower, length)..<min(max(upper, lower), length)
+        _ = rejected
+        rejected = best!.d.rejected
+        return result(program, layout, text: text, selection: caretRange, rejected: rejected, overflow: overflow)
     }
 
     /// Applies one edit a person made to a field whose text is `text`.
+    ///
+    /// The edit's range is in characters of `text`. A refused edit (nothing fits, or the value
+    /// would fail `regex`) leaves `text` and the selection as they were, with the refusal in
+    /// `rejected`.
     /// - Parameter text: the field's text before the edit (normally formatted by this mask).
     public func apply(_ edit: FieldEdit, to text: String) -> FieldResult {
-        fatalError("not yet")
+        let chars = Array(text)
+        let programs = self.programs
+        let current = bestProgram(for: chars)
+        let program = programs[current]
+        let d = program.decompose(chars)
+        let exact = program.edit(edit, chars: chars, decomposition: d)
+
+        var chosen = (program: program, outcome: exact)
+        if programs.count > 1 {
+            for (i, other) in programs.enumerated() where i != current {
+                let replayed = other.replay(before: exact.before, inserted: exact.inserted, after: exact.after)
+                if replayed.refused { continue }
+                if chosen.outcome.refused || better(other, replayed.layout, than: chosen.program, chosen.outcome.layout,
+                                                    preferFirst: i < current) {
+                    chosen = (other, replayed)
+                }
+            }
+        }
+        let outcome = chosen.outcome
+        let range = clamp(edit.range, chars.count)
+        if outcome.refused || !checks.isViable(chosen.program.value(of: outcome.layout)) {
+            var unchanged = d.layout
+            program.settle(&unchanged)
+            let refusedText = edit.text.isEmpty ? "" : edit.text
+            let rejected = outcome.refused ? outcome.rejected : refusedText
+            return result(program, unchanged, text: text, selection: range, rejected: rejected,
+                          overflow: outcome.refused ? outcome.overflow : "")
+        }
+        let newText = chosen.program.render(outcome.layout)
+        let caret = min(outcome.caret, newText.count)
+        return result(chosen.program, outcome.layout, text: newText, selection: caret..<caret,
+                      rejected: outcome.rejected, overflow: outcome.overflow)
     }
 
     /// Re-flows a field formatted by `previous` into this mask (a mask change mid-input).
-    /// - Parameter caret: the caret in `text`; it keeps its count of entered characters to its left.
+    ///
+    /// The entered characters are placed into this mask's slots in order; what no longer fits
+    /// is cut into `overflow`. The caret keeps its count of entered characters to its left.
+    /// - Parameter caret: the caret in `text`; nil means the end.
     public func reflow(_ text: String, from previous: Mask, caret: Int? = nil) -> FieldResult {
-        fatalError("not yet")
+        let chars = Array(text)
+        let old = previous.programs[previous.bestProgram(for: chars)]
+        let d = old.decompose(chars)
+        let k = d.cellCount(before: min(caret ?? chars.count, chars.count))
+        let raw = d.layout.cells.map(\.char)
+        var best: (program: Program, outcome: Program.EditOutcome)? = nil
+        for program in programs {
+            var outcome = program.replay(before: Array(raw[0..<k]), inserted: nil, after: Array(raw[k...]))
+            if !checks.isViable(program.value(of: outcome.layout)) {
+                let trimmed = trimToViable(program, outcome.layout)
+                outcome.layout = trimmed.layout
+                outcome.overflow += trimmed.cut
+                outcome.caret = program.caretForDeletion(min(k, trimmed.layout.cells.count), trimmed.layout)
+            }
+            if let current = best, !better(program, outcome.layout, than: current.program, current.outcome.layout) {
+                continue
+            }
+            best = (program, outcome)
+        }
+        let (program, outcome) = best!
+        let newText = program.render(outcome.layout)
+        let caretOffset = min(outcome.caret, newText.count)
+        return result(program, outcome.layout, text: newText, selection: caretOffset..<caretOffset,
+                      rejected: "", overflow: outcome.overflow)
     }
+
+    // MARK: - Choosing among programs
+
+    var programs: [Program] {
+        switch kind {
+        case .slots(let program): return [program]
+        case .oneOf(let programs): return programs
+        }
+    }
+
+    /// The program that reads `chars` best: the one the text was most likely formatted with.
+    func bestProgram(for chars: [Character]) -> Int {
+        let programs = self.programs
+        if programs.count == 1 { return 0 }
+        var best = 0
+        var bestLayout = Layout()
+        for (i, program) in programs.enumerated() {
+            var layout = program.decompose(chars).layout
+            program.settle(&layout)
+            if i == 0 || better(program, layout, than: programs[best], bestLayout) {
+                best = i
+                bestLayout = layout
+            }
+        }
+        return best
+    }
+
+    /// `oneOf`'s rule: more entered characters kept wins, then complete over incomplete; on a
+    /// full tie the earlier program (the incumbent unless `preferFirst`) stays.
+    private func better(_ a: Program, _ la: Layout, than b: Program, _ lb: Layout, preferFirst: Bool = false) -> Bool {
+        if la.cells.count != lb.cells.count { return la.cells.count > lb.cells.count }
+        let ca = a.missing(in: la).count == 0, cb = b.missing(in: lb).count == 0
+        if ca != cb { return ca }
+        return preferFirst
+    }
+
+    /// Cuts entered characters from the end until the `regex` option can still accept the value.
+    private func trimToViable(_ program: Program, _ layout: Layout) -> (layout: Layout, cut: String) {
+        var layout = layout
+        var cut: [Character] = []
+        while !layout.cells.isEmpty, !checks.isViable(program.value(of: layout)) {
+            cut.append(layout.cells.removeLast().char)
+            layout.end = 0
+            program.settle(&layout)
+        }
+        return (layout, String(cut.reversed()))
+    }
+
+    private func clamp(_ range: Range<Int>, _ count: Int) -> Range<Int> {
+        let lower = min(max(range.lowerBound, 0), count)
+        return lower..<min(max(range.upperBound, lower), count)
+    }
+
+    // MARK: - Results
+
+    private func result(_ program: Program, _ layout: Layout, text: String, selection: Range<Int>,
+                        rejected: String, overflow: String) -> FieldResult {
+        let value = program.value(of: layout)
+        let missing = program.missing(in: layout)
+        var problems: [String] = []
+        if missing.count > 0 {
+            let what = missing.allDigits ? (missing.count == 1 ? "digit" : "digits")
+                : (missing.count == 1 ? "character" : "characters")
+            problems.append("\(missing.count) more \(what) needed")
+        } else {
+            problems += checks.problems(value)
+        }
+        return FieldResult(
+            text: text, selection: selection, value: value, complete: missing.count == 0,
+            valid: problems.isEmpty, problems: problems, next: program.nextSlot(in: layout),
+            placeholder: program.placeholder(of: layout), mask: program.notation, brand: nil,
+            rejected: rejected, overflow: overflow)
+    }
+}
+
+/// The value checks a mask's options add: `regex` and `validate`.
+struct ValueChecks: @unchecked Sendable {
+    /// Whether the value can still become acceptable (nil: always).
+    var viable: ((String) -> Bool)? = nil
+    /// Problems with a complete value, as sentences.
+    var validators: [(String) -> String?] = []
+
+    func isViable(_ value: String) -> Bool { viable?(value) ?? true }
+
+    func problems(_ value: String) -> [String] { validators.compactMap { $0(value) } }
 }

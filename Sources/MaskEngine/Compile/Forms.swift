@@ -1,0 +1,159 @@
+/// Builds the elements of the object forms that are not bracket notation.
+///
+/// `pattern`, `groups` and `separatorAt` are other spellings of the same slots and literals, so
+/// they compile to the same elements and get a canonical bracket notation for free.
+enum FormCompiler {
+    /// The most slots a `groups` mask with `repeat` and no `maxLength` may hold.
+    static let unboundedRepeatLimit = 64
+
+    /// `{"pattern": "+1 (###) ###-####", "slot": "#", "accept": "digits"}`.
+    static func pattern(_ pattern: String, slot: Character, accept: SlotClass) throws -> [Element] {
+        if pattern.isEmpty { throw MaskError("empty pattern", offset: 0) }
+        var elements: [Element] = []
+        for (i, c) in pattern.enumerated() {
+            if c == slot {
+                elements.append(Element(kind: .slot(accept), offset: i))
+            } else {
+                elements.append(Element(kind: .literal(c), offset: i))
+            }
+        }
+        return elements
+    }
+
+    /// `{"groups": [4, 4, 4, 4, 3], "separator": " ", "minLength": 16, "maxLength": 19}`.
+    static func groups(_ sizes: [Int], separator: String, accept: SlotClass, minLength: Int?,
+                       maxLength: Int?, repeats: Bool) throws -> [Element] {
+        if sizes.isEmpty { throw MaskError("'groups' needs at least one group size") }
+        if let bad = sizes.firstIndex(where: { $0 < 1 }) {
+            throw MaskError("group sizes must be positive; group \(bad) is \(sizes[bad])")
+        }
+        try checkLengths(minLength: minLength, maxLength: maxLength)
+        var groupSizes = sizes
+        if repeats {
+            let limit = maxLength ?? unboundedRepeatLimit
+            var total = groupSizes.reduce(0, +)
+            while total < limit {
+                groupSizes.append(sizes.last!)
+                total += sizes.last!
+            }
+        }
+        let capacity = min(groupSizes.reduce(0, +), maxLength ?? Int.max)
+        var elements: [Element] = []
+        var slots = 0
+        outer: for (g, size) in groupSizes.enumerated() {
+            if g > 0 {
+                for c in separator { elements.append(Element(kind: .literal(c))) }
+            }
+            for _ in 0..<size {
+                if slots == capacity { break outer }
+                let optional = minLength.map { slots >= $0 } ?? false
+                elements.append(Element(kind: .slot(accept), isOptional: optional))
+                slots += 1
+            }
+        }
+        // A cap that falls on a group boundary leaves a dangling separator.
+        while let last = elements.last, !last.isSlot { elements.removeLast() }
+        return elements
+    }
+
+    /// `{"separatorAt": [3, 8], "separator": "-", "maxLength": 11}`: the separator stands at those
+    /// 0-based offsets of the formatted text. Without `maxLength` the digits after the last
+    /// separator are unlimited.
+    static func separatorAt(_ positions: [Int], separator: String, accept: SlotClass, minLength: Int?,
+                            maxLength: Int?) throws -> [Element] {
+        if positions.isEmpty && maxLength == nil {
+            throw MaskError("'separatorAt' needs at least one position or a 'maxLength'")
+        }
+        if let bad = positions.first(where: { $0 < 0 }) {
+            throw MaskError("separator positions must not be negative; got \(bad)")
+        }
+        if separator.isEmpty { throw MaskError("'separator' must not be empty") }
+        try checkLengths(minLength: minLength, maxLength: maxLength)
+        let wanted = Set(positions)
+        let lastPosition = positions.max() ?? -1
+        var elements: [Element] = []
+        var offset = 0
+        var slots = 0
+        while true {
+            if let maxLength, slots >= maxLength { break }
+            if maxLength == nil, offset > lastPosition { break }
+            if wanted.contains(offset) {
+                if slots == 0 && offset == 0 {
+                    // A separator before any slot is a leading literal; allowed, if odd.
+                }
+                for c in separator { elements.append(Element(kind: .literal(c))) }
+                offset += separator.count
+                continue
+            }
+            let optional = minLength.map { slots >= $0 } ?? false
+            elements.append(Element(kind: .slot(accept), isOptional: optional))
+            slots += 1
+            offset += 1
+        }
+        if maxLength == nil {
+            // The digits after the last separator: at least one, then as many as typed.
+            elements.append(Element(kind: .slot(accept), isOptional: minLength.map { slots >= $0 } ?? false))
+            elements.append(Element(kind: .slot(accept), isOptional: true, repeats: true))
+        }
+        while let last = elements.last, !last.isSlot { elements.removeLast() }
+        return elements
+    }
+
+    private static func checkLengths(minLength: Int?, maxLength: Int?) throws {
+        if let maxLength, maxLength < 1 { throw MaskError("'maxLength' must be at least 1") }
+        if let minLength, minLength < 0 { throw MaskError("'minLength' must not be negative") }
+        if let minLength, let maxLength, minLength > maxLength {
+            throw MaskError("'minLength' (\(minLength)) is greater than 'maxLength' (\(maxLength))")
+        }
+    }
+}
+
+/// Checks every compiled program must pass, whatever its form.
+enum ProgramChecks {
+    /// The most elements a mask may compile to; a field is a line a person types, not a file.
+    static let maximumElements = 4096
+
+    static func check(_ elements: [Element]) throws {
+        guard elements.contains(where: \.isSlot) else {
+            throw MaskError("the mask has no slot to fill", offset: 0)
+        }
+        if elements.count > maximumElements {
+            throw MaskError("the mask is too long: \(elements.count) elements, at most \(maximumElements)",
+                            offset: elements[maximumElements].offset)
+        }
+        try checkAmbiguity(elements)
+    }
+
+    /// Refuses an optional slot followed, through optional slots only, by a required slot that
+    /// takes some of the same characters: reading such a mask again would not be idempotent.
+    static func checkAmbiguity(_ elements: [Element]) throws {
+        for i in elements.indices {
+            let first = elements[i]
+            guard let firstClass = first.slotClass, first.isOptional, !first.repeats else { continue }
+            var j = i + 1
+            while j < elements.count, let laterClass = elements[j].slotClass {
+                let later = elements[j]
+                if !later.isOptional {
+                    if overlap(firstClass, laterClass) {
+                        throw MaskError(
+                            "ambiguous mask: the optional slot at offset \(first.offset) is followed by a required "
+                                + "slot at offset \(later.offset) that takes the same characters; put a literal "
+                                + "between them or make the first one required",
+                            offset: first.offset)
+                    }
+                    break
+                }
+                j += 1
+            }
+        }
+    }
+
+    static func overlap(_ a: SlotClass, _ b: SlotClass) -> Bool {
+        if a == b || a == .any || b == .any { return true }
+        switch (a, b) {
+        // `X` is a letter, so only plain digits and letters never meet.
+        case (.letter, .digit), (.digit, .letter): return false
+        default: return true
+        }
+    }
+}

@@ -1,0 +1,182 @@
+/// Compiles bracket notation (`+1 ([000]) [000]-[0000]`) into elements.
+///
+/// `[...]` holds slots (`0 9 A a _ - * X`, and `…` last to repeat the last kind), `{...}` holds
+/// literals that belong to the value, `\` escapes the next character, anything else is a literal.
+/// Adjacent `[]` blocks form one block; inside a block each run of one kind keeps its required
+/// slots before its optional ones. Linear in the notation's length.
+enum NotationCompiler {
+    static func compile(_ notation: String) throws -> [Element] {
+        let chars = Array(notation)
+        if chars.isEmpty { throw MaskError("empty mask", offset: 0) }
+        var elements: [Element] = []
+        var block: [Element] = []  // slots of the current block, before reordering
+        var blockRepeat: (offset: Int, found: Bool) = (0, false)
+        var i = 0
+
+        func flushBlock() throws {
+            guard !block.isEmpty || blockRepeat.found else { return }
+            if blockRepeat.found && block.isEmpty {
+                throw MaskError("'…' must follow a slot in its block", offset: blockRepeat.offset)
+            }
+            elements.append(contentsOf: reorderRuns(block))
+            if blockRepeat.found, let last = block.last {
+                var repeating = last
+                repeating.isOptional = true
+                repeating.repeats = true
+                repeating.offset = blockRepeat.offset
+                elements.append(repeating)
+            }
+            block.removeAll()
+            blockRepeat = (0, false)
+        }
+
+        while i < chars.count {
+            let c = chars[i]
+            switch c {
+            case "[":
+                let open = i
+                i += 1
+                var sawSlot = false
+                while i < chars.count, chars[i] != "]" {
+                    let s = chars[i]
+                    if blockRepeat.found {
+                        throw MaskError("'…' must be the last character of its block", offset: blockRepeat.offset)
+                    }
+                    if s == "…" {
+                        blockRepeat = (i, true)
+                    } else if let slot = slotElement(s, offset: i) {
+                        block.append(slot)
+                    } else if s == "[" {
+                        throw MaskError("'[' inside a slot block (unclosed '[' at offset \(open))", offset: i)
+                    } else {
+                        throw MaskError("unknown slot character '\(s)'", offset: i)
+                    }
+                    sawSlot = true
+                    i += 1
+                }
+                if i >= chars.count { throw MaskError("unclosed '['", offset: open) }
+                if !sawSlot { throw MaskError("empty slot block '[]'", offset: open) }
+                i += 1  // past "]"
+            case "{":
+                try flushBlock()
+                let open = i
+                i += 1
+                var sawLiteral = false
+                while i < chars.count, chars[i] != "}" {
+                    var l = chars[i]
+                    if l == "\\" {
+                        i += 1
+                        guard i < chars.count else { throw MaskError("'\\' at the end of the mask", offset: i - 1) }
+                        l = chars[i]
+                    }
+                    elements.append(Element(kind: .literal(l), isExtracted: true, offset: i))
+                    sawLiteral = true
+                    i += 1
+                }
+                if i >= chars.count { throw MaskError("unclosed '{'", offset: open) }
+                if !sawLiteral { throw MaskError("empty literal block '{}'", offset: open) }
+                i += 1
+            case "]":
+                throw MaskError("unmatched ']'", offset: i)
+            case "}":
+                throw MaskError("unmatched '}'", offset: i)
+            case "\\":
+                try flushBlock()
+                guard i + 1 < chars.count else { throw MaskError("'\\' at the end of the mask", offset: i) }
+                elements.append(Element(kind: .literal(chars[i + 1]), offset: i + 1))
+                i += 2
+            default:
+                try flushBlock()
+                elements.append(Element(kind: .literal(c), offset: i))
+                i += 1
+            }
+        }
+        try flushBlock()
+        return elements
+    }
+
+    /// The element a character inside `[]` stands for, or nil for an unknown one.
+    static func slotElement(_ c: Character, offset: Int) -> Element? {
+        let (slotClass, optional): (SlotClass, Bool)
+        switch c {
+        case "0": (slotClass, optional) = (.digit, false)
+        case "9": (slotClass, optional) = (.digit, true)
+        case "A": (slotClass, optional) = (.letter, false)
+        case "a": (slotClass, optional) = (.letter, true)
+        case "_": (slotClass, optional) = (.alnum, false)
+        case "-": (slotClass, optional) = (.alnum, true)
+        case "*": (slotClass, optional) = (.any, false)
+        case "X": (slotClass, optional) = (.digitX, false)
+        default: return nil
+        }
+        return Element(kind: .slot(slotClass), isOptional: optional, offset: offset)
+    }
+
+    /// Within each run of one kind, required slots come before optional ones (`[90]` is `[09]`).
+    static func reorderRuns(_ block: [Element]) -> [Element] {
+        var result: [Element] = []
+        result.reserveCapacity(block.count)
+        var start = 0
+        while start < block.count {
+            var end = start
+            while end < block.count, block[end].slotClass == block[start].slotClass { end += 1 }
+            let run = block[start..<end]
+            result.append(contentsOf: run.filter { !$0.isOptional })
+            result.append(contentsOf: run.filter { $0.isOptional })
+            start = end
+        }
+        return result
+    }
+}
+
+extension Program {
+    /// The canonical bracket notation of `elements`: slots grouped in `[]`, value literals in
+    /// `{}`, specials escaped. Compiling it again gives the same elements.
+    static func canonicalNotation(_ elements: [Element]) -> String {
+        var out = ""
+        var i = 0
+        while i < elements.count {
+            let element = elements[i]
+            if element.isSlot {
+                out.append("[")
+                while i < elements.count, elements[i].isSlot {
+                    let slot = elements[i]
+                    if slot.repeats {
+                        out.append("…")
+                    } else {
+                        out.append(slotCharacter(slot))
+                    }
+                    i += 1
+                }
+                out.append("]")
+            } else if element.isExtracted {
+                out.append("{")
+                while i < elements.count, let c = elements[i].literal, elements[i].isExtracted {
+                    if c == "}" || c == "\\" { out.append("\\") }
+                    out.append(c)
+                    i += 1
+                }
+                out.append("}")
+            } else {
+                let c = element.literal!
+                if "[]{}\\".contains(c) { out.append("\\") }
+                out.append(c)
+                i += 1
+            }
+        }
+        return out
+    }
+
+    private static func slotCharacter(_ slot: Element) -> Character {
+        switch (slot.slotClass!, slot.isOptional) {
+        case (.digit, false): return "0"
+        case (.digit, true): return "9"
+        case (.letter, false): return "A"
+        case (.letter, true): return "a"
+        case (.alnum, false): return "_"
+        case (.alnum, true): return "-"
+        case (.any, _): return "*"
+        case (.digitX, _): return "X"
+        }
+    }
+}

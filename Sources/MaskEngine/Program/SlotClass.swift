@@ -1,0 +1,101 @@
+/// What one slot of a compiled mask accepts.
+///
+/// Each bracket character names one class: `0`/`9` digit, `A`/`a` letter, `_`/`-` alnum,
+/// `X` digitX, `*` any. Classification has an ASCII fast path because nearly all input is ASCII.
+enum SlotClass: UInt8, Hashable, Sendable {
+    case digit, letter, alnum, digitX, any
+
+    init(_ accept: CharacterClass) {
+        switch accept {
+        case .digits: self = .digit
+        case .letters: self = .letter
+        case .alnum: self = .alnum
+        case .digitsX: self = .digitX
+        case .any: self = .any
+        }
+    }
+
+    /// The kind `next` reports for this class.
+    var kind: SlotKind {
+        switch self {
+        case .digit, .digitX: return .digit
+        case .letter: return .letter
+        case .alnum: return .alnum
+        case .any: return .any
+        }
+    }
+
+    /// The character a slot of this class stores for `c`, or nil when `c` does not fit.
+    ///
+    /// Decimal digits of every script become ASCII digits, `x` becomes `X` in digitX slots, and
+    /// letters follow the mask's `case` option.
+    @inline(__always)
+    func fit(_ c: Character, letterCase: LetterCase?) -> Character? {
+        if let ascii = c.asciiValue, c.utf8.count == 1 {
+            switch ascii {
+            case 0x30...0x39:
+                return self == .letter ? nil : c
+            case 0x41...0x5A, 0x61...0x7A:
+                switch self {
+                case .digit: return nil
+                case .digitX: return (ascii == 0x58 || ascii == 0x78) ? "X" : nil
+                case .letter, .alnum, .any: return Self.applyCase(ascii, letterCase)
+                }
+            case 0x0A, 0x0D:
+                return nil
+            default:
+                return self == .any ? c : nil
+            }
+        }
+        return fitSlow(c, letterCase: letterCase)
+    }
+
+    private func fitSlow(_ c: Character, letterCase: LetterCase?) -> Character? {
+        if c.isNewline { return nil }
+        if let digit = asciiDigit(c) {
+            return self == .letter ? nil : digit
+        }
+        if c.isLetter {
+            switch self {
+            case .digit, .digitX: return nil
+            case .letter, .alnum, .any:
+                switch letterCase {
+                case .upper?: return Character(c.uppercased())
+                case .lower?: return Character(c.lowercased())
+                case nil: return c
+                }
+            }
+        }
+        return self == .any ? c : nil
+    }
+
+    @inline(__always)
+    private static func applyCase(_ ascii: UInt8, _ letterCase: LetterCase?) -> Character {
+        switch letterCase {
+        case .upper?: return Character(Unicode.Scalar(ascii & ~0x20))
+        case .lower?: return Character(Unicode.Scalar(ascii | 0x20))
+        case nil: return Character(Unicode.Scalar(ascii))
+        }
+    }
+}
+
+/// The ASCII digit for a decimal digit of any script (`１` and `٣` included), or nil.
+@inline(__always)
+func asciiDigit(_ c: Character) -> Character? {
+    if let ascii = c.asciiValue, c.utf8.count == 1 {
+        return (0x30...0x39).contains(ascii) ? c : nil
+    }
+    let scalars = c.unicodeScalars
+    guard let first = scalars.first, scalars.count == 1,
+          first.properties.numericType == .decimal,
+          let value = first.properties.numericValue, value >= 0, value <= 9
+    else { return nil }
+    return Character(Unicode.Scalar(UInt8(0x30 + Int(value))))
+}
+
+/// `c` with decimal digits of every script folded to ASCII, for comparing against literals.
+@inline(__always)
+func normalizedForLiteral(_ c: Character) -> Character {
+    if c.utf8.count == 1 { return c }
+    return asciiDigit(c) ?? c
+}

@@ -1,5 +1,0 @@
-import XCTest
-
-final class MaskEnginePlaceholder: XCTestCase {
-    func testBuilds() {}
-}
