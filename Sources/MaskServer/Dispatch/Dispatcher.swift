@@ -1,5 +1,6 @@
 // maskd: routing each message to its handler, with the lifecycle rules in front.
 import JSON
+import JSONRPC
 
 extension Server {
     /// Answers one request.
@@ -8,16 +9,16 @@ extension Server {
     public func handleRequest(_ method: String, _ params: JSONValue) -> Result<JSONValue, MessageError> {
         switch lifecycle {
         case .uninitialized where method != InitializeRequest.method:
-            return .failure(MessageError(code: MessageError.serverNotInitializedCode,
+            return .failure(MessageError(code: ErrorCode.serverNotInitialized,
                                          message: "the server is not initialized: send 'initialize' first"))
         case .shutDown:
-            return .failure(MessageError(code: MessageError.invalidRequestCode,
+            return .failure(MessageError(code: ErrorCode.invalidRequest,
                                          message: "the server is shut down: only 'exit' is expected"))
         default:
             break
         }
         guard let type = MessageRegistry.requestsByMethod[method] else {
-            return .failure(MessageError(code: MessageError.methodNotFoundCode, message: "unknown method '\(method)'"))
+            return .failure(MessageError(code: ErrorCode.methodNotFound, message: "unknown method '\(method)'"))
         }
         do {
             let request = try type.init(params: params)
@@ -26,7 +27,7 @@ extension Server {
             log.info("\(method): \(error.message)")
             return .failure(error)
         } catch {
-            return .failure(MessageError(code: MessageError.internalErrorCode, message: "\(method): \(error)"))
+            return .failure(MessageError(code: ErrorCode.internalError, message: "\(method): \(error)"))
         }
     }
 

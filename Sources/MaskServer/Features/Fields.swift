@@ -1,5 +1,6 @@
 // maskd: field sessions: open, re-mask, close, list, hint.
 import JSON
+import JSONRPC
 import MaskEngine
 
 extension Server {
@@ -9,7 +10,7 @@ extension Server {
     func fieldDocument(_ uri: String, version: Int?) throws -> Document {
         let document = try document(uri)
         if let version, version != document.version {
-            throw MessageError(code: MessageError.contentModifiedCode,
+            throw MessageError(code: ErrorCode.contentModified,
                                message: "'\(uri)' is at version \(document.version), not \(version)")
         }
         return document

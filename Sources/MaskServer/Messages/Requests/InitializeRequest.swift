@@ -1,5 +1,6 @@
 // maskd: `initialize`.
 import JSON
+import JSONRPC
 import MaskEngine
 
 /// Starts the session and picks the position encoding.
@@ -38,7 +39,7 @@ struct InitializeRequest: RequestMessage {
 
     func handle(_ server: Server) throws -> JSONValue {
         guard server.lifecycle == .uninitialized else {
-            throw MessageError(code: MessageError.invalidRequestCode, message: "'initialize' was already received")
+            throw MessageError(code: ErrorCode.invalidRequest, message: "'initialize' was already received")
         }
         server.encoding = InitializeRequest.choose(offered)
         server.lifecycle = .running

@@ -1,0 +1,1 @@
+func runDemo(_ arguments: [String]) throws -> Int32 { 1 }
