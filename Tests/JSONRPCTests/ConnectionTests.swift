@@ -260,4 +260,20 @@ final class ConnectionTests: XCTestCase {
     XCTAssertEqual(answered, count)
     harness.finish()
   }
+
+  /// Prints the median round trip of a request through the pipes; it asserts nothing about time.
+  func testSpeed_roundTripThroughPipes() {
+    let harness = Harness()
+    var samples: [UInt64] = []
+    for id in 1...2000 {
+      let start = DispatchTime.now().uptimeNanoseconds
+      harness.writeFrames(request(id))
+      guard harness.readMessage() != nil else { break }
+      samples.append(DispatchTime.now().uptimeNanoseconds - start)
+    }
+    harness.finish()
+    XCTAssertEqual(samples.count, 2000)
+    samples.sort()
+    print("round trip through pipes, median: \(Double(samples[samples.count / 2]) / 1000) µs")
+  }
 }
