@@ -14,7 +14,8 @@ extension JSONValue {
   ///   `0.10000000000000001`); an integral double keeps a `.0` so that it reads back as a double; `-0.0` is
   ///   written `-0.0`.
   /// - NaN and the infinities, which JSON cannot express, are written as `null`.
-  /// - NUL characters in strings are written as `\u0000`; other characters are written as UTF-8, not escaped.
+  /// - NUL characters in strings and keys are written as `\u0000` (though jansson, and so ``parse(_:)-(String)``,
+  ///   refuses one in a key); other characters are written as UTF-8, not escaped.
   /// - Arrays and objects nested deeper than ``maximumDepth`` (which no jansson reader would accept) are written as
   ///   `null`, so serialising never overflows the stack.
   ///

@@ -73,8 +73,9 @@ final class JSONValueTests: XCTestCase {
     XCTAssertEqual(JSONValue.string("x\u{0}").serialized().count, "\"x\\u0000\"".utf8.count)
   }
 
-  func testKeyWithNUL_isAParseError() {
+  func testKeyWithNUL_isAParseError_butSerialises() {
     checkFails("{\"a\\u0000b\":1}", "NUL byte in object key")
+    XCTAssertEqual(JSONValue.object(["a\u{0}b": 1]).serializedString(), "{\"a\\u0000b\":1}")
   }
 
   func testInvalidUTF8_isAParseError() {
