@@ -26,7 +26,7 @@ func runServe(_ arguments: [String]) throws -> Int32 {
     var sink: FileHandle = .standardError
     if let path = parsed.options["log-file"] {
         if !FileManager.default.fileExists(atPath: path) {
-            FileManager.default.createFile(atPath: path, contents: nil)
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
         }
         guard let handle = FileHandle(forWritingAtPath: path) else {
             throw UsageError(message: "cannot open log file '\(path)'", showUsage: false)
