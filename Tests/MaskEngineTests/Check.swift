@@ -60,7 +60,7 @@ struct TypingField {
     /// Types each character as its own insertion.
     @discardableResult
     mutating func type(_ keys: String) -> FieldResult {
-        var result: FieldResult!
+        var result = last ?? mask.format(text, selection: selection)
         for key in keys { result = run(.insert(String(key), at: selection)) }
         return result
     }

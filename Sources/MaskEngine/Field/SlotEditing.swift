@@ -96,7 +96,16 @@ extension Program {
 
         if !edit.text.isEmpty {
             var newCells = Array(cells[0..<k0])
-            let read = self.read(edit.text, from: d.cursor(at: s), into: &newCells)
+            // In an eager field the literals just before the caret appeared by themselves, so
+            // reading starts before them: typing one of them steps over it, as pasting would.
+            var from = s
+            if eager {
+                while from > 0, d.cellCount(before: from - 1) == k0 { from -= 1 }
+                // Only literals that follow the previous cell directly appeared by themselves; a
+                // literal reached by skipping an optional slot was typed and stays behind the caret.
+                if !(d.cursor(at: from)..<d.cursor(at: s)).allSatisfy({ !elements[$0].isSlot }) { from = s }
+            }
+            let read = self.read(edit.text, from: d.cursor(at: from), into: &newCells)
             var outcome = EditOutcome(layout: d.layout, caret: e, rejected: read.rejected, overflow: read.overflow)
             outcome.before = cells[0..<k0].map(\.char)
             outcome.inserted = edit.text

@@ -59,11 +59,14 @@ enum SlotClass: UInt8, Hashable, Sendable {
             switch self {
             case .digit, .digitX: return nil
             case .letter, .alnum, .any:
+                // A slot holds one character: a letter whose other case is longer (ß, "SS") stays.
+                let converted: String
                 switch letterCase {
-                case .upper?: return Character(c.uppercased())
-                case .lower?: return Character(c.lowercased())
+                case .upper?: converted = c.uppercased()
+                case .lower?: converted = c.lowercased()
                 case nil: return c
                 }
+                return converted.count == 1 ? Character(converted) : c
             }
         }
         return self == .any ? c : nil
