@@ -190,16 +190,25 @@ final class Document {
         content.fields.insert(FieldSpan(id: id, start: start, end: end), at: index)
         lines[line] = content
         sessions[id] = FieldSession(id: id, spec: spec, mask: mask, result: result)
-        return propose([id: result], cursorField: id)
+        return propose([id: result], cursorField: id, alwaysCursor: false)
     }
 
     /// Changes a field's mask, re-flowing what was entered.
-    func setMask(id: String, spec: MaskSpec, mask: Mask) -> (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)? {
-        guard let session = sessions[id], let (_, span, text) = fieldSpan(id) else { return nil }
+    /// - Parameter caret: the editor's cursor, when the client sends it; inside or touching the
+    ///   field it keeps its count of entered characters to its left, elsewhere (or nil) the
+    ///   field's end stands for it.
+    func setMask(id: String, spec: MaskSpec, mask: Mask, caret: Position?)
+        -> (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)? {
+        guard let session = sessions[id], let (line, span, text) = fieldSpan(id) else { return nil }
         let fieldText = text.scalarSlice(span.start, span.end)
-        let result = mask.reflow(fieldText, from: session.mask)
+        var fieldCaret: Int?
+        if let caret, case .success(let p) = scalarPosition(caret), p.line == line,
+           span.start <= p.column, p.column <= span.end {
+            fieldCaret = fieldText.characterOffset(ofScalar: p.column - span.start, roundUp: false)
+        }
+        let result = mask.reflow(fieldText, from: session.mask, caret: fieldCaret)
         session.setMask(spec, mask)
-        return propose([id: result], cursorField: id)
+        return propose([id: result], cursorField: id, alwaysCursor: true)
     }
 
     /// Closes a field; its text stays as it is. - Returns: false when there is no such field.
@@ -215,10 +224,10 @@ final class Document {
 
     /// Stores `results` as the fields' states, and makes pending the edits that turn each
     /// field's current text into its result's.
-    private func propose(_ results: [String: FieldResult], cursorField: String)
+    private func propose(_ results: [String: FieldResult], cursorField: String, alwaysCursor: Bool)
         -> (edits: [TextEdit], cursor: Position?, state: FieldSnapshot) {
         let formatted = formatEdits(results)
-        let cursor = formatted.edits.isEmpty ? nil : formatted.caret[cursorField]
+        let cursor = formatted.edits.isEmpty && !alwaysCursor ? nil : formatted.caret[cursorField]
         let state = formatted.snapshots.first { $0.id == cursorField }!
         return (formatted.edits, cursor, state)
     }

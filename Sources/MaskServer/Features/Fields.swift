@@ -25,6 +25,8 @@ extension Server {
             "cursor": outcome.cursor.map(JSONValue.from) ?? .null,
             "state": .from(outcome.state),
             "version": .from(document.version),
+            "rejected": .string(outcome.state.result.rejected),
+            "overflow": .string(outcome.state.result.overflow),
         ]
     }
 
@@ -51,9 +53,10 @@ extension Server {
         return Server.fieldResult(document, outcome)
     }
 
-    func setMask(uri: String, version: Int?, id: String, spec: MaskSpec, mask: Mask) throws -> JSONValue {
+    func setMask(uri: String, version: Int?, id: String, spec: MaskSpec, mask: Mask, caret: Position?) throws
+        -> JSONValue {
         let document = try fieldDocument(uri, version: version)
-        guard let outcome = document.setMask(id: id, spec: spec, mask: mask) else {
+        guard let outcome = document.setMask(id: id, spec: spec, mask: mask, caret: caret) else {
             throw MessageError.invalidParams("params.field: no field '\(id)' in '\(uri)'")
         }
         return Server.fieldResult(document, outcome)

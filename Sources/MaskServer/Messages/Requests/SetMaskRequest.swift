@@ -4,7 +4,9 @@ import MaskEngine
 
 /// Changes a field's mask; what was entered re-flows into the new one. *(maskd extension)*
 ///
-/// - Parameters: `{"textDocument": {"uri", "version"?}, "field", "mask": MaskSpec}`.
+/// - Parameters: `{"textDocument": {"uri", "version"?}, "field", "mask": MaskSpec,
+///   "position": Position?}`; `position` (maskd's addition) is the editor's cursor: in or at
+///   the field it keeps its count of entered characters to its left.
 /// - Returns: the same shape as `maskd/openField`.
 struct SetMaskRequest: RequestMessage {
     static let method = "maskd/setMask"
@@ -14,6 +16,7 @@ struct SetMaskRequest: RequestMessage {
     let field: String
     let spec: MaskSpec
     let mask: Mask
+    let position: Position?
 
     init(params: JSONValue) throws {
         let p = try Params(params)
@@ -22,9 +25,10 @@ struct SetMaskRequest: RequestMessage {
         version = try document.optionalInt("version")
         field = try p.string("field")
         (spec, mask) = try MaskSpec.compileJSON(try p.required("mask"), path: p.name("mask"))
+        position = p.value("position") == nil ? nil : try p.position("position")
     }
 
     func handle(_ server: Server) throws -> JSONValue {
-        try server.setMask(uri: uri, version: version, id: field, spec: spec, mask: mask)
+        try server.setMask(uri: uri, version: version, id: field, spec: spec, mask: mask, caret: position)
     }
 }
