@@ -26,6 +26,7 @@ final class EngineVectorTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(count, 0)
+        print("engine vectors run through maskd/apply: \(count)")
     }
 }
 
