@@ -77,6 +77,19 @@ final class LifecycleTests: XCTestCase {
         XCTAssertEqual(client.call("maskd/apply", ["mask": "[00]", "text": "12"])["text"], "12")
     }
 
+    func testDemo_playsItsSession_andChecksItself() throws {
+        let process = Process()
+        process.executableURL = try maskdBinary()
+        process.arguments = ["demo"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, text)
+        XCTAssertTrue(text.contains("Phone: +1 (800) 555-0199|"), text)
+    }
+
     func testCommandLine_versionHelpAndBadArguments() throws {
         func run(_ arguments: [String]) throws -> (Int32, String, String) {
             let process = Process()

@@ -123,6 +123,7 @@ final class DaemonClient {
     }
 
     /// Sends a request that must fail and returns its `error`.
+    @discardableResult
     func callFailing(_ method: String, _ params: JSONValue, code: Int,
                      file: StaticString = #filePath, line: UInt = #line) -> JSONValue {
         let response = request(method, params, file: file, line: line)
