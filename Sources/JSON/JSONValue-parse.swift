@@ -1,0 +1,162 @@
+// The JSON layer: parsing through jansson; see ARCHITECTURE.md.
+
+import CJansson
+
+extension JSONValue {
+  /// The deepest nesting of arrays and objects that parsing accepts (jansson's `JSON_PARSER_MAX_DEPTH`).
+  public static let maximumDepth = 2048
+
+  /// Parses one JSON document (any value, not only an object or array) from UTF-8 bytes.
+  ///
+  /// The outcomes that are not obvious:
+  /// - `\u0000` in a string is kept (jansson's `JSON_ALLOW_NUL`); in an object key it is an error, which jansson
+  ///   does not support.
+  /// - Invalid UTF-8, and escaped lone surrogates such as `"\ud800"`, are errors.
+  /// - An integer that fits in `Int64` is an exact ``int(_:)``, also beyond 2^53; one outside `Int64` is an error
+  ///   ("too big integer"), as is a double that overflows (`1e400`); an underflowing double reads as `0.0`.
+  /// - A repeated object key keeps its first place and its last value, as JavaScript's `JSON.parse` does.
+  /// - Nesting deeper than ``maximumDepth`` is an error; conversion to Swift values is not recursive.
+  /// - Whitespace may surround the value; anything else after it is an error.
+  ///
+  /// - Parameter bytes: the document, with no terminator needed.
+  /// - Returns: the value.
+  /// - Throws: ``JSONParseError`` with jansson's message and position.
+  public static func parse(_ bytes: UnsafeRawBufferPointer) throws -> JSONValue {
+    var error = json_error_t()
+    let flags = Int(JSON_DECODE_ANY | JSON_ALLOW_NUL)
+    let root: UnsafeMutablePointer<json_t>?
+    if let base = bytes.baseAddress {
+      root = json_loadb(base.assumingMemoryBound(to: CChar.self), bytes.count, flags, &error)
+    } else {
+      var empty: CChar = 0
+      root = json_loadb(&empty, 0, flags, &error)
+    }
+    guard let root else { throw JSONParseError(jansson: &error) }
+    defer { json_decref(root) }
+    return convert(root)
+  }
+
+  /// Parses one JSON document from UTF-8 bytes, as ``parse(_:)-(UnsafeRawBufferPointer)`` does.
+  ///
+  /// - Throws: ``JSONParseError``.
+  public static func parse(_ bytes: [UInt8]) throws -> JSONValue {
+    try bytes.withUnsafeBytes { try parse($0) }
+  }
+
+  /// Parses one JSON document from a string, as ``parse(_:)-(UnsafeRawBufferPointer)`` does.
+  ///
+  /// - Throws: ``JSONParseError``.
+  public static func parse(_ text: String) throws -> JSONValue {
+    var text = text
+    return try text.withUTF8 { try parse(UnsafeRawBufferPointer($0)) }
+  }
+}
+
+extension JSONParseError {
+  /// Reads jansson's error record.
+  init(jansson error: inout json_error_t) {
+    let text = withUnsafeBytes(of: &error.text) { raw -> String in
+      // The last byte holds jansson's error code, so the message ends at the first NUL before it.
+      let limited = raw.prefix(raw.count - 1)
+      let end = limited.firstIndex(of: 0) ?? limited.endIndex
+      return String(decoding: limited[..<end], as: UTF8.self)
+    }
+    self.init(message: text, line: Int(error.line), column: Int(error.column), offset: Int(error.position))
+  }
+}
+
+// MARK: - Conversion from jansson
+
+/// One array or object whose children are being converted.
+private struct Frame {
+  var container: UnsafeMutablePointer<json_t>
+  var isObject: Bool
+  /// For arrays: the index of the next child to visit.
+  var index = 0
+  var count = 0
+  var elements: [JSONValue] = []
+  /// For objects: the iterator at the next member to visit, and the key of the member being converted.
+  var iterator: UnsafeMutableRawPointer?
+  var key = ""
+  var entries: [JSONObject.Entry] = []
+}
+
+/// Converts a jansson tree to a ``JSONValue`` with an explicit stack, so depth costs heap, not call stack.
+private func convert(_ root: UnsafeMutablePointer<json_t>) -> JSONValue {
+  var stack: [Frame] = []
+  var node = root
+  while true {
+    // Descend: either produce a leaf value or push a frame and continue with its first child.
+    var produced: JSONValue
+    switch node.pointee.type {
+    case JSON_ARRAY:
+      let count = json_array_size(node)
+      if count == 0 {
+        produced = .array([])
+      } else {
+        var frame = Frame(container: node, isObject: false, index: 1, count: count)
+        frame.elements.reserveCapacity(count)
+        stack.append(frame)
+        node = json_array_get(node, 0)
+        continue
+      }
+    case JSON_OBJECT:
+      if let iterator = json_object_iter(node) {
+        var frame = Frame(container: node, isObject: true)
+        frame.entries.reserveCapacity(json_object_size(node))
+        frame.key = memberKey(iterator)
+        frame.iterator = json_object_iter_next(node, iterator)
+        stack.append(frame)
+        node = json_object_iter_value(iterator)
+        continue
+      }
+      produced = .object(JSONObject())
+    case JSON_STRING:
+      let length = json_string_length(node)
+      produced = json_string_value(node).withMemoryRebound(to: UInt8.self, capacity: length) {
+        .string(String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self))
+      }
+    case JSON_INTEGER:
+      produced = .int(Int64(json_integer_value(node)))
+    case JSON_REAL:
+      produced = .double(json_real_value(node))
+    case JSON_TRUE:
+      produced = .bool(true)
+    case JSON_FALSE:
+      produced = .bool(false)
+    default:
+      produced = .null
+    }
+    // Ascend: hand the value to its parent, closing every container whose last child this was.
+    while true {
+      guard !stack.isEmpty else { return produced }
+      let top = stack.count - 1
+      if stack[top].isObject {
+        stack[top].entries.append(JSONObject.Entry(key: stack[top].key, value: produced))
+        if let iterator = stack[top].iterator {
+          stack[top].key = memberKey(iterator)
+          stack[top].iterator = json_object_iter_next(stack[top].container, iterator)
+          node = json_object_iter_value(iterator)
+          break
+        }
+        produced = .object(JSONObject(uniqueEntries: stack.removeLast().entries))
+      } else {
+        stack[top].elements.append(produced)
+        if stack[top].index < stack[top].count {
+          node = json_array_get(stack[top].container, stack[top].index)
+          stack[top].index += 1
+          break
+        }
+        produced = .array(stack.removeLast().elements)
+      }
+    }
+  }
+}
+
+/// Reads the key at a jansson object iterator.
+private func memberKey(_ iterator: UnsafeMutableRawPointer) -> String {
+  let length = json_object_iter_key_len(iterator)
+  return json_object_iter_key(iterator).withMemoryRebound(to: UInt8.self, capacity: length) {
+    String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+  }
+}

@@ -1,0 +1,117 @@
+// The JSON layer: serialisation through jansson; see ARCHITECTURE.md.
+
+import CJansson
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension JSONValue {
+  /// Serialises the value as compact UTF-8 JSON (no spaces), objects in insertion order.
+  ///
+  /// The outcomes that are not obvious:
+  /// - Doubles are written with 17 significant digits, so they read back bit for bit (`0.1` is written
+  ///   `0.10000000000000001`); an integral double keeps a `.0` so that it reads back as a double; `-0.0` is
+  ///   written `-0.0`.
+  /// - NaN and the infinities, which JSON cannot express, are written as `null`.
+  /// - NUL characters in strings and keys are written as `\u0000` (though jansson, and so ``parse(_:)-(String)``,
+  ///   refuses one in a key); other characters are written as UTF-8, not escaped.
+  /// - Arrays and objects nested deeper than ``maximumDepth`` (which no jansson reader would accept) are written as
+  ///   `null`, so serialising never overflows the stack.
+  ///
+  /// Complexity: O(n) in the size of the value.
+  /// - Returns: the UTF-8 bytes, with no terminator.
+  public func serialized() -> [UInt8] {
+    let root = makeJansson(self)
+    defer { json_decref(root) }
+    let flags = Int(JSON_COMPACT | JSON_ENCODE_ANY) | janssonRealPrecision17
+    // jansson builds the text in one growing buffer; nil only when memory runs out.
+    guard let text = json_dumps(root, flags) else { return Array("null".utf8) }
+    defer { free(text) }
+    return [UInt8](UnsafeRawBufferPointer(start: text, count: strlen(text)))
+  }
+
+  /// Serialises the value as ``serialized()`` does, as a string.
+  public func serializedString() -> String {
+    String(decoding: serialized(), as: UTF8.self)
+  }
+}
+
+/// jansson's `JSON_REAL_PRECISION(17)`, a function-like macro that Swift does not import.
+private let janssonRealPrecision17 = (17 & 0x1F) << 11
+
+// MARK: - Conversion to jansson
+
+/// One array or object whose children are still to be added to its jansson counterpart.
+private struct BuildFrame {
+  var target: UnsafeMutablePointer<json_t>
+  var elements: [JSONValue] = []
+  var entries: [JSONObject.Entry] = []
+  var isObject: Bool
+  var index = 0
+  var count: Int
+}
+
+/// Builds a jansson tree for `value` with an explicit stack; the caller owns the returned reference.
+private func makeJansson(_ value: JSONValue) -> UnsafeMutablePointer<json_t> {
+  var stack: [BuildFrame] = []
+  let root = makeNode(value, depth: 1, stack: &stack)
+  while !stack.isEmpty {
+    let top = stack.count - 1
+    let index = stack[top].index
+    guard index < stack[top].count else {
+      stack.removeLast()
+      continue
+    }
+    stack[top].index += 1
+    let target = stack[top].target
+    if stack[top].isObject {
+      let entry = stack[top].entries[index]
+      let child = makeNode(entry.value, depth: stack.count + 1, stack: &stack)
+      withUTF8(entry.key) { key, length in _ = json_object_setn_new_nocheck(target, key, length, child) }
+    } else {
+      let child = makeNode(stack[top].elements[index], depth: stack.count + 1, stack: &stack)
+      _ = json_array_append_new(target, child)
+    }
+  }
+  return root
+}
+
+/// Makes the jansson node for `value`; a non-empty container is returned empty and pushed to be filled.
+private func makeNode(_ value: JSONValue, depth: Int, stack: inout [BuildFrame]) -> UnsafeMutablePointer<json_t> {
+  switch value {
+  case .null:
+    return json_null()
+  case .bool(let flag):
+    return flag ? json_true() : json_false()
+  case .int(let number):
+    return json_integer(json_int_t(number))
+  case .double(let number):
+    // json_real refuses NaN and the infinities.
+    return json_real(number) ?? json_null()
+  case .string(let text):
+    return withUTF8(text) { json_stringn_nocheck($0, $1) } ?? json_null()
+  case .array(let elements):
+    guard depth <= JSONValue.maximumDepth, let node = json_array() else { return json_null() }
+    if !elements.isEmpty { stack.append(BuildFrame(target: node, elements: elements, isObject: false, count: elements.count)) }
+    return node
+  case .object(let object):
+    guard depth <= JSONValue.maximumDepth, let node = json_object() else { return json_null() }
+    if !object.isEmpty {
+      stack.append(BuildFrame(target: node, entries: object.entries, isObject: true, count: object.count))
+    }
+    return node
+  }
+}
+
+/// Calls `body` with a string's UTF-8 bytes as a C pointer (never nil) and a length.
+private func withUTF8<R>(_ text: String, _ body: (UnsafePointer<CChar>, Int) -> R) -> R {
+  var text = text
+  return text.withUTF8 { bytes in
+    bytes.withMemoryRebound(to: CChar.self) { chars in
+      if let base = chars.baseAddress { return body(base, chars.count) }
+      var empty: CChar = 0
+      return body(&empty, 0)
+    }
+  }
+}

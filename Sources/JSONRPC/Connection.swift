@@ -1,0 +1,353 @@
+// The JSONRPC layer: the stdio connection, the only code in maskd that reads or writes file descriptors;
+// see ARCHITECTURE.md.
+
+import JSON
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A JSON-RPC 2.0 connection over a pair of file descriptors, framed as the LSP base protocol.
+///
+/// ``run(_:)`` reads on the calling thread and calls the handler there, one message at a time, with no thread hop;
+/// a request's response is the handler's return value.
+///
+/// What the connection does by itself, without calling the handler:
+/// - A body that is not JSON, or not UTF-8, is ``ErrorCode/parseError``; a JSON body that is not a valid envelope
+///   is ``ErrorCode/invalidRequest``, and so is an empty batch `[]`. When the broken message had a usable id, the
+///   connection answers it with an error response; otherwise, and for framing errors, it sends a
+///   `window/logMessage` notification of type 1 (error) and calls ``log``. It keeps serving either way.
+/// - `$/cancelRequest`: frames that arrive in one read are all decoded before any is dispatched; a queued request
+///   that a later `$/cancelRequest` in the same queue cancels is answered ``ErrorCode/requestCancelled`` and never
+///   reaches the handler. Cancels for other ids (unknown, or already answered) are ignored. Other `$/`
+///   notifications reach the handler.
+/// - A JSON array body is a batch: the handler is called for each element, and the responses (including errors for
+///   broken elements with an id) go back as one array, or not at all when there are none.
+///
+/// Output never blocks the reader: when the output pipe is full, frames wait in a queue and ``run(_:)`` keeps
+/// reading input while it waits for room (the output descriptor is made non-blocking while ``run(_:)`` runs).
+/// Nothing but frames is ever written to the output; diagnostics go to ``log``.
+///
+/// - Note: A connection is not thread-safe: call ``send(_:)`` and its relatives from the thread that runs
+///   ``run(_:)`` (for example from the handler), or before ``run(_:)`` starts.
+public final class Connection {
+  /// The descriptor read for incoming frames.
+  public let input: Int32
+  /// The descriptor written with outgoing frames.
+  public let output: Int32
+  /// Receives diagnostics (framing errors, broken messages, I/O errors); by default, writes a line to stderr.
+  public var log: (String) -> Void = { writeLineToStandardError($0) }
+
+  private var splitter: FrameSplitter
+  private var handler: ((Message) -> Message?)?
+  /// Output that could not be written yet, from `pendingStart` on.
+  private var pending: [UInt8] = []
+  private var pendingStart = 0
+  /// Set when the output is gone (EPIPE or another write error); ``run(_:)`` then returns.
+  private var outputClosed = false
+  private var lastRequestID: Int64 = 0
+
+  /// Creates a connection; nothing is read until ``run(_:)``.
+  ///
+  /// - Parameters:
+  ///   - input: the descriptor to read (default: standard input).
+  ///   - output: the descriptor to write (default: standard output).
+  ///   - maxMessageSize: the largest body accepted, in bytes; larger frames are skipped and logged.
+  public init(input: Int32 = 0, output: Int32 = 1, maxMessageSize: Int = 64 << 20) {
+    self.input = input
+    self.output = output
+    splitter = FrameSplitter(maxMessageSize: maxMessageSize)
+  }
+
+  /// Reads and dispatches messages until the input ends or the output is closed.
+  ///
+  /// `SIGPIPE` is ignored from then on, so a closed output shows up as a write error, which ends the loop.
+  /// At the end of input (also in the middle of a frame), queued output is written before returning.
+  ///
+  /// - Parameter handler: called for every request, notification and response, on this thread. For a request it
+  ///   returns the response (nil means the handler will ``send(_:)`` it later); for other messages it returns nil
+  ///   (a message it does return is sent).
+  public func run(_ handler: @escaping (Message) -> Message?) {
+    signal(SIGPIPE, SIG_IGN)
+    let flags = fcntl(output, F_GETFL)
+    if flags >= 0, flags & O_NONBLOCK == 0 { _ = fcntl(output, F_SETFL, flags | O_NONBLOCK) }
+    defer { if flags >= 0, flags & O_NONBLOCK == 0 { _ = fcntl(output, F_SETFL, flags) } }
+    self.handler = handler
+    defer { self.handler = nil }
+
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    var inputOpen = true
+    while !outputClosed {
+      guard inputOpen else {
+        guard hasPendingOutput else { break }
+        wait(for: output, events: Int16(POLLOUT))
+        flush()
+        continue
+      }
+      var readable = true
+      if hasPendingOutput {
+        var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: output, events: Int16(POLLOUT), revents: 0)]
+        guard poll(&fds, 2, -1) >= 0 else {
+          if errno == EINTR { continue }
+          log("maskd: poll failed: \(describeErrno())")
+          break
+        }
+        if fds[1].revents != 0 { flush() }
+        readable = fds[0].revents != 0
+      }
+      guard readable else { continue }
+      let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+      if count > 0 {
+        buffer.withUnsafeBytes { splitter.append(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+        dispatchFrames()
+      } else if count == 0 {
+        inputOpen = false
+        if !splitter.isAtFrameBoundary { log("maskd: input ended in the middle of a message") }
+      } else if errno == EAGAIN || errno == EWOULDBLOCK {
+        // The input is non-blocking (it may share its file description with the output): wait for it.
+        if !hasPendingOutput { wait(for: input, events: Int16(POLLIN)) }
+      } else if errno != EINTR {
+        log("maskd: read failed: \(describeErrno())")
+        inputOpen = false
+      }
+    }
+  }
+
+  /// Sends a message.
+  ///
+  /// The frame is written at once when the output has room, and queued otherwise; once the output is closed,
+  /// messages are dropped.
+  public func send(_ message: Message) {
+    write(body: message.json.serialized())
+  }
+
+  /// Sends a notification.
+  public func sendNotification(_ method: String, _ params: JSONValue) {
+    send(.notification(method: method, params: params))
+  }
+
+  /// Sends a request to the client (such as `workspace/applyEdit`); its response reaches the handler.
+  ///
+  /// - Returns: the request's id, unique on this connection (integers counting from 1).
+  @discardableResult
+  public func sendRequest(_ method: String, _ params: JSONValue) -> RequestID {
+    lastRequestID += 1
+    let id = RequestID.int(lastRequestID)
+    send(.request(id: id, method: method, params: params))
+    return id
+  }
+
+  // MARK: - Dispatch
+
+  /// One entry of the queue built from one read.
+  private enum Incoming {
+    case message(Message)
+    case batch([Result<Message, DecodingFailure>])
+    case malformed(DecodingFailure)
+    case framingError(FramingError)
+  }
+
+  /// Decodes every frame available, then dispatches them in order.
+  private func dispatchFrames() {
+    var queue: [Incoming] = []
+    while let event = splitter.next() {
+      switch event {
+      case .message(let body): queue.append(decode(body))
+      case .error(let error): queue.append(.framingError(error))
+      }
+    }
+    // Where the last cancel of each id stands, counting messages (batch elements included) in queue order.
+    var cancels: [RequestID: Int] = [:]
+    var position = 0
+    for incoming in queue {
+      switch incoming {
+      case .message(let message):
+        noteCancel(message, at: position, in: &cancels)
+        position += 1
+      case .batch(let elements):
+        for case .success(let message) in elements {
+          noteCancel(message, at: position, in: &cancels)
+          position += 1
+        }
+      case .malformed, .framingError:
+        break
+      }
+    }
+    position = 0
+    for incoming in queue {
+      switch incoming {
+      case .message(let message):
+        if let reply = handle(message, at: position, cancels: cancels) { send(reply) }
+        position += 1
+      case .batch(let elements):
+        var replies: [JSONValue] = []
+        for element in elements {
+          switch element {
+          case .success(let message):
+            if let reply = handle(message, at: position, cancels: cancels) { replies.append(reply.json) }
+            position += 1
+          case .failure(let failure):
+            if let id = failure.id {
+              replies.append(Message.errorResponse(id: id, error: failure.error).json)
+            } else {
+              report("maskd: a message in a batch was refused: \(failure.error.message)")
+            }
+          }
+        }
+        if !replies.isEmpty { write(body: JSONValue.array(replies).serialized()) }
+      case .malformed(let failure):
+        if let id = failure.id {
+          send(.errorResponse(id: id, error: failure.error))
+          log("maskd: answered a broken request \(id): \(failure.error.message)")
+        } else {
+          report("maskd: a message was refused (\(failure.error.code)): \(failure.error.message)")
+        }
+      case .framingError(let error):
+        report("maskd: framing: \(error.message)")
+      }
+    }
+  }
+
+  /// Reads one body as JSON, then as an envelope or a batch of envelopes.
+  private func decode(_ body: [UInt8]) -> Incoming {
+    let value: JSONValue
+    do {
+      value = try JSONValue.parse(body)
+    } catch {
+      return .malformed(DecodingFailure(id: nil, error: .parseError("invalid JSON: \(error)")))
+    }
+    if case .array(let elements) = value {
+      guard !elements.isEmpty else {
+        return .malformed(DecodingFailure(id: nil, error: .invalidRequest("an empty batch")))
+      }
+      return .batch(elements.map(Message.decode))
+    }
+    switch Message.decode(value) {
+    case .success(let message): return .message(message)
+    case .failure(let failure): return .malformed(failure)
+    }
+  }
+
+  /// Records a `$/cancelRequest` at `position`.
+  private func noteCancel(_ message: Message, at position: Int, in cancels: inout [RequestID: Int]) {
+    guard case .notification("$/cancelRequest", let params) = message, let id = RequestID(json: params["id"]) else {
+      return
+    }
+    cancels[id] = position
+  }
+
+  /// Dispatches one message, answering a request that a later cancel in the queue cancelled.
+  private func handle(_ message: Message, at position: Int, cancels: [RequestID: Int]) -> Message? {
+    switch message {
+    case .request(let id, let method, _):
+      if let cancel = cancels[id], cancel > position {
+        return .errorResponse(id: id, error: .requestCancelled("\(method) was cancelled before it was handled"))
+      }
+    case .notification("$/cancelRequest", _):
+      return nil
+    default:
+      break
+    }
+    return handler?(message)
+  }
+
+  /// Tells the client about a problem that has no request to answer, and logs it.
+  private func report(_ text: String) {
+    log(text)
+    sendNotification("window/logMessage", ["type": 1, "message": .string(text)])
+  }
+
+  // MARK: - Output
+
+  private var hasPendingOutput: Bool { pendingStart < pending.count }
+
+  /// Frames a body and writes it, or queues what does not fit.
+  private func write(body: [UInt8]) {
+    guard !outputClosed else { return }
+    var frame: [UInt8] = []
+    frame.reserveCapacity(body.count + 32)
+    frame.append(contentsOf: "Content-Length: \(body.count)\r\n\r\n".utf8)
+    frame.append(contentsOf: body)
+    guard !hasPendingOutput else {
+      pending.append(contentsOf: frame)
+      return
+    }
+    let written = frame.withUnsafeBytes { writeSome($0) }
+    if written < frame.count {
+      pending.removeAll(keepingCapacity: true)
+      pendingStart = 0
+      pending.append(contentsOf: frame[written...])
+    }
+  }
+
+  /// Writes as much queued output as the descriptor takes now.
+  private func flush() {
+    let written = pending.withUnsafeBytes { writeSome(UnsafeRawBufferPointer(rebasing: $0[pendingStart...])) }
+    pendingStart += written
+    if pendingStart == pending.count || outputClosed {
+      pending.removeAll(keepingCapacity: pending.capacity <= 1 << 20)
+      pendingStart = 0
+    } else if pendingStart >= 1 << 20, pendingStart * 2 >= pending.count {
+      pending.removeFirst(pendingStart)
+      pendingStart = 0
+    }
+  }
+
+  /// Writes until done, until the descriptor would block, or until it fails (which closes the output).
+  ///
+  /// - Returns: the number of bytes written.
+  private func writeSome(_ bytes: UnsafeRawBufferPointer) -> Int {
+    var offset = 0
+    while offset < bytes.count {
+      let count = writeDescriptor(output, bytes.baseAddress! + offset, bytes.count - offset)
+      if count > 0 {
+        offset += count
+      } else if count < 0, errno == EINTR {
+        continue
+      } else if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+        break
+      } else {
+        if errno != EPIPE { log("maskd: write failed: \(describeErrno())") }
+        outputClosed = true
+        break
+      }
+    }
+    return offset
+  }
+
+  /// Blocks until `fd` is ready for `events` (or fails).
+  private func wait(for fd: Int32, events: Int16) {
+    var entry = pollfd(fd: fd, events: events, revents: 0)
+    while poll(&entry, 1, -1) < 0, errno == EINTR {}
+  }
+}
+
+/// Calls write(2); a method of `Connection` would otherwise hide it.
+private func writeDescriptor(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  write(fd, bytes, count)
+}
+
+/// The current `errno` in words.
+private func describeErrno() -> String {
+  let code = errno
+  return "\(String(cString: strerror(code))) (errno \(code))"
+}
+
+/// Writes one line to standard error, unbuffered.
+private func writeLineToStandardError(_ text: String) {
+  var line = text
+  line.append("\n")
+  line.withUTF8 { bytes in
+    var offset = 0
+    while offset < bytes.count {
+      let count = write(2, bytes.baseAddress! + offset, bytes.count - offset)
+      if count <= 0 { break }
+      offset += count
+    }
+  }
+}

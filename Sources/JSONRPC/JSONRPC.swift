@@ -1,1 +1,0 @@
-// The JSONRPC layer; see ARCHITECTURE.md.

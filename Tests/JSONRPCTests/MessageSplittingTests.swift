@@ -1,0 +1,161 @@
+// Tests for Content-Length framing: every stream is fed whole, in small chunks and byte by byte.
+
+import JSONRPC
+import XCTest
+
+/// An expected splitter event: a body as text, or an error of some kind.
+private enum Expected: Equatable {
+  case message(String)
+  case error(FramingError.Kind)
+}
+
+/// A frame with a correct Content-Length.
+private func frame(_ body: String) -> String { "Content-Length: \(body.utf8.count)\r\n\r\n\(body)" }
+
+final class MessageSplittingTests: XCTestCase {
+  /// Feeds `input` whole, in chunks of 7 bytes and byte by byte, and checks the events each time.
+  private func check(
+    _ input: String, _ expected: [Expected], maxMessageSize: Int = 64 << 20,
+    file: StaticString = #filePath, line: UInt = #line
+  ) {
+    let bytes = Array(input.utf8)
+    for chunk in [bytes.count, 7, 1] where chunk > 0 {
+      var splitter = FrameSplitter(maxMessageSize: maxMessageSize)
+      var events: [Expected] = []
+      var offset = 0
+      while offset < bytes.count {
+        splitter.append(Array(bytes[offset..<min(bytes.count, offset + chunk)]))
+        offset += chunk
+        while let event = splitter.next() {
+          switch event {
+          case .message(let body): events.append(.message(String(decoding: body, as: UTF8.self)))
+          case .error(let error): events.append(.error(error.kind))
+          }
+        }
+      }
+      XCTAssertEqual(events, expected, "fed in chunks of \(chunk)", file: file, line: line)
+    }
+  }
+
+  func testOneFrame() {
+    check(frame("{\"a\":1}"), [.message("{\"a\":1}")])
+  }
+
+  func testManyFramesInOneRead() {
+    check(frame("[1]") + frame("[2]") + frame("[3]"), [.message("[1]"), .message("[2]"), .message("[3]")])
+  }
+
+  func testHeaderNames_ignoreCase() {
+    check("content-length: 3\r\n\r\n[1]CONTENT-LENGTH:3\r\n\r\n[2]", [.message("[1]"), .message("[2]")])
+  }
+
+  func testBareNewlines_accepted() {
+    check("Content-Length: 3\n\n[1]Content-Length: 3\r\n\n[2]", [.message("[1]"), .message("[2]")])
+  }
+
+  func testContentType_acceptedWithUTF8() {
+    check("Content-Length: 3\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n[1]"
+          + "Content-Type: application/vscode-jsonrpc; charset=\"UTF8\"\r\nContent-Length: 3\r\n\r\n[2]"
+          + "Content-Type: application/json\r\nContent-Length: 3\r\n\r\n[3]",
+          [.message("[1]"), .message("[2]"), .message("[3]")])
+  }
+
+  func testContentType_otherCharset_refusedAndSkipped() {
+    check("Content-Length: 3\r\nContent-Type: text/plain; charset=latin1\r\n\r\n[1]" + frame("[2]"),
+          [.error(.unsupportedCharset), .message("[2]")])
+  }
+
+  func testUnknownHeaders_ignored() {
+    check("X-Trace: 12\r\nContent-Length: 3\r\nX-Other:\r\n\r\n[1]", [.message("[1]")])
+  }
+
+  func testEmptyBody_isAMessage() {
+    check("Content-Length: 0\r\n\r\n" + frame("[1]"), [.message(""), .message("[1]")])
+  }
+
+  func testMissingContentLength_reportedThenResynchronised() {
+    check("X-Trace: 1\r\n\r\n{\"lost\":1}" + frame("[2]"), [.error(.missingContentLength), .error(.unframedBytes),
+                                                              .message("[2]")])
+  }
+
+  func testInvalidContentLength_reportedThenResynchronised() {
+    check("Content-Length: -3\r\n\r\n[1]" + frame("[2]"), [.error(.invalidContentLength), .error(.unframedBytes),
+                                                             .message("[2]")])
+    check("Content-Length: 3x\r\n\r\n[1]" + frame("[2]"), [.error(.invalidContentLength), .error(.unframedBytes),
+                                                             .message("[2]")])
+  }
+
+  func testContentLengthTooShort_tailSkippedThenNextServed() {
+    // The first body is cut to `{"a":`; its tail `1}` runs into the next header line and is skipped.
+    check("Content-Length: 5\r\n\r\n{\"a\":1}" + frame("[2]"), [.message("{\"a\":"), .error(.unframedBytes),
+                                                                 .message("[2]")])
+  }
+
+  func testContentLengthTooLong_eatsTheNextHeaderThenResynchronises() {
+    // The first body takes `[1]Content-`, leaving `Length: 3` as an unknown header without Content-Length.
+    check("Content-Length: 11\r\n\r\n[1]" + frame("[2]") + frame("[3]"),
+          [.message("[1]Content-"), .error(.missingContentLength), .error(.unframedBytes), .message("[3]")])
+  }
+
+  func testGarbageBeforeAHeader_skippedAndReported() {
+    check("hello\r\n\r\nnonsense" + frame("[1]"), [.error(.unframedBytes), .message("[1]")])
+    check("{\"no\":\"header\"}" + frame("[1]"), [.error(.unframedBytes), .message("[1]")])
+  }
+
+  func testMalformedHeaderLine_dropsItsBlock() {
+    check("Content-Length: 3\r\nthis is not a header\r\n\r\n[1]" + frame("[2]"),
+          [.error(.unframedBytes), .message("[2]")])
+  }
+
+  func testOversizeFrame_skippedThenNextServed() {
+    let big = String(repeating: "x", count: 100)
+    check(frame(big) + frame("[1]"), [.error(.messageTooLarge), .message("[1]")], maxMessageSize: 99)
+    check(frame(big) + frame("[1]"), [.message(big), .message("[1]")], maxMessageSize: 100)
+  }
+
+  func testOversizeFrame_bodyIsNotBuffered() {
+    var splitter = FrameSplitter(maxMessageSize: 1000)
+    splitter.append(Array("Content-Length: 10000000\r\n\r\n".utf8))
+    XCTAssertEqual(splitter.next().map(kind), .messageTooLarge)
+    let chunk = [UInt8](repeating: 0x78, count: 4096)
+    for _ in 0..<(10_000_000 / 4096) {
+      splitter.append(chunk)
+      XCTAssertNil(splitter.next())
+      XCTAssertEqual(splitter.bufferedByteCount, 0)
+    }
+    splitter.append([UInt8](repeating: 0x78, count: 10_000_000 % 4096) + Array(frame("[1]").utf8))
+    XCTAssertEqual(splitter.next(), .message(Array("[1]".utf8)))
+    XCTAssertNil(splitter.next())
+  }
+
+  func testHeaderLineTooLong_skippedAndReported() {
+    let long = "X-Long: " + String(repeating: "y", count: FrameSplitter.maxHeaderLineLength)
+    check(long + "\r\n" + frame("[1]"), [.error(.headerLineTooLong), .message("[1]")])
+    check(String(repeating: "z", count: 10_000) + frame("[1]"), [.error(.headerLineTooLong), .message("[1]")])
+  }
+
+  func testHeaderLineTooLong_memoryStaysBounded() {
+    var splitter = FrameSplitter()
+    for _ in 0..<1000 {
+      splitter.append([UInt8](repeating: 0x7A, count: 1000))
+      XCTAssertNil(splitter.next())
+      XCTAssertLessThanOrEqual(splitter.bufferedByteCount, FrameSplitter.maxHeaderLineLength + 1000)
+    }
+  }
+
+  func testFrameBoundary_tracksPartialFrames() {
+    var splitter = FrameSplitter()
+    XCTAssertTrue(splitter.isAtFrameBoundary)
+    splitter.append(Array("Content-Length: 3\r\n\r\n[".utf8))
+    XCTAssertNil(splitter.next())
+    XCTAssertFalse(splitter.isAtFrameBoundary)
+    splitter.append(Array("1]".utf8))
+    XCTAssertEqual(splitter.next(), .message(Array("[1]".utf8)))
+    XCTAssertTrue(splitter.isAtFrameBoundary)
+  }
+}
+
+private func kind(_ event: FrameEvent) -> FramingError.Kind? {
+  if case .error(let error) = event { return error.kind }
+  return nil
+}

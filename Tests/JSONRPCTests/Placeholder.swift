@@ -1,5 +1,0 @@
-import XCTest
-
-final class JSONRPCPlaceholder: XCTestCase {
-    func testBuilds() {}
-}

@@ -1,0 +1,222 @@
+// Tests for the JSON layer: round trips and every edge case that JSONValue documents.
+
+import JSON
+import XCTest
+
+final class JSONValueTests: XCTestCase {
+  /// Parses `text`, compares with `expected`, and checks that serialising gives `written` (default: `text`).
+  private func check(
+    _ text: String, _ expected: JSONValue, written: String? = nil, file: StaticString = #filePath, line: UInt = #line
+  ) {
+    do {
+      let value = try JSONValue.parse(text)
+      XCTAssertEqual(value, expected, "parse", file: file, line: line)
+      XCTAssertEqual(value.serializedString(), written ?? text, "serialise", file: file, line: line)
+      XCTAssertEqual(try JSONValue.parse(value.serialized()), expected, "read back", file: file, line: line)
+    } catch {
+      XCTFail("\(text): \(error)", file: file, line: line)
+    }
+  }
+
+  /// Checks that `bytes` fail to parse with a message containing `message`, and returns the error.
+  @discardableResult
+  private func checkFails(
+    _ bytes: [UInt8], _ message: String, file: StaticString = #filePath, line: UInt = #line
+  ) -> JSONParseError? {
+    do {
+      let value = try JSONValue.parse(bytes)
+      XCTFail("parsed as \(value)", file: file, line: line)
+    } catch let error as JSONParseError {
+      XCTAssertTrue(error.message.contains(message), "\(error)", file: file, line: line)
+      return error
+    } catch {
+      XCTFail("unexpected \(error)", file: file, line: line)
+    }
+    return nil
+  }
+
+  @discardableResult
+  private func checkFails(
+    _ text: String, _ message: String, file: StaticString = #filePath, line: UInt = #line
+  ) -> JSONParseError? {
+    checkFails(Array(text.utf8), message, file: file, line: line)
+  }
+
+  func testScalars_roundTrip() {
+    check("null", .null)
+    check("true", true)
+    check("false", false)
+    check("0", 0)
+    check("-12", -12)
+    check("\"\"", "")
+    check("\"h\\\"i\\\\\\n\"", "h\"i\\\n")
+    check("  7 \n", 7, written: "7")
+  }
+
+  func testContainers_roundTripCompactInOrder() {
+    check("[]", [])
+    check("{}", [:])
+    check("[1,\"a\",[null],{\"k\":false}]", [1, "a", [nil], ["k": false]])
+    check("{\"z\":1,\"a\":2,\"m\":{\"y\":[],\"b\":{}}}", ["z": 1, "a": 2, "m": ["y": [], "b": [:]]])
+    check("{ \"a\" : [ 1 , 2 ] }", ["a": [1, 2]], written: "{\"a\":[1,2]}")
+    XCTAssertEqual(try JSONValue.parse("{\"z\":1,\"a\":2}").objectValue?.keys, ["z", "a"])
+  }
+
+  func testUnicode_writtenAsUTF8() {
+    check("\"caf\u{E9} \u{1F600}\"", "caf\u{E9} \u{1F600}")
+    check("\"\\u00e9\\ud83d\\ude00\"", "\u{E9}\u{1F600}", written: "\"\u{E9}\u{1F600}\"")
+  }
+
+  func testStringWithNUL_roundTrips() {
+    check("\"a\\u0000b\"", .string("a\u{0}b"))
+    check("[\"\\u0000\"]", [.string("\u{0}")])
+    XCTAssertEqual(JSONValue.string("x\u{0}").serialized().count, "\"x\\u0000\"".utf8.count)
+  }
+
+  func testKeyWithNUL_isAParseError_butSerialises() {
+    checkFails("{\"a\\u0000b\":1}", "NUL byte in object key")
+    XCTAssertEqual(JSONValue.object(["a\u{0}b": 1]).serializedString(), "{\"a\\u0000b\":1}")
+  }
+
+  func testInvalidUTF8_isAParseError() {
+    checkFails([0x22, 0xFF, 0x22], "unable to decode byte 0xff")
+    checkFails([0x22, 0xC3, 0x22], "unable to decode byte")
+    checkFails("\"\\ud800\"", "invalid Unicode")
+  }
+
+  func testIntegers_exactWithin64Bits() {
+    check("9007199254740993", .int(9_007_199_254_740_993))
+    check("9223372036854775807", .int(.max))
+    check("-9223372036854775808", .int(.min))
+    XCTAssertEqual(JSONValue.int(9_007_199_254_740_993).intValue, 9_007_199_254_740_993)
+    XCTAssertEqual(JSONValue.int(9_007_199_254_740_993).doubleValue, 9_007_199_254_740_992)
+  }
+
+  func testIntegers_beyond64Bits_areParseErrors() {
+    checkFails("9223372036854775808", "too big integer")
+    checkFails("-9223372036854775809", "too big negative integer")
+    checkFails("[1e400]", "real number overflow")
+  }
+
+  func testDoubles_roundTripExactly() {
+    check("1.5", 1.5)
+    check("1.0", 1.0)
+    check("0.1", 0.1, written: "0.10000000000000001")
+    check("1e-400", 0.0, written: "0.0")
+    for number in [Double.pi, 1e300, .leastNonzeroMagnitude, -123.456e-7, Double.greatestFiniteMagnitude, 1.0 / 3] {
+      let back = try? JSONValue.parse(JSONValue.double(number).serialized())
+      XCTAssertEqual(back, .double(number), "\(number)")
+    }
+  }
+
+  func testNegativeZero_keepsItsSign() throws {
+    XCTAssertEqual(JSONValue.double(-0.0).serializedString(), "-0.0")
+    let back = try JSONValue.parse("-0.0").doubleValue
+    XCTAssertEqual(back?.sign, .minus)
+    check("-0", 0, written: "0")
+  }
+
+  func testNaNAndInfinity_serialiseAsNull() {
+    XCTAssertEqual(JSONValue.array([.double(.nan), .double(.infinity), .double(-.infinity)]).serializedString(),
+                   "[null,null,null]")
+  }
+
+  func testDuplicateKeys_lastValueWinsAtFirstPlace() {
+    check("{\"a\":1,\"b\":2,\"a\":3}", ["a": 3, "b": 2], written: "{\"a\":3,\"b\":2}")
+    XCTAssertEqual(JSONObject([("a", 1), ("b", 2), ("a", 3)]).keys, ["a", "b"])
+  }
+
+  func testDeepNesting_upToTheLimitParses() throws {
+    let depth = JSONValue.maximumDepth
+    let text = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+    let value = try JSONValue.parse(text)
+    XCTAssertEqual(value.serializedString(), text)
+  }
+
+  func testDeepNesting_beyondTheLimitIsAParseError() {
+    let depth = JSONValue.maximumDepth + 1
+    checkFails(String(repeating: "[", count: depth) + String(repeating: "]", count: depth), "maximum parsing depth")
+    checkFails(String(repeating: "{\"a\":", count: depth) + "1" + String(repeating: "}", count: depth),
+               "maximum parsing depth")
+  }
+
+  func testDeepNesting_builtInSwift_serialisesWithoutCrashing() {
+    var value: JSONValue = 1
+    for _ in 0..<5000 { value = ["a": [value]] }
+    let text = value.serializedString()
+    // Containers past the limit are written as null: 1024 objects, each holding an array, then null.
+    let expected = String(repeating: "{\"a\":[", count: 1024) + "null" + String(repeating: "]}", count: 1024)
+    XCTAssertEqual(text, expected)
+  }
+
+  func testSyntaxErrors_carryPosition() {
+    let error = checkFails("{\n  \"a\": [1,]\n}", "unexpected token")
+    XCTAssertEqual(error?.line, 2)
+    XCTAssertEqual(error?.column, 11)
+    XCTAssertEqual(error?.offset, 13)
+    checkFails("", "end of file")
+    checkFails("[1] x", "end of file expected")
+    checkFails("{\"a\" 1}", "':' expected")
+  }
+
+  func testAccessors() {
+    let value: JSONValue = ["s": "x", "i": 3, "d": 2.0, "h": 2.5, "b": true, "n": nil, "a": [1], "o": [:]]
+    XCTAssertEqual(value["s"]?.stringValue, "x")
+    XCTAssertEqual(value["i"]?.intValue, 3)
+    XCTAssertEqual(value["d"]?.intValue, 2)
+    XCTAssertNil(value["h"]?.intValue)
+    XCTAssertEqual(value["i"]?.doubleValue, 3)
+    XCTAssertEqual(value["b"]?.boolValue, true)
+    XCTAssertEqual(value["n"]?.isNull, true)
+    XCTAssertEqual(value["a"]?.arrayValue, [1])
+    XCTAssertEqual(value["a"]?[0], 1)
+    XCTAssertEqual(value["o"]?.objectValue?.isEmpty, true)
+    XCTAssertNil(value["missing"])
+    XCTAssertNil(value["s"]?["s"])
+    XCTAssertNil(value["s"]?.intValue)
+  }
+
+  func testObject_setAndRemove() {
+    var object: JSONObject = ["a": 1]
+    object["b"] = 2
+    object["a"] = 3
+    XCTAssertEqual(object.keys, ["a", "b"])
+    object["a"] = nil
+    XCTAssertEqual(object.keys, ["b"])
+    object["n"] = .null
+    XCTAssertEqual(object.count, 2)
+    XCTAssertEqual(Array(object.map(\.key)), ["b", "n"])
+  }
+
+  func testObject_equalityIgnoresOrder() {
+    let forward: JSONObject = ["a": 1, "b": 2]
+    let backward: JSONObject = ["b": 2, "a": 1]
+    XCTAssertEqual(forward, backward)
+    XCTAssertEqual(forward.hashValue, backward.hashValue)
+    XCTAssertNotEqual(forward, ["a": 1, "b": 3])
+    XCTAssertNotEqual(JSONValue.int(1), .double(1))
+  }
+
+  /// Prints the cost of parsing and serialising a typical message; it asserts nothing about time.
+  func testSpeed_parseAndSerialiseADidChange() throws {
+    let text = """
+      {"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///tmp/form.txt",\
+      "version":42},"contentChanges":[{"range":{"start":{"line":3,"character":17},"end":{"line":3,"character":17}},\
+      "text":"5"}]}}
+      """
+    let bytes = Array(text.utf8)
+    let rounds = 2000
+    var total = 0
+    let start = monotonicNanoseconds()
+    for _ in 0..<rounds { total += try JSONValue.parse(bytes).serialized().count }
+    let perRound = Double(monotonicNanoseconds() - start) / Double(rounds) / 1000
+    print("parse+serialise \(bytes.count) bytes: \(perRound) µs")
+    XCTAssertEqual(total, rounds * bytes.count)
+  }
+}
+
+private func monotonicNanoseconds() -> UInt64 {
+  var now = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &now)
+  return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}

@@ -1,5 +1,0 @@
-import XCTest
-
-final class JSONPlaceholder: XCTestCase {
-    func testBuilds() {}
-}
