@@ -165,21 +165,21 @@ public struct LinearRegex: Sendable {
         }
 
         /// The error for a program that grew too large.
-        private func tooLarge(_ offset: Int) -> MaskError {
-            MaskError("regex too large: more than \(LinearRegex.maxStates) states once counted repetition is expanded", offset: offset)
+        private func tooLarge(_ offset: Int?) -> MaskError {
+            MaskError("regex too large: more than \(LinearRegex.maxStates) states once counted repetition is expanded", offset: offset ?? 0)
         }
 
         /// Appends a state and returns its index.
         /// - Throws: `MaskError` at `offset` when the program would exceed `maxStates`.
-        mutating func emit(_ state: State, offset: Int) throws -> Int {
+        mutating func emit(_ state: State, offset: Int?) throws -> Int {
             if states.count >= LinearRegex.maxStates { throw tooLarge(offset) }
             states.append(state)
             return states.count - 1
         }
 
         /// Compiles `node` so that it continues at `next`, returning its entry state.
-        /// - Parameter offset: the offset to report if the program grows too large.
-        mutating func compile(_ node: RegexNode, next: Int, offset: Int = 0) throws -> Int {
+        /// - Parameter offset: the outermost enclosing quantifier's offset, reported if the program grows too large.
+        mutating func compile(_ node: RegexNode, next: Int, offset: Int? = nil) throws -> Int {
             steps += 1
             if steps > LinearRegex.maxStates * 10 { throw tooLarge(offset) }
             switch node {
@@ -203,7 +203,8 @@ public struct LinearRegex: Sendable {
                     entry = try emit(.split(other, entry), offset: offset)
                 }
                 return entry
-            case .repetition(let body, let min, let max, let at):
+            case .repetition(let body, let min, let max, let own):
+                let at = offset ?? own
                 var entry: Int
                 if let max {
                     // The optional copies nest, (x(x(x)?)?)?, so each adds one split.
