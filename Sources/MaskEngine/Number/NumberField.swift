@@ -15,10 +15,10 @@
 /// rejected. When `fraction` is 0 a decimal mark ends what is read: the mark and the digits read
 /// after it in the same text are cut into `overflow` (`12.50` pasted gives `12`). At most
 /// `maxInteger` integer digits and `fraction` fraction digits are kept; what is beyond is cut into
-/// `overflow`, the digits just read first (from the right), then, if still too many, the
-/// rightmost digits already there (that happens only when an edit moves digits across the mark:
-/// typing the mark inside `1234567` with 2 decimals gives `12,345.67`... keeping `67` and cutting
-/// nothing, whereas `1234|567` gives `1,234.56` and cuts `7`).
+/// `overflow`: the digits just read first (from the right), so typing into a full part changes
+/// nothing; then, if still too many, the rightmost digits already there. That happens only when an
+/// edit moves digits across the mark: typing the mark at `1234|567` with 2 decimals gives
+/// `1,234.56` and cuts `7`; deleting the mark of `12.34` with `maxInteger` 3 gives `123` and cuts `4`.
 ///
 /// **Zeros, as a calculator does.** Leading zeros of the integer part are dropped without being
 /// reported (`0` then `5` gives `5`, `007` gives `7`); an integer part of zeros alone is one `0`.
@@ -239,11 +239,11 @@ final class NumberField: Sendable {
 
         /// Drops leading zeros, keeping one `0` alone when there is no decimal mark.
         func dropLeadingZeros() {
-            while let first = integer.first, first.element.digit == 0,
-                  integer.count > 1 || state.mark != nil {
-                state.droppedZeros.append(first.element.position)
-                integer.removeFirst()
-            }
+            var zeros = 0
+            while zeros < integer.count, integer[zeros].element.digit == 0 { zeros += 1 }
+            if zeros == integer.count, state.mark == nil { zeros = max(0, zeros - 1) }
+            state.droppedZeros += integer[..<zeros].map(\.element.position)
+            integer.removeFirst(zeros)
         }
 
         /// Cuts `part` to `limit` elements: elements read in first (from the right), then the rightmost.
