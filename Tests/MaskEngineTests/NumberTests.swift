@@ -400,6 +400,7 @@ final class NumberTests: XCTestCase {
     /// SplitMix64: a small seeded generator, so every run sees the same cases.
     private struct SplitMix64: RandomNumberGenerator {
         var state: UInt64
+        /// The next 64 random bits.
         mutating func next() -> UInt64 {
             state &+= 0x9E37_79B9_7F4A_7C15
             var z = state

@@ -101,6 +101,7 @@ final class NumberField: Sendable {
 
     /// The canonical description reported as `mask`.
     var notation: String {
+        /// `s` in double quotes, with `"` and `\` escaped.
         func quoted(_ s: String) -> String {
             var out = "\""
             for c in s {
@@ -386,6 +387,7 @@ final class NumberField: Sendable {
         let shown = show(state)
         let elements = state.elements
         let signAt = state.negative ? state.signPositions.first : nil
+        /// Where an offset of `text` lands in the formatted text.
         func carry(_ offset: Int) -> Int {
             let right = elements.filter { $0.position >= offset }.count
             return position(in: shown, right: right, beforeSign: signAt.map { offset <= $0 } ?? false)

@@ -178,6 +178,7 @@ struct RegexParser {
     private mutating func readCounts() throws -> (Int, Int?)? {
         let start = index
         var j = index + 1
+        /// Reads a run of ASCII digits at `j`, saturating just above `maxCount`; nil when there is none.
         func number() -> Int? {
             var value: Int?
             while j < scalars.count, let digit = Self.asciiDigit(scalars[j]) {
