@@ -23,6 +23,8 @@ let package = Package(
         .target(name: "JSONRPC", dependencies: ["JSON"]),
         .target(name: "MaskServer", dependencies: ["MaskEngine", "JSONRPC", "JSON"]),
         .executableTarget(name: "maskd", dependencies: ["MaskServer", "MaskEngine", "JSONRPC", "JSON"]),
+        // Benchmarks: `swift run -c release maskd-bench` (see BENCHMARKS.md); not part of the daemon.
+        .executableTarget(name: "maskd-bench", dependencies: ["MaskEngine", "JSON"], path: "bench/Sources/maskd-bench"),
 
         .testTarget(name: "MaskEngineTests", dependencies: ["MaskEngine"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),

@@ -13,10 +13,14 @@ public final class Mask: @unchecked Sendable {
 
     /// The shapes a mask can take once compiled.
     enum Kind {
-        /// Slots and literals (every notation but `number`).
+        /// Slots and literals.
         case slots(Program)
         /// Several slot programs; the best one for the entered characters wins after every edit.
         case oneOf([Program])
+        /// The program follows the entered characters (the card brand, the IBAN country).
+        case dynamic(DynamicProgram)
+        /// A number grouped from the right.
+        case number(NumberField)
     }
 
     init(spec: MaskSpec, kind: Kind, checks: ValueChecks) {
@@ -46,11 +50,13 @@ public final class Mask: @unchecked Sendable {
         try compile(.notation(notation))
     }
 
-    /// The canonical bracket notation (for `oneOf`, of the first alternative).
+    /// The canonical notation of an empty field's mask (for `oneOf`, the first alternative).
     public var notation: String {
         switch kind {
         case .slots(let program): return program.notation
         case .oneOf(let programs): return programs[0].notation
+        case .dynamic(let dynamic): return dynamic.broad.notation
+        case .number(let field): return field.notation
         }
     }
 
@@ -59,34 +65,35 @@ public final class Mask: @unchecked Sendable {
     public func format(_ text: String, selection: Range<Int>? = nil) -> FieldResult {
         let chars = Array(text)
         let selection = clamp(selection ?? chars.count..<chars.count, chars.count)
-        let programs = self.programs
-        var best: (index: Int, d: Program.Decomposition, layout: Layout)? = nil
-        for (i, program) in programs.enumerated() {
+        if case .number(let field) = kind {
+            var r = field.format(text, selection: selection)
+            if !checks.isViable(r.value) { r = field.format("", selection: nil) }
+            return checked(r)
+        }
+        let candidates = programs(for: chars)
+        var best: (program: Program, d: Program.Decomposition, layout: Layout)? = nil
+        for program in candidates {
             let d = program.decompose(chars)
             var layout = d.layout
             program.settle(&layout)
-            if let current = best, !better(program, layout, than: programs[current.index], current.layout) { continue }
-            best = (i, d, layout)
+            if let current = best, !better(program, layout, than: current.program, current.layout) { continue }
+            best = (program, d, layout)
         }
-        let program = programs[best!.index]
-        var layout = best!.layout
-        var rejected = best!.d.rejected
-        var overflow = best!.d.overflow
+        let (program, d, firstLayout) = best!
+        var layout = firstLayout
+        var overflow = d.overflow
         // A value the `regex` option can never accept keeps only its longest viable start.
         if !checks.isViable(program.value(of: layout)) {
             let trimmed = trimToViable(program, layout)
             layout = trimmed.layout
             overflow += trimmed.cut
         }
-        var text = program.render(layout)
-        if text == String(chars) { text = String(chars) }
-        let length = text.count
-        let lower = program.carriedOffset(selection.lowerBound, through: best!.d, textLength: length)
-        let upper = program.carriedOffset(selection.upperBound, through: best!.d, textLength: length)
-        let caretRange = min(lower, length)..<min(max(upper, lower), length)
-        _ = rejected
-        rejected = best!.d.rejected
-        return result(program, layout, text: text, selection: caretRange, rejected: rejected, overflow: overflow)
+        let formatted = program.render(layout)
+        let length = formatted.count
+        let lower = program.carriedOffset(selection.lowerBound, through: d, textLength: length)
+        let upper = program.carriedOffset(selection.upperBound, through: d, textLength: length)
+        let carried = min(lower, length)..<min(max(upper, lower), length)
+        return result(program, layout, text: formatted, selection: carried, rejected: d.rejected, overflow: overflow)
     }
 
     /// Applies one edit a person made to a field whose text is `text`.
@@ -97,15 +104,28 @@ public final class Mask: @unchecked Sendable {
     /// - Parameter text: the field's text before the edit (normally formatted by this mask).
     public func apply(_ edit: FieldEdit, to text: String) -> FieldResult {
         let chars = Array(text)
-        let programs = self.programs
-        let current = bestProgram(for: chars)
-        let program = programs[current]
+        let range = clamp(edit.range, chars.count)
+        if case .number(let field) = kind {
+            let r = field.apply(edit, to: text)
+            if !checks.isViable(r.value) {
+                var kept = field.format(text, selection: range)
+                kept.text = text
+                kept.selection = range
+                kept.rejected = edit.text
+                kept.overflow = ""
+                return checked(kept)
+            }
+            return checked(r)
+        }
+        let candidates = programs(for: chars)
+        let current = bestProgram(candidates, for: chars)
+        let program = candidates[current]
         let d = program.decompose(chars)
         let exact = program.edit(edit, chars: chars, decomposition: d)
 
         var chosen = (program: program, outcome: exact)
-        if programs.count > 1 {
-            for (i, other) in programs.enumerated() where i != current {
+        if candidates.count > 1 {
+            for (i, other) in candidates.enumerated() where i != current {
                 let replayed = other.replay(before: exact.before, inserted: exact.inserted, after: exact.after)
                 if replayed.refused { continue }
                 if chosen.outcome.refused || better(other, replayed.layout, than: chosen.program, chosen.outcome.layout,
@@ -114,13 +134,23 @@ public final class Mask: @unchecked Sendable {
                 }
             }
         }
+        if case .dynamic(let dynamic) = kind, !chosen.outcome.refused {
+            // The entered characters may now call for another program (the brand changed).
+            let entered = chosen.outcome.layout.cells.map(\.char)
+            let next = dynamic.program(for: entered).0
+            if next !== chosen.program {
+                let k = chosen.program.cellCount(beforeOffset: chosen.outcome.caret, in: chosen.outcome.layout)
+                var moved = next.replay(before: Array(entered[0..<k]), inserted: nil, after: Array(entered[k...]))
+                moved.rejected = chosen.outcome.rejected
+                moved.overflow = chosen.outcome.overflow + moved.overflow
+                chosen = (next, moved)
+            }
+        }
         let outcome = chosen.outcome
-        let range = clamp(edit.range, chars.count)
         if outcome.refused || !checks.isViable(chosen.program.value(of: outcome.layout)) {
             var unchanged = d.layout
             program.settle(&unchanged)
-            let refusedText = edit.text.isEmpty ? "" : edit.text
-            let rejected = outcome.refused ? outcome.rejected : refusedText
+            let rejected = outcome.refused ? outcome.rejected : edit.text
             return result(program, unchanged, text: text, selection: range, rejected: rejected,
                           overflow: outcome.refused ? outcome.overflow : "")
         }
@@ -136,13 +166,14 @@ public final class Mask: @unchecked Sendable {
     /// is cut into `overflow`. The caret keeps its count of entered characters to its left.
     /// - Parameter caret: the caret in `text`; nil means the end.
     public func reflow(_ text: String, from previous: Mask, caret: Int? = nil) -> FieldResult {
-        let chars = Array(text)
-        let old = previous.programs[previous.bestProgram(for: chars)]
-        let d = old.decompose(chars)
-        let k = d.cellCount(before: min(caret ?? chars.count, chars.count))
-        let raw = d.layout.cells.map(\.char)
+        let (raw, k) = previous.entered(text, caret: min(caret ?? text.count, text.count))
+        if case .number(let field) = kind {
+            var r = field.format(String(raw), selection: k..<k)
+            if !checks.isViable(r.value) { r = field.format("", selection: nil) }
+            return checked(r)
+        }
         var best: (program: Program, outcome: Program.EditOutcome)? = nil
-        for program in programs {
+        for program in programs(for: raw) {
             var outcome = program.replay(before: Array(raw[0..<k]), inserted: nil, after: Array(raw[k...]))
             if !checks.isViable(program.value(of: outcome.layout)) {
                 let trimmed = trimToViable(program, outcome.layout)
@@ -164,23 +195,41 @@ public final class Mask: @unchecked Sendable {
 
     // MARK: - Choosing among programs
 
-    var programs: [Program] {
+    /// The programs that may format `chars`: every `oneOf` alternative, or the one a dynamic
+    /// mask picks for the characters that the text holds.
+    func programs(for chars: [Character]) -> [Program] {
         switch kind {
         case .slots(let program): return [program]
         case .oneOf(let programs): return programs
+        case .dynamic(let dynamic):
+            let entered = dynamic.broad.decompose(chars).layout.cells.map(\.char)
+            return [dynamic.program(for: entered).0]
+        case .number: return []
         }
     }
 
+    /// The entered characters of a field's text and how many stand before `caret`.
+    func entered(_ text: String, caret: Int) -> (raw: [Character], before: Int) {
+        let chars = Array(text)
+        if case .number = kind {
+            let raw = chars.filter { $0.isNumber || $0 == "." || $0 == "-" }
+            let before = chars[0..<caret].filter { $0.isNumber || $0 == "." || $0 == "-" }.count
+            return (raw, before)
+        }
+        let candidates = programs(for: chars)
+        let d = candidates[bestProgram(candidates, for: chars)].decompose(chars)
+        return (d.layout.cells.map(\.char), d.cellCount(before: caret))
+    }
+
     /// The program that reads `chars` best: the one the text was most likely formatted with.
-    func bestProgram(for chars: [Character]) -> Int {
-        let programs = self.programs
-        if programs.count == 1 { return 0 }
+    func bestProgram(_ candidates: [Program], for chars: [Character]) -> Int {
+        if candidates.count == 1 { return 0 }
         var best = 0
         var bestLayout = Layout()
-        for (i, program) in programs.enumerated() {
+        for (i, program) in candidates.enumerated() {
             var layout = program.decompose(chars).layout
             program.settle(&layout)
-            if i == 0 || better(program, layout, than: programs[best], bestLayout) {
+            if i == 0 || better(program, layout, than: candidates[best], bestLayout) {
                 best = i
                 bestLayout = layout
             }
@@ -221,18 +270,43 @@ public final class Mask: @unchecked Sendable {
         let value = program.value(of: layout)
         let missing = program.missing(in: layout)
         var problems: [String] = []
+        var brand: String? = nil
+        if case .dynamic(let dynamic) = kind {
+            brand = dynamic.program(for: layout.cells.map(\.char)).brand
+        }
         if missing.count > 0 {
             let what = missing.allDigits ? (missing.count == 1 ? "digit" : "digits")
                 : (missing.count == 1 ? "character" : "characters")
             problems.append("\(missing.count) more \(what) needed")
         } else {
+            if case .dynamic(let dynamic) = kind {
+                problems += dynamic.problems(layout.cells.map(\.char), brand)
+            }
             problems += checks.problems(value)
         }
         return FieldResult(
             text: text, selection: selection, value: value, complete: missing.count == 0,
             valid: problems.isEmpty, problems: problems, next: program.nextSlot(in: layout),
-            placeholder: program.placeholder(of: layout), mask: program.notation, brand: nil,
+            placeholder: program.placeholder(of: layout), mask: program.notation, brand: brand,
             rejected: rejected, overflow: overflow)
+    }
+
+    /// A number field's result with the mask's `regex` and validators applied.
+    private func checked(_ r: FieldResult) -> FieldResult {
+        guard r.complete else { return r }
+        var r = r
+        r.problems += checks.problems(r.value)
+        r.valid = r.problems.isEmpty
+        return r
+    }
+}
+
+extension Program {
+    /// How many cells stand before text offset `offset` of a rendered layout.
+    func cellCount(beforeOffset offset: Int, in layout: Layout) -> Int {
+        var k = 0
+        while k < layout.cells.count, textOffset(afterCell: k, in: layout.cells) <= offset { k += 1 }
+        return k
     }
 }
 

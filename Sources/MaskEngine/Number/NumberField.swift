@@ -1,0 +1,479 @@
+/// A number field: `{"number": {"group": ",", "decimal": ".", "fraction": 2, ...}}`, typed as a person types.
+///
+/// A number's state is its sign, its integer digits, whether it has a decimal mark, and its
+/// fraction digits; the text is always derived from that state. The digits and the mark are the
+/// *entered elements*; the minus sign, the group separators and an implied `0` are shown around them.
+///
+/// **Reading text** (typing, pasting, formatting): every Unicode decimal digit (full-width `１`,
+/// Arabic-Indic `٣`) is read as its ASCII digit; the decimal mark (`decimal`, or its full-width
+/// form) is read as the mark; characters of `group` (and, when `group` holds a space, U+00A0 and
+/// U+202F) are dropped silently, since the field shows its own; `-` (also U+2212 and `－`) toggles
+/// the sign and `+` (also `＋`) makes the number positive, wherever they are typed, when
+/// `negative` is true (otherwise both are rejected); anything else is reported in `rejected`.
+///
+/// **Limits.** Only the first decimal mark counts: another one typed while the number has one is
+/// rejected. When `fraction` is 0 a decimal mark ends what is read: the mark and the digits read
+/// after it in the same text are cut into `overflow` (`12.50` pasted gives `12`). At most
+/// `maxInteger` integer digits and `fraction` fraction digits are kept; what is beyond is cut into
+/// `overflow`: the digits just read first (from the right), so typing into a full part changes
+/// nothing; then, if still too many, the rightmost digits already there. That happens only when an
+/// edit moves digits across the mark: typing the mark at `1234|567` with 2 decimals gives
+/// `1,234.56` and cuts `7`; deleting the mark of `12.34` with `maxInteger` 3 gives `123` and cuts `4`.
+///
+/// **Zeros, as a calculator does.** Leading zeros of the integer part are dropped without being
+/// reported (`0` then `5` gives `5`, `007` gives `7`); an integer part of zeros alone is one `0`.
+/// Before the decimal mark an integer part with no digit shows an implied `0`: typing the mark
+/// in an empty field gives `0.`, deleting the `1` of `1.5` gives `0.5`. The implied `0` is not
+/// an entered digit: a digit typed at either side of it replaces it, and deleting it moves the
+/// caret over it without changing the text.
+///
+/// **Grouping** from the right in threes, as the person types: `1234567` shows `1,234,567`;
+/// `group` may be empty (no grouping) or several characters.
+///
+/// **The caret** keeps its count of entered elements (digits and the mark, and the sign when it
+/// stands after the caret) to its right, and sits as far left as that allows: right after the
+/// element to its left, before any separator that follows it. After typing it is right after what
+/// was typed. A typed text that changes nothing (rejected, or cut because the field is full)
+/// leaves the caret where it was.
+///
+/// **Deleting** removes the entered elements and the sign inside the range (a collapsed caret:
+/// the character before it for backspace, after it for forward delete). A range holding only
+/// group separators removes the nearest digit before it (after it, for forward delete), so the key
+/// never sticks on a separator. Removing the decimal mark joins the fraction digits to the
+/// integer part.
+///
+/// **State.** `value` is the text without group separators and with `.` as the decimal mark
+/// (`-1234567.5`, `0.`, `-`); `complete` (and `valid`) when there is at least one digit and the
+/// text does not end with the decimal mark; `problems` says why not; `next` is `.digit` unless
+/// a digit typed at the end could not be kept and neither could a decimal mark (the fraction is
+/// full, or the integer part is full and `fraction` is 0); `placeholder` is the missing fraction
+/// digits as `placeholderChar` once a decimal mark is shown, else empty; `mask` is
+/// `number(group: ",", decimal: ".", fraction: 2, negative: false, maxInteger: 12)` (no
+/// `maxInteger` when unlimited); `brand` is nil. Positions are `Character` offsets.
+final class NumberField: Sendable {
+    /// The settings this field was built from.
+    let spec: NumberSpec
+    /// How a missing fraction digit is shown in `placeholder`.
+    let placeholderChar: Character
+    /// The characters that count as group separators when read.
+    private let groupCharacters: Set<Character>
+
+    /// Builds a field; `validate` the spec first, since a field takes any spec as it is.
+    init(_ spec: NumberSpec, placeholderChar: Character = "_") {
+        self.spec = spec
+        self.placeholderChar = placeholderChar
+        var group = Set(spec.group)
+        if group.contains(" ") {
+            group.insert("\u{A0}")
+            group.insert("\u{202F}")
+        }
+        self.groupCharacters = group
+    }
+
+    /// Checks that a spec can be read unambiguously.
+    /// - Throws: `MaskError` (with no offset) naming the problem.
+    static func validate(_ spec: NumberSpec) throws {
+        let signs: Set<Character> = ["-", "+", "\u{2212}", "\u{FF0D}", "\u{FF0B}"]
+        if digitValue(spec.decimal) != nil {
+            throw MaskError("number: the decimal mark '\(spec.decimal)' is a digit")
+        }
+        if signs.contains(spec.decimal) {
+            throw MaskError("number: the decimal mark '\(spec.decimal)' is a sign")
+        }
+        for character in spec.group {
+            if digitValue(character) != nil {
+                throw MaskError("number: the group separator \"\(spec.group)\" contains a digit")
+            }
+            if signs.contains(character) {
+                throw MaskError("number: the group separator \"\(spec.group)\" contains a sign")
+            }
+            if character == spec.decimal || folded(character) == folded(spec.decimal) {
+                throw MaskError("number: the group separator \"\(spec.group)\" contains the decimal mark")
+            }
+        }
+        if spec.fraction < 0 {
+            throw MaskError("number: fraction must not be negative")
+        }
+        if let maxInteger = spec.maxInteger, maxInteger < 1 {
+            throw MaskError("number: maxInteger must be at least 1")
+        }
+    }
+
+    /// The canonical description reported as `mask`.
+    var notation: String {
+        /// `s` in double quotes, with `"` and `\` escaped.
+        func quoted(_ s: String) -> String {
+            var out = "\""
+            for c in s {
+                if c == "\"" || c == "\\" { out.append("\\") }
+                out.append(c)
+            }
+            return out + "\""
+        }
+        var text = "number(group: \(quoted(spec.group)), decimal: \(quoted(String(spec.decimal))), "
+        text += "fraction: \(spec.fraction), negative: \(spec.negative)"
+        if let maxInteger = spec.maxInteger { text += ", maxInteger: \(maxInteger)" }
+        return text + ")"
+    }
+
+    // MARK: Reading
+
+    /// Where an entered element came from in an edit: kept before the edit point, read in, or kept after it.
+    enum Origin: Hashable {
+        case before, inserted, after
+    }
+
+    /// One entered element: a digit (0-9) or the decimal mark, and where it came from.
+    struct Element: Hashable {
+        /// The digit, or nil for the decimal mark.
+        var digit: UInt8?
+        /// Where it came from.
+        var origin: Origin
+        /// Its character offset in the text it was read from.
+        var position: Int
+        /// The decimal mark.
+        var isMark: Bool { digit == nil }
+    }
+
+    /// A number's state after reading, with what was refused or cut along the way.
+    struct State {
+        /// A minus sign is shown.
+        var negative = false
+        /// Integer digits: no leading zero, except one `0` alone when there is no decimal mark.
+        var integer: [Element] = []
+        /// The decimal mark, when there is one.
+        var mark: Element?
+        /// Fraction digits, at most `fraction` of them.
+        var fraction: [Element] = []
+        /// Offsets of the read `-` signs that took effect.
+        var signPositions: [Int] = []
+        /// Offsets of read leading zeros that were dropped.
+        var droppedZeros: [Int] = []
+        /// Characters read that fit nowhere.
+        var rejected = ""
+        /// Characters read that were cut by a limit.
+        var overflow = ""
+
+        /// Every entered element, in order.
+        var elements: [Element] { integer + (mark.map { [$0] } ?? []) + fraction }
+    }
+
+    /// The ASCII value of a Unicode decimal digit, or nil.
+    static func digitValue(_ character: Character) -> UInt8? {
+        let scalars = character.unicodeScalars
+        guard scalars.count == 1, let scalar = scalars.first,
+              scalar.properties.numericType == .decimal,
+              let value = scalar.properties.numericValue, value >= 0, value <= 9 else { return nil }
+        return UInt8(value)
+    }
+
+    /// The ASCII character a full-width form stands for (`．` is `.`), or the character itself.
+    static func folded(_ character: Character) -> Character {
+        let scalars = character.unicodeScalars
+        guard scalars.count == 1, let scalar = scalars.first else { return character }
+        if (0xFF01...0xFF5E).contains(scalar.value), let ascii = Unicode.Scalar(scalar.value - 0xFEE0) {
+            return Character(ascii)
+        }
+        if scalar.value == 0x2212 { return "-" }
+        return character
+    }
+
+    /// Whether `character` is read as the decimal mark.
+    private func isMark(_ character: Character) -> Bool {
+        character == spec.decimal || Self.folded(character) == spec.decimal
+    }
+
+    /// Whether `character` is read as a group separator (and dropped).
+    private func isGroup(_ character: Character) -> Bool {
+        groupCharacters.contains(character) || groupCharacters.contains(Self.folded(character))
+    }
+
+    /// Reads `inserted` (characters with their offsets) between the kept elements `before` and
+    /// `after`, and applies the limits and the zero rules.
+    private func read(before: [Element], inserted: [(Character, Int)], after: [Element], negative: Bool) -> State {
+        var state = State()
+        state.negative = negative
+        var markSeen = before.contains(where: \.isMark) || after.contains(where: \.isMark)
+        var cutRest = false
+        var readIn: [Element] = []
+        // Overflow pieces with a sort key: (index in the joined sequence, then order among pieces cut while reading).
+        var cut: [((Int, Int), Character)] = []
+        for (character, position) in inserted {
+            if let digit = Self.digitValue(character) {
+                if cutRest {
+                    cut.append(((before.count + readIn.count - 1, cut.count + 1), Character(String(digit))))
+                } else {
+                    readIn.append(Element(digit: digit, origin: .inserted, position: position))
+                }
+            } else if isMark(character) {
+                if markSeen {
+                    state.rejected.append(character)
+                } else if spec.fraction == 0 {
+                    markSeen = true
+                    cutRest = true
+                    cut.append(((before.count + readIn.count - 1, cut.count + 1), spec.decimal))
+                } else {
+                    markSeen = true
+                    readIn.append(Element(digit: nil, origin: .inserted, position: position))
+                }
+            } else if isGroup(character) {
+                continue
+            } else if Self.folded(character) == "-" {
+                if spec.negative {
+                    state.negative.toggle()
+                    state.signPositions.append(position)
+                } else {
+                    state.rejected.append(character)
+                }
+            } else if Self.folded(character) == "+" {
+                if spec.negative { state.negative = false } else { state.rejected.append(character) }
+            } else {
+                state.rejected.append(character)
+            }
+        }
+
+        let sequence = (before + readIn + after).enumerated().map { (offset: $0.offset, element: $0.element) }
+        let markIndex = sequence.firstIndex { $0.element.isMark }
+        var integer = Array(sequence[..<(markIndex ?? sequence.count)])
+        var fraction = markIndex.map { Array(sequence[($0 + 1)...]) } ?? []
+        state.mark = markIndex.map { sequence[$0].element }
+
+        /// Drops leading zeros, keeping one `0` alone when there is no decimal mark.
+        func dropLeadingZeros() {
+            var zeros = 0
+            while zeros < integer.count, integer[zeros].element.digit == 0 { zeros += 1 }
+            if zeros == integer.count, state.mark == nil { zeros = max(0, zeros - 1) }
+            state.droppedZeros += integer[..<zeros].map(\.element.position)
+            integer.removeFirst(zeros)
+        }
+
+        /// Cuts `part` to `limit` elements: elements read in first (from the right), then the rightmost.
+        func limit(_ part: inout [(offset: Int, element: Element)], to count: Int) {
+            var excess = part.count - count
+            guard excess > 0 else { return }
+            var keep = [Bool](repeating: true, count: part.count)
+            for index in part.indices.reversed() where excess > 0 && part[index].element.origin == .inserted {
+                keep[index] = false
+                excess -= 1
+            }
+            for index in part.indices.reversed() where excess > 0 && keep[index] {
+                keep[index] = false
+                excess -= 1
+            }
+            var kept: [(offset: Int, element: Element)] = []
+            for (index, item) in part.enumerated() {
+                if keep[index] {
+                    kept.append(item)
+                } else {
+                    cut.append(((item.offset, 0), Character(String(item.element.digit ?? 0))))
+                }
+            }
+            part = kept
+        }
+
+        dropLeadingZeros()
+        if let maxInteger = spec.maxInteger {
+            limit(&integer, to: maxInteger)
+            dropLeadingZeros()
+        }
+        limit(&fraction, to: spec.fraction)
+
+        state.integer = integer.map(\.element)
+        state.fraction = fraction.map(\.element)
+        cut.sort { $0.0 < $1.0 }
+        state.overflow = String(cut.map(\.1))
+        return state
+    }
+
+    // MARK: Showing
+
+    /// A state shown: the text, and for each character whether it is counted by the caret rule.
+    private struct Shown {
+        var characters: [Character] = []
+        /// Digits (the implied `0` too), the mark and the sign are counted; separators are not.
+        var counted: [Bool] = []
+        /// Where the implied `0` stands, if one is shown.
+        var impliedZero: Int?
+        /// 1 when a minus sign is shown first, else 0.
+        var signLength = 0
+    }
+
+    /// Lays out a state's text.
+    private func show(_ state: State) -> Shown {
+        var shown = Shown()
+        if state.negative {
+            shown.characters.append("-")
+            shown.counted.append(true)
+            shown.signLength = 1
+        }
+        var digits = state.integer.map { Character(String($0.digit ?? 0)) }
+        if digits.isEmpty, state.mark != nil {
+            shown.impliedZero = shown.characters.count
+            digits = ["0"]
+        }
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 {
+                for separator in spec.group {
+                    shown.characters.append(separator)
+                    shown.counted.append(false)
+                }
+            }
+            shown.characters.append(digit)
+            shown.counted.append(true)
+        }
+        if state.mark != nil {
+            shown.characters.append(spec.decimal)
+            shown.counted.append(true)
+            for element in state.fraction {
+                shown.characters.append(Character(String(element.digit ?? 0)))
+                shown.counted.append(true)
+            }
+        }
+        return shown
+    }
+
+    /// The leftmost position after the sign with `right` counted characters to its right, or 0
+    /// when the caret stands before the sign.
+    ///
+    /// `right` larger than what is shown (leading zeros to the right of the caret were dropped)
+    /// gives the position right after the sign.
+    private func position(in shown: Shown, right: Int, beforeSign: Bool = false) -> Int {
+        if beforeSign { return 0 }
+        var suffix = [Int](repeating: 0, count: shown.characters.count + 1)
+        for index in shown.characters.indices.reversed() {
+            suffix[index] = suffix[index + 1] + (shown.counted[index] ? 1 : 0)
+        }
+        if right >= suffix[shown.signLength] { return shown.signLength }
+        for index in shown.signLength...shown.characters.count where suffix[index] == right {
+            return index
+        }
+        return shown.characters.count
+    }
+
+    /// The result for a state, with the caret or selection given as positions.
+    private func result(_ state: State, _ shown: Shown, selection: Range<Int>) -> FieldResult {
+        var value = state.negative ? "-" : ""
+        value += state.integer.isEmpty && state.mark != nil ? "0" : String(state.integer.map { Character(String($0.digit ?? 0)) })
+        if state.mark != nil {
+            value += "." + String(state.fraction.map { Character(String($0.digit ?? 0)) })
+        }
+        let hasDigit = !state.integer.isEmpty || !state.fraction.isEmpty
+        var problems: [String] = []
+        if !hasDigit {
+            problems.append("no digits")
+        } else if state.mark != nil, state.fraction.isEmpty {
+            problems.append("no digit after the decimal mark")
+        }
+        let significant = state.integer.count == 1 && state.integer[0].digit == 0 ? 0 : state.integer.count
+        let integerFull = spec.maxInteger.map { significant >= $0 } ?? false
+        let full = state.mark != nil ? state.fraction.count >= spec.fraction : (integerFull && spec.fraction == 0)
+        let placeholder = state.mark != nil
+            ? String(repeating: placeholderChar, count: max(0, spec.fraction - state.fraction.count)) : ""
+        return FieldResult(
+            text: String(shown.characters), selection: selection, value: value,
+            complete: problems.isEmpty, valid: problems.isEmpty, problems: problems,
+            next: full ? nil : .digit, placeholder: placeholder, mask: notation, brand: nil,
+            rejected: state.rejected, overflow: state.overflow)
+    }
+
+    // MARK: Formatting and editing
+
+    /// Reads `text` into an empty field, carrying `selection` through (nil: the end of the text).
+    ///
+    /// Each end of the selection keeps its count of entered elements (and the sign) to its right.
+    func format(_ text: String, selection: Range<Int>? = nil) -> FieldResult {
+        let characters = Array(text)
+        let state = read(before: [], inserted: Array(zip(characters, characters.indices)), after: [], negative: false)
+        let shown = show(state)
+        let elements = state.elements
+        let signAt = state.negative ? state.signPositions.first : nil
+        /// Where an offset of `text` lands in the formatted text.
+        func carry(_ offset: Int) -> Int {
+            let right = elements.filter { $0.position >= offset }.count
+            return position(in: shown, right: right, beforeSign: signAt.map { offset <= $0 } ?? false)
+        }
+        let range = selection.map { carry($0.lowerBound)..<carry($0.upperBound) }
+            ?? (shown.characters.count..<shown.characters.count)
+        return result(state, shown, selection: range)
+    }
+
+    /// Applies one edit a person made to a field whose text is `text` (normally formatted by this field).
+    ///
+    /// Characters of `text` that are not part of a formatted number are dropped and reported, as
+    /// `format` does.
+    func apply(_ edit: FieldEdit, to text: String) -> FieldResult {
+        let characters = Array(text)
+        let old = read(before: [], inserted: Array(zip(characters, characters.indices)), after: [], negative: false)
+        let count = characters.count
+        var range = min(max(edit.range.lowerBound, 0), count)..<min(max(edit.range.upperBound, 0), count)
+        let elements = old.elements
+
+        var deleted = Set<Int>()  // positions of deleted elements
+        var signDeleted = false
+        if edit.text.isEmpty {
+            if range.isEmpty {
+                switch edit.direction {
+                case .backward where range.lowerBound > 0: range = (range.lowerBound - 1)..<range.lowerBound
+                case .forward where range.upperBound < count: range = range.lowerBound..<(range.upperBound + 1)
+                default: return formatKeepingCaret(old, caret: range.lowerBound)
+                }
+            }
+            let inside = elements.filter { range.contains($0.position) }
+            signDeleted = old.signPositions.contains(where: range.contains) && old.negative
+            if !inside.isEmpty || signDeleted {
+                deleted = Set(inside.map(\.position))
+            } else if old.droppedZeros.contains(where: range.contains), old.mark != nil, old.integer.isEmpty {
+                // The implied `0`: deleting it moves the caret over it.
+                let shown = show(old)
+                let zero = shown.impliedZero ?? shown.signLength
+                let caret = edit.direction == .backward ? zero : zero + 1
+                return result(old, shown, selection: caret..<caret)
+            } else if edit.direction == .backward, let nearest = elements.last(where: { $0.position < range.lowerBound }) {
+                deleted = [nearest.position]
+            } else if edit.direction == .forward, let nearest = elements.first(where: { $0.position >= range.upperBound }) {
+                deleted = [nearest.position]
+            } else {
+                return formatKeepingCaret(old, caret: range.lowerBound)
+            }
+        } else {
+            deleted = Set(elements.filter { range.contains($0.position) }.map(\.position))
+            signDeleted = old.signPositions.contains(where: range.contains) && old.negative
+        }
+
+        var before: [Element] = []
+        var after: [Element] = []
+        for var element in elements where !deleted.contains(element.position) {
+            if element.position < range.lowerBound {
+                element.origin = .before
+                before.append(element)
+            } else {
+                element.origin = .after
+                after.append(element)
+            }
+        }
+        let inserted = Array(edit.text)
+        var state = read(before: before, inserted: Array(zip(inserted, inserted.indices)), after: after,
+                         negative: old.negative && !signDeleted)
+        state.rejected = old.rejected + state.rejected
+        state.overflow = old.overflow + state.overflow
+        let shown = show(state)
+
+        let keptRead = state.elements.contains { $0.origin == .inserted }
+        if range.isEmpty, !keptRead, state.negative == old.negative {
+            // Nothing typed was kept: the text and the caret stay.
+            let caret = min(range.lowerBound, shown.characters.count)
+            return result(state, shown, selection: caret..<caret)
+        }
+        // The sign always shows first, so what was typed before it lands after it: only the kept
+        // elements count.
+        let caret = position(in: shown, right: state.elements.filter { $0.origin == .after }.count)
+        return result(state, shown, selection: caret..<caret)
+    }
+
+    /// The old field reformatted, with the caret where it was (clamped to the text).
+    private func formatKeepingCaret(_ state: State, caret: Int) -> FieldResult {
+        let shown = show(state)
+        let caret = min(max(caret, 0), shown.characters.count)
+        return result(state, shown, selection: caret..<caret)
+    }
+}

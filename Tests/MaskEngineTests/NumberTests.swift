@@ -1,0 +1,494 @@
+import XCTest
+@testable import MaskEngine
+
+/// Tests of `NumberField`: typing, deleting, pasting, zeros, signs, limits and properties.
+final class NumberTests: XCTestCase {
+    /// The `amount`-like field most tests use: `,` groups, `.` and 2 decimals, at most 12 integer digits.
+    private let amount = NumberField(NumberSpec(group: ",", decimal: ".", fraction: 2, negative: false, maxInteger: 12))
+    /// The same with a sign allowed.
+    private let signed = NumberField(NumberSpec(group: ",", decimal: ".", fraction: 2, negative: true, maxInteger: 12))
+
+    /// One key or paste and what must follow: the text, the caret, and optionally what was refused or cut.
+    private struct Step {
+        var keys: String
+        var text: String
+        var caret: Int
+        var rejected = ""
+        var overflow = ""
+    }
+
+    /// Types each step's keys one by one at the caret (a step with one key is one keystroke) and checks each step.
+    private func run(_ field: NumberField, from start: FieldResult, _ steps: [Step],
+                     file: StaticString = #filePath, line: UInt = #line) -> FieldResult {
+        var state = start
+        for step in steps {
+            var rejected = "", overflow = ""
+            for key in step.keys {
+                state = field.apply(.insert(String(key), at: state.selection), to: state.text)
+                rejected += state.rejected
+                overflow += state.overflow
+            }
+            XCTAssertEqual(state.text, step.text, "after \(step.keys.debugDescription)", file: file, line: line)
+            XCTAssertEqual(state.caret, step.caret, "caret after \(step.keys.debugDescription)", file: file, line: line)
+            XCTAssertEqual(rejected, step.rejected, "rejected after \(step.keys.debugDescription)", file: file, line: line)
+            XCTAssertEqual(overflow, step.overflow, "overflow after \(step.keys.debugDescription)", file: file, line: line)
+        }
+        return state
+    }
+
+    /// A field formatted from `text` with the caret at `caret`.
+    private func field(_ field: NumberField, _ text: String, caret: Int) -> FieldResult {
+        let result = field.format(text, selection: caret..<caret)
+        XCTAssertEqual(result.text, text, "the start text should already be formatted")
+        return result
+    }
+
+    /// `1234567.891` typed key by key from empty.
+    func testTypingFromEmpty() {
+        let end = run(amount, from: amount.format(""), [
+            Step(keys: "1", text: "1", caret: 1),
+            Step(keys: "2", text: "12", caret: 2),
+            Step(keys: "3", text: "123", caret: 3),
+            Step(keys: "4", text: "1,234", caret: 5),
+            Step(keys: "5", text: "12,345", caret: 6),
+            Step(keys: "6", text: "123,456", caret: 7),
+            Step(keys: "7", text: "1,234,567", caret: 9),
+            Step(keys: ".", text: "1,234,567.", caret: 10),
+            Step(keys: "8", text: "1,234,567.8", caret: 11),
+            Step(keys: "9", text: "1,234,567.89", caret: 12),
+            Step(keys: "1", text: "1,234,567.89", caret: 12, overflow: "1"),
+        ])
+        XCTAssertEqual(end.value, "1234567.89")
+        XCTAssertTrue(end.complete)
+        XCTAssertTrue(end.valid)
+        XCTAssertNil(end.next)
+    }
+
+    /// Typing in the middle: the caret stays right after the typed digit through regrouping.
+    func testTypingInTheMiddle() {
+        _ = run(amount, from: field(amount, "1,234", caret: 1), [
+            Step(keys: "9", text: "19,234", caret: 2),
+            Step(keys: "8", text: "198,234", caret: 3),
+            Step(keys: "7", text: "1,987,234", caret: 5),
+        ])
+        // A caret after a separator counts the same digits to its right.
+        _ = run(amount, from: field(amount, "1,234", caret: 2), [
+            Step(keys: "0", text: "10,234", caret: 2),
+        ])
+        // Typing the decimal mark inside the integer part moves the digits after it into the fraction.
+        _ = run(amount, from: field(amount, "1,234,567", caret: 5), [
+            Step(keys: ".", text: "1,234.56", caret: 6, overflow: "7"),
+        ])
+    }
+
+    /// Deleting in the middle: the caret keeps its count of digits to its right.
+    func testDeletingInTheMiddle() {
+        var state = amount.apply(.backspace(5..<5), to: "1,234,567.89")
+        XCTAssertEqual(state.text, "123,567.89")
+        XCTAssertEqual(state.caret, 3)
+        state = amount.apply(.backspace(state.selection), to: state.text)
+        XCTAssertEqual(state.text, "12,567.89")
+        XCTAssertEqual(state.caret, 2)
+        state = amount.apply(.forwardDelete(state.selection), to: state.text)
+        XCTAssertEqual(state.text, "1,267.89")
+        XCTAssertEqual(state.caret, 3)
+        // A selection is deleted whole.
+        state = amount.apply(.backspace(2..<6), to: "1,234,567.89")
+        XCTAssertEqual(state.text, "1,567.89")
+        XCTAssertEqual(state.caret, 1)
+        // Deleting the decimal mark joins the fraction to the integer part.
+        state = amount.apply(.backspace(10..<10), to: "1,234,567.89")
+        XCTAssertEqual(state.text, "123,456,789")
+        XCTAssertEqual(state.caret, 9)
+        // Deleting the last digit of a fraction keeps the mark.
+        state = amount.apply(.backspace(3..<3), to: "1.5")
+        XCTAssertEqual(state.text, "1.")
+        XCTAssertEqual(state.caret, 2)
+        XCTAssertFalse(state.complete)
+    }
+
+    /// Backspace on a group separator removes the digit before it; forward delete the digit after it.
+    func testDeletingASeparator() {
+        var state = amount.apply(.backspace(2..<2), to: "1,234")
+        XCTAssertEqual(state.text, "234")
+        XCTAssertEqual(state.caret, 0)
+        // The same backspace as an editor sends it: the separator's range.
+        state = amount.apply(.backspace(1..<2), to: "1,234")
+        XCTAssertEqual(state.text, "234")
+        XCTAssertEqual(state.caret, 0)
+        state = amount.apply(.backspace(6..<6), to: "1,234,567")
+        XCTAssertEqual(state.text, "123,567")
+        XCTAssertEqual(state.caret, 3)
+        state = amount.apply(.forwardDelete(1..<1), to: "1,234")
+        XCTAssertEqual(state.text, "134")
+        XCTAssertEqual(state.caret, 1)
+        state = amount.apply(.forwardDelete(1..<2), to: "1,234")
+        XCTAssertEqual(state.text, "134")
+        XCTAssertEqual(state.caret, 1)
+        // Nothing before the caret: nothing happens.
+        state = amount.apply(.backspace(0..<0), to: "1,234")
+        XCTAssertEqual(state.text, "1,234")
+        XCTAssertEqual(state.caret, 0)
+        state = amount.apply(.forwardDelete(5..<5), to: "1,234")
+        XCTAssertEqual(state.text, "1,234")
+        XCTAssertEqual(state.caret, 5)
+        // A multi-character separator behaves as one.
+        let spaced = NumberField(NumberSpec(group: ", ", fraction: 0))
+        XCTAssertEqual(spaced.format("1234").text, "1, 234")
+        state = spaced.apply(.backspace(3..<3), to: "1, 234")
+        XCTAssertEqual(state.text, "234")
+        XCTAssertEqual(state.caret, 0)
+    }
+
+    /// Pasting: separators are literals, other characters are rejected.
+    func testPaste() {
+        var state = amount.apply(.insert("$1,234.5", at: 0..<0), to: "")
+        XCTAssertEqual(state.text, "1,234.5")
+        XCTAssertEqual(state.caret, 7)
+        XCTAssertEqual(state.rejected, "$")
+        XCTAssertEqual(state.value, "1234.5")
+        XCTAssertEqual(state.placeholder, "_")
+        state = amount.apply(.insert("$3,4", at: 1..<1), to: "12")
+        XCTAssertEqual(state.text, "1,342")
+        XCTAssertEqual(state.caret, 4)
+        XCTAssertEqual(state.rejected, "$")
+        // Pasting over a selection.
+        state = amount.apply(.insert("99", at: 2..<5), to: "1,234.5")
+        XCTAssertEqual(state.text, "199.5")
+        XCTAssertEqual(state.caret, 3)
+        // A pasted decimal mark when there is one already is rejected.
+        state = amount.apply(.insert("3.4", at: 1..<1), to: "1.5")
+        XCTAssertEqual(state.text, "134.5")
+        XCTAssertEqual(state.rejected, ".")
+        XCTAssertEqual(state.overflow, "")
+        XCTAssertEqual(state.caret, 3)
+        // Format reads the same way.
+        let formatted = amount.format("USD 1 234,5.6x")
+        XCTAssertEqual(formatted.text, "12,345.6")
+        XCTAssertEqual(formatted.rejected, "USD  x")
+    }
+
+    /// Zeros behave as on a calculator.
+    func testLeadingZeros() {
+        _ = run(amount, from: amount.format(""), [
+            Step(keys: "0", text: "0", caret: 1),
+            Step(keys: "0", text: "0", caret: 1),
+            Step(keys: "5", text: "5", caret: 1),
+        ])
+        _ = run(amount, from: amount.format(""), [
+            Step(keys: ".", text: "0.", caret: 2),
+            Step(keys: "0", text: "0.0", caret: 3),
+            Step(keys: "5", text: "0.05", caret: 4),
+        ])
+        _ = run(amount, from: amount.format(""), [
+            Step(keys: "0.5", text: "0.5", caret: 3),
+        ])
+        XCTAssertEqual(amount.format("007").text, "7")
+        XCTAssertEqual(amount.format("000.50").text, "0.50")
+        XCTAssertEqual(amount.format("0").value, "0")
+        XCTAssertEqual(amount.format(String(repeating: "0", count: 20_000) + "5").text, "5")
+        XCTAssertEqual(amount.format(String(repeating: "0", count: 20_000)).text, "0")
+        // A digit typed before a lone zero stays before it.
+        _ = run(amount, from: field(amount, "0", caret: 0), [Step(keys: "5", text: "50", caret: 1)])
+        // The implied zero is replaced by a digit typed on either side of it.
+        _ = run(amount, from: field(amount, "0.5", caret: 1), [Step(keys: "3", text: "3.5", caret: 1)])
+        _ = run(amount, from: field(amount, "0.5", caret: 0), [Step(keys: "3", text: "3.5", caret: 1)])
+        // Deleting the digit before the mark leaves the implied zero, the caret after it.
+        var state = amount.apply(.backspace(1..<1), to: "1.5")
+        XCTAssertEqual(state.text, "0.5")
+        XCTAssertEqual(state.caret, 1)
+        XCTAssertEqual(state.value, "0.5")
+        // Deleting the implied zero moves the caret over it.
+        state = amount.apply(.backspace(state.selection), to: state.text)
+        XCTAssertEqual(state.text, "0.5")
+        XCTAssertEqual(state.caret, 0)
+        state = amount.apply(.forwardDelete(0..<0), to: "0.5")
+        XCTAssertEqual(state.text, "0.5")
+        XCTAssertEqual(state.caret, 1)
+        // Deleting the digit before zeros drops them: 1,005 without its 1 is 5.
+        state = amount.apply(.backspace(1..<1), to: "1,005")
+        XCTAssertEqual(state.text, "5")
+        XCTAssertEqual(state.caret, 0)
+        // A lone zero is an entered digit and can be deleted.
+        state = amount.apply(.backspace(1..<1), to: "0")
+        XCTAssertEqual(state.text, "")
+        XCTAssertEqual(state.caret, 0)
+    }
+
+    /// `-` toggles the sign wherever it is typed, `+` makes the number positive.
+    func testNegative() {
+        _ = run(signed, from: field(signed, "1,234", caret: 5), [
+            Step(keys: "-", text: "-1,234", caret: 6),
+            Step(keys: "-", text: "1,234", caret: 5),
+        ])
+        _ = run(signed, from: field(signed, "1,234", caret: 1), [
+            Step(keys: "-", text: "-1,234", caret: 2),
+            Step(keys: "+", text: "1,234", caret: 1),
+            Step(keys: "+", text: "1,234", caret: 1),
+        ])
+        _ = run(signed, from: signed.format(""), [
+            Step(keys: "-", text: "-", caret: 1),
+            Step(keys: ".", text: "-0.", caret: 3),
+            Step(keys: "5", text: "-0.5", caret: 4),
+        ])
+        var state = signed.format("-")
+        XCTAssertEqual(state.value, "-")
+        XCTAssertFalse(state.complete)
+        XCTAssertEqual(state.problems, ["no digits"])
+        // Backspace after the sign removes it.
+        state = signed.apply(.backspace(1..<1), to: "-1,234")
+        XCTAssertEqual(state.text, "1,234")
+        XCTAssertEqual(state.caret, 0)
+        state = signed.apply(.forwardDelete(0..<0), to: "-1,234")
+        XCTAssertEqual(state.text, "1,234")
+        XCTAssertEqual(state.caret, 0)
+        // A digit typed before the sign lands after it.
+        state = signed.apply(.insert("9", at: 0..<0), to: "-5")
+        XCTAssertEqual(state.text, "-95")
+        XCTAssertEqual(state.caret, 2)
+        // Other minus signs; the value keeps `-`.
+        XCTAssertEqual(signed.format("\u{2212}1234.5").value, "-1234.5")
+        XCTAssertEqual(signed.format("１２－").text, "-12")
+        XCTAssertEqual(signed.format("--5").text, "5")
+        // A selection carried through formatting keeps the sign inside it.
+        XCTAssertEqual(signed.format("-1,234", selection: 0..<6).selection, 0..<6)
+        XCTAssertEqual(signed.format("-1234", selection: 1..<5).selection, 1..<6)
+        // Without `negative`, signs are rejected and nothing moves.
+        _ = run(amount, from: field(amount, "1,234", caret: 1), [
+            Step(keys: "-", text: "1,234", caret: 1, rejected: "-"),
+        ])
+        XCTAssertEqual(amount.format("-1,234").rejected, "-")
+    }
+
+    /// Digits beyond `maxInteger` or `fraction` are cut into `overflow`; what is there stays.
+    func testLimits() {
+        let small = NumberField(NumberSpec(fraction: 2, maxInteger: 4))
+        _ = run(small, from: small.format(""), [
+            Step(keys: "1234", text: "1,234", caret: 5),
+            Step(keys: "5", text: "1,234", caret: 5, overflow: "5"),
+            Step(keys: ".5", text: "1,234.5", caret: 7),
+        ])
+        _ = run(small, from: field(small, "1,234", caret: 0), [
+            Step(keys: "9", text: "1,234", caret: 0, overflow: "9"),
+        ])
+        _ = run(small, from: field(small, "1,234.56", caret: 6), [
+            Step(keys: "7", text: "1,234.56", caret: 6, overflow: "7"),
+        ])
+        var state = small.format("1234567")
+        XCTAssertEqual(state.text, "1,234")
+        XCTAssertEqual(state.overflow, "567")
+        XCTAssertEqual(state.next, .digit)
+        state = small.format("12345.6789")
+        XCTAssertEqual(state.text, "1,234.67")
+        XCTAssertEqual(state.overflow, "589")
+        // Deleting the mark can join more digits than fit: the rightmost are cut.
+        let three = NumberField(NumberSpec(fraction: 2, maxInteger: 3))
+        state = three.apply(.backspace(3..<3), to: "12.34")
+        XCTAssertEqual(state.text, "123")
+        XCTAssertEqual(state.overflow, "4")
+        XCTAssertEqual(state.caret, 2)
+        // A paste that does not fit keeps what does.
+        state = small.apply(.insert("987", at: 1..<1), to: "12")
+        XCTAssertEqual(state.text, "1,982")
+        XCTAssertEqual(state.overflow, "7")
+        XCTAssertEqual(state.caret, 4)
+        // Zeros typed in front of a full number are leading zeros, not overflow.
+        state = small.apply(.insert("0", at: 0..<0), to: "1,234")
+        XCTAssertEqual(state.text, "1,234")
+        XCTAssertEqual(state.overflow, "")
+    }
+
+    /// With `fraction` 0 the decimal mark ends what is read.
+    func testIntegerField() {
+        let integer = NumberField(NumberSpec(group: " ", decimal: ",", fraction: 0, maxInteger: 6))
+        var state = integer.format("12,50")
+        XCTAssertEqual(state.text, "12")
+        XCTAssertEqual(state.overflow, ",50")
+        _ = run(integer, from: integer.format("123 456"), [
+            Step(keys: ",", text: "123 456", caret: 7, overflow: ","),
+        ])
+        state = integer.format("123 456")
+        XCTAssertNil(state.next)
+        XCTAssertEqual(state.placeholder, "")
+        // No-break spaces count as the space separator.
+        XCTAssertEqual(integer.format("1\u{A0}234").text, "1 234")
+        XCTAssertEqual(integer.format("1\u{202F}234").value, "1234")
+    }
+
+    /// Unicode decimal digits are read as ASCII digits; full-width marks as marks.
+    func testUnicodeDigits() {
+        var state = amount.format("１２３４．５")
+        XCTAssertEqual(state.text, "1,234.5")
+        XCTAssertEqual(state.value, "1234.5")
+        state = amount.format("٣٤٥")
+        XCTAssertEqual(state.text, "345")
+        _ = run(amount, from: amount.format(""), [
+            Step(keys: "１２３４", text: "1,234", caret: 5),
+        ])
+        // Digits of other kinds are not decimal digits.
+        state = amount.format("²5")
+        XCTAssertEqual(state.text, "5")
+        XCTAssertEqual(state.rejected, "²")
+    }
+
+    /// Other separators and marks: `1.234.567,5`, and no grouping at all.
+    func testOtherSeparators() {
+        let european = NumberField(NumberSpec(group: ".", decimal: ",", fraction: 2))
+        var state = european.format("1234567,5")
+        XCTAssertEqual(state.text, "1.234.567,5")
+        XCTAssertEqual(state.value, "1234567.5")
+        XCTAssertEqual(state.mask, "number(group: \".\", decimal: \",\", fraction: 2, negative: false)")
+        let plain = NumberField(NumberSpec(group: "", fraction: 3, negative: true))
+        state = plain.format("-1234567.1234")
+        XCTAssertEqual(state.text, "-1234567.123")
+        XCTAssertEqual(state.overflow, "4")
+        state = plain.format("1,2")
+        XCTAssertEqual(state.text, "12")
+        XCTAssertEqual(state.rejected, ",")
+    }
+
+    /// `complete`, `valid`, `problems`, `next`, `placeholder`, `mask`, `brand`.
+    func testState() {
+        var state = amount.format("")
+        XCTAssertEqual(state.text, "")
+        XCTAssertEqual(state.value, "")
+        XCTAssertFalse(state.complete)
+        XCTAssertFalse(state.valid)
+        XCTAssertEqual(state.problems, ["no digits"])
+        XCTAssertEqual(state.next, .digit)
+        XCTAssertEqual(state.placeholder, "")
+        XCTAssertEqual(state.mask, "number(group: \",\", decimal: \".\", fraction: 2, negative: false, maxInteger: 12)")
+        XCTAssertNil(state.brand)
+        state = amount.format("12.")
+        XCTAssertFalse(state.complete)
+        XCTAssertEqual(state.problems, ["no digit after the decimal mark"])
+        XCTAssertEqual(state.placeholder, "__")
+        state = NumberField(NumberSpec(), placeholderChar: "0").format("12.3")
+        XCTAssertTrue(state.complete)
+        XCTAssertEqual(state.problems, [])
+        XCTAssertEqual(state.placeholder, "0")
+        XCTAssertEqual(state.next, .digit)
+        state = amount.format("12.34")
+        XCTAssertNil(state.next)
+        // A full integer part still takes a decimal mark and fraction digits.
+        state = amount.format("123456789012")
+        XCTAssertEqual(state.next, .digit)
+    }
+
+    /// Specs that cannot be read unambiguously are refused.
+    func testValidate() {
+        XCTAssertNoThrow(try NumberField.validate(NumberSpec()))
+        XCTAssertNoThrow(try NumberField.validate(NumberSpec(group: " ", decimal: ",", fraction: 0)))
+        let bad: [(NumberSpec, String)] = [
+            (NumberSpec(decimal: "5"), "is a digit"),
+            (NumberSpec(decimal: "-"), "is a sign"),
+            (NumberSpec(group: "1"), "contains a digit"),
+            (NumberSpec(group: "-"), "contains a sign"),
+            (NumberSpec(group: ".", decimal: "."), "contains the decimal mark"),
+            (NumberSpec(fraction: -1), "fraction"),
+            (NumberSpec(maxInteger: 0), "maxInteger"),
+        ]
+        for (spec, message) in bad {
+            XCTAssertThrowsError(try NumberField.validate(spec)) { error in
+                XCTAssertTrue((error as! MaskError).message.contains(message), "\(error)")
+            }
+        }
+    }
+
+    // MARK: Properties
+
+    /// SplitMix64: a small seeded generator, so every run sees the same cases.
+    private struct SplitMix64: RandomNumberGenerator {
+        var state: UInt64
+        /// The next 64 random bits.
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// The fields the properties run on.
+    private var fields: [NumberField] {
+        [
+            amount, signed,
+            NumberField(NumberSpec(group: " ", decimal: ",", fraction: 0, negative: true, maxInteger: 5)),
+            NumberField(NumberSpec(group: "", decimal: ".", fraction: 3)),
+            NumberField(NumberSpec(group: "'", decimal: ".", fraction: 1, negative: true, maxInteger: 3)),
+        ]
+    }
+
+    /// A random text of up to `length` characters, mostly digits.
+    private func randomText(_ rng: inout SplitMix64, length: Int) -> String {
+        let alphabet: [Character] = ["0", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", ",", " ", "'",
+                                     "-", "+", "$", "x", "５", "٣", "０", "．", "\u{2212}"]
+        let count = Int.random(in: 0...length, using: &rng)
+        return String((0..<count).map { _ in alphabet.randomElement(using: &rng)! })
+    }
+
+    /// The nonzero digits of a text as ASCII, sorted: what no edit may lose without saying so.
+    private func nonzeroDigits(_ text: String) -> [UInt8] {
+        text.compactMap { NumberField.digitValue($0) }.filter { $0 != 0 }.sorted()
+    }
+
+    /// Formatting is idempotent, its text types key by key to the same field, and no digit is lost unreported.
+    func testFormatProperties() {
+        var rng = SplitMix64(state: 0x5EED)
+        for field in fields {
+            for _ in 0..<400 {
+                let text = randomText(&rng, length: 14)
+                let count = text.count
+                let a = Int.random(in: 0...count, using: &rng), b = Int.random(in: 0...count, using: &rng)
+                let once = field.format(text, selection: min(a, b)..<max(a, b))
+                let twice = field.format(once.text)
+                XCTAssertEqual(twice.text, once.text, "format not idempotent on \(text.debugDescription)")
+                XCTAssertEqual(twice.value, once.value)
+                XCTAssertEqual(twice.rejected, "")
+                XCTAssertEqual(twice.overflow, "")
+                XCTAssertTrue(once.selection.lowerBound >= 0 && once.selection.upperBound <= once.text.count,
+                              "selection out of bounds for \(text.debugDescription)")
+                XCTAssertEqual(nonzeroDigits(text), nonzeroDigits(once.value + once.overflow),
+                               "digits lost formatting \(text.debugDescription)")
+                var typed = field.format("")
+                for key in once.text {
+                    typed = field.apply(.insert(String(key), at: typed.selection), to: typed.text)
+                }
+                XCTAssertEqual(typed.text, once.text, "typing \(once.text.debugDescription) key by key")
+                XCTAssertEqual(typed.caret, once.text.count)
+            }
+        }
+    }
+
+    /// Random edits keep the caret in bounds and the text formatted, and insertions lose no digit unreported.
+    func testEditProperties() {
+        var rng = SplitMix64(state: 0xC0FFEE)
+        for field in fields {
+            for _ in 0..<400 {
+                let start = field.format(randomText(&rng, length: 12))
+                let count = start.text.count
+                let a = Int.random(in: 0...count, using: &rng), b = Int.random(in: 0...count, using: &rng)
+                let range = min(a, b)..<max(a, b)
+                let edit: FieldEdit
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0: edit = .backspace(range)
+                case 1: edit = .forwardDelete(range)
+                default: edit = .insert(randomText(&rng, length: 4), at: range)
+                }
+                let after = field.apply(edit, to: start.text)
+                let context = "\(edit) on \(start.text.debugDescription)"
+                XCTAssertTrue(after.caret >= 0 && after.caret <= after.text.count, "caret out of bounds: \(context)")
+                XCTAssertEqual(field.format(after.text).text, after.text, "result not formatted: \(context)")
+                if !edit.text.isEmpty, range.isEmpty {
+                    XCTAssertEqual(nonzeroDigits(start.value + edit.text), nonzeroDigits(after.value + after.overflow),
+                                   "digits lost: \(context)")
+                }
+                if edit.text.isEmpty, range.isEmpty,
+                   edit.direction == .backward ? range.lowerBound > 0 : range.lowerBound < count {
+                    XCTAssertTrue(after.text != start.text || after.caret != range.lowerBound, "deletion stuck: \(context)")
+                }
+            }
+        }
+    }
+}

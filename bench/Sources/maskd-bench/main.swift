@@ -1,0 +1,1 @@
+print("maskd-bench: not yet")
