@@ -151,7 +151,7 @@ function describe(s) {
   parts.push(s.complete ? (s.valid ? 'complete, valid' : 'complete, not valid') : 'incomplete');
   if (s.brand) parts.push(`brand ${s.brand}`);
   if (s.next) parts.push(`next: ${s.next}`);
-  if (s.placeholder) parts.push(`to fill: ${s.placeholder}`);
+  if (s.placeholder) parts.push(`to fill "${s.placeholder}"`);
   if (s.problems && s.problems.length > 0) parts.push(`problems: ${s.problems.join('; ')}`);
   return parts.join(', ');
 }
