@@ -53,7 +53,7 @@ async function formatFieldAs(vscode, session, mask) {
     if (dropped) vscode.window.setStatusBarMessage(`maskd ${result.field}: ${dropped}`, 5000);
     return result;
   } catch (error) {
-    return fail(vscode, error.message);
+    return failWith(vscode, session, error);
   }
 }
 
@@ -74,7 +74,7 @@ async function closeField(vscode, session) {
     vscode.window.setStatusBarMessage(`maskd: closed field ${state.field}`, 3000);
     return state.field;
   } catch (error) {
-    return fail(vscode, error.message);
+    return failWith(vscode, session, error);
   }
 }
 
@@ -94,7 +94,7 @@ async function showFieldInfo(vscode, session) {
     vscode.window.showInformationMessage(describe(state));
     return state;
   } catch (error) {
-    return fail(vscode, error.message);
+    return failWith(vscode, session, error);
   }
 }
 
@@ -163,6 +163,13 @@ function sameRange(lsp, range) {
     lsp.end.line === range.end.line &&
     lsp.end.character === range.end.character
   );
+}
+
+/** Reports an error, logging the daemon's error code (the message alone is shown). */
+function failWith(vscode, session, error) {
+  const code = error.code === undefined ? '' : ` (${error.code})`;
+  session.output.appendLine(`error: ${error.message}${code}`);
+  return fail(vscode, error.message);
 }
 
 function fail(vscode, message) {
