@@ -141,6 +141,7 @@ class Session {
       // Formatting an undo would fight it (undoing a format edit is a deletion of separators,
       // which the daemon reads as a backspace); the text the undo restores was in form before.
       state.ignored.add(version);
+      if (state.ignored.size > 64) state.ignored.delete(state.ignored.values().next().value);
     }
     this.client.notify(Method.didChange, {
       textDocument: { uri, version },
