@@ -154,13 +154,27 @@ end
 
 --- Pastes `text` as the terminal would (nvim_paste) and waits for the didFormat.
 function H.paste(text)
+  return H.change(function()
+    api.nvim_paste(text, false, -1)
+  end, 'pasting ' .. text)
+end
+
+--- Runs `fn`, a change made as the person would, and when it changed the buffer waits for
+--- the daemon's didFormat. Returns what the daemon reported rejected and cut.
+function H.change(fn, what)
   local bufnr = api.nvim_get_current_buf()
+  local tick = api.nvim_buf_get_changedtick(bufnr)
   local before = person_formats(bufnr)
-  fields.buf(bufnr).last = nil
-  api.nvim_paste(text, false, -1)
-  H.wait(function()
-    return person_formats(bufnr) > before
-  end, 'the didFormat after pasting ' .. text)
+  local b = fields.buf(bufnr)
+  b.last = nil
+  fn()
+  if api.nvim_buf_get_changedtick(bufnr) ~= tick then
+    H.wait(function()
+      return person_formats(bufnr) > before
+    end, 'the didFormat after ' .. (what or 'a change'))
+  end
+  local last = b.last or {}
+  return { rejected = last.rejected, overflow = last.overflow }
 end
 
 --- Runs an Ex command (or a function) that sends a maskd request and waits for its reply.
@@ -244,44 +258,47 @@ function H.case(name, fn)
   table.insert(cases, { name = name, fn = fn })
 end
 
---- Runs the registered cases in order, prints one line per case and a summary, and quits
---- with 0 when all passed.
-function H.run(opts)
+--- Runs `fn` as the test's coroutine once Neovim is up; `fn` returns true when everything
+--- passed. Quits with 0 then, with 1 on failure or error, and with 2 from a watchdog.
+function H.main(fn, opts)
   opts = opts or {}
   vim.defer_fn(function()
     vim.defer_fn(function()
       H.out('watchdog: the test file ran too long')
       vim.cmd('cquit 2')
-    end, tonumber(os.getenv('MASKD_TEST_WATCHDOG') or '') or 120000)
+    end, tonumber(os.getenv('MASKD_TEST_WATCHDOG') or '') or 170000)
     local co = coroutine.create(function()
-      local ok, err = xpcall(function()
+      local ok, passed = xpcall(function()
         H.setup(opts.setup)
-        local passed, failed = 0, 0
-        for _, c in ipairs(cases) do
-          local cok, cerr = xpcall(c.fn, debug.traceback)
-          if cok then
-            passed = passed + 1
-            H.out('ok    ' .. c.name)
-          else
-            failed = failed + 1
-            H.out('FAIL  ' .. c.name .. '\n      ' .. tostring(cerr):gsub('\n', '\n      '))
-          end
-        end
-        H.out(('%d passed, %d failed'):format(passed, failed))
-        return failed == 0
+        return fn()
       end, debug.traceback)
-      require('maskd.client').stop()
-      if ok and err then
-        vim.cmd('qall!')
-      else
-        if not ok then
-          H.out('error: ' .. tostring(err))
-        end
-        vim.cmd('cquit 1')
+      if not ok then
+        H.out('error: ' .. tostring(passed))
       end
+      pcall(require('maskd.client').stop)
+      vim.cmd(ok and passed and 'qall!' or 'cquit 1')
     end)
     resume(co)
   end, 0)
+end
+
+--- Runs the registered cases in order, prints one line per case and a summary line.
+function H.run(opts)
+  H.main(function()
+    local passed, failed = 0, 0
+    for _, c in ipairs(cases) do
+      local ok, err = xpcall(c.fn, debug.traceback)
+      if ok then
+        passed = passed + 1
+        H.out('ok    ' .. c.name)
+      else
+        failed = failed + 1
+        H.out('FAIL  ' .. c.name .. '\n      ' .. tostring(err):gsub('\n', '\n      '))
+      end
+    end
+    H.out(('%d passed, %d failed'):format(passed, failed))
+    return failed == 0
+  end, opts)
 end
 
 return H

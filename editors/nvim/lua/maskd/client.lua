@@ -6,6 +6,7 @@ local M = {}
 
 local api = vim.api
 local fields = require('maskd.fields')
+local sync = require('maskd.sync')
 
 --- The options setup() resolved; `cmd` is the daemon's command line.
 M.config = { cmd = { 'maskd' } }
@@ -59,11 +60,17 @@ local function make_config()
     offset_encoding = 'utf-16',
     handlers = handlers,
     on_init = function(client)
+      -- maskd.sync sends didChange with the ranges Neovim reports, not the built-in client.
+      sync.disable_builtin(client)
       -- In 0.7 the didOpen of buffers attached before now is sent after on_init returns,
       -- so requests queued meanwhile go out on the next turn of the loop.
       ready = true
       client_id = client.id
       vim.schedule(flush)
+    end,
+    on_attach = function(client, bufnr)
+      -- Called right after the didOpen of `bufnr`: changes from now on are ours to send.
+      sync.attach(bufnr, client)
     end,
     on_exit = function(code, signal, id)
       vim.schedule(function()
@@ -71,6 +78,7 @@ local function make_config()
           client_id, ready, queue = nil, false, {}
           for bufnr in pairs(uris) do
             fields.forget(bufnr)
+            sync.detach(bufnr)
           end
           uris = {}
         end
@@ -144,6 +152,7 @@ end
 --- Forgets `bufnr` (it was wiped out).
 function M.forget(bufnr)
   uris[bufnr] = nil
+  sync.detach(bufnr)
 end
 
 --- Sends request `method` once the daemon is initialized; `handler(err, result)` runs on

@@ -55,11 +55,18 @@ function M.position(bufnr, row, byte)
   return { line = row, character = M.utf16_col(M.line(bufnr, row), byte) }
 end
 
---- The document version the LSP client last sent for `bufnr` (its changedtick).
+--- The document version the daemon has for `bufnr`, after sending it any change still
+--- queued (see maskd.sync); the buffer's changedtick when maskd.sync does not track it.
 ---@return integer
 function M.version(bufnr)
+  local sync = require('maskd.sync')
+  sync.flush(bufnr)
+  local v = sync.version(bufnr)
+  if v then
+    return v
+  end
   local versions = vim.lsp.util.buf_versions
-  local v = versions and versions[bufnr]
+  v = versions and versions[bufnr]
   if type(v) ~= 'number' then
     v = api.nvim_buf_get_changedtick(bufnr)
   end

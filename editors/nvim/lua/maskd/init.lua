@@ -110,8 +110,10 @@ end
 
 -- Ranges ------------------------------------------------------------------------------
 
+--- The VersionedTextDocumentIdentifier of `bufnr`: the daemon refuses a request made
+--- against a version it is not at (-32801), rather than answer for other text.
 local function document(bufnr)
-  return { uri = vim.uri_from_bufnr(bufnr) }
+  return { uri = vim.uri_from_bufnr(bufnr), version = edits.version(bufnr) }
 end
 
 local function lsp_range(bufnr, row, s, e)
@@ -182,8 +184,17 @@ local function finish(bufnr, cb, err, result)
   end
 end
 
-local function report(err)
-  notify(type(err) == 'table' and tostring(err.message) or tostring(err), vim.log.levels.ERROR)
+local function report(err, opts)
+  if not (opts and opts.silent) then
+    notify(type(err) == 'table' and tostring(err.message) or tostring(err), vim.log.levels.ERROR)
+  end
+end
+
+local function spec_of(mask, opts)
+  if type(mask) == 'string' and opts.resolve ~= false then
+    return M.resolve_mask(mask)
+  end
+  return mask
 end
 
 --- Applies an openField/setMask result: its edits when the buffer is still at `version`,
@@ -205,8 +216,9 @@ local function apply_field_result(bufnr, result)
 end
 
 --- Opens a field with mask `mask` (a preset name, bracket notation or a MaskSpec table).
---- opts: `range` (an LSP Range; default: the word under the cursor), `bufnr`, `field`.
---- `cb(err, result)` runs when the daemon has answered.
+--- opts: `range` (an LSP Range; default: the word under the cursor), `bufnr`, `field`,
+--- `resolve` (false: a string is bracket notation, never a preset name), `silent` (no error
+--- message). `cb(err, result)` runs when the daemon has answered.
 function M.open_field(mask, opts, cb)
   ensure_setup()
   opts = opts or {}
@@ -218,12 +230,12 @@ function M.open_field(mask, opts, cb)
   local params = {
     textDocument = document(bufnr),
     range = range,
-    mask = type(mask) == 'string' and M.resolve_mask(mask) or mask,
+    mask = spec_of(mask, opts),
     field = opts.field,
   }
   client.request(bufnr, 'maskd/openField', params, function(err, result)
     if err then
-      report(err)
+      report(err, opts)
     else
       apply_field_result(bufnr, result)
     end
@@ -248,15 +260,21 @@ end
 
 --- Calls `fn(state)` with the daemon's FieldState at the cursor (maskd/formatHints), or
 --- reports that there is none.
-local function with_field(bufnr, cb, fn)
+local function cursor_position(bufnr)
   local row, col = unpack(api.nvim_win_get_cursor(0))
-  local params = { textDocument = document(bufnr), position = edits.position(bufnr, row - 1, col) }
+  return edits.position(bufnr, row - 1, col)
+end
+
+local function with_field(bufnr, cb, fn, opts)
+  local params = { textDocument = document(bufnr), position = cursor_position(bufnr) }
   client.request(bufnr, 'maskd/formatHints', params, function(err, state)
     if err then
-      report(err)
+      report(err, opts)
       finish(bufnr, cb, err, nil)
     elseif type(state) ~= 'table' then
-      notify('no field under the cursor', vim.log.levels.WARN)
+      if not (opts and opts.silent) then
+        notify('no field under the cursor', vim.log.levels.WARN)
+      end
       finish(bufnr, cb, nil, nil)
     else
       fn(state)
@@ -264,22 +282,30 @@ local function with_field(bufnr, cb, fn)
   end)
 end
 
---- Changes the mask of the field under the cursor; its entered characters re-flow.
-function M.set_mask(mask, cb)
+--- Changes the mask of the field under the cursor; its entered characters re-flow and the
+--- cursor keeps its count of entered characters to its left.
+--- opts: `resolve`, `silent` as for open_field(). `cb(err, result)` runs at the end.
+function M.set_mask(mask, opts, cb)
   ensure_setup()
+  opts = opts or {}
   local bufnr = api.nvim_get_current_buf()
-  local spec = type(mask) == 'string' and M.resolve_mask(mask) or mask
+  local spec = spec_of(mask, opts)
   with_field(bufnr, cb, function(state)
-    local params = { textDocument = document(bufnr), field = state.field, mask = spec }
+    local params = {
+      textDocument = document(bufnr),
+      field = state.field,
+      mask = spec,
+      position = cursor_position(bufnr),
+    }
     client.request(bufnr, 'maskd/setMask', params, function(err, result)
       if err then
-        report(err)
+        report(err, opts)
       else
         apply_field_result(bufnr, result)
       end
       finish(bufnr, cb, err, result)
     end)
-  end)
+  end, opts)
 end
 
 --- Closes the field under the cursor; its text stays as it is.
@@ -313,7 +339,7 @@ function M.info(cb)
     if type(state.placeholder) == 'string' and state.placeholder ~= '' then
       table.insert(chunks, { '  to fill ' .. state.placeholder, 'Comment' })
     end
-    api.nvim_echo(chunks, false, {})
+    api.nvim_echo(chunks, true, {})
     finish(bufnr, cb, nil, state)
   end)
 end
