@@ -9,8 +9,9 @@
 -- - a raw `edit` step (a maskd/apply edit with its own selection);
 -- - a forward delete of a literal: a didChange says what was deleted, not which side of
 --   the caret, and the daemon takes every deletion for a backspace;
--- - a carried caret, `rejected` or `overflow` of a `format` step, and `overflow` of a
---   `setMask` step: maskd/openField and maskd/setMask do not report them;
+-- - the caret a `format` step carries through: maskd/openField puts the cursor at the
+--   field's end (or leaves it when the text is in form), so a carried caret elsewhere is not
+--   observed; the runner then puts the caret where the vector says for the next steps;
 -- - a selection that an edit left selected: after a change Neovim has a cursor.
 -- Text and state are still checked in a step with such an expectation.
 -- Typing or pasting over a selection is one change replacing it (nvim_buf_set_text), as the
@@ -142,18 +143,18 @@ local function play(step, ctx)
       fail('openField failed: ' .. tostring(err.message))
     end
     ctx.field = result.field
-    ctx.sel = nil
-    unverifiable.caret, unverifiable.selection = true, true
-    unverifiable.rejected, unverifiable.overflow = true, true
-    -- openField carries no caret: put it where the vector says the format leaves it.
+    gather(result)
+    -- openField carries no selection: a caret the vector expects elsewhere than where the
+    -- cursor is now is not observed, and is put there for the steps that follow.
     local want = step.expect or {}
-    if type(want.selection) == 'table' then
-      put_caret(want.selection[2])
-      if want.selection[1] ~= want.selection[2] then
-        ctx.sel = { want.selection[1], want.selection[2] }
-      end
-    elseif type(want.caret) == 'number' then
-      put_caret(want.caret)
+    local c = select(1, H.caret())
+    local carried = type(want.selection) == 'table' and want.selection or (want.caret and { want.caret, want.caret })
+    if carried and (carried[1] ~= carried[2] or carried[2] ~= c) then
+      unverifiable.caret, unverifiable.selection = true, true
+      put_caret(carried[2])
+      ctx.sel = carried[1] ~= carried[2] and { carried[1], carried[2] } or nil
+    else
+      ctx.sel = nil
     end
   elseif step.keys then
     for i, ch in ipairs(graphemes(step.keys)) do
@@ -210,13 +211,13 @@ local function play(step, ctx)
     put_caret(e)
     ctx.sel = s ~= e and { s, e } or nil
   elseif step.setMask then
-    local err = request(function(cb)
+    local err, result = request(function(cb)
       maskd.set_mask(step.setMask, { resolve = false, silent = true }, cb)
     end, 'maskd/setMask')
     if err then
       fail('setMask failed: ' .. tostring(err.message))
     end
-    unverifiable.overflow, unverifiable.rejected = true, true
+    gather(result or {})
   elseif step.edit then
     skip('a raw maskd/apply edit')
   else
@@ -238,7 +239,7 @@ local function check(step, ctx, caught, unverifiable)
   local sel = ctx.sel or { c, c }
   if want.caret ~= nil then
     if unverifiable.caret then
-      skipped = skipped or want.caret ~= u16len(line())
+      skipped = true
     elseif want.caret ~= sel[2] then
       fail(('caret: expected %d, got %d in %q'):format(want.caret, sel[2], line()))
     end
@@ -257,12 +258,8 @@ local function check(step, ctx, caught, unverifiable)
     end
   end
   for _, k in ipairs({ 'rejected', 'overflow' }) do
-    if want[k] ~= nil then
-      if unverifiable[k] then
-        skipped = skipped or want[k] ~= ''
-      elseif want[k] ~= caught[k] then
-        fail(('%s: expected %q, got %q'):format(k, want[k], caught[k]))
-      end
+    if want[k] ~= nil and want[k] ~= caught[k] then
+      fail(('%s: expected %q, got %q'):format(k, want[k], caught[k]))
     end
   end
   return skipped
