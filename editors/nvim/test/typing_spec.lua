@@ -93,6 +93,20 @@ H.case('delete a digit in the middle and type the right one (the caret stays)', 
   H.step('8', '+1 (555) 123-9856', 15)
 end)
 
+H.case('the caret stays among equal digits (Alipay with 4111 1111 ...)', function()
+  empty_field(CARD)
+  H.type('4111111111111111')
+  H.expect('4111 1111 1111 1111', 19)
+  H.keys('<Home><Right><Right><Right><Right><Right><Right><Right>')
+  H.expect('4111 1111 1111 1111', 7)
+  -- Neovim's own sync would report the deletion at the end of the run of 1s, and the
+  -- daemon would put the caret there (8); the plugin sends the edit Vim made.
+  H.step('<BS>', '4111 1111 1111 111', 6)
+  H.step('2', '4111 1211 1111 1111', 7)
+  H.step('<Del>', '4111 1211 1111 111', 7)
+  H.step('3', '4111 1231 1111 1111', 8)
+end)
+
 H.case('paste into an empty field', function()
   empty_field(PHONE)
   H.paste('+1 (555) 123-4567 ext')
