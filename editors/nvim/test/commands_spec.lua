@@ -200,4 +200,18 @@ H.case(':checkhealth maskd', function()
   H.eq(true, text:find('ERROR') == nil, 'no error in:\n' .. text)
 end)
 
+H.case(':help maskd', function()
+  -- Tags are made in a copy, so the test leaves no doc/tags behind.
+  local dir = vim.fn.tempname()
+  vim.fn.mkdir(dir .. '/doc', 'p')
+  vim.fn.writefile(vim.fn.readfile(H.plugin_dir .. '/doc/maskd.txt'), dir .. '/doc/maskd.txt')
+  vim.cmd('helptags ' .. vim.fn.fnameescape(dir .. '/doc'))
+  vim.opt.runtimepath:append(dir)
+  for _, tag in ipairs({ 'maskd.txt', 'maskd-setup', ':MaskdField', 'maskd.status()', 'maskd-sync', 'maskd-limits' }) do
+    vim.cmd('help ' .. tag)
+    H.eq('help', vim.bo.buftype, 'buffer type for :help ' .. tag)
+    vim.cmd('helpclose')
+  end
+end)
+
 H.run({ setup = { presets = { zip = '[00000]' } } })

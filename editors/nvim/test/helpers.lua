@@ -27,7 +27,7 @@ local edits = require('maskd.edits')
 H.maskd = maskd
 
 --- How long one wait may take before the test fails, in milliseconds.
-H.timeout = tonumber(os.getenv('MASKD_TEST_TIMEOUT') or '') or 4000
+H.timeout = tonumber(os.getenv('MASKD_TEST_TIMEOUT') or '') or 10000
 
 --- Prints a line of test output on stdout (headless Neovim writes its messages to stderr).
 function H.out(...)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the Neovim plugin's tests in a real headless Neovim against a maskd binary.
-#   editors/nvim/test/run.sh [spec ...]
+#   editors/nvim/test/run.sh [spec ...]      (a spec: a path, typing_spec.lua, or typing)
 # MASKD: the daemon to test (default: .build/debug/maskd of this repository).
 # Each spec runs under `timeout`; the script exits non-zero on any failure or hang.
 set -u
@@ -10,7 +10,9 @@ root="$(cd "$here/../../.." && pwd)"
 export MASKD="${MASKD:-$root/.build/debug/maskd}"
 limit="${MASKD_TEST_LIMIT:-180}"
 
-command -v nvim >/dev/null || (apt-get update -qq && apt-get install -y -qq neovim) || {
+sudo=""
+[ "$(id -u)" -eq 0 ] || ! command -v sudo >/dev/null || sudo="sudo"
+command -v nvim >/dev/null || ($sudo apt-get update -qq && $sudo apt-get install -y -qq neovim) || {
   echo "run.sh: cannot install neovim" >&2
   exit 2
 }
@@ -21,7 +23,16 @@ fi
 case "$MASKD" in /*) ;; *) MASKD="$(cd "$(dirname "$MASKD")" && pwd)/$(basename "$MASKD")" ;; esac
 
 echo "nvim: $(nvim --version | head -n 1); maskd: $MASKD"
-if [ "$#" -gt 0 ]; then specs=("$@"); else specs=("$here"/*_spec.lua); fi
+specs=()
+for arg in "$@"; do
+  # A spec is a path, or a name in this directory (typing_spec.lua, typing).
+  if [ -f "$arg" ]; then specs+=("$arg")
+  elif [ -f "$here/$(basename "$arg")" ]; then specs+=("$here/$(basename "$arg")")
+  elif [ -f "$here/${arg}_spec.lua" ]; then specs+=("$here/${arg}_spec.lua")
+  else echo "run.sh: no spec $arg" >&2; exit 2
+  fi
+done
+[ "${#specs[@]}" -gt 0 ] || specs=("$here"/*_spec.lua)
 
 status=0
 for spec in "${specs[@]}"; do

@@ -46,12 +46,13 @@ function M.disable_builtin(client)
   end
 end
 
-local function notify(s, changes, version)
+local function notify(bufnr, s, changes, version)
   local c = vim.lsp.get_client_by_id(s.client_id)
   if not c then
     return
   end
-  local params = { textDocument = { uri = s.uri, version = version }, contentChanges = changes }
+  -- The URI as the buffer is named now: 0.10 and later re-open a renamed buffer.
+  local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr), version = version }, contentChanges = changes }
   if vim.fn.has('nvim-0.11') == 1 then
     c:notify('textDocument/didChange', params)
   else
@@ -72,7 +73,7 @@ function M.flush(bufnr)
     changes = { { text = s.text } }
   end
   s.pending, s.resync, s.version = {}, false, version
-  notify(s, changes, version)
+  notify(bufnr, s, changes, version)
 end
 
 --- The version of the last didChange sent for `bufnr`, or nil when it is not tracked here.
@@ -158,7 +159,6 @@ function M.attach(bufnr, client)
   end
   s = {
     client_id = client.id,
-    uri = vim.uri_from_bufnr(bufnr),
     text = full_text(bufnr),
     pending = {},
     resync = false,
@@ -185,8 +185,10 @@ function M.attach(bufnr, client)
     end,
     on_reload = function(_, buf)
       if states[buf] == s then
-        -- The built-in client sends didClose and didOpen with the new text.
+        -- The built-in client sends didClose and didOpen with the new text, and the daemon
+        -- closes the document's fields.
         s.text, s.pending, s.resync = full_text(buf), {}, false
+        require('maskd.fields').forget(buf)
       end
     end,
     on_detach = function(_, buf)
