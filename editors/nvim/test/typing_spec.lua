@@ -107,6 +107,30 @@ H.case('the caret stays among equal digits (Alipay with 4111 1111 ...)', functio
   H.step('3', '4111 1231 1111 1111', 8)
 end)
 
+H.case('Normal mode: x on a digit, the cursor stays on the one that moved in', function()
+  full_phone()
+  H.keys('<Esc>')
+  vim.api.nvim_win_set_cursor(0, { 1, 10 })
+  H.step('x', '+1 (555) 134-567', 10, { mode = 'n' })
+  H.step('x', '+1 (555) 145-67', 10, { mode = 'n' })
+end)
+
+H.case('typing faster than the daemon answers: stale didFormat dropped, the last one applied', function()
+  empty_field(PHONE)
+  local bufnr = vim.api.nvim_get_current_buf()
+  -- Ten queued digits are one insertion (Insert mode takes typed characters that wait in
+  -- one go); <Left><Right> between them makes each its own change, all made before Neovim
+  -- reads the daemon's first answer.
+  H.keys(('5<Left><Right>'):rep(3) .. '1')
+  H.wait(function()
+    return vim.api.nvim_buf_get_lines(0, 0, 1, false)[1] == '+1 (555) 1'
+  end, 'the field to settle')
+  H.expect('+1 (555) 1', 10)
+  local stats = H.maskd._stats(bufnr)
+  H.eq(true, stats.stale > 0, 'some didFormat dropped as stale (' .. vim.inspect(stats) .. ')')
+  H.step('2', '+1 (555) 12', 11)
+end)
+
 H.case('paste into an empty field', function()
   empty_field(PHONE)
   H.paste('+1 (555) 123-4567 ext')
