@@ -28,6 +28,22 @@ H.case('one daemon per Neovim: setup() again reuses it', function()
   H.eq(1, count, 'maskd clients')
 end)
 
+H.case('a field opened while the daemon is still starting', function()
+  H.buffer({ '' })
+  client.stop()
+  H.wait(function()
+    return client.get() == nil
+  end, 'the daemon to stop')
+  vim.cmd('enew!')
+  api.nvim_buf_set_name(0, vim.fn.tempname() .. '/starting.txt')
+  api.nvim_buf_set_lines(0, 0, -1, false, { 'x 5551234567' })
+  api.nvim_win_set_cursor(0, { 1, 4 })
+  -- Starts the daemon, attaches the buffer and queues the request until initialize is answered.
+  H.command('MaskdField ' .. PHONE)
+  H.eq(true, client.ready(), 'ready')
+  H.eq({ 'x +1 (555) 123-4567' }, lines(), 'buffer')
+end)
+
 H.case(':MaskdField on the word under the cursor', function()
   H.buffer({ 'tel 15551234567 home' })
   api.nvim_win_set_cursor(0, { 1, 8 })

@@ -156,7 +156,8 @@ function M.forget(bufnr)
 end
 
 --- Sends request `method` once the daemon is initialized; `handler(err, result)` runs on
---- the main loop. `bufnr` is attached first.
+--- the main loop. `bufnr` is attached first. `params` may be a function, called when the
+--- request goes out (after the didOpen, so that the version it names is the daemon's).
 function M.request(bufnr, method, params, handler)
   if not M.attach(bufnr) then
     handler({ code = -32603, message = 'maskd is not running' }, nil)
@@ -171,11 +172,12 @@ function M.request(bufnr, method, params, handler)
     local function on_reply(err, result)
       handler(err, result)
     end
+    local p = type(params) == 'function' and params() or params
     local ok
     if vim.fn.has('nvim-0.11') == 1 then
-      ok = c:request(method, params, on_reply, bufnr)
+      ok = c:request(method, p, on_reply, bufnr)
     else
-      ok = c.request(method, params, on_reply, bufnr)
+      ok = c.request(method, p, on_reply, bufnr)
     end
     if not ok then
       handler({ code = -32603, message = 'maskd: could not send ' .. method }, nil)

@@ -227,12 +227,10 @@ function M.open_field(mask, opts, cb)
   if not range then
     range = lsp_range(bufnr, M.word_range())
   end
-  local params = {
-    textDocument = document(bufnr),
-    range = range,
-    mask = spec_of(mask, opts),
-    field = opts.field,
-  }
+  local spec = spec_of(mask, opts)
+  local function params()
+    return { textDocument = document(bufnr), range = range, mask = spec, field = opts.field }
+  end
   client.request(bufnr, 'maskd/openField', params, function(err, result)
     if err then
       report(err, opts)
@@ -266,7 +264,10 @@ local function cursor_position(bufnr)
 end
 
 local function with_field(bufnr, cb, fn, opts)
-  local params = { textDocument = document(bufnr), position = cursor_position(bufnr) }
+  local position = cursor_position(bufnr)
+  local function params()
+    return { textDocument = document(bufnr), position = position }
+  end
   client.request(bufnr, 'maskd/formatHints', params, function(err, state)
     if err then
       report(err, opts)
@@ -291,12 +292,9 @@ function M.set_mask(mask, opts, cb)
   local bufnr = api.nvim_get_current_buf()
   local spec = spec_of(mask, opts)
   with_field(bufnr, cb, function(state)
-    local params = {
-      textDocument = document(bufnr),
-      field = state.field,
-      mask = spec,
-      position = cursor_position(bufnr),
-    }
+    local function params()
+      return { textDocument = document(bufnr), field = state.field, mask = spec, position = cursor_position(bufnr) }
+    end
     client.request(bufnr, 'maskd/setMask', params, function(err, result)
       if err then
         report(err, opts)
@@ -313,7 +311,9 @@ function M.close(cb)
   ensure_setup()
   local bufnr = api.nvim_get_current_buf()
   with_field(bufnr, cb, function(state)
-    local params = { textDocument = document(bufnr), field = state.field }
+    local function params()
+      return { textDocument = document(bufnr), field = state.field }
+    end
     client.request(bufnr, 'maskd/closeField', params, function(err)
       if err then
         report(err)
@@ -348,7 +348,10 @@ end
 function M.fields_qf(cb)
   ensure_setup()
   local bufnr = api.nvim_get_current_buf()
-  client.request(bufnr, 'maskd/fields', { textDocument = document(bufnr) }, function(err, list)
+  local function params()
+    return { textDocument = document(bufnr) }
+  end
+  client.request(bufnr, 'maskd/fields', params, function(err, list)
     if err then
       report(err)
       finish(bufnr, cb, err, nil)
