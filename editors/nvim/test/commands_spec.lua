@@ -38,8 +38,9 @@ H.case('a field opened while the daemon is still starting', function()
   api.nvim_buf_set_name(0, vim.fn.tempname() .. '/starting.txt')
   api.nvim_buf_set_lines(0, 0, -1, false, { 'x 5551234567' })
   api.nvim_win_set_cursor(0, { 1, 4 })
-  -- Starts the daemon, attaches the buffer and queues the request until initialize is answered.
-  H.command('MaskdField ' .. PHONE)
+  -- Starts the daemon, attaches the buffer and queues the request until initialize is
+  -- answered; the preset name resolves once the daemon has listed its presets.
+  H.command('MaskdField phone.us')
   H.eq(true, client.ready(), 'ready')
   H.eq({ 'x +1 (555) 123-4567' }, lines(), 'buffer')
 end)
@@ -75,8 +76,13 @@ H.case('a selection across lines is refused', function()
   end
   H.keys('ggvj<Esc>')
   vim.cmd("'<,'>MaskdField " .. PHONE)
+  -- A line range that is not the last Visual selection says so too.
+  vim.cmd('2MaskdField ' .. PHONE)
   vim.notify = notify
-  H.eq({ 'maskd: a field is one line: select it within a line' }, messages, 'messages')
+  H.eq({
+    'maskd: a field is one line: select it within a line',
+    'maskd: give no range, or select the text in Visual mode',
+  }, messages, 'messages')
   H.eq({ '555', '1234' }, lines(), 'buffer')
 end)
 

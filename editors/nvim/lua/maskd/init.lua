@@ -154,9 +154,12 @@ end
 
 --- The range of the last Visual selection, as (row, start byte, end byte), or nil and a
 --- message when it is not on one line.
-function M.visual_range()
+function M.visual_range(line1, line2)
   local s = vim.fn.getpos("'<")
   local e = vim.fn.getpos("'>")
+  if line1 and (s[2] ~= line1 or e[2] ~= line2) then
+    return nil, 'give no range, or select the text in Visual mode'
+  end
   if s[2] ~= e[2] then
     return nil, 'a field is one line: select it within a line'
   end
@@ -227,9 +230,9 @@ function M.open_field(mask, opts, cb)
   if not range then
     range = lsp_range(bufnr, M.word_range())
   end
-  local spec = spec_of(mask, opts)
   local function params()
-    return { textDocument = document(bufnr), range = range, mask = spec, field = opts.field }
+    -- Preset names resolve once the daemon has said which presets it has.
+    return { textDocument = document(bufnr), range = range, mask = spec_of(mask, opts), field = opts.field }
   end
   client.request(bufnr, 'maskd/openField', params, function(err, result)
     if err then
@@ -246,7 +249,7 @@ end
 function M.field_command(o)
   local range
   if o.range and o.range > 0 then
-    local row, s, e = M.visual_range()
+    local row, s, e = M.visual_range(o.line1, o.line2)
     if not row then
       notify(s, vim.log.levels.ERROR)
       return
@@ -290,9 +293,9 @@ function M.set_mask(mask, opts, cb)
   ensure_setup()
   opts = opts or {}
   local bufnr = api.nvim_get_current_buf()
-  local spec = spec_of(mask, opts)
   with_field(bufnr, cb, function(state)
     local function params()
+      local spec = spec_of(mask, opts)
       return { textDocument = document(bufnr), field = state.field, mask = spec, position = cursor_position(bufnr) }
     end
     client.request(bufnr, 'maskd/setMask', params, function(err, result)
