@@ -259,13 +259,13 @@ function M.field_command(o)
   M.open_field(o.args, { range = range })
 end
 
---- Calls `fn(state)` with the daemon's FieldState at the cursor (maskd/formatHints), or
---- reports that there is none.
 local function cursor_position(bufnr)
   local row, col = unpack(api.nvim_win_get_cursor(0))
   return edits.position(bufnr, row - 1, col)
 end
 
+--- Calls `fn(state)` with the daemon's FieldState at the cursor (maskd/formatHints), or
+--- reports that there is none and calls `cb`.
 local function with_field(bufnr, cb, fn, opts)
   local position = cursor_position(bufnr)
   local function params()

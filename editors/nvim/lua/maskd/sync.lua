@@ -150,14 +150,11 @@ local function on_bytes(bufnr, sr, sc, off, oer, oec, ob, ner, nec)
   end
 end
 
---- Tracks `bufnr` for `client` from now on: call right after its didOpen was sent.
+--- Tracks `bufnr` for `client` from now on: call right after its didOpen was sent. A
+--- buffer attached again (a restarted daemon) starts over from the text its didOpen sent;
+--- the callbacks of the earlier attachment detach themselves.
 function M.attach(bufnr, client)
-  local s = states[bufnr]
-  if s then
-    s.client_id = client.id
-    return
-  end
-  s = {
+  local s = {
     client_id = client.id,
     text = full_text(bufnr),
     pending = {},
