@@ -222,7 +222,8 @@ function H.expect(text, caret, opts)
     fail(('text%s: expected %q, got %q'):format(where, text, got), 2)
   end
   if crow ~= row or c ~= caret then
-    fail(('cursor%s in %q: expected line %d offset %d, got line %d offset %d'):format(where, got, row, caret, crow, c), 2)
+    local msg = 'cursor%s in %q: expected line %d offset %d, got line %d offset %d'
+    fail(msg:format(where, got, row, caret, crow, c), 2)
   end
   if opts.byte and byte ~= opts.byte then
     fail(('cursor%s: expected byte column %d, got %d'):format(where, opts.byte, byte), 2)

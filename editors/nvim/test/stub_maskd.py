@@ -5,7 +5,10 @@ It speaks the wire shapes of PROTOCOL.md section 3 (Content-Length framing, the 
 document sync, the field-session methods and `maskd/didFormat` with echo suppression) over
 stdio, and fakes the engine for simple bracket masks: digit, letter and alnum slots,
 required before optional, plain and `{}` literals, lazy trailing literals.
-It is not the engine: `oneOf`, `number`, `…`, validators and the ambiguity check are absent.
+It is not the engine: `oneOf`, `number`, `…`, validators and the ambiguity check are absent,
+and a didFormat the editor drops (typing ahead of the answers) leaves the stub's field state
+behind the buffer, where maskd formats the document again. The tests that need that only
+pass against maskd.
 Only the Python standard library is used.
 """
 
@@ -275,7 +278,8 @@ class Field:
                 "start": {"line": self.line, "character": start16},
                 "end": {"line": self.line, "character": start16 + u16_len(text)},
             },
-            "text": text, "value": value, "complete": complete, "valid": complete, "problems": [] if complete else ["incomplete"],
+            "text": text, "value": value, "complete": complete, "valid": complete,
+            "problems": [] if complete else ["incomplete"],
             "next": nxt, "placeholder": placeholder, "mask": self.notation,
         }
         if isinstance(self.spec, dict) and self.spec.get("preset") == "card":
@@ -354,9 +358,9 @@ class Server:
         except MaskError as err:
             raise RpcError(-32602, str(err))
         old = doc.lines[line][s:e]
-        caret, _, _ = f.read(old)
+        caret, rejected, overflow = f.read(old)
         doc.fields[fid] = f
-        return self.field_result(doc, f, old, caret)
+        return self.field_result(doc, f, old, caret, rejected, overflow)
 
     def set_mask(self, params):
         doc = self.doc(params)
@@ -367,10 +371,10 @@ class Server:
         except MaskError as err:
             raise RpcError(-32602, str(err))
         f.raw, f.trail = [], 0
-        caret, _, _ = f.insert(0, "".join(raw)) if raw else (0, "", "")
-        return self.field_result(doc, f, old, caret)
+        caret, rejected, overflow = f.insert(0, "".join(raw)) if raw else (0, "", "")
+        return self.field_result(doc, f, old, caret, rejected, overflow)
 
-    def field_result(self, doc, f, old, caret):
+    def field_result(self, doc, f, old, caret, rejected, overflow):
         new = f.text()
         line = doc.lines[f.line]
         edits = diff_edit(line, f.line, f.start, f.start + len(old), new)
@@ -380,7 +384,10 @@ class Server:
         if edits:
             doc.echo = "\n".join(formatted)
         cursor = {"line": f.line, "character": u16_len(line[: f.start]) + u16_len(new[:caret])}
-        return {"field": f.id, "edits": edits, "cursor": cursor, "state": f.state(formatted), "version": version}
+        return {
+            "field": f.id, "edits": edits, "cursor": cursor, "state": f.state(formatted), "version": version,
+            "rejected": rejected, "overflow": overflow,
+        }
 
     def close_field(self, params):
         doc = self.doc(params)
@@ -435,7 +442,10 @@ class Server:
         return self.track(doc, l1, c1, l2, c2, ch["text"]) if track else []
 
     def track(self, doc, l1, c1, l2, c2, new):
-        """Moves fields for one person's change; returns the formatted (field, caret, rejected, overflow, naive length)."""
+        """Moves fields for one person's change.
+
+        Returns what it formatted: (field, caret, rejected, overflow, naive length).
+        """
         out = []
         for f in list(doc.fields.values()):
             length = len(f.text())

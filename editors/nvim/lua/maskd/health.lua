@@ -26,7 +26,9 @@ function M.check()
   if exe ~= '' then
     ok('daemon command: ' .. table.concat(cmd, ' ') .. ' (' .. exe .. ')')
   else
-    error('daemon command not found: ' .. tostring(cmd[1]), { 'Build maskd (`swift build`) and set setup{cmd = {...}}' })
+    error('daemon command not found: ' .. tostring(cmd[1]), {
+      'Build maskd (`swift build`) and set setup{cmd = {...}}',
+    })
   end
 
   local c = client.get()
