@@ -205,4 +205,20 @@ H.case('a multibyte line: 名前: before the field, 😀 after it', function()
   H.expect('名前: +1 (555) 123-9567😀x', 24, { byte = 30 })
 end)
 
+H.case('emoji typed in Insert mode (FIXME: a skin tone arrives as its own insertion)', function()
+  empty_field('[***]')
+  H.step('😀', '😀', 2)
+  H.step('a', '😀a', 3)
+  -- Vim inserts 👍 and its skin tone as two changes, even from one input. The daemon takes
+  -- the modifier for a character of its own: the mask is full, and it is refused. Pasted,
+  -- the cluster is one insertion and fills one slot (see vectors_spec).
+  -- FIXME: the daemon could let an insertion that extends the cluster before it join it.
+  H.step('👍🏽', '😀a👍', 5)
+  H.keys('<Esc>')
+  empty_field('[***]')
+  H.type('😀a')
+  H.paste('👍🏽')
+  H.expect('😀a👍🏽', 7)
+end)
+
 H.run()
