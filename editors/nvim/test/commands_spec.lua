@@ -236,6 +236,45 @@ H.case('no loop: after the last keystroke nothing more changes', function()
   H.keys('<Esc>')
 end)
 
+H.case("the daemon's copy follows the buffer through other edits", function()
+  H.buffer({ 'first line', 'tel 5551234567 ok', 'last line' })
+  api.nvim_win_set_cursor(0, { 2, 6 })
+  H.command('MaskdField ' .. PHONE)
+  H.eq('tel +1 (555) 123-4567 ok', lines()[2], 'field opened')
+  local function agree(after)
+    local list
+    H.command(function()
+      maskd.fields_qf(function(_, l)
+        list = l
+      end)
+    end)
+    vim.cmd('cclose')
+    H.eq(1, #list, 'fields after ' .. after)
+    local f = list[1]
+    local text = lines()[f.range.start.line + 1] or ''
+    local got = text:sub(f.range.start.character + 1, f.range['end'].character)
+    H.eq('+1 (555) 123-4567', f.text, 'field text after ' .. after)
+    H.eq(f.text, got, 'buffer under the field after ' .. after .. ' ' .. vim.inspect(f.range) .. vim.inspect(lines()))
+  end
+  -- Edits that touch no field: the daemon only has to follow them.
+  local edits = {
+    { 'ggOabove<Esc>', 'a line opened above' },
+    { 'Goend<Esc>', 'a line appended at the end' },
+    { 'ggdd', 'the first line deleted' },
+    { 'ggJ', 'two lines joined' },
+    { 'u', 'undo' },
+    { '<C-r>', 'redo' },
+    { 'ggyyjp', 'a line put below' },
+    { 'G>>', 'a line indented' },
+    { ':%s/line/LINE/g<CR>', ':substitute on every line' },
+    { 'ggx', 'a character deleted before' },
+  }
+  for _, e in ipairs(edits) do
+    H.keys(e[1], { format = false })
+    agree(e[2])
+  end
+end)
+
 H.case(':checkhealth maskd', function()
   H.buffer({ '' })
   vim.cmd('checkhealth maskd')

@@ -1,24 +1,34 @@
--- Document sync with the ranges Neovim itself reports.
+-- Document sync that says where an edit was made, not only what it changed.
 --
--- Neovim's built-in incremental sync diffs the old and new lines, so deleting the second `1`
--- of `4111` reaches the server as a deletion of the last one: the text is the same, but the
--- daemon puts the caret after the k-th entered character of the edit it was told about, and
--- the caret would jump to the end of every run of equal digits. This module sends didChange
--- itself from `nvim_buf_attach`'s on_bytes, which reports the edit as Vim made it, and the
--- built-in sync is switched off for the maskd client (textDocumentSync.change = None).
+-- Neovim's built-in incremental sync diffs the old and new lines and reports the change at
+-- the longest common prefix, so deleting the second `1` of `4111` reaches the server as a
+-- deletion of the last one. The text is the same, but the daemon puts the caret after the
+-- entered character it was told about, and it would jump to the end of every run of equal
+-- digits. This module sends didChange itself, and the built-in sync is switched off for the
+-- maskd client (textDocumentSync.change = None).
 --
--- Splices are queued as on_bytes reports them and sent in one didChange from the on_lines
--- that follows (for a keystroke on_bytes comes first) or, when on_lines came first (undo,
--- `o`), from a scheduled flush; requests flush first. The version sent is the buffer's
--- changedtick, as the built-in client sends and `vim.lsp.util.buf_versions` records. A
--- shadow copy of the text gives the old end of each range in UTF-16; when it disagrees with
--- the buffer, the whole text is sent instead.
+-- It diffs, as the built-in client does, the lines that changed against its copy of them,
+-- with the buffer's changedtick as the version. Two things differ. The change starts where
+-- the first splice that on_bytes reported starts, when that lies within the common prefix:
+-- any start there (with the common suffix after it trimmed) describes the same change, so
+-- a stale hint gives another correct change, never a wrong one; on_bytes is read for that
+-- position only, since during some commands (`:s`, `J`) it comes before the buffer has its
+-- new text. And the change goes out once the command that made it has finished (from a
+-- scheduled callback, or when a request or the didFormat handler flushes), as one diff over
+-- the lines it changed when it added or removed lines: `J` changes a line and then deletes
+-- the next one, which line by line would read as a copy and a deletion of the field's line,
+-- not as the joined line break it is. When it left as many lines as there were (typing,
+-- `:s`), each changed line is its own change.
 local M = {}
 
 local api = vim.api
 local edits = require('maskd.edits')
 
 local states = {}
+
+local function is_continuation(byte)
+  return byte ~= nil and byte >= 0x80 and byte < 0xC0
+end
 
 local function full_text(bufnr)
   local text = table.concat(api.nvim_buf_get_lines(bufnr, 0, -1, true), '\n')
@@ -46,7 +56,9 @@ function M.disable_builtin(client)
   end
 end
 
-local function notify(bufnr, s, changes, version)
+local function send(bufnr, s, changes, tick)
+  local version = math.max(tick, s.version + 1)
+  s.version = version
   local c = vim.lsp.get_client_by_id(s.client_id)
   if not c then
     return
@@ -60,20 +72,156 @@ local function notify(bufnr, s, changes, version)
   end
 end
 
---- Sends what is queued for `bufnr` in one didChange.
-function M.flush(bufnr)
-  local s = states[bufnr]
-  if not s or (#s.pending == 0 and not s.resync) then
+--- The (row, byte column) of byte offset `off` in `lines` (each followed by a line break),
+--- the first of them being row `first`.
+local function locate(lines, first, off)
+  for i, line in ipairs(lines) do
+    if off <= #line then
+      return first + i - 1, off
+    end
+    off = off - #line - 1
+  end
+  return first + #lines, 0
+end
+
+--- The change that turns `old` (lines first..last-1 as they were) into `new` (as they are),
+--- starting at `hint` (a byte offset into the old lines' text) when it can. Returns nil when
+--- nothing changed.
+local function diff(old, new, first, hint)
+  local o = #old > 0 and table.concat(old, '\n') .. '\n' or ''
+  local n = #new > 0 and table.concat(new, '\n') .. '\n' or ''
+  local shorter = math.min(#o, #n)
+  local p = 0
+  while p < shorter and o:byte(p + 1) == n:byte(p + 1) do
+    p = p + 1
+  end
+  while p > 0 and is_continuation(o:byte(p + 1)) do
+    p = p - 1
+  end
+  local start = p
+  if hint and hint <= p and not is_continuation(o:byte(hint + 1)) then
+    start = hint
+  end
+  local t = 0
+  local room = shorter - start
+  while t < room and o:byte(#o - t) == n:byte(#n - t) do
+    t = t + 1
+  end
+  while t > 0 and is_continuation(o:byte(#o - t + 1)) do
+    t = t - 1
+  end
+  local text = n:sub(start + 1, #n - t)
+  if start == #o - t and text == '' then
+    return nil
+  end
+  local sr, sc = locate(old, first, start)
+  local er, ec = locate(old, first, #o - t)
+  local function col(row, byte)
+    local line = old[row - first + 1]
+    return line and edits.utf16_col(line, byte) or 0
+  end
+  return {
+    range = {
+      start = { line = sr, character = col(sr, sc) },
+      ['end'] = { line = er, character = col(er, ec) },
+    },
+    text = text,
+  }
+end
+
+--- Sends the change between the copy and the buffer over the lines changed since the last
+--- didChange, and makes the copy follow.
+local function send_pending(bufnr, s)
+  local d = s.dirty
+  if not d then
     return
   end
-  local version = math.max(api.nvim_buf_get_changedtick(bufnr), s.version + 1)
-  local changes = s.pending
-  if s.resync then
-    s.text = full_text(bufnr)
-    changes = { { text = s.text } }
+  s.dirty = nil
+  local tick = api.nvim_buf_get_changedtick(bufnr)
+  if not vim.bo[bufnr].eol or vim.bo[bufnr].binary then
+    -- Without a final line break the line model below does not hold: send the text.
+    s.lines, s.hint = api.nvim_buf_get_lines(bufnr, 0, -1, true), nil
+    send(bufnr, s, { { text = full_text(bufnr) } }, tick)
+    return
   end
-  s.pending, s.resync, s.version = {}, false, version
-  notify(bufnr, s, changes, version)
+  local new = api.nvim_buf_get_lines(bufnr, d.first, d.new_last, true)
+  local old = {}
+  for i = d.first + 1, d.old_last do
+    table.insert(old, s.lines[i] or '')
+  end
+  -- The hint counts in the old lines: a splice before every other one has the same place
+  -- in the old lines and in the buffer.
+  local hint
+  local h = s.hint
+  s.hint = nil
+  if h and h.row >= d.first and h.row < d.old_last and h.col <= #old[h.row - d.first + 1] then
+    hint = h.col
+    for r = d.first + 1, h.row do
+      hint = hint + #old[r - d.first] + 1
+    end
+  end
+  local lines = {}
+  for i = 1, d.first do
+    lines[i] = s.lines[i]
+  end
+  for _, line in ipairs(new) do
+    table.insert(lines, line)
+  end
+  for i = d.old_last + 1, #s.lines do
+    table.insert(lines, s.lines[i])
+  end
+  s.lines = lines
+  local changes = {}
+  if #old == #new then
+    -- As many lines as before (typing, `:s`): a change per changed line, so that an edit
+    -- elsewhere on other lines never reaches over a field.
+    for i = 1, #new do
+      if old[i] ~= new[i] then
+        local row = d.first + i - 1
+        local change = diff({ old[i] }, { new[i] }, row, h and h.row == row and h.col or nil)
+        table.insert(changes, change)
+      end
+    end
+  else
+    table.insert(changes, diff(old, new, d.first, hint))
+  end
+  if #changes > 0 then
+    send(bufnr, s, changes, tick)
+  end
+end
+
+--- Records that the buffer's lines first..last-1 are now first..new_last-1, in the region
+--- still to send.
+local function mark(s, first, last, new_last)
+  local d = s.dirty
+  if not d then
+    s.dirty = { first = first, old_last = last, new_last = new_last }
+    return
+  end
+  -- Lines after the region map to the copy shifted by old_last - new_last.
+  local upto = math.max(d.new_last, last)
+  d.old_last = upto + (d.old_last - d.new_last)
+  d.new_last = upto + (new_last - last)
+  d.first = math.min(d.first, first)
+end
+
+local function flush_safely(bufnr, s)
+  local ok, err = pcall(send_pending, bufnr, s)
+  if not ok then
+    -- Never leave the daemon with other text: start over from the whole of it.
+    s.lines, s.dirty, s.hint = api.nvim_buf_get_lines(bufnr, 0, -1, true), nil, nil
+    send(bufnr, s, { { text = full_text(bufnr) } }, api.nvim_buf_get_changedtick(bufnr))
+    vim.notify('maskd: document sync: ' .. tostring(err), vim.log.levels.DEBUG)
+  end
+end
+
+--- Sends the changes made since the last didChange of `bufnr`, if any. Changes go out by
+--- themselves once the command that made them has finished; requests flush first.
+function M.flush(bufnr)
+  local s = states[bufnr]
+  if s and s.dirty and api.nvim_buf_is_loaded(bufnr) then
+    flush_safely(bufnr, s)
+  end
 end
 
 --- The version of the last didChange sent for `bufnr`, or nil when it is not tracked here.
@@ -82,109 +230,50 @@ function M.version(bufnr)
   return s and s.version or nil
 end
 
--- The UTF-16 column of byte offset `off` of `text`, counted from the start of its line.
-local function utf16_at(text, off, col)
-  return edits.utf16_col(text:sub(off - col + 1, off), col)
-end
-
-local function on_bytes(bufnr, sr, sc, off, oer, oec, ob, ner, nec)
-  local s = states[bufnr]
-  if s.resync then
-    return
-  end
-  local er = sr + oer
-  local ec = oer == 0 and sc + oec or oec
-  local nr = sr + ner
-  local nc = ner == 0 and sc + nec or nec
-  local old = s.text
-  -- The start must sit where the shadow has line `sr`: else the shadow went wrong.
-  if off > #old or off - sc < 0 or (off - sc > 0 and old:sub(off - sc, off - sc) ~= '\n') then
-    s.resync = true
-    return
-  end
-  local count = api.nvim_buf_line_count(bufnr)
-  local new
-  if nr < count then
-    new = table.concat(api.nvim_buf_get_text(bufnr, sr, sc, nr, nc, {}), '\n')
-  elseif nr == count and nc == 0 and sr < count then
-    -- Up to the end after the last line break.
-    local last = api.nvim_buf_get_lines(bufnr, count - 1, count, true)[1]
-    new = table.concat(api.nvim_buf_get_text(bufnr, sr, sc, count - 1, #last, {}), '\n') .. '\n'
-  elseif sr == count and sc == 0 and nr == count and nc == 0 then
-    new = ''
-  else
-    s.resync = true
-    return
-  end
-  local change = {
-    range = {
-      start = { line = sr, character = utf16_at(old, off, sc) },
-      ['end'] = { line = er, character = utf16_at(old, off + ob, ec) },
-    },
-    text = new,
-  }
-  s.text = old:sub(1, off) .. new .. old:sub(off + ob + 1)
-  -- The lines the change left must read in the shadow as in the buffer.
-  local consistent
-  if sr >= count then
-    consistent = #s.text == off + #new
-  else
-    local want = table.concat(api.nvim_buf_get_lines(bufnr, sr, math.min(nr, count - 1) + 1, true), '\n')
-    local from = off - sc + 1
-    local after = s.text:sub(from + #want, from + #want)
-    consistent = s.text:sub(from, from + #want - 1) == want and (after == '\n' or after == '')
-  end
-  if not consistent then
-    s.resync = true
-    return
-  end
-  table.insert(s.pending, change)
-  if not s.scheduled then
-    s.scheduled = true
-    vim.schedule(function()
-      s.scheduled = false
-      if states[bufnr] == s then
-        M.flush(bufnr)
-      end
-    end)
-  end
-end
-
 --- Tracks `bufnr` for `client` from now on: call right after its didOpen was sent. A
 --- buffer attached again (a restarted daemon) starts over from the text its didOpen sent;
 --- the callbacks of the earlier attachment detach themselves.
 function M.attach(bufnr, client)
   local s = {
     client_id = client.id,
-    text = full_text(bufnr),
-    pending = {},
-    resync = false,
+    lines = api.nvim_buf_get_lines(bufnr, 0, -1, true),
     -- The version of the didOpen just sent: 0 in 0.7, which records it in buf_versions.
     version = vim.lsp.util.buf_versions and tonumber(vim.lsp.util.buf_versions[bufnr])
       or api.nvim_buf_get_changedtick(bufnr),
   }
   states[bufnr] = s
   api.nvim_buf_attach(bufnr, false, {
-    on_bytes = function(_, buf, _, sr, sc, off, oer, oec, ob, ner, nec)
+    on_bytes = function(_, buf, _, sr, sc)
       if states[buf] ~= s then
         return true
       end
-      local ok = pcall(on_bytes, buf, sr, sc, off, oer, oec, ob, ner, nec)
-      if not ok then
-        s.resync = true
+      -- The first splice since the last didChange: the others may have moved it.
+      if not s.hint then
+        s.hint = { row = sr, col = sc }
       end
     end,
-    on_lines = function(_, buf)
+    on_lines = function(_, buf, _, first, last, new_last)
       if states[buf] ~= s then
         return true
       end
-      M.flush(buf)
+      mark(s, first, last, new_last)
+      -- A command may be half done (`J` changes a line, then deletes the next one): the
+      -- change goes out when it has finished.
+      if not s.scheduled then
+        s.scheduled = true
+        vim.schedule(function()
+          s.scheduled = false
+          if states[buf] == s then
+            M.flush(buf)
+          end
+        end)
+      end
     end,
     on_reload = function(_, buf)
       if states[buf] == s then
         -- The built-in client sends didClose and didOpen with the new text, and the daemon
         -- closes the document's fields.
-        s.text, s.pending, s.resync = full_text(buf), {}, false
+        s.lines, s.hint, s.dirty = api.nvim_buf_get_lines(buf, 0, -1, true), nil, nil
         require('maskd.fields').forget(buf)
       end
     end,
