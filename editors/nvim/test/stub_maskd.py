@@ -6,9 +6,11 @@ document sync, the field-session methods and `maskd/didFormat` with echo suppres
 stdio, and fakes the engine for simple bracket masks: digit, letter and alnum slots,
 required before optional, plain and `{}` literals, lazy trailing literals.
 It is not the engine: `oneOf`, `number`, `…`, validators and the ambiguity check are absent,
-and a didFormat the editor drops (typing ahead of the answers) leaves the stub's field state
-behind the buffer, where maskd formats the document again. The tests that need that only
-pass against maskd.
+a `*` slot takes one code point rather than one grapheme cluster, fields are not tracked
+through changes that add or remove lines, and a didFormat the editor drops leaves the stub's
+field state behind the buffer, where maskd formats the document again. The three tests that
+need these (stale didFormat, emoji with a skin tone, the daemon's copy through other edits)
+only pass against maskd.
 Only the Python standard library is used.
 """
 
