@@ -41,15 +41,20 @@ function M.check()
     return
   end
   local caps = client.capabilities() or {}
-  local sync = type(caps.textDocumentSync) == 'table' and caps.textDocumentSync.change or caps.textDocumentSync
-  if c.resolved_capabilities then
-    -- 0.7's cleaned-up view of the capabilities.
-    sync = c.resolved_capabilities.text_document_did_change
+  -- The plugin sends didChange itself (maskd.sync) and turned the client's own off.
+  local sync = require('maskd.sync')
+  local builtin = type(caps.textDocumentSync) == 'table' and caps.textDocumentSync.change or caps.textDocumentSync
+  if vim.fn.has('nvim-0.8') == 0 and c.resolved_capabilities then
+    -- 0.7 decides from its cleaned-up copy of the capabilities.
+    builtin = c.resolved_capabilities.text_document_did_change
   end
-  if sync == 2 then
-    ok('incremental document sync')
+  if sync.announced == 2 then
+    ok('the daemon syncs incrementally; didChange comes from maskd.sync')
   else
-    warn('document sync kind ' .. tostring(sync) .. ': maskd expects 2 (incremental)')
+    warn('the daemon announced document sync kind ' .. tostring(sync.announced) .. ', not 2 (incremental)')
+  end
+  if builtin ~= 0 then
+    warn("Neovim's own didChange is on too (kind " .. tostring(builtin) .. '): every change would reach maskd twice')
   end
   local ext = type(caps.experimental) == 'table' and caps.experimental.maskd
   if type(ext) == 'table' then

@@ -44,6 +44,8 @@ function M.disable_builtin(client)
   local caps = client.server_capabilities
   if type(caps) == 'table' then
     local sync = caps.textDocumentSync
+    -- What the daemon announced, for :checkhealth.
+    M.announced = type(sync) == 'table' and sync.change or sync
     if type(sync) == 'table' then
       sync.change = 0
     else
