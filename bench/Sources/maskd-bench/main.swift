@@ -1,1 +1,258 @@
-print("maskd-bench: not yet")
+// maskd-bench: measures the engine and the daemon against baselines run in the same process,
+// and prints one table (see BENCHMARKS.md). `bench/run` builds what it needs and runs it.
+import Foundation
+import Glibc
+
+let usage = """
+    usage: maskd-bench [--quick] [--maskd PATH] [--floor PATH | --no-floor REASON]
+                       [--python PATH | --no-phonenumbers REASON] [--script PATH] [--only SECTIONS]
+
+      --quick             a smoke run of a few seconds: tiny counts, a 1,000-line document
+      --maskd PATH        the daemon (default .build/release/maskd), run as `maskd --stdio`
+      --floor PATH        the transport floor built from floor-echo.c (default bench/.out/floor-echo)
+      --no-floor REASON   run without the floor; its baselines say why they are skipped
+      --python PATH       a Python with phonenumbers installed (default bench/.venv/bin/python)
+      --no-phonenumbers REASON
+                          skip the phonenumbers baseline, saying why
+      --script PATH       the baseline script (default bench/phonenumbers_as_you_type.py)
+      --only SECTIONS     comma-separated: engine,roundtrip,scale,startup,throughput
+
+    Exits 0 when every row was measured (a missed target is reported, not a failure), 1 when
+    something broke (a server that did not answer, a wrong answer), 2 for a bad command line.
+
+    """
+
+struct Options {
+    var quick = false
+    var maskd = ".build/release/maskd"
+    var floor: String? = "bench/.out/floor-echo"
+    var noFloorReason = ""
+    var python: String? = "bench/.venv/bin/python"
+    var noPythonReason = ""
+    /// Whether `--python` was given: then a Python that does not work is a failure, not a skip.
+    var pythonExplicit = false
+    var script = "bench/phonenumbers_as_you_type.py"
+    var sections: Set<String> = ["engine", "roundtrip", "scale", "startup", "throughput"]
+
+    init(_ arguments: [String]) {
+        var rest = arguments[...]
+        func value(_ flag: String) -> String {
+            guard let v = rest.popFirst() else { Options.bad("\(flag) needs a value") }
+            return v
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--quick": quick = true
+            case "--maskd": maskd = value(argument)
+            case "--floor": floor = value(argument)
+            case "--no-floor": floor = nil; noFloorReason = value(argument)
+            case "--python": python = value(argument); pythonExplicit = true
+            case "--no-phonenumbers": python = nil; noPythonReason = value(argument)
+            case "--script": script = value(argument)
+            case "--only":
+                sections = Set(value(argument).split(separator: ",").map(String.init))
+                let known: Set = ["engine", "roundtrip", "scale", "startup", "throughput"]
+                if !sections.isSubset(of: known) { Options.bad("--only takes \(known.sorted().joined(separator: ","))") }
+            case "--help", "-h":
+                print(usage, terminator: "")
+                exit(0)
+            default: Options.bad("unknown argument '\(argument)'")
+            }
+        }
+    }
+
+    static func bad(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("maskd-bench: \(message)\n\(usage)".utf8))
+        exit(2)
+    }
+}
+
+/// How much each row measures; `--quick` shrinks everything to a smoke run.
+struct Counts {
+    var engineReps: Int, engineWarmup: Int
+    var pythonReps: Int, pythonWarmup: Int
+    var keystrokes: Int, blocks: Int, keystrokeWarmup: Int
+    var bigLines: Int, perPosition: Int
+    var startupRuns: Int
+    var batches: Int, perBatch: Int
+    /// The longest any single read from a server may wait, in seconds.
+    var timeout: Double
+
+    static let full = Counts(engineReps: 20_000, engineWarmup: 2_000, pythonReps: 2_000, pythonWarmup: 200,
+                             keystrokes: 10_000, blocks: 5, keystrokeWarmup: 200, bigLines: 100_000,
+                             perPosition: 3_000, startupRuns: 20, batches: 5, perBatch: 10_000, timeout: 120)
+    static let quick = Counts(engineReps: 200, engineWarmup: 20, pythonReps: 20, pythonWarmup: 5,
+                              keystrokes: 200, blocks: 2, keystrokeWarmup: 10, bigLines: 1_000,
+                              perPosition: 40, startupRuns: 3, batches: 2, perBatch: 200, timeout: 10)
+}
+
+signal(SIGPIPE, SIG_IGN)
+let options = Options(Array(CommandLine.arguments.dropFirst()))
+let counts = options.quick ? Counts.quick : Counts.full
+let report = Report()
+let maskd = ServerUnderTest(name: "maskd", path: options.maskd, arguments: ["--stdio"], formats: true)
+let floor = options.floor.map { ServerUnderTest(name: "floor", path: $0, arguments: [], formats: false) }
+let subjects = [maskd] + (floor.map { [$0] } ?? [])
+let noFloor = "skipped: " + options.noFloorReason
+
+/// Runs one section; a failure becomes a FAIL row and makes the run exit 1.
+func section(_ name: String, number: String, _ body: () throws -> Void) {
+    guard options.sections.contains(name) else { return }
+    do { try body() } catch { report.fail(number, name, error) }
+}
+
+// MARK: 1. Engine per keystroke
+
+section("engine", number: "1") {
+    var python: PhonenumbersBench.Outcome? = nil
+    var pythonProblem = options.noPythonReason
+    if let path = options.python, !options.pythonExplicit, !FileManager.default.fileExists(atPath: path) {
+        pythonProblem = "no \(path) (bench/run creates it)"
+    } else if let path = options.python {
+        do {
+            python = try PhonenumbersBench.run(python: path, script: options.script, reps: counts.pythonReps,
+                                               warmup: counts.pythonWarmup, timeout: counts.timeout * 10)
+        } catch {
+            pythonProblem = "\(error)"
+            report.fail("1", "phonenumbers baseline", error)
+        }
+    }
+    let baseline = python.map { "phonenumbers \(formatDuration($0.samples.median))" }
+        ?? "skipped: \(pythonProblem)"
+    if let python {
+        report.add(Row(number: "1", name: "baseline: phonenumbers \(python.version) AsYouTypeFormatter, US phone",
+                       median: formatDuration(python.samples.median), p99: formatDuration(python.samples.p99),
+                       baseline: "—", ratio: "—", target: "—", result: "—"))
+        report.note("phonenumbers typed \(Masks.usPhoneDigits) as \"\(python.formatted)\" (\(python.samples.count) runs).")
+    }
+    func add(_ name: String, _ samples: Samples, target: Bool) {
+        let speedup = python.map { $0.samples.median / samples.median }
+        var result = Verdict.none
+        if target {
+            let fast = samples.median < 1_000
+            result = Verdict.check(fast && (speedup.map { $0 >= 100 } ?? true))
+            if speedup == nil { result += " (< 1 µs only)" }
+        }
+        report.add(Row(number: "1", name: "engine: \(name), ns/keystroke", median: formatDuration(samples.median),
+                       p99: formatDuration(samples.p99), baseline: baseline,
+                       ratio: speedup.map { formatRatio($0) + " faster" } ?? "—",
+                       target: target ? "< 1 µs, ≥ 100x" : "—", result: result))
+    }
+    for c in try EngineCase.all() {
+        let (samples, text) = EngineBench.typing(c, reps: counts.engineReps, warmup: counts.engineWarmup)
+        add("\(c.name) typed", samples, target: c.name.hasPrefix("card"))
+        report.note("engine \(c.name): \(c.keys.count) keys typed give \"\(text)\".")
+    }
+    let (deletion, what) = try EngineBench.midFieldDeletion(reps: counts.engineReps, warmup: counts.engineWarmup)
+    add("mid-field backspace, full card", deletion, target: false)
+    report.note("engine deletion: \(what).")
+}
+
+// MARK: 2. Daemon keystroke round trip (and 3's baseline)
+
+var oneLineMedian: Double? = nil
+
+section("roundtrip", number: "2") {
+    let results = try DaemonBench.roundTrip(subjects, keystrokes: counts.keystrokes, blocks: counts.blocks,
+                                            warmup: counts.keystrokeWarmup, timeout: counts.timeout)
+    let ours = results[0].0
+    oneLineMedian = ours.median
+    let floorMedian = results.count > 1 ? results[1].0.median : nil
+    if let floorMedian {
+        report.add(Row(number: "2", name: "baseline: floor-echo round trip, one line", median: formatDuration(floorMedian),
+                       p99: formatDuration(results[1].0.p99), baseline: "—", ratio: "—", target: "—", result: "—"))
+    }
+    let ratio = floorMedian.map { ours.median / $0 }
+    report.add(Row(number: "2", name: "daemon: keystroke round trip, one line", median: formatDuration(ours.median),
+                   p99: formatDuration(ours.p99), baseline: floorMedian.map { "floor " + formatDuration($0) } ?? noFloor,
+                   ratio: ratio.map(formatRatio) ?? "—", target: "≤ 1.3x floor",
+                   result: ratio.map { Verdict.check($0 <= 1.3) } ?? "SKIP"))
+    report.note("round trip: \(ours.count) keystrokes per server; maskd asked for \(results[0].echoes) echoes"
+        + (results[0].stale > 0 ? ", and answered \(results[0].stale) of them with a didFormat (dropped)" : "") + ".")
+}
+
+// MARK: 3. Scale (and the figures of 5)
+
+var scaleOutcome: DaemonBench.ScaleOutcome? = nil
+
+section("scale", number: "3") {
+    let outcome = try DaemonBench.scale(maskd, lines: counts.bigLines, perPosition: counts.perPosition,
+                                        warmup: counts.keystrokeWarmup / 2, timeout: counts.timeout)
+    let size = formatBytes(Double(outcome.documentBytes))
+    for (label, line, samples) in outcome.positions {
+        let ratio = oneLineMedian.map { samples.median / $0 }
+        report.add(Row(number: "3", name: "daemon: round trip, \(size) doc, \(counts.bigLines) fields, \(label) (line \(line))",
+                       median: formatDuration(samples.median), p99: formatDuration(samples.p99),
+                       baseline: oneLineMedian.map { "one line " + formatDuration($0) } ?? "skipped: row 2 did not run",
+                       ratio: ratio.map(formatRatio) ?? "—", target: "≤ 1.5x one line",
+                       result: ratio.map { Verdict.check($0 <= 1.5) } ?? "SKIP"))
+    }
+    report.note("scale: didOpen of \(size) took \(formatDuration(Double(outcome.openNS))), \(counts.bigLines) "
+        + "pipelined openField \(formatDuration(Double(outcome.openFieldsNS))); \(counts.perPosition) keystrokes per position.")
+    scaleOutcome = outcome
+}
+
+// MARK: 4. Startup
+
+section("startup", number: "4") {
+    let results = try DaemonBench.startup(subjects, runs: counts.startupRuns, timeout: counts.timeout)
+    if results.count > 1 {
+        report.add(Row(number: "4", name: "baseline: floor-echo spawn to initialize result",
+                       median: formatDuration(results[1].median), p99: formatDuration(results[1].p99),
+                       baseline: "—", ratio: "—", target: "—", result: "—"))
+    }
+    let ratio = results.count > 1 ? results[0].median / results[1].median : nil
+    report.add(Row(number: "4", name: "daemon: spawn to initialize result", median: formatDuration(results[0].median),
+                   p99: formatDuration(results[0].p99),
+                   baseline: results.count > 1 ? "floor " + formatDuration(results[1].median) : noFloor,
+                   ratio: ratio.map(formatRatio) ?? "—", target: "≤ 3x floor",
+                   result: ratio.map { Verdict.check($0 <= 3) } ?? "SKIP"))
+}
+
+// MARK: 5. Memory, measured in the scale run
+
+if let outcome = scaleOutcome {
+    let size = formatBytes(Double(outcome.documentBytes))
+    report.add(Row(number: "5", name: "daemon: peak RSS idle (after initialize)", median: formatBytes(outcome.idleRSS),
+                   p99: "—", baseline: "—", ratio: "—", target: "—", result: "—"))
+    let ratio = outcome.peakRSS / Double(outcome.documentBytes)
+    report.add(Row(number: "5", name: "daemon: peak RSS, \(size) doc + \(counts.bigLines) fields, edited",
+                   median: formatBytes(outcome.peakRSS), p99: "—", baseline: "doc " + size, ratio: formatRatio(ratio),
+                   target: "≤ 3x doc", result: Verdict.check(ratio <= 3)))
+}
+
+// MARK: 6. Throughput
+
+section("throughput", number: "6") {
+    let results = try DaemonBench.throughput(subjects, batches: counts.batches, perBatch: counts.perBatch,
+                                             timeout: counts.timeout)
+    if results.count > 1 {
+        report.add(Row(number: "6", name: "baseline: floor-echo pipelined maskd/apply",
+                       median: formatRate(results[1].median), p99: formatRate(results[1].p1),
+                       baseline: "—", ratio: "—", target: "—", result: "—"))
+    }
+    let ratio = results.count > 1 ? results[0].median / results[1].median : nil
+    report.add(Row(number: "6", name: "daemon: pipelined maskd/apply", median: formatRate(results[0].median),
+                   p99: formatRate(results[0].p1),
+                   baseline: results.count > 1 ? "floor " + formatRate(results[1].median) : noFloor,
+                   ratio: ratio.map(formatRatio) ?? "—", target: "≥ 0.5x floor",
+                   result: ratio.map { Verdict.check($0 >= 0.5) } ?? "SKIP"))
+    report.note("throughput: \(counts.batches) batches of \(counts.perBatch) requests per server; "
+        + "its p99 column is the slow tail of the rate (the 1st percentile of the batches).")
+}
+
+// MARK: The table
+
+let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+    .split(separator: "\n").first { $0.hasPrefix("model name") }?
+    .split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+print("maskd-bench\(options.quick ? " --quick (smoke run: tiny counts, not figures to quote)" : ""): "
+    + "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu)")
+let os = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8))?
+    .split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }?
+    .dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) ?? "unknown OS"
+print("\(os); \(ProcessInfo.processInfo.environment["MASKD_BENCH_TOOLCHAIN"] ?? "toolchain not reported (run bench/run)")")
+print("maskd: \(options.maskd)   floor: \(options.floor ?? noFloor)")
+print("")
+print(report.render())
+exit(report.failures.isEmpty ? 0 : 1)
