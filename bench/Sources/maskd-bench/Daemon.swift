@@ -15,71 +15,81 @@ struct ServerUnderTest {
     }
 }
 
-/// A server spawned, initialised, with a one-line document holding one empty card field.
-struct OneLineSession {
-    static let prefix = Array("card: ".utf8)
-
-    let server: ServerProcess
+/// One field a person types into, on some server, and what its keystrokes measured.
+final class TypingSession {
+    let label: String
     let client: EditorClient
     var field: FieldCursor
-    var script = TypingScript(entered: 0)
+    var script: TypingScript
+    /// With it, the field is checked against the engine (for servers that format).
     let check: Mask?
+    private(set) var samples = Samples()
+    /// The server's CPU time while this session's recorded keystrokes ran, in nanoseconds.
+    private(set) var serverCPU: UInt64 = 0
 
-    init(_ subject: ServerUnderTest, timeout: Double) throws {
-        server = try subject.spawn(timeout: timeout)
-        do {
-            try server.initialize()
-            client = EditorClient(server: server, uri: "file:///maskd-bench/one-line.txt", lines: [OneLineSession.prefix])
-            try client.open(finalNewline: false)
-            let n = OneLineSession.prefix.count
-            let opened = try server.request("maskd/openField", Messages.openField(
-                uri: client.uri, line: 0, from: n, to: n, mask: .string(Masks.cardNotation)))
-            guard opened["field"]?.stringValue != nil else {
-                throw BenchFailure("\(subject.name): openField answered \(opened.serializedString())")
-            }
-            field = FieldCursor(line: 0, caret: n, prefix: OneLineSession.prefix, suffix: [])
-            check = subject.formats ? try Mask.compile(Masks.card) : nil
-        } catch {
-            server.kill()
-            throw error
+    init(label: String, client: EditorClient, field: FieldCursor, entered: Int, formats: Bool) throws {
+        self.label = label
+        self.client = client
+        self.field = field
+        script = TypingScript(entered: entered)
+        check = formats ? try Mask.compile(Masks.card) : nil
+    }
+
+    /// Types `count` keys; they count in the samples only when `recorded`.
+    func type(_ count: Int, recorded: Bool) throws {
+        let cpu0 = try client.server.cpuNS()
+        var scratch = Samples()
+        if recorded {
+            try client.type(count, script: &script, field: &field, checkingWith: check, into: &samples)
+        } else {
+            try client.type(count, script: &script, field: &field, checkingWith: check, into: &scratch)
         }
+        if recorded { serverCPU += try client.server.cpuNS() - cpu0 }
     }
 
-    mutating func type(_ count: Int, warmup: Int, into samples: inout Samples) throws {
-        try client.type(count, warmup: warmup, script: &script, field: &field, checkingWith: check, into: &samples)
-    }
+    /// The server's CPU per recorded keystroke, echo included, in nanoseconds.
+    var cpuPerKeystroke: Double { Double(serverCPU) / Double(max(samples.count, 1)) }
 }
 
 enum DaemonBench {
-    // MARK: Row 2: keystroke round trip
+    // MARK: Rows 2, 3 and 5: keystroke round trips, scale and memory
 
-    /// Both servers type `keystrokes` keys into a one-line document, in alternating blocks so
-    /// that drift in the machine's load falls on both alike.
-    static func roundTrip(_ subjects: [ServerUnderTest], keystrokes: Int, blocks: Int, warmup: Int,
-                          timeout: Double) throws -> [(Samples, echoes: Int, stale: Int)] {
-        var sessions: [OneLineSession] = []
-        defer { for s in sessions { s.server.kill() } }
-        for subject in subjects { sessions.append(try OneLineSession(subject, timeout: timeout)) }
-        var samples = Array(repeating: Samples(), count: sessions.count)
-        for i in sessions.indices { try sessions[i].type(0, warmup: warmup, into: &samples[i]) }
-        let perBlock = max(keystrokes / blocks, 1)
-        for _ in 0..<blocks {
-            for i in sessions.indices { try sessions[i].type(perBlock, warmup: 0, into: &samples[i]) }
-        }
-        for s in sessions { try s.server.stop() }
-        return sessions.indices.map { (samples[$0], sessions[$0].client.echoes, sessions[$0].client.staleFormats) }
-    }
-
-    // MARK: Rows 3 and 5: scale and memory
-
-    struct ScaleOutcome {
-        /// Round trips at the document's first, middle and last line.
-        var positions: [(label: String, line: Int, samples: Samples)]
+    /// What the keystroke rounds measured.
+    struct KeystrokeOutcome {
+        /// One line each: maskd's first, then the floor's if there is one.
+        var oneLine: [TypingSession]
+        /// The big document's first, middle and last line, on one maskd.
+        var big: [TypingSession]
+        var bigLines: Int
         var documentBytes: Int
         var idleRSS: Double
+        /// After the didOpen, after the fields were opened, and at the end.
+        var rssAfterOpen: Double
+        var rssAfterFields: Double
         var peakRSS: Double
+        /// Resident at the end, once the transient peaks have been freed.
+        var finalRSS: Double
         var openNS: UInt64
         var openFieldsNS: UInt64
+    }
+
+    /// A one-line document, `card: `, with one empty card field at its end.
+    static func oneLine(_ subject: ServerUnderTest, timeout: Double, into servers: inout [ServerProcess]) throws
+        -> TypingSession {
+        let server = try subject.spawn(timeout: timeout)
+        servers.append(server)
+        try server.initialize()
+        let prefix = Array("card: ".utf8)
+        let client = EditorClient(server: server, uri: "file:///maskd-bench/one-line.txt", lines: [prefix])
+        try client.open(finalNewline: false)
+        let opened = try server.request("maskd/openField", Messages.openField(
+            uri: client.uri, line: 0, from: prefix.count, to: prefix.count, mask: .string(Masks.cardNotation)))
+        guard opened["field"]?.stringValue != nil else {
+            throw BenchFailure("\(subject.name): openField answered \(opened.serializedString())")
+        }
+        return try TypingSession(label: subject.name, client: client,
+                                 field: FieldCursor(line: 0, caret: prefix.count, prefix: prefix, suffix: []),
+                                 entered: 0, formats: subject.formats)
     }
 
     /// One line of the big document: 100 bytes with its line break, a formatted 16-digit card
@@ -94,24 +104,57 @@ enum DaemonBench {
     static let bigFieldStart = 14
     static let bigFieldEnd = 33
 
-    static func scale(_ subject: ServerUnderTest, lines count: Int, perPosition: Int, warmup: Int,
-                      timeout: Double) throws -> ScaleOutcome {
-        let server = try subject.spawn(timeout: timeout)
-        defer { server.kill() }
+    /// Every session types in turn, in `rounds` rounds, so that drift in the machine's load (two
+    /// shared cores) falls on all of them alike: `keystrokes` keys per one-line session and
+    /// `perPosition` per big-document position in all, after `warmup` unrecorded ones each.
+    static func keystrokes(maskd: ServerUnderTest, floor: ServerUnderTest?, keystrokes: Int, bigLines count: Int,
+                           perPosition: Int, rounds: Int, warmup: Int, timeout: Double) throws -> KeystrokeOutcome {
+        var servers: [ServerProcess] = []
+        defer { for s in servers { s.kill() } }
+        var oneLine = [try oneLine(maskd, timeout: timeout, into: &servers)]
+        if let floor { oneLine.append(try self.oneLine(floor, timeout: timeout, into: &servers)) }
+
+        // The big document: spawned, opened, and every line's field opened.
+        let server = try maskd.spawn(timeout: timeout)
+        servers.append(server)
         try server.initialize()
         let idle = try server.peakRSS()
-
         let lines = (0..<count).map(bigLine)
         let client = EditorClient(server: server, uri: "file:///maskd-bench/big.txt", lines: lines)
+        let documentBytes = client.text(finalNewline: true).utf8.count
         let t0 = nowNS()
-        let text = client.text(finalNewline: true)
-        let documentBytes = text.utf8.count
         try client.open(finalNewline: true)
         // A request after the didOpen: its answer means the document has been read.
         _ = try server.request("maskd/fields", ["textDocument": ["uri": .string(client.uri)]])
         let t1 = nowNS()
+        let rssAfterOpen = try server.peakRSS()
+        try openFields(server, client, count: count, subject: maskd)
+        let t2 = nowNS()
+        let rssAfterFields = try server.peakRSS()
+        var big: [TypingSession] = []
+        for (label, line) in [("start", 0), ("middle", count / 2), ("end", count - 1)] {
+            let original = lines[line]
+            let field = FieldCursor(line: line, caret: bigFieldEnd, prefix: Array(original[..<bigFieldStart]),
+                                    suffix: Array(original[bigFieldEnd...]))
+            big.append(try TypingSession(label: "\(label) (line \(line))", client: client, field: field,
+                                         entered: 16, formats: maskd.formats))
+        }
 
-        // Every field opened, pipelined as a plugin restoring a session would.
+        for session in oneLine + big { try session.type(warmup, recorded: false) }
+        for _ in 0..<rounds {
+            for session in oneLine { try session.type(max(keystrokes / rounds, 1), recorded: true) }
+            for session in big { try session.type(max(perPosition / rounds, 1), recorded: true) }
+        }
+        let peak = try server.peakRSS()
+        let final = try server.currentRSS()
+        for s in servers { try s.stop() }
+        return KeystrokeOutcome(oneLine: oneLine, big: big, bigLines: count, documentBytes: documentBytes,
+                                idleRSS: idle, rssAfterOpen: rssAfterOpen, rssAfterFields: rssAfterFields,
+                                peakRSS: peak, finalRSS: final, openNS: t1 - t0, openFieldsNS: t2 - t1)
+    }
+
+    /// Opens a card field on every line, pipelined as a plugin restoring a session would.
+    static func openFields(_ server: ServerProcess, _ client: EditorClient, count: Int, subject: ServerUnderTest) throws {
         var frames: [UInt8] = []
         frames.reserveCapacity(count * 200)
         for line in 0..<count {
@@ -137,24 +180,6 @@ enum DaemonBench {
             answered += 1
         }
         try writing.wait()
-        let t2 = nowNS()
-
-        let check = subject.formats ? try Mask.compile(Masks.card) : nil
-        var positions: [(label: String, line: Int, samples: Samples)] = []
-        for (label, line) in [("start", 0), ("middle", count / 2), ("end", count - 1)] {
-            let original = lines[line]
-            var field = FieldCursor(line: line, caret: bigFieldEnd, prefix: Array(original[..<bigFieldStart]),
-                                    suffix: Array(original[bigFieldEnd...]))
-            var script = TypingScript(entered: 16)
-            var samples = Samples()
-            try client.type(perPosition, warmup: warmup, script: &script, field: &field, checkingWith: check,
-                            into: &samples)
-            positions.append((label, line, samples))
-        }
-        let peak = try server.peakRSS()
-        try server.stop()
-        return ScaleOutcome(positions: positions, documentBytes: documentBytes, idleRSS: idle, peakRSS: peak,
-                            openNS: t1 - t0, openFieldsNS: t2 - t1)
     }
 
     // MARK: Row 4: startup
@@ -191,7 +216,7 @@ enum DaemonBench {
     /// Batches of `perBatch` pipelined `maskd/apply` requests, written by one thread while
     /// another reads the answers; one sample per batch, in requests per second.
     static func throughput(_ subjects: [ServerUnderTest], batches: Int, perBatch: Int,
-                           timeout: Double) throws -> [Samples] {
+                           timeout: Double) throws -> [(rates: Samples, cpuPerRequest: Double)] {
         var servers: [ServerProcess] = []
         defer { for s in servers { s.kill() } }
         for subject in subjects {
@@ -201,6 +226,7 @@ enum DaemonBench {
         }
         let params = (0..<TypingScript.digits.count).map(applyParams)
         var samples = Array(repeating: Samples(), count: subjects.count)
+        var cpu = Array(repeating: UInt64(0), count: subjects.count)
         // One untimed batch each first, then the timed ones alternating.
         for batch in 0..<(batches + 1) {
             for (i, server) in servers.enumerated() {
@@ -211,6 +237,7 @@ enum DaemonBench {
                     ids.append(id)
                     frames += ServerProcess.frame(Messages.request(id: id, "maskd/apply", params[r % params.count]))
                 }
+                let cpu0 = try server.cpuNS()
                 let t0 = nowNS()
                 let writing = server.writeInBackground(frames)
                 for (r, id) in ids.enumerated() {
@@ -228,11 +255,14 @@ enum DaemonBench {
                 }
                 let t1 = nowNS()
                 try writing.wait()
-                if batch > 0 { samples[i].add(Double(perBatch) / (Double(t1 - t0) / 1e9)) }
+                if batch > 0 {
+                    samples[i].add(Double(perBatch) / (Double(t1 - t0) / 1e9))
+                    cpu[i] += try server.cpuNS() - cpu0
+                }
             }
         }
         for s in servers { try s.stop() }
-        return samples
+        return subjects.indices.map { (samples[$0], Double(cpu[$0]) / Double(max(batches * perBatch, 1))) }
     }
 
     private static let errorKey = Array("\"error\"".utf8)

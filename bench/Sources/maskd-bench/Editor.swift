@@ -155,15 +155,14 @@ final class EditorClient {
         return t1 - t0
     }
 
-    /// Runs `count` keystrokes of `script` in `field`; the first `warmup` are not recorded.
+    /// Runs `count` keystrokes of `script` in `field`, each round trip a sample.
     ///
     /// With `mask`, the field is checked against what the engine makes of the same digits each
     /// time it is full or empty, so a daemon that stopped formatting cannot pass for a fast one.
-    func type(_ count: Int, warmup: Int = 0, script: inout TypingScript, field: inout FieldCursor,
-              checkingWith mask: Mask?, into samples: inout Samples) throws {
-        for i in 0..<(warmup + count) {
-            let ns = try press(script.next(), in: &field)
-            if i >= warmup { samples.add(Double(ns)) }
+    func type(_ count: Int, script: inout TypingScript, field: inout FieldCursor, checkingWith mask: Mask?,
+              into samples: inout Samples) throws {
+        for _ in 0..<count {
+            samples.add(Double(try press(script.next(), in: &field)))
             if let mask, script.entered == 0 || script.entered == TypingScript.digits.count {
                 try check(field, holds: script.entered, mask: mask)
             }

@@ -256,17 +256,40 @@ final class ServerProcess {
         return "status \(process.terminationStatus)"
     }
 
+    /// The CPU time the process has had so far, all its threads, in nanoseconds (the first
+    /// field of each /proc/PID/task/TID/schedstat).
+    func cpuNS() throws -> UInt64 {
+        let tasks = "/proc/\(pid)/task"
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: tasks) else {
+            throw BenchFailure("\(name): cannot list \(tasks)")
+        }
+        var total: UInt64 = 0
+        for thread in threads {
+            // A thread that ended meanwhile has no file any more; its time is lost, not an error.
+            guard let stat = try? String(contentsOfFile: "\(tasks)/\(thread)/schedstat", encoding: .utf8),
+                  let first = stat.split(separator: " ").first, let ns = UInt64(first) else { continue }
+            total += ns
+        }
+        return total
+    }
+
     /// The peak resident set size so far (`VmHWM` in /proc/PID/status), in bytes.
-    func peakRSS() throws -> Double {
+    func peakRSS() throws -> Double { try status("VmHWM") }
+
+    /// The resident set size now (`VmRSS`), in bytes.
+    func currentRSS() throws -> Double { try status("VmRSS") }
+
+    /// A `kB` figure of /proc/PID/status, in bytes.
+    private func status(_ key: String) throws -> Double {
         let path = "/proc/\(pid)/status"
         guard let status = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw BenchFailure("\(name): cannot read \(path)")
         }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            let number = line.dropFirst("VmHWM:".count).filter(\.isNumber)
+        for line in status.split(separator: "\n") where line.hasPrefix(key + ":") {
+            let number = line.dropFirst(key.count + 1).filter(\.isNumber)
             if let kB = Double(String(number)) { return kB * 1024 }
         }
-        throw BenchFailure("\(name): no VmHWM in \(path)")
+        throw BenchFailure("\(name): no \(key) in \(path)")
     }
 }
 

@@ -15,7 +15,7 @@ let usage = """
       --no-phonenumbers REASON
                           skip the phonenumbers baseline, saying why
       --script PATH       the baseline script (default bench/phonenumbers_as_you_type.py)
-      --only SECTIONS     comma-separated: engine,roundtrip,scale,startup,throughput
+      --only SECTIONS     comma-separated: engine,keystrokes,startup,throughput
 
     Exits 0 when every row was measured (a missed target is reported, not a failure), 1 when
     something broke (a server that did not answer, a wrong answer), 2 for a bad command line.
@@ -32,7 +32,7 @@ struct Options {
     /// Whether `--python` was given: then a Python that does not work is a failure, not a skip.
     var pythonExplicit = false
     var script = "bench/phonenumbers_as_you_type.py"
-    var sections: Set<String> = ["engine", "roundtrip", "scale", "startup", "throughput"]
+    var sections: Set<String> = ["engine", "keystrokes", "startup", "throughput"]
 
     init(_ arguments: [String]) {
         var rest = arguments[...]
@@ -51,7 +51,7 @@ struct Options {
             case "--script": script = value(argument)
             case "--only":
                 sections = Set(value(argument).split(separator: ",").map(String.init))
-                let known: Set = ["engine", "roundtrip", "scale", "startup", "throughput"]
+                let known: Set = ["engine", "keystrokes", "startup", "throughput"]
                 if !sections.isSubset(of: known) { Options.bad("--only takes \(known.sorted().joined(separator: ","))") }
             case "--help", "-h":
                 print(usage, terminator: "")
@@ -71,7 +71,7 @@ struct Options {
 struct Counts {
     var engineReps: Int, engineWarmup: Int
     var pythonReps: Int, pythonWarmup: Int
-    var keystrokes: Int, blocks: Int, keystrokeWarmup: Int
+    var keystrokes: Int, rounds: Int, keystrokeWarmup: Int
     var bigLines: Int, perPosition: Int
     var startupRuns: Int
     var batches: Int, perBatch: Int
@@ -79,10 +79,10 @@ struct Counts {
     var timeout: Double
 
     static let full = Counts(engineReps: 20_000, engineWarmup: 2_000, pythonReps: 2_000, pythonWarmup: 200,
-                             keystrokes: 10_000, blocks: 5, keystrokeWarmup: 200, bigLines: 100_000,
+                             keystrokes: 10_000, rounds: 10, keystrokeWarmup: 200, bigLines: 100_000,
                              perPosition: 3_000, startupRuns: 20, batches: 5, perBatch: 10_000, timeout: 120)
     static let quick = Counts(engineReps: 200, engineWarmup: 20, pythonReps: 20, pythonWarmup: 5,
-                              keystrokes: 200, blocks: 2, keystrokeWarmup: 10, bigLines: 1_000,
+                              keystrokes: 200, rounds: 2, keystrokeWarmup: 10, bigLines: 1_000,
                               perPosition: 40, startupRuns: 3, batches: 2, perBatch: 200, timeout: 10)
 }
 
@@ -148,48 +148,46 @@ section("engine", number: "1") {
     report.note("engine deletion: \(what).")
 }
 
-// MARK: 2. Daemon keystroke round trip (and 3's baseline)
+// MARK: 2 and 3. Keystroke round trips: one line, and a big document (which 5 measures too)
 
-var oneLineMedian: Double? = nil
+var keystrokeOutcome: DaemonBench.KeystrokeOutcome? = nil
 
-section("roundtrip", number: "2") {
-    let results = try DaemonBench.roundTrip(subjects, keystrokes: counts.keystrokes, blocks: counts.blocks,
-                                            warmup: counts.keystrokeWarmup, timeout: counts.timeout)
-    let ours = results[0].0
-    oneLineMedian = ours.median
-    let floorMedian = results.count > 1 ? results[1].0.median : nil
-    if let floorMedian {
-        report.add(Row(number: "2", name: "baseline: floor-echo round trip, one line", median: formatDuration(floorMedian),
-                       p99: formatDuration(results[1].0.p99), baseline: "—", ratio: "—", target: "—", result: "—"))
+section("keystrokes", number: "2") {
+    let outcome = try DaemonBench.keystrokes(
+        maskd: maskd, floor: floor, keystrokes: counts.keystrokes, bigLines: counts.bigLines,
+        perPosition: counts.perPosition, rounds: counts.rounds, warmup: counts.keystrokeWarmup, timeout: counts.timeout)
+    keystrokeOutcome = outcome
+    let ours = outcome.oneLine[0]
+    let theirs = outcome.oneLine.count > 1 ? outcome.oneLine[1] : nil
+    if let theirs {
+        report.add(Row(number: "2", name: "baseline: floor-echo round trip, one line",
+                       median: formatDuration(theirs.samples.median), p99: formatDuration(theirs.samples.p99),
+                       baseline: "—", ratio: "—", target: "—", result: "—"))
     }
-    let ratio = floorMedian.map { ours.median / $0 }
-    report.add(Row(number: "2", name: "daemon: keystroke round trip, one line", median: formatDuration(ours.median),
-                   p99: formatDuration(ours.p99), baseline: floorMedian.map { "floor " + formatDuration($0) } ?? noFloor,
+    let ratio = theirs.map { ours.samples.median / $0.samples.median }
+    report.add(Row(number: "2", name: "daemon: keystroke round trip, one line", median: formatDuration(ours.samples.median),
+                   p99: formatDuration(ours.samples.p99),
+                   baseline: theirs.map { "floor " + formatDuration($0.samples.median) } ?? noFloor,
                    ratio: ratio.map(formatRatio) ?? "—", target: "≤ 1.3x floor",
                    result: ratio.map { Verdict.check($0 <= 1.3) } ?? "SKIP"))
-    report.note("round trip: \(ours.count) keystrokes per server; maskd asked for \(results[0].echoes) echoes"
-        + (results[0].stale > 0 ? ", and answered \(results[0].stale) of them with a didFormat (dropped)" : "") + ".")
-}
-
-// MARK: 3. Scale (and the figures of 5)
-
-var scaleOutcome: DaemonBench.ScaleOutcome? = nil
-
-section("scale", number: "3") {
-    let outcome = try DaemonBench.scale(maskd, lines: counts.bigLines, perPosition: counts.perPosition,
-                                        warmup: counts.keystrokeWarmup / 2, timeout: counts.timeout)
     let size = formatBytes(Double(outcome.documentBytes))
-    for (label, line, samples) in outcome.positions {
-        let ratio = oneLineMedian.map { samples.median / $0 }
-        report.add(Row(number: "3", name: "daemon: round trip, \(size) doc, \(counts.bigLines) fields, \(label) (line \(line))",
-                       median: formatDuration(samples.median), p99: formatDuration(samples.p99),
-                       baseline: oneLineMedian.map { "one line " + formatDuration($0) } ?? "skipped: row 2 did not run",
-                       ratio: ratio.map(formatRatio) ?? "—", target: "≤ 1.5x one line",
-                       result: ratio.map { Verdict.check($0 <= 1.5) } ?? "SKIP"))
+    for session in outcome.big {
+        let ratio = session.samples.median / ours.samples.median
+        report.add(Row(number: "3", name: "daemon: round trip, \(size) doc, \(outcome.bigLines) fields, \(session.label)",
+                       median: formatDuration(session.samples.median), p99: formatDuration(session.samples.p99),
+                       baseline: "one line " + formatDuration(ours.samples.median), ratio: formatRatio(ratio),
+                       target: "≤ 1.5x one line", result: Verdict.check(ratio <= 1.5)))
     }
-    report.note("scale: didOpen of \(size) took \(formatDuration(Double(outcome.openNS))), \(counts.bigLines) "
-        + "pipelined openField \(formatDuration(Double(outcome.openFieldsNS))); \(counts.perPosition) keystrokes per position.")
-    scaleOutcome = outcome
+    let client = ours.client
+    report.note("round trips: \(ours.samples.count) keystrokes on each one-line document, \(outcome.big.first?.samples.count ?? 0) "
+        + "at each big-document position, all taking turns in \(counts.rounds) rounds; maskd's didFormats asked for "
+        + "\(client.echoes) echoes on the one-line document"
+        + (client.staleFormats > 0 ? " and it answered \(client.staleFormats) echoes with a didFormat (dropped)" : "") + ".")
+    let cpu = (outcome.oneLine + outcome.big).map { "\($0.label) \(formatDuration($0.cpuPerKeystroke))" }
+    report.note("server CPU per keystroke (echo included): " + cpu.joined(separator: ", ") + ".")
+    report.note("big document: didOpen of \(size) answered in \(formatDuration(Double(outcome.openNS))), "
+        + "\(outcome.bigLines) pipelined openField in \(formatDuration(Double(outcome.openFieldsNS))); peak RSS "
+        + "\(formatBytes(outcome.rssAfterOpen)) after the didOpen, \(formatBytes(outcome.rssAfterFields)) after the fields; \(formatBytes(outcome.finalRSS)) resident at the end.")
 }
 
 // MARK: 4. Startup
@@ -209,14 +207,14 @@ section("startup", number: "4") {
                    result: ratio.map { Verdict.check($0 <= 3) } ?? "SKIP"))
 }
 
-// MARK: 5. Memory, measured in the scale run
+// MARK: 5. Memory, measured in the big-document run of 3
 
-if let outcome = scaleOutcome {
+if let outcome = keystrokeOutcome {
     let size = formatBytes(Double(outcome.documentBytes))
     report.add(Row(number: "5", name: "daemon: peak RSS idle (after initialize)", median: formatBytes(outcome.idleRSS),
                    p99: "—", baseline: "—", ratio: "—", target: "—", result: "—"))
     let ratio = outcome.peakRSS / Double(outcome.documentBytes)
-    report.add(Row(number: "5", name: "daemon: peak RSS, \(size) doc + \(counts.bigLines) fields, edited",
+    report.add(Row(number: "5", name: "daemon: peak RSS, \(size) doc + \(outcome.bigLines) fields, edited",
                    median: formatBytes(outcome.peakRSS), p99: "—", baseline: "doc " + size, ratio: formatRatio(ratio),
                    target: "≤ 3x doc", result: Verdict.check(ratio <= 3)))
 }
@@ -228,17 +226,18 @@ section("throughput", number: "6") {
                                              timeout: counts.timeout)
     if results.count > 1 {
         report.add(Row(number: "6", name: "baseline: floor-echo pipelined maskd/apply",
-                       median: formatRate(results[1].median), p99: formatRate(results[1].p1),
+                       median: formatRate(results[1].rates.median), p99: formatRate(results[1].rates.p1),
                        baseline: "—", ratio: "—", target: "—", result: "—"))
     }
-    let ratio = results.count > 1 ? results[0].median / results[1].median : nil
-    report.add(Row(number: "6", name: "daemon: pipelined maskd/apply", median: formatRate(results[0].median),
-                   p99: formatRate(results[0].p1),
-                   baseline: results.count > 1 ? "floor " + formatRate(results[1].median) : noFloor,
+    let ratio = results.count > 1 ? results[0].rates.median / results[1].rates.median : nil
+    report.add(Row(number: "6", name: "daemon: pipelined maskd/apply", median: formatRate(results[0].rates.median),
+                   p99: formatRate(results[0].rates.p1),
+                   baseline: results.count > 1 ? "floor " + formatRate(results[1].rates.median) : noFloor,
                    ratio: ratio.map(formatRatio) ?? "—", target: "≥ 0.5x floor",
                    result: ratio.map { Verdict.check($0 >= 0.5) } ?? "SKIP"))
     report.note("throughput: \(counts.batches) batches of \(counts.perBatch) requests per server; "
-        + "its p99 column is the slow tail of the rate (the 1st percentile of the batches).")
+        + "its p99 column is the slow tail of the rate (the 1st percentile of the batches); server CPU per request: "
+        + zip(subjects, results).map { "\($0.name) \(formatDuration($1.cpuPerRequest))" }.joined(separator: ", ") + ".")
 }
 
 // MARK: The table
