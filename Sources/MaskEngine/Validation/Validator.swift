@@ -20,6 +20,10 @@ public enum Validator: String, CaseIterable, Hashable, Sendable {
 
     /// Checks a complete value: nil when it passes, else one short sentence saying why not.
     public func check(_ value: String) -> String? {
+        // Card numbers are checked on every keystroke once complete: skip the characters.
+        if self == .luhn, let sum = Checks.luhnSum(asciiDigits: value.utf8) {
+            return sum % 10 == 0 ? nil : "check digit does not match"
+        }
         let chars = Array(value)
         switch self {
         case .luhn: return Checks.luhn(chars)
@@ -65,6 +69,24 @@ enum Checks {
         if chars.isEmpty { return "no digits to check" }
         if let bad = firstNonDigit(chars) { return "'\(bad)' is not a digit" }
         return luhnSum(chars) % 10 == 0 ? nil : "check digit does not match"
+    }
+
+    /// The Luhn sum of UTF-8 bytes that are all ASCII digits, or nil when they are not (or none).
+    static func luhnSum<C: BidirectionalCollection>(asciiDigits bytes: C) -> Int? where C.Element == UInt8 {
+        if bytes.isEmpty { return nil }
+        var sum = 0
+        var doubled = false
+        for b in bytes.reversed() {
+            guard b >= 48, b <= 57 else { return nil }
+            var d = Int(b - 48)
+            if doubled {
+                d *= 2
+                if d > 9 { d -= 9 }
+            }
+            sum += d
+            doubled.toggle()
+        }
+        return sum
     }
 
     /// The Luhn sum of an all-digit value (the caller has checked the digits).

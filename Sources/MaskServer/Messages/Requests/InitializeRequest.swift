@@ -56,11 +56,6 @@ struct InitializeRequest: RequestMessage {
 }
 
 extension Server {
-    /// The preset names of PROTOCOL.md section 4 that this engine compiles.
-    ///
-    /// The engine exposes no list of its own yet, so each known name is tried once.
-    static let presets: [String] = {
-        let known = ["amount", "bankcard.cn", "card", "date", "expiry", "iban", "id.cn", "phone.cn", "phone.us", "time"]
-        return known.filter { (try? Mask.compile(MaskSpec(.preset($0)))) != nil }
-    }()
+    /// The preset names of `Protocol/presets.md`, as the engine lists them.
+    static let presets: [String] = Presets.names
 }
