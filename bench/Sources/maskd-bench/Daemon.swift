@@ -83,7 +83,7 @@ enum DaemonBench {
         let client = EditorClient(server: server, uri: "file:///maskd-bench/one-line.txt", lines: [prefix])
         try client.open(finalNewline: false)
         let opened = try server.request("maskd/openField", Messages.openField(
-            uri: client.uri, line: 0, from: prefix.count, to: prefix.count, mask: .string(Masks.cardNotation)))
+            uri: client.uri, line: 0, from: prefix.count, to: prefix.count, mask: Masks.cardJSON))
         guard opened["field"]?.stringValue != nil else {
             throw BenchFailure("\(subject.name): openField answered \(opened.serializedString())")
         }
@@ -159,7 +159,7 @@ enum DaemonBench {
         frames.reserveCapacity(count * 200)
         for line in 0..<count {
             let params = Messages.openField(uri: client.uri, line: line, from: bigFieldStart, to: bigFieldEnd,
-                                            mask: .string(Masks.cardNotation))
+                                            mask: Masks.cardJSON)
             frames += ServerProcess.frame(Messages.request(id: server.newID(), "maskd/openField", params))
         }
         let writing = server.writeInBackground(frames)
@@ -209,7 +209,7 @@ enum DaemonBench {
         let digits = TypingScript.digits
         let before = try! Mask.compile(Masks.card).format(String(digits.prefix(k))).text
         let n = Int64(before.utf16.count)
-        return ["mask": .string(Masks.cardNotation), "text": .string(before),
+        return ["mask": Masks.cardJSON, "text": .string(before),
                 "edit": ["start": .int(n), "end": .int(n), "text": .string(String(digits[k]))]]
     }
 

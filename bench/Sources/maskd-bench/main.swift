@@ -144,7 +144,7 @@ section("engine", number: "1") {
         report.note("engine \(c.name): \(c.keys.count) keys typed give \"\(text)\".")
     }
     let (deletion, what) = try EngineBench.midFieldDeletion(reps: counts.engineReps, warmup: counts.engineWarmup)
-    add("mid-field backspace, full card", deletion, target: false)
+    add("card: mid-field backspace, full field", deletion, target: false)
     report.note("engine deletion: \(what).")
 }
 
