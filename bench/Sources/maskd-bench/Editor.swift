@@ -60,6 +60,11 @@ final class EditorClient {
     private(set) var staleFormats = 0
     /// Keystrokes whose `didFormat` carried edits, so the client sent an echo `didChange`.
     private(set) var echoes = 0
+    /// Round trips of the keystrokes that `type` ran right after an echo (which the server
+    /// then reads first), and of the others.
+    private(set) var afterEcho = Samples()
+    private(set) var afterNoEcho = Samples()
+    private var echoed = false
 
     init(server: ServerProcess, uri: String, lines: [[UInt8]]) {
         self.server = server
@@ -147,6 +152,7 @@ final class EditorClient {
             throw BenchFailure("\(server.name): a cursor off the field's line: \(cursor.serializedString())")
         }
         field.caret = caret
+        echoed = !echo.isEmpty
         if !echo.isEmpty {
             version += 1
             echoes += 1
@@ -162,7 +168,10 @@ final class EditorClient {
     func type(_ count: Int, script: inout TypingScript, field: inout FieldCursor, checkingWith mask: Mask?,
               into samples: inout Samples) throws {
         for _ in 0..<count {
-            samples.add(Double(try press(script.next(), in: &field)))
+            let followsEcho = echoed
+            let ns = Double(try press(script.next(), in: &field))
+            samples.add(ns)
+            if followsEcho { afterEcho.add(ns) } else { afterNoEcho.add(ns) }
             if let mask, script.entered == 0 || script.entered == TypingScript.digits.count {
                 try check(field, holds: script.entered, mask: mask)
             }

@@ -80,7 +80,7 @@ struct Counts {
 
     static let full = Counts(engineReps: 20_000, engineWarmup: 2_000, pythonReps: 2_000, pythonWarmup: 200,
                              keystrokes: 10_000, rounds: 10, keystrokeWarmup: 200, bigLines: 100_000,
-                             perPosition: 3_000, startupRuns: 20, batches: 5, perBatch: 10_000, timeout: 120)
+                             perPosition: 3_000, startupRuns: 50, batches: 5, perBatch: 10_000, timeout: 120)
     static let quick = Counts(engineReps: 200, engineWarmup: 20, pythonReps: 20, pythonWarmup: 5,
                               keystrokes: 200, rounds: 2, keystrokeWarmup: 10, bigLines: 1_000,
                               perPosition: 40, startupRuns: 3, batches: 2, perBatch: 200, timeout: 10)
@@ -182,7 +182,10 @@ section("keystrokes", number: "2") {
     report.note("round trips: \(ours.samples.count) keystrokes on each one-line document, \(outcome.big.first?.samples.count ?? 0) "
         + "at each big-document position, all taking turns in \(counts.rounds) rounds; maskd's didFormats asked for "
         + "\(client.echoes) echoes on the one-line document"
-        + (client.staleFormats > 0 ? " and it answered \(client.staleFormats) echoes with a didFormat (dropped)" : "") + ".")
+        + (client.staleFormats > 0 ? " and it answered \(client.staleFormats) echoes with a didFormat (dropped)" : "")
+        + (client.afterEcho.count > 0 && client.afterNoEcho.count > 0
+            ? "; keystrokes sent right after an echo \(formatDuration(client.afterEcho.median)) median, the others "
+                + "\(formatDuration(client.afterNoEcho.median))" : "") + ".")
     let cpu = (outcome.oneLine + outcome.big).map { "\($0.label) \(formatDuration($0.cpuPerKeystroke))" }
     report.note("server CPU per keystroke (echo included): " + cpu.joined(separator: ", ") + ".")
     report.note("big document: didOpen of \(size) answered in \(formatDuration(Double(outcome.openNS))), "
