@@ -77,10 +77,13 @@ enum EngineBench {
 }
 
 /// The baseline: `bench/phonenumbers_as_you_type.py` typing the US phone digits into
-/// phonenumbers' `AsYouTypeFormatter`, timed in Python with `time.perf_counter_ns`.
+/// phonenumbers' `AsYouTypeFormatter`, timed in Python with `time.perf_counter_ns`, in two
+/// ways: the formatter kept per field and fed one digit per key, and one made anew per key
+/// and fed the digits so far (text in, text out, as maskd's engine is called).
 enum PhonenumbersBench {
     struct Outcome {
-        var samples: Samples
+        var kept: Samples
+        var remade: Samples
         var version: String
         var formatted: String
     }
@@ -112,10 +115,13 @@ enum PhonenumbersBench {
         do { report = try JSONValue.parse([UInt8](data)) } catch {
             throw BenchFailure("phonenumbers: the script's output is not JSON: \(error)")
         }
-        guard let values = report["samples"]?.arrayValue?.compactMap(\.doubleValue), !values.isEmpty else {
-            throw BenchFailure("phonenumbers: no samples in the script's output")
+        func samples(_ key: String) throws -> Samples {
+            guard let values = report[key]?.arrayValue?.compactMap(\.doubleValue), !values.isEmpty else {
+                throw BenchFailure("phonenumbers: no '\(key)' samples in the script's output")
+            }
+            return Samples(values)
         }
-        return Outcome(samples: Samples(values), version: report["version"]?.stringValue ?? "?",
-                       formatted: report["formatted"]?.stringValue ?? "?")
+        return Outcome(kept: try samples("kept"), remade: try samples("remade"),
+                       version: report["version"]?.stringValue ?? "?", formatted: report["formatted"]?.stringValue ?? "?")
     }
 }

@@ -117,16 +117,23 @@ section("engine", number: "1") {
             report.fail("1", "phonenumbers baseline", error)
         }
     }
-    let baseline = python.map { "phonenumbers \(formatDuration($0.samples.median))" }
-        ?? "skipped: \(pythonProblem)"
+    let baseline = python.map {
+        "phonenumbers \(formatDuration($0.kept.median)) kept / \(formatDuration($0.remade.median)) remade"
+    } ?? "skipped: \(pythonProblem)"
     if let python {
-        report.add(Row(number: "1", name: "baseline: phonenumbers \(python.version) AsYouTypeFormatter, US phone",
-                       median: formatDuration(python.samples.median), p99: formatDuration(python.samples.p99),
-                       baseline: "—", ratio: "—", target: "—", result: "—"))
-        report.note("phonenumbers typed \(Masks.usPhoneDigits) as \"\(python.formatted)\" (\(python.samples.count) runs).")
+        let name = "baseline: phonenumbers \(python.version) AsYouTypeFormatter, US phone"
+        report.add(Row(number: "1", name: name + ", kept per field", median: formatDuration(python.kept.median),
+                       p99: formatDuration(python.kept.p99), baseline: "—", ratio: "—", target: "—", result: "—"))
+        report.add(Row(number: "1", name: name + ", remade per key", median: formatDuration(python.remade.median),
+                       p99: formatDuration(python.remade.p99), baseline: "—", ratio: "—", target: "—", result: "—"))
+        report.note("phonenumbers typed \(Masks.usPhoneDigits) as \"\(python.formatted)\" (\(python.kept.count) numbers "
+            + "kept, \(python.remade.count) remade); \"kept\" feeds one formatter a digit per key, \"remade\" makes "
+            + "one per key and feeds it the digits so far, as a text-in-text-out call (the engine's) would. "
+            + "The 100x target is checked against \"kept\", the stricter.")
     }
     func add(_ name: String, _ samples: Samples, target: Bool) {
-        let speedup = python.map { $0.samples.median / samples.median }
+        let speedup = python.map { $0.kept.median / samples.median }
+        let remadeSpeedup = python.map { $0.remade.median / samples.median }
         var result = Verdict.none
         if target {
             let fast = samples.median < 1_000
@@ -135,7 +142,7 @@ section("engine", number: "1") {
         }
         report.add(Row(number: "1", name: "engine: \(name), ns/keystroke", median: formatDuration(samples.median),
                        p99: formatDuration(samples.p99), baseline: baseline,
-                       ratio: speedup.map { formatRatio($0) + " faster" } ?? "—",
+                       ratio: speedup.flatMap { a in remadeSpeedup.map { formatRatio(a) + " / " + formatRatio($0) + " faster" } } ?? "—",
                        target: target ? "< 1 µs, ≥ 100x" : "—", result: result))
     }
     for c in try EngineCase.all() {
