@@ -2,7 +2,7 @@ import XCTest
 @testable import MaskEngine
 
 /// A small seeded generator (SplitMix64), so every property run is reproducible.
-struct SeededRandom {
+struct SeededRandom: RandomNumberGenerator {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }

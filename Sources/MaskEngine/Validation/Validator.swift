@@ -91,17 +91,6 @@ enum Checks {
 
     /// The Luhn sum of an all-digit value (the caller has checked the digits).
     static func luhnSum(_ chars: [Character]) -> Int {
-        var sum = 0
-        var doubled = false
-        for c in chars.reversed() {
-            var d = digit(c) ?? 0
-            if doubled {
-                d *= 2
-                if d > 9 { d -= 9 }
-            }
-            sum += d
-            doubled.toggle()
-        }
-        return sum
+        luhnSum(asciiDigits: String(chars).utf8) ?? 0
     }
 }
