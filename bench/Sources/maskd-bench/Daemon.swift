@@ -63,9 +63,9 @@ enum DaemonBench {
         var bigLines: Int
         var documentBytes: Int
         var idleRSS: Double
-        /// After the didOpen, after the fields were opened, and at the end.
-        var rssAfterOpen: Double
-        var rssAfterFields: Double
+        /// Peak and resident after the didOpen, and after the fields were opened.
+        var rssAfterOpen: (peak: Double, now: Double)
+        var rssAfterFields: (peak: Double, now: Double)
         var peakRSS: Double
         /// Resident at the end, once the transient peaks have been freed.
         var finalRSS: Double
@@ -127,10 +127,10 @@ enum DaemonBench {
         // A request after the didOpen: its answer means the document has been read.
         _ = try server.request("maskd/fields", ["textDocument": ["uri": .string(client.uri)]])
         let t1 = nowNS()
-        let rssAfterOpen = try server.peakRSS()
+        let rssAfterOpen = (try server.peakRSS(), try server.currentRSS())
         try openFields(server, client, count: count, subject: maskd)
         let t2 = nowNS()
-        let rssAfterFields = try server.peakRSS()
+        let rssAfterFields = (try server.peakRSS(), try server.currentRSS())
         var big: [TypingSession] = []
         for (label, line) in [("start", 0), ("middle", count / 2), ("end", count - 1)] {
             let original = lines[line]

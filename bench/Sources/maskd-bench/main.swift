@@ -87,6 +87,7 @@ struct Counts {
 }
 
 signal(SIGPIPE, SIG_IGN)
+let startLoad = loadAverage()
 let options = Options(Array(CommandLine.arguments.dropFirst()))
 let counts = options.quick ? Counts.quick : Counts.full
 let report = Report()
@@ -196,8 +197,10 @@ section("keystrokes", number: "2") {
     let cpu = (outcome.oneLine + outcome.big).map { "\($0.label) \(formatDuration($0.cpuPerKeystroke))" }
     report.note("server CPU per keystroke (echo included): " + cpu.joined(separator: ", ") + ".")
     report.note("big document: didOpen of \(size) answered in \(formatDuration(Double(outcome.openNS))), "
-        + "\(outcome.bigLines) pipelined openField in \(formatDuration(Double(outcome.openFieldsNS))); peak RSS "
-        + "\(formatBytes(outcome.rssAfterOpen)) after the didOpen, \(formatBytes(outcome.rssAfterFields)) after the fields; \(formatBytes(outcome.finalRSS)) resident at the end.")
+        + "\(outcome.bigLines) pipelined openField in \(formatDuration(Double(outcome.openFieldsNS))); RSS peak/resident "
+        + "\(formatBytes(outcome.rssAfterOpen.peak))/\(formatBytes(outcome.rssAfterOpen.now)) after the didOpen, "
+        + "\(formatBytes(outcome.rssAfterFields.peak))/\(formatBytes(outcome.rssAfterFields.now)) after the fields, "
+        + "\(formatBytes(outcome.peakRSS))/\(formatBytes(outcome.finalRSS)) at the end.")
 }
 
 // MARK: 4. Startup
@@ -255,6 +258,12 @@ section("throughput", number: "6") {
 let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
     .split(separator: "\n").first { $0.hasPrefix("model name") }?
     .split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+/// The load average, for the record: these cores are shared, and others' work shows in the figures.
+func loadAverage() -> String {
+    let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
+    return text.split(separator: " ").prefix(3).joined(separator: " ")
+}
+
 print("maskd-bench\(options.quick ? " --quick (smoke run: tiny counts, not figures to quote)" : ""): "
     + "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu)")
 let os = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8))?
@@ -262,6 +271,7 @@ let os = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8))?
     .dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) ?? "unknown OS"
 print("\(os); \(ProcessInfo.processInfo.environment["MASKD_BENCH_TOOLCHAIN"] ?? "toolchain not reported (run bench/run)")")
 print("maskd: \(options.maskd)   floor: \(options.floor ?? noFloor)")
+print("load average \(startLoad) at the start, \(loadAverage()) at the end")
 print("")
 print(report.render())
 exit(report.failures.isEmpty ? 0 : 1)
