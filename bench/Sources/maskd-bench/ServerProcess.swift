@@ -225,7 +225,6 @@ final class ServerProcess {
 
     /// `shutdown`, `exit`, and a wait for the process to end (killed after `timeout`).
     func stop() throws {
-        defer { closeInput() }
         if process.isRunning {
             _ = try request("shutdown", .null)
             try notify("exit", .null)
@@ -237,6 +236,9 @@ final class ServerProcess {
             Glibc.kill(pid, SIGKILL)
             process.waitUntilExit()
             throw BenchFailure("\(name): did not exit after shutdown and exit; killed")
+        }
+        if process.terminationStatus != 0 {
+            throw BenchFailure("\(name): exited with status \(process.terminationStatus) after shutdown and exit")
         }
     }
 
