@@ -119,18 +119,23 @@ final class DynamicProgram: @unchecked Sendable {
             },
             problems: { prefix, count, brandName in
                 guard let brandName, let brand = CardBrand(rawValue: brandName) else {
-                    let start = String(decoding: prefix.prefix(2), as: UTF8.self)
+                    let start = String(decoding: Array(prefix.prefix(2)), as: UTF8.self)
                     return count == 0 ? [] : ["no card brand starts with \(start)"]
                 }
-                if !brand.lengths.contains(count) {
-                    let list = brand.lengths.map(String.init)
-                    let spelled = list.count == 1 ? list[0]
-                        : list.dropLast().joined(separator: ", ") + " or " + list.last!
-                    return ["\(brand.displayName) numbers have \(spelled) digits"]
-                }
-                return []
+                return brand.lengths.contains(count) ? [] : lengthProblems[brand]!
             })
     }
+
+    /// "Visa numbers have 13, 16 or 19 digits", built once per brand.
+    private static let lengthProblems: [CardBrand: [String]] = {
+        var problems: [CardBrand: [String]] = [:]
+        for brand in CardBrand.allCases {
+            let list = brand.lengths.map(String.init)
+            let spelled = list.count == 1 ? list[0] : list.dropLast().joined(separator: ", ") + " or " + list.last!
+            problems[brand] = ["\(brand.displayName) numbers have \(spelled) digits"]
+        }
+        return problems
+    }()
 
     /// The `iban` preset: two letters, two check digits, then letters or digits in fours up to
     /// the country's length (34 while the country is not known).
@@ -153,15 +158,21 @@ final class DynamicProgram: @unchecked Sendable {
         let broad = try make(spec.maxLength ?? 34)
         var byLength: [Int: Program] = [:]
         for length in Set(Checks.ibanLengths.values) { byLength[length] = try make(length) }
-        let programs = byLength
+        // Keyed by the two country letters packed in a word, so a keystroke builds no string.
+        var byCountry: [UInt16: Program] = [:]
+        for (country, length) in Checks.ibanLengths {
+            let bytes = Array(country.utf8)
+            byCountry[UInt16(bytes[0]) << 8 | UInt16(bytes[1])] = byLength[length]
+        }
+        let programs = byCountry
         return DynamicProgram(
             broad: broad,
             all: [broad] + Array(byLength.values),
             select: { prefix in
-                guard prefix.count >= 2,
-                      let length = Checks.ibanLengths[String(decoding: prefix.prefix(2), as: UTF8.self)]
-                else { return (broad, nil) }
-                return (programs[length] ?? broad, nil)
+                guard prefix.count >= 2, let program = programs[UInt16(prefix[0]) << 8 | UInt16(prefix[1])] else {
+                    return (broad, nil)
+                }
+                return (program, nil)
             },
             problems: { _, _, _ in [] })
     }
