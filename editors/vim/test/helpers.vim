@@ -33,8 +33,12 @@ import autoload '../autoload/maskd/client.vim'
 import autoload '../autoload/maskd/fields.vim'
 import autoload '../autoload/maskd/offset.vim'
 
+if $MASKD_TRACE != ''
+  g:maskd_trace = $MASKD_TRACE
+endif
 const LOG = $MASKD_TEST_LOG != '' ? $MASKD_TEST_LOG : '/tmp/maskd-vim-' .. fnamemodify(expand('%'), ':t:r') .. '.log'
 const WAIT_MS = 3000
+const DEBUG = $MASKD_TEST_DEBUG != ''
 
 var cases: list<list<any>> = []
 var lines: list<string> = []
@@ -107,6 +111,10 @@ export def Finish()
   for e in client.Log().errors
     Out('plugin error: ' .. e)
   endfor
+  if client.Resyncs() > 0
+    Out(printf('FAIL  the plugin lost track of a buffer and sent it whole %d times', client.Resyncs()))
+    Count('failed')
+  endif
   Out(printf('result: %d passed, %d failed, %d skipped', totals.passed, totals.failed, totals.skipped))
   if totals.failed > 0
     cquit 1
@@ -173,6 +181,9 @@ def Sync(format: bool): dict<any>
   client.Flush(bufnr)
   var version = client.Version(bufnr)
   var got = {changed: version != before, formatted: false}
+  if DEBUG
+    Out(printf('  sync %d -> %d %s', before, version, string(getline('.'))))
+  endif
   if version == before
     return got
   endif
@@ -196,6 +207,23 @@ def Sync(format: bool): dict<any>
 enddef
 
 var last_sync: dict<any> = {}
+
+# Waits for the didFormat answering the last change sent (sent by the test itself).
+def g:MaskdTestWait()
+  var bufnr = bufnr('%')
+  var stats = fields.Buf(bufnr).stats
+  var own = fields.Buf(bufnr).own
+  var target = client.Version(bufnr)
+  var waited = 0
+  # Done when the answer came, or when the change last sent is the plugin's own echo.
+  while stats.last_version < target && !has_key(own, string(client.Version(bufnr))) && waited < WAIT_MS
+    sleep 1m
+    waited += 1
+  endwhile
+  if stats.last_version < target && !has_key(own, string(client.Version(bufnr)))
+    add(problems, printf('no didFormat for version %d within %d ms', target, WAIT_MS))
+  endif
+enddef
 
 def g:MaskdTestSync(format: bool)
   last_sync = Sync(format)

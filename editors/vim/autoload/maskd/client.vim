@@ -7,13 +7,14 @@ vim9script
 # daemon go to the handlers registered with On().
 #
 # Documents: a buffer is attached with Attach(); it is opened with didOpen and from then
-# on every change Vim reports through listener_add() goes out as one incremental didChange,
-# whose version is the buffer's b:changedtick.  Vim reports changed lines, not changed
-# characters, so a copy of the lines as the daemon knows them is kept and each change is
-# narrowed to the characters that differ; where that is ambiguous ("5" typed before a "5")
-# the cursor decides, because maskd puts the caret after the inserted text.  Listener
-# callbacks run before the screen is redrawn, so in Insert mode each keystroke is its own
-# didChange; TextChanged and TextChangedI flush them too.
+# on what Vim reports through listener_add() goes out as incremental didChange
+# notifications, one per command or keystroke, whose version is the buffer's b:changedtick.
+# Vim reports changed lines, not changed characters, so a copy of the lines as the daemon
+# knows them is kept and each change is narrowed to the characters that differ; where that
+# is ambiguous ("5" typed before a "5") the cursor decides, because maskd puts the caret
+# after the inserted text.  Listener callbacks run before the screen is redrawn, so in
+# Insert mode each keystroke is its own didChange; TextChanged and TextChangedI send them
+# at once, a zero timer otherwise (see OnChange()).
 
 import autoload './offset.vim'
 
@@ -30,6 +31,7 @@ var docs: dict<dict<any>> = {}
 var stderr_lines: list<string> = []
 var messages: list<string> = []
 var errors: list<string> = []
+var resyncs = 0
 
 # Lifecycle ---------------------------------------------------------------------------------
 
@@ -44,6 +46,14 @@ enddef
 
 def Timeout(): number
   return get(g:, 'maskd_timeout', 5000)
+enddef
+
+# Appends `what` and `msg` to the file g:maskd_trace names, when it is set.
+def Trace(what: string, msg: any)
+  var path = get(g:, 'maskd_trace', '')
+  if type(path) == v:t_string && path != ''
+    writefile([what .. ' ' .. json_encode(msg)], path, 'a')
+  endif
 enddef
 
 # Records a problem and shows it.
@@ -161,6 +171,9 @@ def OnExit(j: job, status: number)
   for key in keys(docs)
     var doc = remove(docs, key)
     listener_remove(doc.listener)
+    if doc.timer != 0
+      timer_stop(doc.timer)
+    endif
     Emit('detach', {bufnr: str2nr(key)})
   endfor
   if !expected
@@ -186,6 +199,11 @@ export def Log(): dict<list<string>>
   return {stderr: copy(stderr_lines), messages: copy(messages), errors: copy(errors)}
 enddef
 
+# Returns how often a buffer's copy had drifted and was sent whole (0 unless there is a bug).
+export def Resyncs(): number
+  return resyncs
+enddef
+
 # Messages ----------------------------------------------------------------------------------
 
 # Registers `Fn(params)` for the daemon's notification `method`.  The plugin's own events
@@ -208,6 +226,7 @@ def Emit(method: string, params: any)
 enddef
 
 def OnMessage(ch: channel, msg: any)
+  Trace('<-', msg)
   if type(msg) != v:t_dict || type(get(msg, 'method', 0)) != v:t_string
     return
   endif
@@ -234,7 +253,9 @@ export def Request(method: string, params: dict<any>): dict<any>
     return {error: {code: -32603, message: 'maskd is not running'}}
   endif
   FlushAll()
+  Trace('->', {method: method, params: params})
   var reply = ch_evalexpr(chan, {method: method, params: params}, {timeout: Timeout()})
+  Trace('<-', reply)
   if type(reply) != v:t_dict || (!has_key(reply, 'result') && !has_key(reply, 'error'))
     return {error: {code: -32603, message: 'no answer to ' .. method .. ' within ' .. Timeout() .. ' ms'}}
   endif
@@ -244,6 +265,7 @@ enddef
 # Sends notification `method`.
 export def Notify(method: string, params: dict<any>)
   if job_status(job) == 'run'
+    Trace('->', {method: method, params: params})
     ch_sendexpr(chan, {method: method, params: params})
   endif
 enddef
@@ -305,6 +327,8 @@ export def Attach(bufnr: number): bool
     lines: lines,
     version: getbufvar(bufnr, 'changedtick'),
     listener: 0,
+    pending: [],
+    timer: 0,
   }
   var ft = getbufvar(bufnr, '&filetype')
   Notify('textDocument/didOpen', {textDocument: {
@@ -331,15 +355,19 @@ export def Detach(bufnr: number)
   endif
   var doc = remove(docs, key)
   listener_remove(doc.listener)
+  if doc.timer != 0
+    timer_stop(doc.timer)
+  endif
   execute printf('silent! autocmd! maskd_buffers * <buffer=%d>', bufnr)
   Notify('textDocument/didClose', {textDocument: {uri: doc.uri}})
   Emit('detach', {bufnr: bufnr})
 enddef
 
-# Sends the changes of `bufnr` that are not sent yet.
+# Sends the changes of `bufnr` that are not sent yet, as one didChange.
 export def Flush(bufnr: number)
   if Attached(bufnr) && bufloaded(bufnr)
     listener_flush(bufnr)
+    Send(bufnr)
   endif
 enddef
 
@@ -444,16 +472,57 @@ def PositionIn(lines: list<string>, first: number, off: number): dict<number>
   return {line: first + i, character: offset.Utf16Col(lines[i], rest)}
 enddef
 
-# The listener: lines [start, end) of the old text became lines [start, end + added).
+# The listener.  Each item of `changes` says that lines [lnum, end) of the buffer as it was
+# just before it became lines [lnum, end + added); the summary arguments do not (their `end`
+# mixes numberings), so the items are merged one by one into the pending region.  Nothing
+# is sent from here: Vim calls a listener in the middle of some commands (J changes a line,
+# calls it, then deletes the next line), and sending then would show the daemon a step no
+# person made: a joined field would seem deleted.  A zero timer sends what one command
+# changed once it is done, unless a flush (an autocmd, a request, the didFormat handler)
+# sends it first.
 def OnChange(bufnr: number, start: number, end: number, added: number, changes: list<any>)
   var key = string(bufnr)
   if !has_key(docs, key)
     return
   endif
   var doc = docs[key]
+  for change in changes
+    if empty(doc.pending)
+      doc.pending = [change.lnum, change.end, change.added]
+    else
+      # Pending: daemon lines [a, b) are buffer lines [a, b + delta) as it was before this change.
+      var [a, b, delta] = doc.pending
+      var first = min([a, change.lnum])
+      var last = max([b + delta, change.end])
+      doc.pending = [first, last - delta, delta + change.added]
+    endif
+  endfor
+  if doc.timer == 0
+    doc.timer = timer_start(0, (_) => Send(bufnr))
+  endif
+enddef
+
+# Sends the pending change of `bufnr` as one didChange: the daemon's lines of the pending
+# region against the buffer's, narrowed to the characters that differ.
+def Send(bufnr: number)
+  var key = string(bufnr)
+  if !has_key(docs, key)
+    return
+  endif
+  var doc = docs[key]
+  if doc.timer != 0
+    timer_stop(doc.timer)
+    doc.timer = 0
+  endif
+  if empty(doc.pending) || !bufloaded(bufnr)
+    return
+  endif
+  var [start, end, added] = doc.pending
+  doc.pending = []
   var old: list<string> = doc.lines
-  var before = old[start - 1 : end - 2]
-  var after = getbufline(bufnr, start, end - 1 + added)
+  # (A slice [i : i - 1] is not empty in Vim9: -1 counts from the end.)
+  var before = end > start ? old[start - 1 : end - 2] : []
+  var after = end + added > start ? getbufline(bufnr, start, end - 1 + added) : []
   var version = getbufvar(bufnr, 'changedtick')
   if end - 1 >= start
     remove(old, start - 1, end - 2)
@@ -461,6 +530,7 @@ def OnChange(bufnr: number, start: number, end: number, added: number, changes: 
   extend(old, after, start - 1)
   if len(old) != get(get(getbufinfo(bufnr), 0, {}), 'linecount', -1)
     # The copy has drifted (Vim reported a change this code does not expect): resend all.
+    resyncs += 1
     doc.lines = getbufline(bufnr, 1, '$')
     doc.version = version
     Notify('textDocument/didChange', {

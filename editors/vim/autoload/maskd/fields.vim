@@ -290,6 +290,7 @@ enddef
 
 # Closes field `id` of `bufnr`; its text stays.
 export def Close(bufnr: number, id: string): dict<any>
+  client.Flush(bufnr)
   var reply = client.Request('maskd/closeField', {textDocument: client.Document(bufnr), field: id})
   if has_key(reply, 'result') && has_key(Buf(bufnr).fields, id)
     remove(Buf(bufnr).fields, id)
@@ -317,6 +318,7 @@ export def Fetch(bufnr: number): dict<any>
   if !client.Attached(bufnr)
     return {result: []}
   endif
+  client.Flush(bufnr)
   var reply = client.Request('maskd/fields', {textDocument: client.Document(bufnr)})
   if type(get(reply, 'result', null)) == v:t_list
     Reset(bufnr, reply.result)
