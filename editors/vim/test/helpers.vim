@@ -46,6 +46,7 @@ var totals = {passed: 0, failed: 0, skipped: 0}
 var problems: list<string> = []
 var checks: list<list<any>> = []
 var caret = 0
+var gathered = {rejected: '', overflow: ''}
 
 # Output --------------------------------------------------------------------------------------
 
@@ -203,6 +204,18 @@ def Sync(format: bool): dict<any>
     endif
   endif
   got.formatted = stats.applied > applied
+  if got.formatted
+    var last = fields.Buf(bufnr).last
+    gathered.rejected ..= type(last.rejected) == v:t_string ? last.rejected : ''
+    gathered.overflow ..= type(last.overflow) == v:t_string ? last.overflow : ''
+  endif
+  return got
+enddef
+
+# Returns the `rejected` and `overflow` of every didFormat applied since the last call.
+export def Gathered(): dict<string>
+  var got = gathered
+  gathered = {rejected: '', overflow: ''}
   return got
 enddef
 
