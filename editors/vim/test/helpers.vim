@@ -110,7 +110,7 @@ enddef
 export def Finish()
   client.Stop()
   for e in client.Log().errors
-    Out('plugin error: ' .. e)
+    Out('plugin message: ' .. e)
   endfor
   if client.Resyncs() > 0
     Out(printf('FAIL  the plugin lost track of a buffer and sent it whole %d times', client.Resyncs()))

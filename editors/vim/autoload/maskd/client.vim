@@ -77,6 +77,10 @@ export def Start(): bool
   if Running()
     return true
   endif
+  if &encoding !=# 'utf-8'
+    Problem("'encoding' is " .. &encoding .. ': maskd needs utf-8 (set encoding=utf-8 in your vimrc)')
+    return false
+  endif
   var argv = Command()
   if empty(argv) || !executable(argv[0])
     Problem('cannot run ' .. string(argv) .. ': set g:maskd_cmd to the maskd binary')

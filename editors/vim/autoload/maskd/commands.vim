@@ -45,15 +45,15 @@ export def Complete(lead: string, line: string, pos: number): list<string>
 enddef
 
 # Returns the MaskSpec that a command argument stands for: one of g:maskd_presets, a
-# daemon preset ({"preset": name}), a JSON object (when it starts with "{"), or else
-# bracket notation as it is.
+# preset of the running daemon ({"preset": name}), a JSON object (when it starts with
+# "{"), or else bracket notation as it is.
 export def Resolve(arg: string): any
   var name = trim(arg)
   var own = get(g:, 'maskd_presets', {})
   if type(own) == v:t_dict && has_key(own, name)
     return own[name]
   endif
-  if client.Start() && index(client.Presets(), name) >= 0
+  if client.Running() && index(client.Presets(), name) >= 0
     return {preset: name}
   endif
   if name =~ '^{'
@@ -126,6 +126,9 @@ export def Field(arg: string, ranged: bool)
   var range = ranged ? VisualRange() : WordRange()
   if type(range) == v:t_string
     Error(range)
+    return
+  endif
+  if !client.Start()
     return
   endif
   var reply = fields.Open(bufnr('%'), range, Resolve(arg))
