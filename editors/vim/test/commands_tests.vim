@@ -146,4 +146,21 @@ def TestDaemonExit()
 enddef
 H.Case('the daemon going away detaches the buffers', TestDaemonExit)
 
+def TestHelp()
+  # The help file's tags, built in a copy so the repository is left as it is.
+  var dir = tempname()
+  mkdir(dir .. '/doc', 'p')
+  writefile(readfile(H.PLUGIN_DIR .. '/doc/maskd.txt'), dir .. '/doc/maskd.txt')
+  execute 'helptags ' .. fnameescape(dir .. '/doc')
+  execute 'set runtimepath+=' .. fnameescape(dir)
+  for tag in ['maskd', ':MaskdField', ':MaskdSetMask', ':MaskdClose', ':MaskdInfo', ':MaskdFields',
+      'g:maskd_cmd', 'g:maskd_presets', 'maskd#commands#Status()', 'maskd-limitations']
+    execute 'help ' .. tag
+    H.Eq('maskd.txt', expand('%:t'), ':help ' .. tag)
+    helpclose
+  endfor
+  delete(dir, 'rf')
+enddef
+H.Case(':help maskd and its tags', TestHelp)
+
 H.Run()
