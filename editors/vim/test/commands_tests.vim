@@ -146,6 +146,17 @@ def TestDaemonExit()
 enddef
 H.Case('the daemon going away detaches the buffers', TestDaemonExit)
 
+def TestSourcedTwice()
+  # Vim sources plugin/ itself after a vimrc that sourced it: the commands must survive.
+  execute 'source ' .. fnameescape(H.PLUGIN_DIR .. '/plugin/maskd.vim')
+  H.Buffer(['4111111111111111'])
+  # As typed on the command line.
+  feedkeys(":MaskdField card\<CR>", 'xt')
+  H.Settle()
+  H.Eq('4111 1111 1111 1111', getline(1), 'text')
+enddef
+H.Case('the plugin sourced a second time', TestSourcedTwice)
+
 def TestHelp()
   # The help file's tags, built in a copy so the repository is left as it is.
   var dir = tempname()
