@@ -5,7 +5,9 @@
 # MASKD_TEST_LIMIT: seconds each test file may take (default 300).
 # Every *_tests.vim file runs under `timeout` as `vim -N -u NONE -i NONE -es -S FILE`, writes
 # its results to a log that is printed here, and ends with "result: N passed, N failed,
-# N skipped".  The script exits non-zero on any failure, crash or hang, and its last line is
+# N skipped".  terminal_tests.py drives an interactive Vim through a pseudo-terminal (the
+# path a person takes, without -es) and reports the same way; it is skipped without python3.
+# The script exits non-zero on any failure, crash or hang, and its last line is
 # "N passed, N failed, N skipped" over all files.
 set -u
 
@@ -32,7 +34,7 @@ export MASKD
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 
 echo "vim: $(vim --version | head -n 1); maskd: $MASKD"
-if [ "$#" -gt 0 ]; then files=("$@"); else files=("$here"/*_tests.vim); fi
+if [ "$#" -gt 0 ]; then files=("$@"); else files=("$here"/*_tests.vim "$here"/*_tests.py); fi
 
 passed=0
 failed=0
@@ -44,14 +46,26 @@ for file in "${files[@]}"; do
   echo "== $name"
   log="$tmp/$name.log"
   : >"$log"
-  # stdin from /dev/null: Vim must never wait for a terminal.
-  MASKD_TEST_LOG="$log" timeout --kill-after=5 "$limit" \
-    vim -N -u NONE -i NONE -es -S "$file" </dev/null >"$tmp/$name.out" 2>&1
+  case "$file" in
+    *.py)
+      if ! command -v python3 >/dev/null; then
+        echo "skip  $name: no python3"
+        skipped=$((skipped + 1))
+        continue
+      fi
+      MASKD_TEST_LOG="$log" timeout --kill-after=5 "$limit" python3 "$file" </dev/null >"$tmp/$name.out" 2>&1
+      ;;
+    *)
+      # stdin from /dev/null: Vim must never wait for a terminal.
+      MASKD_TEST_LOG="$log" timeout --kill-after=5 "$limit" \
+        vim -N -u NONE -i NONE -es -S "$file" </dev/null >"$tmp/$name.out" 2>&1
+      ;;
+  esac
   rc=$?
   cat "$log"
   result="$(grep -E '^result: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$log" | tail -n 1)"
   if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-    echo "FAIL  $name: Vim hung (killed after ${limit}s)"
+    echo "FAIL  $name: hung (killed after ${limit}s)"
     failed=$((failed + 1))
   elif [ -z "$result" ]; then
     echo "FAIL  $name: no result line (exit code $rc)"
