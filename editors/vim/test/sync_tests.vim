@@ -29,6 +29,12 @@ def TestLinesAround()
   H.Eq('Tel: +1 (555', getline(2), 'line 2')
   # A line above: the field moves down with it; nothing is formatted.
   H.Normal("ggOHeader\<Esc>", {format: false})
+  # The plugin learns where the field went without a didFormat.
+  sleep 100m
+  H.Eq(2, H.FirstField().range.start.line, 'the recorded field line')
+  if fields.CanShowPlaceholder()
+    H.Eq([[3, 13, ') ___-____']], fields.Placeholders(bufnr('%')), 'placeholder')
+  endif
   DaemonField('+1 (555', 3)
   cursor(3, 1)
   H.Type('1', 'A')

@@ -211,7 +211,8 @@ enddef
 # Messages ----------------------------------------------------------------------------------
 
 # Registers `Fn(params)` for the daemon's notification `method`.  The plugin's own events
-# are 'detach' ({bufnr}: the buffer is no longer attached).
+# are 'detach' ({bufnr}: the buffer is no longer attached) and 'changed' ({bufnr, version}:
+# a didChange went out).
 export def On(method: string, Fn: func)
   if !has_key(handlers, method)
     handlers[method] = []
@@ -541,6 +542,7 @@ def Send(bufnr: number)
       textDocument: {uri: doc.uri, version: version},
       contentChanges: [{text: Text(doc.lines)}],
     })
+    Emit('changed', {bufnr: bufnr, version: version})
     return
   endif
   var otext = Text(before)
@@ -565,4 +567,5 @@ def Send(bufnr: number)
       text: strpart(ntext, p, nend - p),
     }],
   })
+  Emit('changed', {bufnr: bufnr, version: version})
 enddef

@@ -23,6 +23,7 @@ export def Buf(bufnr: number): dict<any>
       own: {},
       last: {rejected: '', overflow: ''},
       shown: {},
+      refresh: 0,
       stats: {formats: 0, applied: 0, stale: 0, echo: 0, last_version: -1},
     }
   endif
@@ -32,7 +33,10 @@ enddef
 # Forgets `bufnr` (it was detached or the daemon went away) and clears its placeholders.
 def Forget(bufnr: number)
   if has_key(bufs, string(bufnr))
-    remove(bufs, string(bufnr))
+    var b = remove(bufs, string(bufnr))
+    if b.refresh != 0
+      timer_stop(b.refresh)
+    endif
   endif
   ClearProps(bufnr)
 enddef
@@ -326,5 +330,32 @@ export def Fetch(bufnr: number): dict<any>
   return reply
 enddef
 
+# A change that touches no field gets no didFormat, yet it can move fields (a line inserted
+# above, text typed before a field on its line).  So shortly after changes the states of a
+# buffer with fields are fetched again (maskd/fields), once for a burst of changes.
+const REFRESH_MS = 20
+
+def OnChanged(p: dict<any>)
+  if !has_key(bufs, string(p.bufnr))
+    return
+  endif
+  var b = Buf(p.bufnr)
+  if !empty(b.fields) && get(b, 'refresh', 0) == 0
+    b.refresh = timer_start(REFRESH_MS, (_) => Refresh(p.bufnr))
+  endif
+enddef
+
+def Refresh(bufnr: number)
+  if !has_key(bufs, string(bufnr))
+    return
+  endif
+  var b = Buf(bufnr)
+  b.refresh = 0
+  if client.Attached(bufnr) && bufloaded(bufnr) && !empty(b.fields)
+    Fetch(bufnr)
+  endif
+enddef
+
 client.On('maskd/didFormat', OnDidFormat)
+client.On('changed', OnChanged)
 client.On('detach', (p) => Forget(p.bufnr))
