@@ -2,8 +2,8 @@ vim9script
 # maskd: the one daemon of this Vim and the documents it knows.
 #
 # The daemon runs as a job whose channel speaks LSP (Content-Length framed JSON-RPC), so
-# Vim does the framing.  Requests are synchronous (ch_evalexpr): maskd answers in
-# microseconds, and a command wants its answer before it goes on.  Notifications from the
+# Vim does the framing.  Requests are synchronous (ch_evalexpr): the daemon is a local
+# process that answers at once, and a command wants its answer before it goes on.  Notifications from the
 # daemon go to the handlers registered with On().
 #
 # Documents: a buffer is attached with Attach(); it is opened with didOpen and from then
@@ -114,6 +114,7 @@ export def Start(): bool
   if type(reply) != v:t_dict || type(get(reply, 'result', 0)) != v:t_dict
     var why = type(reply) == v:t_dict && has_key(reply, 'error') ? get(reply.error, 'message', '') : 'no answer'
     Problem('initialize failed: ' .. why .. StderrTail())
+    stopping = true
     job_stop(job)
     return false
   endif
@@ -121,6 +122,7 @@ export def Start(): bool
   var encoding = get(get(server, 'capabilities', {}), 'positionEncoding', 'utf-16')
   if encoding != 'utf-16'
     Problem('the daemon chose position encoding ' .. encoding .. ', this plugin speaks utf-16')
+    stopping = true
     job_stop(job)
     return false
   endif
@@ -198,7 +200,7 @@ export def Presets(): list<string>
 enddef
 
 # Returns the daemon's last lines on stderr, its window/logMessage texts and the plugin's
-# own problems, for :MaskdInfo and bug reports.
+# own problems, for bug reports and the tests.
 export def Log(): dict<list<string>>
   return {stderr: copy(stderr_lines), messages: copy(messages), errors: copy(errors)}
 enddef
@@ -242,7 +244,8 @@ def OnMessage(ch: channel, msg: any)
   endif
   var params = get(msg, 'params', {})
   if msg.method == 'window/logMessage' || msg.method == 'window/showMessage'
-    var text = type(params) == v:t_dict ? string(get(params, 'message', '')) : string(params)
+    var m = type(params) == v:t_dict ? get(params, 'message', '') : params
+    var text = type(m) == v:t_string ? m : string(m)
     add(messages, text)
     if len(messages) > 50
       remove(messages, 0)
