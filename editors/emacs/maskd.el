@@ -506,7 +506,11 @@ new change."
                 (aset open 4 new-end))
             (aset open 4 (+ oe (- new-end e0)))))
       (when open
-        (aset open 2 (buffer-substring-no-properties ob oe)))
+        ;; Close the open change.  This one is either after it, or
+        ;; before it and has shifted it.
+        (let ((shift (if (< e0 ob) (- new-end e0) 0)))
+          (aset open 2 (buffer-substring-no-properties (+ ob shift)
+                                                       (+ oe shift)))))
       (setq maskd--changes
             (append maskd--changes
                     (list (vector (aref before 2) (aref before 3) nil
