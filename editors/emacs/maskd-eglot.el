@@ -56,6 +56,31 @@ comes after `eglot-send-changes-idle-time'."
     (eglot--signal-textDocument/didChange)
     eglot--versioned-identifier))
 
+(defvar maskd-eglot--command 0
+  "A count of the commands run, to tell one command's changes apart.")
+
+(defvar-local maskd-eglot--last-change nil
+  "The value of `maskd-eglot--command' at the last change.")
+
+(defun maskd-eglot--pre-command ()
+  "Count the commands."
+  (cl-incf maskd-eglot--command))
+
+(defun maskd-eglot--after-change (&rest _)
+  "Merge a deletion and the insertion after it into one replacement.
+That is what typing or yanking over a selection does in
+`delete-selection-mode'; sent as two changes, the daemon would take
+the first for a backspace.  Runs after `eglot--after-change' on
+`eglot--recent-changes', when both changes come from one command."
+  (when (and maskd--fields (consp eglot--recent-changes))
+    (pcase eglot--recent-changes
+      (`((,ib ,ie ,ilen ,itext) (,db ,de ,dlen "") . ,rest)
+       (when (and (equal ib ie) (eql ilen 0) (equal ib db)
+                  (stringp itext) (numberp dlen)
+                  (eql maskd-eglot--last-change maskd-eglot--command))
+         (setq eglot--recent-changes (cons (list db de dlen itext) rest))))))
+  (setq maskd-eglot--last-change maskd-eglot--command))
+
 (defun maskd-eglot--apply (edits)
   "Apply EDITS (LSP TextEdits) as the daemon's own echo."
   (when (> (length edits) 0)
@@ -162,6 +187,8 @@ MASK, ID and the result are as for `maskd-open-field'."
                          (and id (list :field id))))))
     (maskd-eglot--apply-result result)
     (add-hook 'post-command-hook #'maskd-eglot--post-command nil t)
+    (add-hook 'pre-command-hook #'maskd-eglot--pre-command)
+    (add-hook 'after-change-functions #'maskd-eglot--after-change 90 t)
     result))
 
 (defun maskd-eglot-field (mask &optional beg end)
@@ -202,6 +229,19 @@ The region, the word at point and MASK are taken as by `maskd-field'."
   (when (plist-get result :state)
     (maskd--set-field (plist-get result :state))))
 
+(defun maskd-eglot-set-field-mask (field mask)
+  "Change the mask of FIELD (its id) to MASK, through eglot.
+As `maskd-set-field-mask'."
+  (let ((result (maskd-eglot--request
+                 :maskd/setMask
+                 (list :textDocument (progn (maskd-eglot--send)
+                                            (eglot--VersionedTextDocumentIdentifier))
+                       :field field
+                       :mask mask
+                       :position (maskd--position (point))))))
+    (maskd-eglot--apply-result result)
+    result))
+
 (defun maskd-eglot-set-mask (mask)
   "Change the mask of the field at point to MASK, through eglot.
 MASK is as for `maskd-eglot-field'; see `maskd-set-mask'."
@@ -211,14 +251,14 @@ MASK is as for `maskd-eglot-field'; see `maskd-set-mask'."
           (mask (if (stringp mask) (maskd--resolve-mask mask) mask)))
       (unless state
         (user-error "maskd: no field at point"))
-      (let ((result (maskd-eglot--request
-                     :maskd/setMask
-                     (list :textDocument (eglot--VersionedTextDocumentIdentifier)
-                           :field (plist-get state :field)
-                           :mask mask
-                           :position (maskd--position (point))))))
-        (maskd-eglot--apply-result result)
-        result))))
+      (maskd-eglot-set-field-mask (plist-get state :field) mask))))
+
+(defun maskd-eglot-close-field (field)
+  "Stop formatting FIELD (its id), through eglot; its text stays."
+  (maskd-eglot--request :maskd/closeField
+                        (list :textDocument (eglot--TextDocumentIdentifier)
+                              :field field))
+  (maskd--remove-field field))
 
 (defun maskd-eglot--field-at-point ()
   "Return the daemon's FieldState of the field at point, or nil."
@@ -233,10 +273,7 @@ MASK is as for `maskd-eglot-field'; see `maskd-set-mask'."
     (let ((state (maskd-eglot--field-at-point)))
       (unless state
         (user-error "maskd: no field at point"))
-      (maskd-eglot--request :maskd/closeField
-                            (list :textDocument (eglot--TextDocumentIdentifier)
-                                  :field (plist-get state :field)))
-      (maskd--remove-field (plist-get state :field))
+      (maskd-eglot-close-field (plist-get state :field))
       (plist-get state :field))))
 
 (defun maskd-eglot-info ()

@@ -853,6 +853,21 @@ preset name or mask string (resolved as when read) or a plist."
                   (list :textDocument (maskd--document)
                         :position (maskd--position (point)))))
 
+(defun maskd-set-field-mask (field mask)
+  "Change the mask of FIELD (its id) to MASK, as the daemon takes it.
+MASK is sent as is, as for `maskd-open-field'.  The entered
+characters re-flow; point keeps its count of entered characters to
+its left.  Return the daemon's result; signal `maskd-error' on failure."
+  (maskd--ensure-open)
+  (let ((result (maskd--request
+                 :maskd/setMask
+                 (list :textDocument (maskd--document)
+                       :field field
+                       :mask mask
+                       :position (maskd--position (point))))))
+    (maskd--apply-result result)
+    result))
+
 (defun maskd-set-mask (mask)
   "Change the mask of the field at point to MASK.
 The characters entered so far re-flow into the new mask, and point
@@ -864,14 +879,14 @@ keeps its count of entered characters to its left.  MASK is as for
           (mask (if (stringp mask) (maskd--resolve-mask mask) mask)))
       (unless state
         (user-error "maskd: no field at point"))
-      (let ((result (maskd--request
-                     :maskd/setMask
-                     (list :textDocument (maskd--document)
-                           :field (plist-get state :field)
-                           :mask mask
-                           :position (maskd--position (point))))))
-        (maskd--apply-result result)
-        result))))
+      (maskd-set-field-mask (plist-get state :field) mask))))
+
+(defun maskd-close-field (field)
+  "Stop formatting FIELD (its id); its text stays as it is."
+  (maskd--ensure-open)
+  (maskd--request :maskd/closeField
+                  (list :textDocument (maskd--document) :field field))
+  (maskd--remove-field field))
 
 (defun maskd-close ()
   "Stop formatting the field at point; its text stays as it is."
@@ -880,10 +895,7 @@ keeps its count of entered characters to its left.  MASK is as for
     (let ((state (maskd--field-at-point)))
       (unless state
         (user-error "maskd: no field at point"))
-      (maskd--request :maskd/closeField
-                      (list :textDocument (maskd--document)
-                            :field (plist-get state :field)))
-      (maskd--remove-field (plist-get state :field))
+      (maskd-close-field (plist-get state :field))
       (when (called-interactively-p 'interactive)
         (message "maskd: closed field %s" (plist-get state :field)))
       (plist-get state :field))))
