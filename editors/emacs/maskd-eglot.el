@@ -3,7 +3,6 @@
 ;; Version: 0.1.0
 ;; URL: https://github.com/maskd/maskd
 ;; Keywords: convenience, tools
-;; Package-Requires: ((emacs "28.1") (eglot "1.9"))
 
 ;; This file is not part of GNU Emacs.
 
@@ -51,7 +50,7 @@ comes after `eglot-send-changes-idle-time'."
               (eglot--managed-buffers server)))
 
 (defun maskd-eglot--send ()
-  "Send eglot's pending changes now; return the version sent or nil."
+  "Send what eglot has not sent yet; return the version sent or nil."
   (when eglot--recent-changes
     (eglot--signal-textDocument/didChange)
     eglot--versioned-identifier))
@@ -91,7 +90,7 @@ the first for a backspace.  Runs after `eglot--after-change' on
 (cl-defmethod eglot-handle-notification
   (server (_method (eql maskd/didFormat))
           &rest params &key textDocument edits cursor fields &allow-other-keys)
-  "Apply the daemon's formatting: EDITS and CURSOR for TEXTDOCUMENT.
+  "Apply SERVER's formatting: EDITS and CURSOR for TEXTDOCUMENT.
 Drop it when the buffer has changed since, or when it answers the
 edits of the previous one.  FIELDS are the states of the fields it
 touched; PARAMS is all of it, passed to `maskd-format-functions'."
@@ -125,7 +124,7 @@ touched; PARAMS is all of it, passed to `maskd-format-functions'."
               (run-hook-with-args 'maskd-format-functions params))))))
     (error
      (setq maskd--last-error err)
-     (message "maskd: error handling maskd/didFormat: %s"
+     (message "[maskd] error handling maskd/didFormat: %s"
               (error-message-string err)))))
 
 (defun maskd-eglot-await (&optional version)
@@ -154,7 +153,7 @@ request sent after the change), or after `maskd-format-timeout'."
       (accept-process-output proc 0.05 nil t))))
 
 (defun maskd-eglot--post-command ()
-  "Send the command's changes to a buffer with fields; await the formatting."
+  "Send what the command changed in a buffer with fields; await formatting."
   (when (and maskd-eglot-send-changes-immediately maskd--fields
              (eglot-managed-p))
     (let ((version (maskd-eglot--send)))
@@ -217,7 +216,7 @@ The region, the word at point and MASK are taken as by `maskd-field'."
                                          (list :maskd
                                                (list :presets daemon))))))
     (maskd--resolve-mask
-     (completing-read prompt (maskd-presets) nil nil nil
+     (completing-read prompt (maskd-preset-names) nil nil nil
                       'maskd--mask-history))))
 
 (defun maskd-eglot--apply-result (result)
@@ -250,7 +249,7 @@ MASK is as for `maskd-eglot-field'; see `maskd-set-mask'."
     (let ((state (maskd-eglot--field-at-point))
           (mask (if (stringp mask) (maskd--resolve-mask mask) mask)))
       (unless state
-        (user-error "maskd: no field at point"))
+        (user-error "[maskd] no field at point"))
       (maskd-eglot-set-field-mask (plist-get state :field) mask))))
 
 (defun maskd-eglot-close-field (field)
@@ -272,7 +271,7 @@ MASK is as for `maskd-eglot-field'; see `maskd-set-mask'."
   (maskd--reporting
     (let ((state (maskd-eglot--field-at-point)))
       (unless state
-        (user-error "maskd: no field at point"))
+        (user-error "[maskd] no field at point"))
       (maskd-eglot-close-field (plist-get state :field))
       (plist-get state :field))))
 
@@ -284,9 +283,9 @@ MASK is as for `maskd-eglot-field'; see `maskd-set-mask'."
       (if state
           (progn
             (maskd--set-field state)
-            (message "maskd %s: %s  mask %s" (plist-get state :field)
+            (message "[maskd] %s: %s  mask %s" (plist-get state :field)
                      (maskd-describe state) (plist-get state :mask)))
-        (message "maskd: no field at point"))
+        (message "[maskd] no field at point"))
       state)))
 
 (provide 'maskd-eglot)

@@ -148,7 +148,7 @@ characters cut because the mask was full).")
 (defun maskd--start ()
   "Start the daemon and initialize it; return the connection."
   (unless (and (consp maskd-command) (stringp (car maskd-command)))
-    (user-error "maskd: `maskd-command' must be a list of strings"))
+    (user-error "[maskd] `maskd-command' must be a list of strings"))
   (let* ((name "maskd")
          (stderr (format "*%s stderr*" name))
          (conn (make-instance
@@ -220,7 +220,7 @@ characters cut because the mask was full).")
       (jsonrpc-shutdown conn t)
       (maskd--on-shutdown conn))))
 
-(defun maskd-presets ()
+(defun maskd-preset-names ()
   "Return the names of the presets: yours, then the daemon's."
   (let* ((experimental (plist-get (plist-get maskd--server-info :capabilities)
                                   :experimental))
@@ -254,10 +254,10 @@ the error code."
         ((or 'window/logMessage 'window/showMessage)
          (when (and (eq method 'window/showMessage)
                     (memql (plist-get params :type) '(1 2)))
-           (message "maskd: %s" (plist-get params :message)))))
+           (message "[maskd] %s" (plist-get params :message)))))
     (error
      (setq maskd--last-error err)
-     (message "maskd: error handling %s: %s" method
+     (message "[maskd] error handling %s: %s" method
               (error-message-string err)))))
 
 ;;;; Positions
@@ -353,6 +353,9 @@ new text in the buffer.")
 (defvar-local maskd--fields nil
   "The open fields: a list of (ID STATE OVERLAY), STATE being a plist.")
 
+(defvar-local maskd--tick nil
+  "`buffer-chars-modified-tick' when the last change was recorded.")
+
 (defvar-local maskd--stats nil
   "Counters of the didFormat handler, a plist (used by the tests).")
 
@@ -371,7 +374,7 @@ new text in the buffer.")
                                 (1+ (or (plist-get maskd--stats key) 0)))))
 
 (defun maskd--make-uri ()
-  "Return a URI for the current buffer that no other buffer uses."
+  "Return a URI for the current buffer that no other buffer has."
   (let ((uri (and buffer-file-name
                   (concat "file://"
                           (url-hexify-string (file-truename buffer-file-name)
@@ -403,7 +406,8 @@ new text in the buffer.")
                                         (widen)
                                         (buffer-substring-no-properties
                                          (point-min) (point-max))))))
-    (setq maskd--opened t)))
+    (setq maskd--opened t
+          maskd--tick (buffer-chars-modified-tick))))
 
 (defun maskd--ensure-open ()
   "Make sure the daemon knows the current buffer and its latest text."
@@ -433,7 +437,7 @@ new text in the buffer.")
                     (maskd--position beg) (maskd--position end)
                     (and (<= (- end beg) 4096)
                          (buffer-substring-no-properties beg end))
-                    (or maskd--applying (maskd--touches-field-p beg end))
+                    (and (not maskd--applying) (maskd--touches-field-p beg end))
                     ;; Where the open change ends, as an LSP position,
                     ;; when this change reaches past it.
                     (and open (> end (aref open 4))
@@ -463,6 +467,7 @@ new text in the buffer.")
                        (string= old (buffer-substring-no-properties
                                      b0 new-end)))
             (maskd--record b0 e0 new-end before)))))
+      (setq maskd--tick (buffer-chars-modified-tick))
       (unless (memq (current-buffer) maskd--dirty)
         (push (current-buffer) maskd--dirty))
       (unless (or maskd--applying maskd--flush-timer)
@@ -473,7 +478,7 @@ new text in the buffer.")
         (maskd--flush t)))))
 
 (defun maskd--record (b0 e0 new-end before)
-  "Add the change of B0..E0, now B0..NEW-END, to the pending changes.
+  "Add the change of B0..E0, now B0..NEW-END, to those not yet sent.
 BEFORE is what `maskd--before-change' recorded.  A change that
 touches the open change is merged into it; any other one starts a
 new change."
@@ -517,7 +522,7 @@ new change."
                                   b0 new-end)))))))
 
 (defun maskd--flush (&optional own)
-  "Send the pending changes of the current buffer as one didChange.
+  "Send what changed in the current buffer since the last didChange.
 With OWN, they are the daemon's edits being applied: its echo.
 Return the version sent, or nil when there was nothing to send."
   (setq maskd--dirty (delq (current-buffer) maskd--dirty))
@@ -543,7 +548,8 @@ Return the version sent, or nil when there was nothing to send."
                       (list :textDocument (maskd--document)
                             :contentChanges changes))
       (if own
-          (push maskd--version maskd--own)
+          (setq maskd--own (cons maskd--version maskd--own)
+                maskd--touched nil)
         (setq maskd--undo-mark buffer-undo-list))
       maskd--version)))
 
@@ -571,7 +577,7 @@ sent after the didChange means that no didFormat is coming."
       (accept-process-output proc 0.05 nil t))))
 
 (defun maskd--send-all (await)
-  "Send the pending changes of every buffer.
+  "Send what changed in every buffer since its last didChange.
 With AWAIT, wait for the formatting of those that touched a field."
   (when maskd--flush-timer
     (cancel-timer maskd--flush-timer)
@@ -586,12 +592,20 @@ With AWAIT, wait for the formatting of those that touched a field."
               (maskd--await version))))))))
 
 (defun maskd--post-command ()
-  "Send the changes of the command that ended; await their formatting."
+  "Send what the command that ended changed; await the formatting."
+  (when (and maskd-mode maskd--opened
+             (not (eql maskd--tick (buffer-chars-modified-tick))))
+    ;; The text changed with `inhibit-modification-hooks' bound: send
+    ;; all of it (the daemon diffs it against its copy).
+    (setq maskd--full-sync t
+          maskd--touched t
+          maskd--tick (buffer-chars-modified-tick))
+    (cl-pushnew (current-buffer) maskd--dirty))
   (when maskd--dirty
     (maskd--send-all t)))
 
 (defun maskd--flush-later ()
-  "Send the changes made outside a command (by a timer, a filter, Lisp)."
+  "Send what was changed outside a command (by a timer, a filter, Lisp)."
   (setq maskd--flush-timer nil)
   (maskd--send-all nil))
 
@@ -756,19 +770,20 @@ NAME is one of `maskd-presets', a preset of the daemon, a JSON object
   (let ((name (string-trim name)))
     (cond
      ((assoc name maskd-presets) (cdr (assoc name maskd-presets)))
-     ((member name (maskd-presets)) (list :preset name))
+     ((member name (maskd-preset-names)) (list :preset name))
      ((string-prefix-p "{" name)
       (condition-case nil
           (json-parse-string name :object-type 'plist
                              :null-object nil :false-object :json-false)
-        (json-parse-error (user-error "maskd: not a JSON object: %s" name))))
+        (json-parse-error (user-error "[maskd] not a JSON object: %s" name))))
      (t name))))
 
 (defun maskd--read-mask (prompt)
   "Read a mask with PROMPT, offering the preset names."
   (maskd--connection)
   (maskd--resolve-mask
-   (completing-read prompt (maskd-presets) nil nil nil 'maskd--mask-history)))
+   (completing-read prompt (maskd-preset-names) nil nil nil
+                    'maskd--mask-history)))
 
 (defvar maskd--mask-history nil
   "Masks given to `maskd-field' and `maskd-set-mask'.")
@@ -819,7 +834,7 @@ Return the daemon's result, a plist; signal `maskd-error' on failure."
   (declare (indent 0) (debug t))
   `(condition-case err
        (progn ,@body)
-     (maskd-error (user-error "maskd: %s" (cadr err)))))
+     (maskd-error (user-error "[maskd] %s" (cadr err)))))
 
 (defun maskd-field (mask &optional beg end)
   "Format the text from BEG to END as a field with MASK, as you type.
@@ -840,14 +855,14 @@ preset name or mask string (resolved as when read) or a plist."
     (maskd--reporting
       (let ((result (maskd-open-field mask (car bounds) (cdr bounds))))
         (when (called-interactively-p 'interactive)
-          (message "maskd: field %s  %s" (plist-get result :field)
+          (message "[maskd] field %s  %s" (plist-get result :field)
                    (maskd-describe (plist-get result :state))))
         result))))
 
 (defun maskd--field-at-point ()
   "Return the daemon's FieldState of the field at point, or nil."
   (unless maskd-mode
-    (user-error "maskd: `maskd-mode' is off in this buffer"))
+    (user-error "[maskd] `maskd-mode' is off in this buffer"))
   (maskd--ensure-open)
   (maskd--request :maskd/formatHints
                   (list :textDocument (maskd--document)
@@ -878,7 +893,7 @@ keeps its count of entered characters to its left.  MASK is as for
     (let ((state (maskd--field-at-point))
           (mask (if (stringp mask) (maskd--resolve-mask mask) mask)))
       (unless state
-        (user-error "maskd: no field at point"))
+        (user-error "[maskd] no field at point"))
       (maskd-set-field-mask (plist-get state :field) mask))))
 
 (defun maskd-close-field (field)
@@ -894,10 +909,10 @@ keeps its count of entered characters to its left.  MASK is as for
   (maskd--reporting
     (let ((state (maskd--field-at-point)))
       (unless state
-        (user-error "maskd: no field at point"))
+        (user-error "[maskd] no field at point"))
       (maskd-close-field (plist-get state :field))
       (when (called-interactively-p 'interactive)
-        (message "maskd: closed field %s" (plist-get state :field)))
+        (message "[maskd] closed field %s" (plist-get state :field)))
       (plist-get state :field))))
 
 (defun maskd-info ()
@@ -906,10 +921,10 @@ keeps its count of entered characters to its left.  MASK is as for
   (maskd--reporting
     (let ((state (maskd--field-at-point)))
       (if (not state)
-          (message "maskd: no field at point")
+          (message "[maskd] no field at point")
         (maskd--set-field state)
         (let ((placeholder (plist-get state :placeholder)))
-          (message "maskd %s: %s  mask %s%s"
+          (message "[maskd] %s: %s  mask %s%s"
                    (plist-get state :field)
                    (maskd-describe state)
                    (plist-get state :mask)

@@ -10,11 +10,9 @@
 ;; `eglot'; eglot's didChange goes out from an idle timer, which never
 ;; fires in batch, so the eglot driver sends it by hand after each key).
 ;;
-;;   emacs --batch -Q -l maskd-tests.el -f maskd-test-run-jsonrpc
-;;   emacs --batch -l maskd-tests.el -f maskd-test-run-eglot
-;;
-;; (eglot is not built into Emacs 28: Debian's elpa-eglot is found
-;; through site-lisp, hence no -Q for the second.)
+;; run.sh runs them: `maskd-test-run-jsonrpc' under -Q, and
+;; `maskd-test-run-eglot' without -Q (eglot is not built into Emacs 28:
+;; Debian's elpa-eglot is found through site-lisp).
 
 ;;; Code:
 
@@ -155,7 +153,7 @@ BEG and END default to the whole text.  Point is at the end."
           (kill-buffer b))))))
 
 (defmacro maskd-test--deftest (name doc &rest body)
-  "Define the tests maskd-test-NAME and maskd-test-eglot-NAME.
+  "Define maskd-test-NAME and maskd-test-eglot-NAME for NAME.
 DOC is their documentation; BODY runs with each driver."
   (declare (indent 1) (doc-string 2))
   `(progn
@@ -198,7 +196,7 @@ one undo step and two undos in a row continue the undo chain."
     (maskd-test--press (vector ch))))
 
 (defun maskd-test--expect (label text caret &optional pos)
-  "Check the buffer holds TEXT with point at UTF-16 CARET.
+  "Check that the buffer has TEXT and point is at UTF-16 CARET.
 POS, when given, is point as a character position from 0.  LABEL
 names the step in a failure."
   (should (equal (list label text caret (or pos (1- (point))))
@@ -238,7 +236,12 @@ STATES is a list of (TEXT CARET); OFFSET is added to each CARET."
   (should (equal "5551234567" (plist-get (maskd-field-state) :value)))
   (should (eq t (plist-get (maskd-field-state) :valid)))
   ;; Full: one more digit changes nothing.
-  (maskd-test--step "8" "+1 (555) 123-4567" 17))
+  (maskd-test--step "8" "+1 (555) 123-4567" 17)
+  ;; One didFormat per keystroke: none stale, and the plugin's own edits
+  ;; brought none (the daemon took them for its echo).
+  (should (equal '(11 0 0) (list (maskd-test--stat :applied)
+                                 (maskd-test--stat :stale)
+                                 (maskd-test--stat :echo)))))
 
 (maskd-test--deftest lazy-literals
   "Trailing literals wait for the next digit; the placeholder shows the rest."
@@ -380,6 +383,30 @@ STATES is a list of (TEXT CARET); OFFSET is added to each CARET."
   (should (null maskd--fields))
   (maskd-test--step "1" "Tel: +1 (5551" 13))
 
+(maskd-test--deftest field-command
+  "The command on the word before point, with a preset read with completion."
+  (maskd-test--buffer "Tel: 5551234567")
+  (let ((offered nil))
+    (cl-letf (((symbol-function 'completing-read)
+               (lambda (_prompt collection &rest _)
+                 (setq offered collection)
+                 "phone.us")))
+      (call-interactively (if (eq maskd-test--driver 'eglot)
+                              #'maskd-eglot-field
+                            #'maskd-field)))
+    (should (member "phone.us" offered))
+    (should (member "card" offered)))
+  (maskd-test--expect "open" "Tel: +1 (555) 123-4567" 22)
+  (should (equal maskd-test-phone (plist-get (maskd-field-state) :mask))))
+
+(maskd-test--deftest own-preset
+  "A preset of your own, from `maskd-presets'."
+  (let ((maskd-presets '(("uk" . "+44 [0000] [000000]"))))
+    (maskd-test--field "" "uk")
+    (maskd-test--type "7911")
+    (maskd-test--expect "7911" "+44 7911" 8)
+    (maskd-test--step "1" "+44 7911 1" 10)))
+
 (maskd-test--deftest open-formats
   "Opening a field over existing text brings it into form."
   (maskd-test--field "Tel: 5551234" maskd-test-phone 6 13)
@@ -398,8 +425,9 @@ STATES is a list of (TEXT CARET); OFFSET is added to each CARET."
 
 (defun maskd-test--await-format ()
   "Let the daemon's answer to the current version arrive."
-  (let ((deadline (+ (float-time) maskd-format-timeout)))
-    (while (and (< maskd--formatted maskd--version) (< (float-time) deadline))
+  (let ((deadline (+ (float-time) maskd-format-timeout))
+        (version maskd--version))
+    (while (and (< maskd--formatted version) (< (float-time) deadline))
       (accept-process-output (jsonrpc--process maskd--connection) 0.02))))
 
 (ert-deftest maskd-test-late-format ()
@@ -435,6 +463,23 @@ STATES is a list of (TEXT CARET); OFFSET is added to each CARET."
      (maskd-test--expect "late" "+1 (55" 6)
      (maskd-test--step "5" "+1 (555" 7)
      (maskd-test--step "1" "+1 (555) 1" 10))))
+
+(defun maskd-test--silent-insert ()
+  "Insert 1 without running the modification hooks."
+  (interactive)
+  (let ((inhibit-modification-hooks t))
+    (insert "1")))
+
+(ert-deftest maskd-test-hidden-change ()
+  "A change made with the modification hooks inhibited is sent in full."
+  (maskd-test--run
+   'jsonrpc
+   (lambda ()
+     (maskd-test--field "" maskd-test-phone)
+     (maskd-test--type "555")
+     (local-set-key (kbd "C-c x") #'maskd-test--silent-insert)
+     (maskd-test--step "C-c x" "+1 (555) 1" 10)
+     (maskd-test--step "2" "+1 (555) 12" 11))))
 
 (ert-deftest maskd-test-utf16-columns ()
   "UTF-16 columns are counted by hand: characters past #xFFFF count 2."
@@ -482,7 +527,7 @@ STATES is a list of (TEXT CARET); OFFSET is added to each CARET."
 ;;;; Running
 
 (defun maskd-test--main (label selector)
-  "Run the tests matching SELECTOR; print a LABEL line; exit with the result."
+  "Run the ERT selection SELECTOR; print a LABEL line; exit with the result."
   (let* ((stats (ert-run-tests-batch selector))
          (failed (ert-stats-completed-unexpected stats))
          (skipped (ert-stats-skipped stats))
@@ -496,11 +541,11 @@ STATES is a list of (TEXT CARET); OFFSET is added to each CARET."
     (kill-emacs (if (zerop failed) 0 1))))
 
 (defun maskd-test-run-jsonrpc ()
-  "Run the tests of `maskd-mode' (jsonrpc.el)."
+  "Run every test of `maskd-mode' (jsonrpc.el)."
   (maskd-test--main "maskd-tests (jsonrpc.el)" '(not (tag eglot))))
 
 (defun maskd-test-run-eglot ()
-  "Run the tests of maskd-eglot (eglot)."
+  "Run every test of maskd-eglot (eglot)."
   (unless (maskd-test--eglot-available-p)
     (princ "maskd-tests (eglot): eglot is not installed\n")
     (kill-emacs 1))

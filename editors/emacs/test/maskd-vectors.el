@@ -12,8 +12,8 @@
 ;; active region (`delete-selection-mode' types over it); the daemon
 ;; formats through didFormat.
 ;;
-;;   emacs --batch -Q -l maskd-vectors.el -f maskd-vectors-run
-;;   emacs --batch -l maskd-vectors.el -f maskd-vectors-run-eglot
+;; run.sh runs it: `maskd-vectors-run' (jsonrpc.el, under -Q) and
+;; `maskd-vectors-run-eglot' (eglot, without -Q).
 ;;
 ;; MASKD_VECTORS: directories of vector files, separated by colons.
 ;; MASKD_VECTORS_VERBOSE=1: one line per case.
@@ -160,12 +160,12 @@
 ;;;; Steps
 
 (defun maskd-vectors--yank (text)
-  "Paste TEXT with C-y."
+  "Paste TEXT with `yank'."
   (kill-new text)
   (maskd-test--keys "C-y"))
 
 (defun maskd-vectors--literal-only-p (beg end)
-  "Return non-nil if BEG..END holds no letter or digit."
+  "Return non-nil if BEG..END has no letter or digit."
   (not (string-match-p "[[:alnum:]]" (buffer-substring-no-properties beg end))))
 
 (defun maskd-vectors--play (step mask)
