@@ -65,19 +65,36 @@ comes after `eglot-send-changes-idle-time'."
   "Count the commands."
   (cl-incf maskd-eglot--command))
 
+(defun maskd-eglot--advance (position text)
+  "Return the LSP position after TEXT inserted at POSITION."
+  (let ((lines (split-string text "\n")))
+    (if (cdr lines)
+        (list :line (+ (plist-get position :line) (1- (length lines)))
+              :character (maskd--utf16-length (car (last lines))))
+      (list :line (plist-get position :line)
+            :character (+ (plist-get position :character)
+                          (maskd--utf16-length text))))))
+
 (defun maskd-eglot--after-change (&rest _)
-  "Merge a deletion and the insertion after it into one replacement.
-That is what typing or yanking over a selection does in
-`delete-selection-mode'; sent as two changes, the daemon would take
-the first for a backspace.  Runs after `eglot--after-change' on
+  "Merge an insertion into the change before it, when they touch.
+Typing or yanking over a selection in `delete-selection-mode' is a
+deletion, then an insertion where it was; an undo or redo may insert
+a keystroke and its formatting apart.  Sent as separate changes, the
+daemon would take a deletion for a backspace, and put the caret
+after the last insertion.  Runs after `eglot--after-change' on
 `eglot--recent-changes', when both changes come from one command."
-  (when (and maskd--fields (consp eglot--recent-changes))
+  (when (and maskd--fields (consp eglot--recent-changes) (not maskd--applying)
+             (eql maskd-eglot--last-change maskd-eglot--command))
     (pcase eglot--recent-changes
-      (`((,ib ,ie ,ilen ,itext) (,db ,de ,dlen "") . ,rest)
-       (when (and (equal ib ie) (eql ilen 0) (equal ib db)
-                  (stringp itext) (numberp dlen)
-                  (eql maskd-eglot--last-change maskd-eglot--command))
-         (setq eglot--recent-changes (cons (list db de dlen itext) rest))))))
+      (`((,ib ,ie 0 ,itext) (,b ,e ,len ,text) . ,rest)
+       (when (and (equal ib ie) (stringp itext) (stringp text) (numberp len))
+         (cond
+          ((equal ib b)
+           (setq eglot--recent-changes
+                 (cons (list b e len (concat itext text)) rest)))
+          ((equal ib (maskd-eglot--advance b text))
+           (setq eglot--recent-changes
+                 (cons (list b e len (concat text itext)) rest))))))))
   (setq maskd-eglot--last-change maskd-eglot--command))
 
 (defun maskd-eglot--apply (edits)

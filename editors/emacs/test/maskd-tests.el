@@ -323,6 +323,9 @@ STATES is a list of (TEXT CARET); OFFSET is added to each CARET."
   (maskd-test--step "1" "+1 (555) 1" 10)
   (maskd-test--step "C-/" "+1 (555" 7)
   (should (equal "555" (plist-get (maskd-field-state) :value)))
+  ;; Redo brings the keystroke and its formatting back, then undo again.
+  (maskd-test--step "C-M-_" "+1 (555) 1" 10)
+  (maskd-test--step "C-/" "+1 (555" 7)
   ;; The next undo takes the three digits typed together.
   (maskd-test--step "C-/" "" 0)
   ;; Typing again after undoing everything.
