@@ -173,9 +173,15 @@ request sent after the change), or after `maskd-format-timeout'."
   "Send what the command changed in a buffer with fields; await formatting."
   (when (and maskd-eglot-send-changes-immediately maskd--fields
              (eglot-managed-p))
-    (let ((version (maskd-eglot--send)))
-      (when (and version (> maskd-format-timeout 0))
-        (maskd-eglot-await version)))))
+    ;; An error or a quit would take this function off the hook.
+    (condition-case err
+        (let ((version (maskd-eglot--send)))
+          (when (and version (> maskd-format-timeout 0))
+            (maskd-eglot-await version)))
+      (quit nil)
+      (error
+       (setq maskd--last-error err)
+       (message "[maskd] %s" (error-message-string err))))))
 
 (defun maskd-eglot--request (method params)
   "Send METHOD with PARAMS through eglot; signal `maskd-error' on failure."

@@ -70,8 +70,7 @@
 (defgroup maskd nil
   "As-you-type masks for phone, card and ID fields, formatted by the maskd daemon."
   :group 'convenience
-  :prefix "maskd-"
-  :link '(url-link "https://github.com/maskd/maskd"))
+  :prefix "maskd-")
 
 (defcustom maskd-command '("maskd")
   "The daemon's command line: the program, then its arguments."
@@ -593,16 +592,24 @@ With AWAIT, wait for the formatting of those that touched a field."
 
 (defun maskd--post-command ()
   "Send what the command that ended changed; await the formatting."
-  (when (and maskd-mode maskd--opened
-             (not (eql maskd--tick (buffer-chars-modified-tick))))
-    ;; The text changed with `inhibit-modification-hooks' bound: send
-    ;; all of it (the daemon diffs it against its copy).
-    (setq maskd--full-sync t
-          maskd--touched t
-          maskd--tick (buffer-chars-modified-tick))
-    (cl-pushnew (current-buffer) maskd--dirty))
-  (when maskd--dirty
-    (maskd--send-all t)))
+  ;; An error or a quit (C-g during the wait) would take this function
+  ;; off `post-command-hook'.
+  (condition-case err
+      (progn
+        (when (and maskd-mode maskd--opened
+                   (not (eql maskd--tick (buffer-chars-modified-tick))))
+          ;; The text changed with `inhibit-modification-hooks' bound:
+          ;; send all of it (the daemon diffs it against its copy).
+          (setq maskd--full-sync t
+                maskd--touched t
+                maskd--tick (buffer-chars-modified-tick))
+          (cl-pushnew (current-buffer) maskd--dirty))
+        (when maskd--dirty
+          (maskd--send-all t)))
+    (quit nil)
+    (error
+     (setq maskd--last-error err)
+     (message "[maskd] %s" (error-message-string err)))))
 
 (defun maskd--flush-later ()
   "Send what was changed outside a command (by a timer, a filter, Lisp)."

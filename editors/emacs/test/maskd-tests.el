@@ -8,7 +8,11 @@
 ;; person.  Each scenario runs twice: with `maskd-mode' (jsonrpc.el) as
 ;; `maskd-test-NAME', and with eglot as `maskd-test-eglot-NAME' (tagged
 ;; `eglot'; eglot's didChange goes out from an idle timer, which never
-;; fires in batch, so the eglot driver sends it by hand after each key).
+;; fires in batch, so the eglot driver calls
+;; `eglot--signal-textDocument/didChange' by hand after each command,
+;; from `post-command-hook', and waits for the formatting; only
+;; `maskd-test-eglot-immediate-changes' relies on the package's own
+;; `maskd-eglot-send-changes-immediately').
 ;;
 ;; run.sh runs them: `maskd-test-run-jsonrpc' under -Q, and
 ;; `maskd-test-run-eglot' without -Q (eglot is not built into Emacs 28:
