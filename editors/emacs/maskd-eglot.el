@@ -128,12 +128,13 @@ touched; PARAMS is all of it, passed to `maskd-format-functions'."
               (setq maskd-eglot--own
                     (cl-remove-if (lambda (v) (< v version)) maskd-eglot--own))
               ;; Join the person's change: drop the undo boundary after it.
-              (let ((joined (when (and (consp buffer-undo-list)
+              (let ((joined (when (and (> (length edits) 0)
+                                       (consp buffer-undo-list)
                                        (null (car buffer-undo-list)))
                               (setq buffer-undo-list (cdr buffer-undo-list))
                               t)))
                 (maskd-eglot--apply edits)
-                (when (and joined (> (length edits) 0))
+                (when joined
                   (undo-boundary)))
               (when cursor
                 (maskd--goto cursor))

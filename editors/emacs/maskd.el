@@ -677,10 +677,10 @@ person's change in one undo step."
          (t
           (maskd--count :applied)
           (setq maskd--own (seq-filter (lambda (v) (>= v version)) maskd--own))
-          (let ((joined (maskd--join-undo))
-                (edits (plist-get params :edits)))
+          (let* ((edits (plist-get params :edits))
+                 (joined (and (> (length edits) 0) (maskd--join-undo))))
             (maskd--apply-edits edits)
-            (when (and joined (> (length edits) 0))
+            (when joined
               (undo-boundary)))
           (when (plist-get params :cursor)
             (maskd--goto (plist-get params :cursor)))
