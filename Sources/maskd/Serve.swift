@@ -43,12 +43,13 @@ func runServe(_ arguments: [String]) throws -> Int32 {
     logger.info("maskd \(maskdVersion) serving on stdio")
     connection.run { message in
         let reply = server.handle(message)
-        if let code = server.exitCode {
-            if let reply { connection.send(reply) }
-            logger.info("exit \(code)")
-            exit(code)
-        }
+        // On `exit`, stop reading; `run` still writes every queued frame before it returns.
+        if server.exitCode != nil { connection.stop() }
         return reply
+    }
+    if let code = server.exitCode {
+        logger.info("exit \(code)")
+        return code
     }
     logger.info("input closed")
     return server.exitCodeAtEndOfInput
