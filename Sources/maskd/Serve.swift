@@ -37,9 +37,9 @@ func runServe(_ arguments: [String]) throws -> Int32 {
     let logger = Logger(level: level) { line in sink.write(Data((line + "\n").utf8)) }
     let connection = Connection()
     connection.log = { logger.warn($0) }
-    let server = Server(version: maskdVersion, log: logger) { method, params in
-        connection.sendNotification(method, params)
-    }
+    let server = Server(version: maskdVersion, log: logger,
+                        notify: { method, params in connection.sendNotification(method, params) },
+                        request: { method, params in connection.sendRequest(method, params) })
     logger.info("maskd \(maskdVersion) serving on stdio")
     connection.run { message in
         let reply = server.handle(message)
