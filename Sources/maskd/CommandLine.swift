@@ -22,6 +22,8 @@ let usage = """
           Read TEXT into an empty field of mask M.
       maskd edit --mask M --text T --selection S:E (--insert X | --backspace | --delete) [--json]
           Apply one edit to field text T with the caret or selection S:E.
+      maskd presets
+          List the named masks usable as {"preset": NAME}.
       maskd demo
           Start a daemon and play a scripted editing session against it, checking every step.
       maskd --version | --help

@@ -183,7 +183,7 @@ final class DemoEditor {
 func runDemo(_ arguments: [String]) throws -> Int32 {
     guard arguments.isEmpty else { throw UsageError(message: "demo takes no arguments") }
     print("maskd demo: an editor and a real maskd daemon (a child process), talking over pipes.\n")
-    let editor = try DemoEditor(text: "Phone: \nCard: ")
+    let editor = try DemoEditor(text: "Phone: \nCard: \nPay with: \nAmount: ")
     func step(_ title: String) { print("\n== \(title)") }
 
     step("Start the daemon and open a document")
@@ -230,6 +230,53 @@ func runDemo(_ arguments: [String]) throws -> Int32 {
                                                   "mask": ["groups": [4, 6, 5], "accept": "digits"]])
     editor.applyEdits(result["edits"]?.arrayValue ?? [], cursor: result["cursor"])
     editor.expect("Card: 4111 111111 11111|")
+
+    step("Open a field with the card preset after 'Pay with: ': the brand follows the prefix")
+    let pay = editor.request("maskd/openField", ["textDocument": ["uri": .string(editor.uri)],
+                                                 "range": DemoEditor.range(2, 10, 10), "mask": ["preset": "card"],
+                                                 "field": "pay"])
+    editor.applyEdits(pay["edits"]?.arrayValue ?? [], cursor: pay["cursor"])
+    editor.cursor = (2, 10)
+    func state() -> JSONValue {
+        editor.request("maskd/formatHints", ["textDocument": ["uri": .string(editor.uri)],
+                                             "position": ["line": .int(Int64(editor.cursor.line)),
+                                                          "character": .int(Int64(editor.cursor.character))]],
+                       quiet: true)
+    }
+    func describe(_ s: JSONValue) -> String {
+        let brand = s["brand"]?.stringValue ?? "none yet"
+        let problems = (s["problems"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: "; ")
+        return "brand: \(brand), valid: \(s["valid"]?.boolValue == true)" + (problems.isEmpty ? "" : ", \(problems)")
+    }
+    for (i, (key, expected)) in zip("3782822463", ["3|", "37|", "378|", "3782|", "3782 8|", "3782 82|", "3782 822|",
+                                                   "3782 8224|", "3782 82246|", "3782 822463|"]).enumerated() {
+        editor.personChange(2, editor.cursor.character, editor.cursor.character, String(key), quiet: true)
+        editor.expect("Pay with: " + expected)
+        if i < 2 { print("    \(describe(state()))") }
+    }
+    print("    Amex groups 4-6-5: \(describe(state()))")
+    for key in "10006" {
+        editor.personChange(2, editor.cursor.character, editor.cursor.character, String(key), quiet: true)
+    }
+    editor.expect("Pay with: 3782 822463 10006|")
+    print("    a wrong last digit: \(describe(state()))")
+    editor.personChange(2, editor.cursor.character - 1, editor.cursor.character, "", quiet: true)
+    editor.personChange(2, editor.cursor.character, editor.cursor.character, "5", quiet: true)
+    editor.expect("Pay with: 3782 822463 10005|")
+    print("    corrected: \(describe(state()))")
+
+    step("Type an amount after 'Amount: ': groups from the right, two decimals")
+    let amount = editor.request("maskd/openField", ["textDocument": ["uri": .string(editor.uri)],
+                                                    "range": DemoEditor.range(3, 8, 8), "mask": ["preset": "amount"],
+                                                    "field": "amount"])
+    editor.applyEdits(amount["edits"]?.arrayValue ?? [], cursor: amount["cursor"])
+    editor.cursor = (3, 8)
+    for (key, expected) in zip("1234567.891", ["1|", "12|", "123|", "1,234|", "12,345|", "123,456|", "1,234,567|",
+                                                "1,234,567.|", "1,234,567.8|", "1,234,567.89|", "1,234,567.89|"]) {
+        editor.personChange(3, editor.cursor.character, editor.cursor.character, String(key), quiet: true)
+        editor.expect("Amount: " + expected)
+    }
+    print("    the third decimal was cut: \(describe(state()).replacingOccurrences(of: "brand: none yet, ", with: ""))")
 
     step("Shut down")
     let code = editor.finish()

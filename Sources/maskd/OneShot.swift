@@ -1,6 +1,7 @@
 // maskd: `maskd format` and `maskd edit`, one field operation printed for people or as JSON.
 import Foundation
 import JSON
+import MaskEngine
 import MaskServer
 
 /// Runs one `maskd/apply` through a fresh in-process server, so the commands and the daemon
@@ -107,4 +108,13 @@ func marked(_ text: String, start: Int, end: Int) -> String {
     }
     if start == end { return slice(0, start) + "|" + slice(start, units.count) }
     return slice(0, start) + "|" + slice(start, end) + "|" + slice(end, units.count)
+}
+
+/// `maskd presets`: every preset name with what it formats, one per line.
+func runPresets(_ arguments: [String]) throws -> Int32 {
+    guard arguments.isEmpty else { throw UsageError(message: "presets takes no arguments") }
+    for name in Presets.names {
+        print(name.padding(toLength: 12, withPad: " ", startingAt: 0) + (Presets.summaries[name] ?? ""))
+    }
+    return 0
 }

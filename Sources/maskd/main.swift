@@ -13,6 +13,8 @@ do {
         exit(try runEdit(Array(arguments.dropFirst())))
     case "demo":
         exit(try runDemo(Array(arguments.dropFirst())))
+    case "presets":
+        exit(try runPresets(Array(arguments.dropFirst())))
     default:
         exit(try runServe(arguments))
     }

@@ -1,23 +1,32 @@
-// maskd tests: every Protocol/vectors/engine/*.json case, run through `maskd/apply` in the binary.
+// maskd tests: every Protocol/vectors/{engine,presets}/*.json case, run through `maskd/apply` in the binary.
 import Foundation
 import JSON
 import XCTest
 
 final class EngineVectorTests: XCTestCase {
-    static var vectorsDirectory: URL {
+    static func vectorsDirectory(_ folder: String) -> URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Protocol/vectors/engine")
+            .deletingLastPathComponent().appendingPathComponent("Protocol/vectors/\(folder)")
     }
 
     func testEngineVectors_throughMaskdApply_matchEveryExpectation() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.vectorsDirectory.path)
+        try runVectors("engine")
+    }
+
+    func testPresetVectors_throughMaskdApply_matchEveryExpectation() throws {
+        try runVectors("presets")
+    }
+
+    private func runVectors(_ folder: String) throws {
+        let directory = Self.vectorsDirectory(folder)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             .filter { $0.hasSuffix(".json") }.sorted()
-        XCTAssertFalse(files.isEmpty, "no vector files in \(Self.vectorsDirectory.path)")
+        XCTAssertFalse(files.isEmpty, "no vector files in \(directory.path)")
         let client = try DaemonClient()
         client.initialize()
         var count = 0
         for file in files {
-            let data = try Data(contentsOf: Self.vectorsDirectory.appendingPathComponent(file))
+            let data = try Data(contentsOf: directory.appendingPathComponent(file))
             let root = try JSONValue.parse([UInt8](data))
             for (index, testCase) in (root["cases"]?.arrayValue ?? []).enumerated() {
                 let name = "\(file) #\(index) \(testCase["name"]?.stringValue ?? "")"
@@ -26,7 +35,7 @@ final class EngineVectorTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(count, 0)
-        print("engine vectors run through maskd/apply: \(count)")
+        print("\(folder) vectors run through maskd/apply: \(count)")
     }
 }
 

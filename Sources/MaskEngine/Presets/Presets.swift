@@ -74,21 +74,25 @@ public enum Presets {
 /// A mask whose program follows what has been entered: the card brand by its prefix, the
 /// IBAN's length by its country code.
 final class DynamicProgram: @unchecked Sendable {
-    /// The program for no or undecided input; it also reads text back into characters.
+    /// The program for no or undecided input.
     let broad: Program
-    private let select: ([Character]) -> (Program, brand: String?)
-    /// Problems with a complete value that only the selector knows (a length the brand lacks).
-    let problems: ([Character], String?) -> [String]
+    /// Every program the selector may return, for the byte path's check.
+    let all: [Program]
+    private let select: (AlnumPrefix) -> (Program, brand: String?)
+    /// Problems with a complete value that only the selector knows (a length the brand lacks):
+    /// given the first letters or digits, the number entered, and the brand.
+    let problems: (AlnumPrefix, Int, String?) -> [String]
 
-    init(broad: Program, select: @escaping ([Character]) -> (Program, brand: String?),
-         problems: @escaping ([Character], String?) -> [String]) {
+    init(broad: Program, all: [Program], select: @escaping (AlnumPrefix) -> (Program, brand: String?),
+         problems: @escaping (AlnumPrefix, Int, String?) -> [String]) {
         self.broad = broad
+        self.all = all
         self.select = select
         self.problems = problems
     }
 
-    /// The program and brand for the characters entered so far.
-    func program(for entered: [Character]) -> (Program, brand: String?) { select(entered) }
+    /// The program and brand for entered characters that begin with `prefix`.
+    func program(forPrefix prefix: AlnumPrefix) -> (Program, brand: String?) { select(prefix) }
 
     /// The `card` preset: Amex 4-6-5, Diners 4-6-4, others 4-4-4-4-3, each capped at its length.
     static func card(_ spec: MaskSpec) throws -> DynamicProgram {
@@ -108,17 +112,17 @@ final class DynamicProgram: @unchecked Sendable {
         let programs = byBrand
         return DynamicProgram(
             broad: broad,
-            select: { entered in
-                guard let brand = CardBrand.detect(String(entered.prefix(CardBrand.longestPrefix))) else {
-                    return (broad, nil)
-                }
+            all: [broad] + Array(byBrand.values),
+            select: { prefix in
+                guard let brand = CardBrand.detect(digits: prefix) else { return (broad, nil) }
                 return (programs[brand]!, brand.rawValue)
             },
-            problems: { entered, brandName in
+            problems: { prefix, count, brandName in
                 guard let brandName, let brand = CardBrand(rawValue: brandName) else {
-                    return entered.isEmpty ? [] : ["no card brand starts with \(String(entered.prefix(2)))"]
+                    let start = String(decoding: prefix.prefix(2), as: UTF8.self)
+                    return count == 0 ? [] : ["no card brand starts with \(start)"]
                 }
-                if !brand.lengths.contains(entered.count) {
+                if !brand.lengths.contains(count) {
                     let list = brand.lengths.map(String.init)
                     let spelled = list.count == 1 ? list[0]
                         : list.dropLast().joined(separator: ", ") + " or " + list.last!
@@ -152,12 +156,13 @@ final class DynamicProgram: @unchecked Sendable {
         let programs = byLength
         return DynamicProgram(
             broad: broad,
-            select: { entered in
-                guard entered.count >= 2, let length = Checks.ibanLengths[String(entered.prefix(2))] else {
-                    return (broad, nil)
-                }
+            all: [broad] + Array(byLength.values),
+            select: { prefix in
+                guard prefix.count >= 2,
+                      let length = Checks.ibanLengths[String(decoding: prefix.prefix(2), as: UTF8.self)]
+                else { return (broad, nil) }
                 return (programs[length] ?? broad, nil)
             },
-            problems: { _, _ in [] })
+            problems: { _, _, _ in [] })
     }
 }
