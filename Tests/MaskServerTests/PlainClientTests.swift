@@ -90,6 +90,9 @@ final class PlainClientTests: XCTestCase {
         client.sync()
         let request = client.takeRequests("workspace/applyEdit")
         XCTAssertEqual(request.count, 1)
+        XCTAssertNil(request.first?["params"]?["label"], "a keystroke's edit has no label to show")
+        XCTAssertEqual(request.first?["params"]?["edit"]?["documentChanges"]?[0]?["textDocument"]?["version"],
+                       .int(Int64(editor.document.version)))
         client.respond(request[0], ["applied": false, "failureReason": "read-only buffer"])
         client.sync()
         XCTAssertTrue(client.take("window/logMessage").contains { ($0["message"]?.stringValue ?? "").contains("read-only buffer") })

@@ -10,17 +10,19 @@ extension Server {
         case .didFormat:
             notify(DidFormatNotification.method, DidFormatNotification.params(uri: uri, report))
         case .applyEdit:
-            applyEdits(uri: uri, version: report.version, report.edits, label: "maskd: format")
+            // No label: a client may show each one (Neovim prints it), and this is every keystroke.
+            applyEdits(uri: uri, version: report.version, report.edits, label: nil)
         }
     }
 
     /// Sends `edits` (against `version` of `uri`, already pending in the document) as one
-    /// `workspace/applyEdit`; nothing when there are none.
+    /// `workspace/applyEdit`, with `label` when given; nothing when there are none.
     ///
     /// When the client answers that it did not apply them and the document has not changed since,
     /// no echo will come: the pending edits are dropped and the diagnostics published.
-    func applyEdits(uri: String, version: Int, _ edits: [TextEdit], label: String) {
+    func applyEdits(uri: String, version: Int, _ edits: [TextEdit], label: String?) {
         guard !edits.isEmpty else { return }
+        let what = label ?? "formatting"
         let params = ApplyWorkspaceEditRequest.params(label: label, uri: uri,
                                                       version: client.documentChanges ? version : nil, edits)
         request(ApplyWorkspaceEditRequest.method, params) { [weak self] result in
@@ -36,10 +38,10 @@ extension Server {
             }
             guard let document = self.documents[uri], document.version == version else {
                 // The document moved on: the change that moved it already dropped or matched the edits.
-                self.log.info("\(label): the client did not apply the edits for '\(uri)' version \(version): \(why)")
+                self.log.info("\(what): the client did not apply the edits for '\(uri)' version \(version): \(why)")
                 return
             }
-            self.report(.info, "\(label): the client did not apply the edits for '\(uri)' version \(version) "
+            self.report(.info, "\(what): the client did not apply the edits for '\(uri)' version \(version) "
                 + "(\(why)); they are dropped")
             document.discardPending()
             self.publishDiagnostics(uri)
