@@ -38,6 +38,7 @@ extension Server {
                                      mask: open.mask, id: open.field)
             }
             applyEdits(uri: open.uri, version: document.version, outcome.edits, label: "maskd: open field")
+            fieldsChanged(open.uri)
             return .null
         case CloseFieldCommand.name:
             let close = try Server.argument(arguments) { try CloseFieldRequest(params: $0) }

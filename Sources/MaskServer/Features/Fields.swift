@@ -34,10 +34,12 @@ extension Server {
         -> JSONValue {
         let (document, outcome) = try openFieldOutcome(uri: uri, version: version, range: range, spec: spec, mask: mask,
                                                        id: id)
+        fieldsChanged(uri)
         return Server.fieldResult(document, outcome)
     }
 
-    /// Opens a field (`maskd/openField`, the `maskd.openField` command).
+    /// Opens a field (`maskd/openField`, the `maskd.openField` command); the caller then calls
+    /// `fieldsChanged`, once the edits are on their way.
     /// - Returns: the document and what opening the field proposes; the edits are pending.
     func openFieldOutcome(uri: String, version: Int?, range: TextRange, spec: MaskSpec, mask: Mask, id: String?) throws
         -> (Document, (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)) {
@@ -59,7 +61,6 @@ extension Server {
         }
         let outcome = document.openField(id: id ?? document.newFieldID(), line: start.line, start: start.column,
                                          end: end.column, spec: spec, mask: mask)
-        fieldsChanged(uri)
         return (document, outcome)
     }
 
