@@ -300,15 +300,22 @@ public final class Mask: @unchecked Sendable {
     }
 
     /// Cuts entered characters from the end until the `regex` option can still accept the value.
+    ///
+    /// Viability is closed under prefixes, so a binary search over the number of cells kept
+    /// finds the longest viable start with O(log n) regex runs.
     private func trimToViable<U>(_ program: Program, _ layout: Layout<U>) -> (layout: Layout<U>, cut: String) {
-        var layout = layout
-        var cut: [Character] = []
-        while !layout.cells.isEmpty, !checks.isViable(program.value(of: layout)) {
-            cut.append(layout.cells.removeLast().char.character)
-            layout.end = 0
-            program.settle(&layout)
+        func kept(_ n: Int) -> Layout<U> {
+            var trimmed = Layout(cells: Array(layout.cells.prefix(n)), end: 0)
+            program.settle(&trimmed)
+            return trimmed
         }
-        return (layout, String(cut.reversed()))
+        var low = 0, high = layout.cells.count  // kept(low) is viable (or low == 0); kept(high) is not
+        while low + 1 < high {
+            let mid = (low + high) / 2
+            if checks.isViable(program.value(of: kept(mid))) { low = mid } else { high = mid }
+        }
+        let cut = String(layout.cells[low...].map { $0.char.character })
+        return (kept(low), cut)
     }
 
     private func clamp(_ range: Range<Int>, _ count: Int) -> Range<Int> {

@@ -94,6 +94,10 @@ final class Program: @unchecked Sendable {
         }
     }
 
+    /// The most characters a field holds, even with a `…` slot: a field is a line a person types,
+    /// and every keystroke's cost (and a `regex` check) is linear in it.
+    static let maximumCells = 4096
+
     /// The cursor after an entered character in element `e`: a `…` slot keeps it.
     @inline(__always)
     func cursor(after e: Int) -> Int { elements[e].repeats ? e : e + 1 }
@@ -145,6 +149,7 @@ extension Program {
     /// and the literals it walked over stay shown.
     @inline(__always)
     func step<U: FieldUnit>(_ c: U, cursor: inout Int, into cells: inout [Cell<U>]) -> Step {
+        if cells.count >= Program.maximumCells { return fitsSomeSlot(c) ? .overflow(walked: false) : .rejected }
         var e = cursor
         var walkedLiteral = false
         let count = elements.count
@@ -212,7 +217,7 @@ extension Program {
         for c in chars {
             var e = cursor
             var placed = false
-            while e < count {
+            while e < count, cells.count < Program.maximumCells {
                 let element = elements[e]
                 guard case .slot(let slotClass) = element.kind else {
                     e += 1
