@@ -130,7 +130,7 @@ public final class Connection {
 
   /// Makes ``run(_:)`` return once the message being handled is done and every queued frame is written.
   ///
-  /// Messages that arrived after the current one (in the same read) are not dispatched. Call it from the handler,
+  /// Messages that arrived after the current one (in the same read) are not dispatched, except the rest of a batch. Call it from the handler,
   /// for example on the `exit` notification, so the replies and notifications already sent still reach the
   /// client: the process can then end with its exit code after ``run(_:)`` returns. Output is given up after
   /// 10 seconds in which the output descriptor takes no byte.
