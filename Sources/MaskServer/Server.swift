@@ -1,5 +1,6 @@
 // maskd: the daemon's state: lifecycle, negotiated encoding, open documents.
 import JSON
+import JSONRPC
 import MaskEngine
 
 /// The maskd language server, independent of any transport.
@@ -26,14 +27,26 @@ public final class Server {
     public let version: String
     let log: Logger
     let notify: (String, JSONValue) -> Void
+    /// Sends a request to the client and returns its id; nil when the transport has no way back.
+    let sendRequest: ((String, JSONValue) -> RequestID)?
     var documents: [String: Document] = [:]
+    /// What the client said it can do in `initialize`, and how it wants edits delivered.
+    var client = ClientOptions()
+    /// The requests sent to the client that still wait for their response, by id.
+    var awaiting: [RequestID: (Result<JSONValue, ResponseError>) -> Void] = [:]
+    /// The diagnostics last published for each URI (absent: none, or an empty list).
+    var publishedDiagnostics: [String: [Diagnostic]] = [:]
 
     /// - Parameters:
     ///   - notify: sends a notification (method, params) to the client.
-    public init(version: String, log: Logger = .silent, notify: @escaping (String, JSONValue) -> Void) {
+    ///   - request: sends a request (method, params) to the client and returns its id; its response must
+    ///     come back through `handle(_:)`. Without it, the daemon cannot send `workspace/applyEdit`.
+    public init(version: String, log: Logger = .silent, notify: @escaping (String, JSONValue) -> Void,
+                request: ((String, JSONValue) -> RequestID)? = nil) {
         self.version = version
         self.log = log
         self.notify = notify
+        self.sendRequest = request
     }
 
     /// The process exit code when the input ends without an `exit`: 0 after `shutdown`, else 1.

@@ -37,18 +37,19 @@ func runServe(_ arguments: [String]) throws -> Int32 {
     let logger = Logger(level: level) { line in sink.write(Data((line + "\n").utf8)) }
     let connection = Connection()
     connection.log = { logger.warn($0) }
-    let server = Server(version: maskdVersion, log: logger) { method, params in
-        connection.sendNotification(method, params)
-    }
+    let server = Server(version: maskdVersion, log: logger,
+                        notify: { method, params in connection.sendNotification(method, params) },
+                        request: { method, params in connection.sendRequest(method, params) })
     logger.info("maskd \(maskdVersion) serving on stdio")
     connection.run { message in
         let reply = server.handle(message)
-        if let code = server.exitCode {
-            if let reply { connection.send(reply) }
-            logger.info("exit \(code)")
-            exit(code)
-        }
+        // On `exit`, stop reading; `run` still writes every queued frame before it returns.
+        if server.exitCode != nil { connection.stop() }
         return reply
+    }
+    if let code = server.exitCode {
+        logger.info("exit \(code)")
+        return code
     }
     logger.info("input closed")
     return server.exitCodeAtEndOfInput

@@ -21,18 +21,26 @@ protocol NotificationMessage {
 /// Every message the daemon handles, alphabetically by method.
 ///
 /// Add each new message here (and give it its own file under `Messages/`); the dispatcher
-/// knows nothing else. Notifications the daemon sends (`maskd/didFormat`,
-/// `window/logMessage`) have files too but are not dispatched.
+/// knows nothing else. Messages the daemon sends (`maskd/didFormat`, `window/logMessage`,
+/// `textDocument/publishDiagnostics`, and the requests `workspace/applyEdit` and
+/// `workspace/inlayHint/refresh`) have files too but are not dispatched; responses to the
+/// daemon's requests go to `Server.awaiting`.
 enum MessageRegistry {
     static let requests: [any RequestMessage.Type] = [
-        InitializeRequest.self,          // initialize
-        ApplyRequest.self,               // maskd/apply
-        CloseFieldRequest.self,          // maskd/closeField
-        FieldsRequest.self,              // maskd/fields
-        FormatHintsRequest.self,         // maskd/formatHints
-        OpenFieldRequest.self,           // maskd/openField
-        SetMaskRequest.self,             // maskd/setMask
-        ShutdownRequest.self,            // shutdown
+        InitializeRequest.self,                 // initialize
+        ApplyRequest.self,                      // maskd/apply
+        CloseFieldRequest.self,                 // maskd/closeField
+        FieldsRequest.self,                     // maskd/fields
+        FormatHintsRequest.self,                // maskd/formatHints
+        OpenFieldRequest.self,                  // maskd/openField
+        SetMaskRequest.self,                    // maskd/setMask
+        ShutdownRequest.self,                   // shutdown
+        CodeActionRequest.self,                 // textDocument/codeAction
+        DocumentFormattingRequest.self,         // textDocument/formatting
+        HoverRequest.self,                      // textDocument/hover
+        InlayHintRequest.self,                  // textDocument/inlayHint
+        DocumentRangeFormattingRequest.self,    // textDocument/rangeFormatting
+        ExecuteCommandRequest.self,             // workspace/executeCommand
     ]
 
     static let notifications: [any NotificationMessage.Type] = [

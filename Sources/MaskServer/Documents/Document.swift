@@ -222,6 +222,26 @@ final class Document {
         return true
     }
 
+    /// Brings fields into form (`textDocument/formatting`): each field's text in the daemon's copy
+    /// is read into its mask afresh, and the edits that turn it into the result become pending,
+    /// replacing the field's edits still waiting for their echo.
+    /// - Returns: the edits, sorted, against the current version; none for fields already in form.
+    func reformat(_ ids: [String]) -> [TextEdit] {
+        let set = Set(ids)
+        pending.removeAll { set.contains($0.field) }
+        var results: [String: FieldResult] = [:]
+        for id in ids {
+            guard let session = sessions[id], let (_, span, text) = fieldSpan(id) else { continue }
+            results[id] = session.mask.format(text.scalarSlice(span.start, span.end))
+        }
+        return formatEdits(results).edits
+    }
+
+    /// Forgets the edits waiting for their echo: the client said it will not apply them.
+    func discardPending() {
+        pending.removeAll()
+    }
+
     /// Stores `results` as the fields' states, and makes pending the edits that turn each
     /// field's current text into its result's.
     private func propose(_ results: [String: FieldResult], cursorField: String, alwaysCursor: Bool)

@@ -8,6 +8,8 @@ extension Server {
         }
         documents[uri] = Document(uri: uri, languageId: languageId, version: version, text: text, encoding: encoding)
         log.debug("opened \(uri) at version \(version)")
+        // A replaced document's fields are gone, and so are their diagnostics.
+        if publishedDiagnostics[uri] != nil { publishDiagnostics(uri) }
     }
 
     func closeDocument(uri: String) {
@@ -16,9 +18,11 @@ extension Server {
             return
         }
         log.debug("closed \(uri)")
+        publishDiagnostics(uri)
     }
 
-    /// Applies a `didChange` and sends `maskd/didFormat` when a person's change touched a field.
+    /// Applies a `didChange`; when a person's change touched a field, delivers the edits that
+    /// bring it into form (`maskd/didFormat`, or `workspace/applyEdit` for a plain client).
     ///
     /// A refused change (stale version, impossible range) is reported with `window/logMessage`
     /// and leaves the document exactly as it was.
@@ -27,10 +31,13 @@ extension Server {
             report(.warn, "textDocument/didChange: '\(uri)' is not open")
             return
         }
+        let echoExpected = !document.pending.isEmpty
         do {
-            if let report = try document.apply(changes, version: version) {
-                notify(DidFormatNotification.method, DidFormatNotification.params(uri: uri, report))
-            }
+            let formatted = try document.apply(changes, version: version)
+            if let formatted { deliver(formatted, uri: uri) }
+            // Diagnostics can only have changed when a field's state did, when an echo completed (they
+            // waited for it), or when fields that have diagnostics may have moved.
+            if formatted != nil || echoExpected || publishedDiagnostics[uri] != nil { publishDiagnostics(uri) }
         } catch let refusal as ChangeRefusal {
             report(.warn, "textDocument/didChange '\(uri)' version \(version) refused, nothing applied: "
                 + "\(refusal); send the full content to resynchronise")

@@ -32,6 +32,17 @@ extension Server {
 
     func openField(uri: String, version: Int?, range: TextRange, spec: MaskSpec, mask: Mask, id: String?) throws
         -> JSONValue {
+        let (document, outcome) = try openFieldOutcome(uri: uri, version: version, range: range, spec: spec, mask: mask,
+                                                       id: id)
+        fieldsChanged(uri)
+        return Server.fieldResult(document, outcome)
+    }
+
+    /// Opens a field (`maskd/openField`, the `maskd.openField` command); the caller then calls
+    /// `fieldsChanged`, once the edits are on their way.
+    /// - Returns: the document and what opening the field proposes; the edits are pending.
+    func openFieldOutcome(uri: String, version: Int?, range: TextRange, spec: MaskSpec, mask: Mask, id: String?) throws
+        -> (Document, (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)) {
         let document = try fieldDocument(uri, version: version)
         guard range.start.line == range.end.line else {
             throw MessageError.invalidParams("params.range: a field is one line, this range spans lines "
@@ -50,7 +61,7 @@ extension Server {
         }
         let outcome = document.openField(id: id ?? document.newFieldID(), line: start.line, start: start.column,
                                          end: end.column, spec: spec, mask: mask)
-        return Server.fieldResult(document, outcome)
+        return (document, outcome)
     }
 
     func setMask(uri: String, version: Int?, id: String, spec: MaskSpec, mask: Mask, caret: Position?) throws
@@ -59,6 +70,7 @@ extension Server {
         guard let outcome = document.setMask(id: id, spec: spec, mask: mask, caret: caret) else {
             throw MessageError.invalidParams("params.field: no field '\(id)' in '\(uri)'")
         }
+        fieldsChanged(uri)
         return Server.fieldResult(document, outcome)
     }
 
@@ -67,6 +79,7 @@ extension Server {
         guard document.closeField(id) else {
             throw MessageError.invalidParams("params.field: no field '\(id)' in '\(uri)'")
         }
+        fieldsChanged(uri)
         return .null
     }
 

@@ -36,6 +36,8 @@ final class DaemonClient {
     private var nextID: Int64 = 0
     /// Every notification received, in order (`didFormat`, `logMessage`, ...).
     private(set) var notifications: [JSONValue] = []
+    /// Every request the daemon sent (`workspace/applyEdit`, ...), in order, whole envelopes.
+    private(set) var serverRequests: [JSONValue] = []
     private(set) var stderrText = ""
 
     init(arguments: [String] = ["--stdio"]) throws {
@@ -147,6 +149,7 @@ final class DaemonClient {
             while !inbox.isEmpty {
                 let message = inbox.removeFirst()
                 if message["method"] != nil && message["id"] == nil { notifications.append(message) }
+                if message["method"] != nil && message["id"] != nil { serverRequests.append(message) }
                 if predicate(message) { return message }
             }
             if ended || !condition.wait(until: deadline) { return nil }
@@ -160,6 +163,15 @@ final class DaemonClient {
         let matching = notifications.filter { $0["method"]?.stringValue == method }
         notifications.removeAll { $0["method"]?.stringValue == method }
         return matching.map { $0["params"] ?? .null }
+    }
+
+    /// The requests of `method` the daemon sent since the last call, in order (whole envelopes).
+    func takeRequests(_ method: String) -> [JSONValue] {
+        condition.lock()
+        defer { condition.unlock() }
+        let matching = serverRequests.filter { $0["method"]?.stringValue == method }
+        serverRequests.removeAll { $0["method"]?.stringValue == method }
+        return matching
     }
 
     /// Waits until every message sent so far is handled (a cheap request round trip).
