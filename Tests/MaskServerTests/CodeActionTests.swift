@@ -26,15 +26,20 @@ final class CodeActionTests: XCTestCase {
     func testCodeAction_ranksPresetsForTheSelectedText() throws {
         client = try DaemonClient()
         client.initializeLSP()
-        let editor = Editor(client, text: "4111111111111111\n13800138000\n2024-02-29\n20240229\nhello\n5551234567\n")
+        let editor = Editor(client, text: "4111111111111111\n13800138000\n2024-02-29\n20240229\nhello\n5551234567\n\n4111111111111112\n")
         XCTAssertEqual(titles(editor, line: 0).first, "Format as card")
-        XCTAssertEqual(titles(editor, line: 0).prefix(3), ["Format as card", "Format as bankcard.cn", "Format as amount"])
+        XCTAssertEqual(titles(editor, line: 0).prefix(2), ["Format as card", "Format as bankcard.cn"])
+        XCTAssertTrue(titles(editor, line: 0).contains("Format as amount"))
         XCTAssertEqual(titles(editor, line: 1).first, "Format as phone.cn")
         XCTAssertEqual(titles(editor, line: 2).first, "Format as date")
         XCTAssertEqual(titles(editor, line: 3).first, "Format as date")
         XCTAssertEqual(titles(editor, line: 4), [], "no preset keeps half of 'hello'")
         XCTAssertEqual(titles(editor, line: 5).first, "Format as phone.us")
         XCTAssertEqual(titles(editor, line: 6), [], "an empty line offers nothing")
+        // A mistyped card number is still a card first; the amount, which takes any digits, comes last.
+        XCTAssertEqual(titles(editor, line: 7).prefix(2), ["Format as card", "Format as bankcard.cn"])
+        let mistyped = titles(editor, line: 7)
+        XCTAssertGreaterThan(mistyped.firstIndex(of: "Format as amount")!, mistyped.firstIndex(of: "Format as bankcard.cn")!)
         // The date's own separators are kept; the amount drops them, so it ranks lower.
         let date = titles(editor, line: 2)
         XCTAssertFalse(date.contains("Format as iban"))

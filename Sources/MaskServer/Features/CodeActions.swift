@@ -91,9 +91,11 @@ extension Server {
     /// The presets that fit `text`, best first.
     ///
     /// Each preset reads `text` as opening a field over it would. A preset fits when its value keeps
-    /// at least half of the text's letters and digits (and at least one). They rank by: complete and
-    /// valid first; then more letters and digits kept; then fewer characters dropped or cut
-    /// (`rejected` plus `overflow`); then the order of `Presets.names`.
+    /// at least half of the text's letters and digits (and at least one). They rank by: more letters
+    /// and digits kept; then `amount` last, since it takes any digits; then complete and valid
+    /// first; then fewer characters dropped or cut (`rejected` plus `overflow`); then the order of
+    /// `Presets.names`. So a mistyped card number still offers "card" first (its diagnostics say
+    /// what is wrong once opened), and no preset that cuts digits beats one that keeps them all.
     static func rankPresets(_ text: String) -> [PresetFit] {
         let wanted = text.unicodeScalars.filter(isLetterOrDigit).count
         guard wanted > 0 else { return [] }
@@ -107,13 +109,18 @@ extension Server {
         }
         fits.sort { a, b in
             let x = a.fit, y = b.fit
-            if x.result.valid != y.result.valid { return x.result.valid }
             if x.kept != y.kept { return x.kept > y.kept }
+            let xFallback = x.name == fallbackPreset, yFallback = y.name == fallbackPreset
+            if xFallback != yFallback { return yFallback }
+            if x.result.valid != y.result.valid { return x.result.valid }
             if x.dropped != y.dropped { return x.dropped < y.dropped }
             return a.order < b.order
         }
         return fits.map(\.fit)
     }
+
+    /// The preset that reads any digits, offered after the specific ones.
+    static let fallbackPreset = "amount"
 
     /// A Unicode letter or decimal digit (what `alnum` slots take).
     static func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
