@@ -124,13 +124,7 @@ extension Program {
                 outcome.refused = true
                 return outcome
             }
-            let caretCells = newCells.count
-            let placed = place(cells[k1...].lazy.map { $0.char }, from: read.cursor, into: &newCells)
-            outcome.overflow += placed.overflow
-            var layout = Layout(cells: newCells, end: read.cursor)
-            settle(&layout)
-            outcome.layout = layout
-            outcome.caret = caretAfterReading(cursor: read.cursor, cellCount: caretCells, layout: layout)
+            reflow(cells[k1...].lazy.map { $0.char }, after: read.cursor, into: &newCells, outcome: &outcome)
             return outcome
         }
 
@@ -205,14 +199,20 @@ extension Program {
         outcome.rejected = read.rejected
         outcome.overflow += read.overflow
         if !read.accepted { outcome.refused = true }
+        reflow(after, after: read.cursor, into: &cells, outcome: &outcome)
+        return outcome
+    }
+
+    /// After an insertion was read in up to `cursor`: the entered characters behind it re-flow,
+    /// and the caret lands right after what was read in.
+    private func reflow<U: FieldUnit, C: Collection>(_ after: C, after cursor: Int, into cells: inout [Cell<U>],
+                                                    outcome: inout EditOutcome<U>) where C.Element == U {
         let caretCells = cells.count
-        let placed = place(after, from: read.cursor, into: &cells)
-        outcome.overflow += placed.overflow
-        var layout = Layout(cells: cells, end: read.cursor)
+        outcome.overflow += place(after, from: cursor, into: &cells).overflow
+        var layout = Layout(cells: cells, end: cursor)
         settle(&layout)
         outcome.layout = layout
-        outcome.caret = caretAfterReading(cursor: read.cursor, cellCount: caretCells, layout: layout)
-        return outcome
+        outcome.caret = caretAfterReading(cursor: cursor, cellCount: caretCells, layout: layout)
     }
 
     /// Right after the last character read in; with `eager`, past the literals that follow.
