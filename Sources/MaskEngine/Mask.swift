@@ -150,23 +150,33 @@ public final class Mask: @unchecked Sendable {
 
     private func format<U: FieldUnit>(_ chars: [U], selection: Range<Int>?) -> FieldResult {
         let selection = clamp(selection ?? chars.count..<chars.count, chars.count)
-        var best: (program: Program, d: Program.Decomposition<U>, layout: Layout<U>, brand: String?)? = nil
+        var best: (program: Program, d: Program.Decomposition<U>, layout: Layout<U>, brand: String?, cut: String,
+                   reproduces: Bool)? = nil
         for (program, brand) in candidates(for: chars) {
             let d = program.decompose(chars, carets: true)
             var layout = d.layout
             program.settle(&layout)
-            if let current = best, !better(program, layout, than: current.program, current.layout) { continue }
-            best = (program, d, layout, brand)
+            // A value the `regex` option can never accept keeps only its longest viable start.
+            var cut = ""
+            if !checks.isViable(program.value(of: layout)) {
+                let trimmed = trimToViable(program, layout)
+                layout = trimmed.layout
+                cut = trimmed.cut
+            }
+            // An alternative that gives the text back unchanged formatted it, and keeps it: another
+            // may read more of its literals as entered characters. This keeps formatting idempotent.
+            let reproduces = chars.isEmpty || program.renders(layout, as: chars)
+            if let current = best {
+                if reproduces != current.reproduces {
+                    guard reproduces else { continue }
+                } else {
+                    guard better(program, layout, than: current.program, current.layout) else { continue }
+                }
+            }
+            best = (program, d, layout, brand, cut, reproduces)
         }
-        let (program, d, firstLayout, brand) = best!
-        var layout = firstLayout
-        var overflow = d.overflow
-        // A value the `regex` option can never accept keeps only its longest viable start.
-        if !checks.isViable(program.value(of: layout)) {
-            let trimmed = trimToViable(program, layout)
-            layout = trimmed.layout
-            overflow += trimmed.cut
-        }
+        let (program, d, layout, brand, cut, _) = best!
+        let overflow = d.overflow + cut
         let rendered = program.render(layout)
         let length = layout.cells.count + program.literalsBefore[program.limit(of: layout)]
         let lower = program.carriedOffset(selection.lowerBound, through: d, textLength: length)
@@ -187,7 +197,8 @@ public final class Mask: @unchecked Sendable {
         let exact = program.edit(edit, inserted: inserted, chars: chars, decomposition: d)
 
         var chosen = (program: program, outcome: exact, brand: currentBrand)
-        if candidates.count > 1 {
+        // A deletion with nothing to delete changes nothing, in any alternative.
+        if candidates.count > 1, !(exact.refused && exact.inserted == nil) {
             for (i, other) in candidates.enumerated() where i != current {
                 let replayed = other.0.replay(before: exact.before.lazy.map { $0.char }, inserted: exact.inserted,
                                               after: exact.after.lazy.map { $0.char })
@@ -278,12 +289,18 @@ public final class Mask: @unchecked Sendable {
         if programs.count == 1 { return 0 }
         var best = 0
         var bestLayout = Layout<U>()
+        var bestReproduces = false
         for (i, program) in programs.enumerated() {
             var layout = program.decompose(chars).layout
             program.settle(&layout)
-            if i == 0 || better(program, layout, than: programs[best], bestLayout) {
+            // The program that renders the text exactly is the one it was formatted with, even if
+            // another would read more of its literals as entered characters.
+            let reproduces = chars.isEmpty || program.renders(layout, as: chars)
+            if i == 0 || (reproduces && !bestReproduces)
+                || (reproduces == bestReproduces && better(program, layout, than: programs[best], bestLayout)) {
                 best = i
                 bestLayout = layout
+                bestReproduces = reproduces
             }
         }
         return best

@@ -160,6 +160,33 @@ final class PropertyTests: XCTestCase {
         }
     }
 
+    /// `oneOf` fields stay idempotent and keep their caret in bounds whatever alternative wins.
+    func testRandomOneOfSessions_stayIdempotent() {
+        var rng = SeededRandom(seed: 4242)
+        var masks = 0
+        while masks < 200 {
+            let a = Self.randomMask(&rng), b = Self.randomMask(&rng)
+            guard let mask = try? Mask.compile(MaskSpec(.oneOf([.notation(a.notation), .notation(b.notation)]),
+                                                        eager: a.eager)) else { continue }
+            masks += 1
+            var field = TypingField(mask, "|")
+            field.text = mask.format("").text
+            field.selection = field.text.count..<field.text.count
+            for _ in 0..<30 {
+                switch rng.int(0..<6) {
+                case 0..<3: field.type(String(rng.pick(Self.typeable + Self.literals)))
+                case 3: field.paste(Self.randomText(&rng, rng.int(1..<8)))
+                case 4: field.backspace()
+                default: field.forwardDelete()
+                }
+                let r = field.last!
+                let context = "oneOf [\(a.notation), \(b.notation)] eager \(a.eager): \(TypingField.mark(r.text, r.selection))"
+                XCTAssertEqual(mask.format(r.text).text, r.text, "not idempotent: " + context)
+                XCTAssertTrue(r.selection.upperBound <= r.text.count, context)
+            }
+        }
+    }
+
     /// ASCII fields run over bytes; the result must be exactly the `Character` path's.
     func testBytePath_equalsCharacterPath() {
         var rng = SeededRandom(seed: 99)

@@ -27,6 +27,12 @@ enum FormCompiler {
         if let bad = sizes.firstIndex(where: { $0 < 1 }) {
             throw MaskError("group sizes must be positive; group \(bad) is \(sizes[bad])")
         }
+        if let bad = sizes.firstIndex(where: { $0 > ProgramChecks.maximumElements }) {
+            throw MaskError("group \(bad) is too large: \(sizes[bad]) slots, at most \(ProgramChecks.maximumElements)")
+        }
+        if sizes.count > ProgramChecks.maximumElements {
+            throw MaskError("too many groups: \(sizes.count), at most \(ProgramChecks.maximumElements)")
+        }
         try checkLengths(minLength: minLength, maxLength: maxLength)
         var groupSizes = sizes
         if repeats {
@@ -67,6 +73,9 @@ enum FormCompiler {
         if let bad = positions.first(where: { $0 < 0 }) {
             throw MaskError("separator positions must not be negative; got \(bad)")
         }
+        if let bad = positions.first(where: { $0 > ProgramChecks.maximumElements }) {
+            throw MaskError("separator position \(bad) is past the longest mask (\(ProgramChecks.maximumElements) elements)")
+        }
         if separator.isEmpty { throw MaskError("'separator' must not be empty") }
         try checkLengths(minLength: minLength, maxLength: maxLength)
         let wanted = Set(positions)
@@ -101,6 +110,9 @@ enum FormCompiler {
 
     private static func checkLengths(minLength: Int?, maxLength: Int?) throws {
         if let maxLength, maxLength < 1 { throw MaskError("'maxLength' must be at least 1") }
+        if let maxLength, maxLength > Program.maximumCells {
+            throw MaskError("'maxLength' must be at most \(Program.maximumCells)")
+        }
         if let minLength, minLength < 0 { throw MaskError("'minLength' must not be negative") }
         if let minLength, let maxLength, minLength > maxLength {
             throw MaskError("'minLength' (\(minLength)) is greater than 'maxLength' (\(maxLength))")
@@ -113,7 +125,7 @@ enum ProgramChecks {
     /// The most elements a mask may compile to; a field is a line a person types, not a file.
     static let maximumElements = 4096
 
-    static func check(_ elements: [Element]) throws {
+    static func check(_ elements: [Element], letterCase: LetterCase? = nil) throws {
         guard elements.contains(where: \.isSlot) else {
             throw MaskError("the mask has no slot to fill", offset: 0)
         }
@@ -121,12 +133,26 @@ enum ProgramChecks {
             throw MaskError("the mask is too long: \(elements.count) elements, at most \(maximumElements)",
                             offset: elements[maximumElements].offset)
         }
-        try checkAmbiguity(elements)
+        try checkAmbiguity(elements, letterCase: letterCase)
     }
 
     /// Refuses an optional slot followed, through optional slots only, by a required slot that
     /// takes some of the same characters: reading such a mask again would not be idempotent.
-    static func checkAmbiguity(_ elements: [Element]) throws {
+    static func checkAmbiguity(_ elements: [Element], letterCase: LetterCase? = nil) throws {
+        // A literal that an optional (or `…`) slot before it takes, with only optional slots
+        // between: shown, it would be read back into the slot (`[9a]ab`, `[A…]x`).
+        for i in elements.indices {
+            guard let slotClass = elements[i].slotClass, elements[i].isOptional else { continue }
+            var j = i + 1
+            while j < elements.count, elements[j].isSlot, elements[j].isOptional { j += 1 }
+            if j < elements.count, let literal = elements[j].literal, slotClass.fit(literal, letterCase: letterCase) != nil {
+                throw MaskError(
+                    "ambiguous mask: the optional slot at offset \(elements[i].offset) takes the literal '\(literal)' at "
+                        + "offset \(elements[j].offset) that follows it; make the slot required or escape the choice "
+                        + "with a different literal",
+                    offset: elements[i].offset)
+            }
+        }
         for i in elements.indices {
             let first = elements[i]
             guard let firstClass = first.slotClass, first.isOptional, !first.repeats else { continue }

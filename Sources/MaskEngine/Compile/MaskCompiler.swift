@@ -22,6 +22,9 @@ enum MaskCompiler {
             if alternatives.isEmpty { throw MaskError("'oneOf' needs at least one mask") }
             var programs: [Program] = []
             for (i, alternative) in alternatives.enumerated() {
+                if alternative.regex != nil || alternative.validate != nil {
+                    throw MaskError("oneOf[\(i)]: 'regex' and 'validate' go on the oneOf, not on its alternatives")
+                }
                 do {
                     // Options on the `oneOf` object apply to every alternative that does not set them.
                     let inner = try Mask.compile(inherit(alternative, from: spec))
@@ -38,7 +41,7 @@ enum MaskCompiler {
             return Mask(spec: spec, kind: .oneOf(programs), checks: checks)
         default:
             let elements = try self.elements(spec)
-            try ProgramChecks.check(elements)
+            try ProgramChecks.check(elements, letterCase: spec.letterCase)
             return Mask(spec: spec, kind: .slots(makeProgram(elements, spec)), checks: try valueChecks(spec))
         }
     }

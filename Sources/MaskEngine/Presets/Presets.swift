@@ -62,7 +62,7 @@ public enum Presets {
             // The 18th character is the GB 11643 check character: a digit or X.
             elements[last].kind = .slot(.digitX)
         }
-        try ProgramChecks.check(elements)
+        try ProgramChecks.check(elements, letterCase: spec.letterCase)
         return MaskCompiler.makeProgram(elements, spec)
     }
 
@@ -152,7 +152,7 @@ final class DynamicProgram: @unchecked Sendable {
                 if slot < 2 { elements[i].kind = .slot(.letter) } else if slot < 4 { elements[i].kind = .slot(.digit) }
                 slot += 1
             }
-            try ProgramChecks.check(elements)
+            try ProgramChecks.check(elements, letterCase: s.letterCase)
             return MaskCompiler.makeProgram(elements, s)
         }
         let broad = try make(spec.maxLength ?? 34)

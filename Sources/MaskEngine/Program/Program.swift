@@ -16,6 +16,8 @@ final class Program: @unchecked Sendable {
     let literalsBefore: [Int]
     /// The first slot's element index (`elements.count` when there is none).
     let firstSlot: Int
+    /// The `…` slot's element index, if the mask has one.
+    let repeatingSlot: Int?
     /// Whether every literal is one ASCII byte, so ASCII text can run on the byte path.
     let asciiLiterals: Bool
     /// Classes of all slots, to tell a character cut at the mask's end (overflow) from one that
@@ -50,6 +52,7 @@ final class Program: @unchecked Sendable {
         before[elements.count] = count
         literalsBefore = before
         firstSlot = elements.firstIndex(where: \.isSlot) ?? elements.count
+        repeatingSlot = elements.firstIndex(where: \.repeats)
         asciiLiterals = elements.allSatisfy { $0.isSlot || $0.literalByte != 0 }
         var classes: [SlotClass] = []
         for element in elements {
@@ -246,7 +249,10 @@ extension Program {
             layout.end = max(layout.end, last.element + 1)
         }
         if eager {
-            while layout.end < elements.count, !elements[layout.end].isSlot {
+            // A `…` slot counts as filled once a character is in the field, so the literals after it
+            // (a unit such as ` kg`) show from the first character on.
+            while layout.end < elements.count,
+                  !elements[layout.end].isSlot || (elements[layout.end].repeats && !layout.cells.isEmpty) {
                 layout.end += 1
             }
         }
@@ -323,13 +329,35 @@ extension Program {
     /// The extracted value: the entered characters plus the `{}` literals shown.
     func value<U>(of layout: Layout<U>) -> String { render(layout).value }
 
+    /// Whether `layout` renders exactly as `chars`.
+    func renders<U: FieldUnit>(_ layout: Layout<U>, as chars: [U]) -> Bool {
+        let limit = limit(of: layout)
+        guard literalsBefore[limit] + layout.cells.count == chars.count else { return false }
+        var i = 0, ci = 0
+        for e in 0..<limit {
+            let element = elements[e]
+            if element.isSlot {
+                while ci < layout.cells.count, layout.cells[ci].element == e {
+                    if layout.cells[ci].char != chars[i] { return false }
+                    ci += 1
+                    i += 1
+                }
+            } else {
+                if chars[i].character != element.literal { return false }
+                i += 1
+            }
+        }
+        return true
+    }
+
     /// What is still to fill after the text: the count of required slots and `{}` literals, the
     /// next slot's kind, and the placeholder tail.
     func tail<U>(of layout: Layout<U>) -> (missing: Int, next: SlotKind?, placeholder: String) {
         let limit = limit(of: layout)
         var next = nextFrom[limit]
-        if let last = layout.cells.last, elements[last.element].repeats {
-            next = elements[last.element].slotClass?.kind
+        // A `…` slot not yet passed still takes characters, even when eager literals follow it.
+        if let r = repeatingSlot, r < limit, (layout.cells.last?.element ?? -1) <= r {
+            next = elements[r].slotClass?.kind
         }
         return (missingFrom[limit], next, placeholder(from: limit))
     }

@@ -69,7 +69,27 @@ enum SlotClass: UInt8, Hashable, Sendable {
                 return converted.count == 1 ? Character(converted) : c
             }
         }
-        return self == .any ? c : nil
+        return self == .any && standsAlone(c) ? c : nil
+    }
+
+    /// Whether `c` stays its own grapheme cluster after any character: not a combining mark,
+    /// joiner, variation selector, emoji modifier or tag, nor a lone regional indicator (two of
+    /// those in a row make one flag). A slot holds one cluster, so one that would merge with the
+    /// character before it would break every position after it.
+    private func standsAlone(_ c: Character) -> Bool {
+        let scalars = c.unicodeScalars
+        guard let first = scalars.first else { return false }
+        switch first.value {
+        case 0x200C, 0x200D, 0xFE00...0xFE0F, 0x1F3FB...0x1F3FF, 0xE0020...0xE007F, 0xE0100...0xE01EF:
+            return false
+        case 0x1F1E6...0x1F1FF:
+            return scalars.count > 1
+        default:
+            switch first.properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark: return false
+            default: return true
+            }
+        }
     }
 
     @inline(__always)

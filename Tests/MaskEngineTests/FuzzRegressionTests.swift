@@ -1,0 +1,75 @@
+import XCTest
+@testable import MaskEngine
+
+/// Bugs the engine fuzz target found (`fuzz/targets/engine.swift`, RELIABILITY.md), each as the
+/// smallest case that states the right behaviour.
+final class FuzzRegressionTests: XCTestCase {
+    func testBug1_oneOf_backspaceWithNothingToDelete_keepsTheField() throws {
+        let mask = try Mask.compile(MaskSpec(.oneOf([.notation("[00]"), .notation("[AA]")])))
+        XCTAssertEqual(mask.apply(.backspace(0..<0), to: "12").text, "12")
+    }
+
+    func testBug2_oneOf_literalOfOneAlternative_isNotReadAsEnteredByAnother() throws {
+        let mask = try Mask.compile(MaskSpec(.oneOf([.notation("+1 ([000]) [000]-[0000]"),
+                                                     .notation("[000] [0000] [0000]")]), eager: true))
+        let empty = mask.format("")
+        XCTAssertEqual(mask.apply(.insert("5", at: empty.selection), to: empty.text).text, "+1 (5")
+    }
+
+    func testBug3_oneOfOfThree_typingStaysIdempotent() throws {
+        let mask = try Mask.compile(MaskSpec(.oneOf([.notation("[0000]"), .notation("x[0000]"), .notation("[0]")])))
+        let r = mask.apply(.insert("2", at: 1..<1), to: mask.format("1").text)
+        XCTAssertEqual(mask.format(r.text).text, r.text)
+    }
+
+    func testBug4_regexOnAOneOfAlternative_isRefused() {
+        XCTAssertThrowsError(try Mask.compile(MaskSpec(.oneOf([MaskSpec(.notation("[00]"), regex: "^1$")])))) { error in
+            XCTAssertTrue((error as! MaskError).message.contains("on the oneOf"), "\(error)")
+        }
+    }
+
+    func testBug5_loneCombiningMark_isRefusedByAnAnySlot() throws {
+        let mask = try Mask.compile("[*]-[*]")
+        let r = mask.apply(.insert("\u{301}", at: 1..<1), to: "a")
+        XCTAssertEqual(r.text, "a")
+        XCTAssertEqual(r.rejected, "\u{301}")
+        XCTAssertEqual(mask.format(r.text).text, r.text)
+        // A lone regional indicator would merge with the next one into a flag.
+        XCTAssertEqual(try Mask.compile("[**]").apply(.insert("🇫", at: 0..<0), to: "").text, "")
+        XCTAssertEqual(try Mask.compile("[**]").apply(.insert("🇫🇷", at: 0..<0), to: "").text, "🇫🇷")
+    }
+
+    func testBug6_oneOfWithRegex_formatChoosesAfterCutting() throws {
+        let mask = try Mask.compile(MaskSpec(.oneOf([MaskSpec(.notation("#[00]"), eager: true), .notation("[99]")]),
+                                             regex: "^1"))
+        let r = mask.format("23")
+        XCTAssertEqual(mask.format(r.text).text, r.text)
+    }
+
+    func testBug7_literalOnlyALaterAlternativeHas_isIdempotent() throws {
+        let mask = try Mask.compile(MaskSpec(.oneOf([.notation("[00000]"), .notation("  [0]    ")])))
+        let r = mask.apply(.insert(" ", at: 0..<0), to: "")
+        XCTAssertEqual(mask.format(r.text).text, r.text)
+    }
+
+    func testBug9a_literalThatAPrecedingOptionalSlotAccepts_isAnAmbiguousMask() {
+        for notation in ["[9a]ab", "[A…]x", "[-]A[0]"] {
+            XCTAssertThrowsError(try Mask.compile(notation), notation) { error in
+                XCTAssertTrue((error as! MaskError).message.hasPrefix("ambiguous mask"), "\(notation): \(error)")
+            }
+        }
+    }
+
+    func testBug9b_eagerLiteralsAfterAnEllipsis_showFromTheFirstCharacter() throws {
+        let mask = try Mask.compile(MaskSpec(.notation("[0…] kg"), eager: true))
+        let one = mask.apply(.insert("1", at: 0..<0), to: "")
+        XCTAssertEqual(marked(one), "1| kg")
+        XCTAssertEqual(marked(mask.apply(.insert("2", at: 1..<1), to: one.text)), "12| kg")
+    }
+
+    func testBug10_hugeSizes_areRefusedNotATrap() {
+        XCTAssertThrowsError(try Mask.compile(MaskSpec(.groups([Int.max, 1]))))
+        XCTAssertThrowsError(try Mask.compile(MaskSpec(.separatorAt([Int.max]))))
+        XCTAssertThrowsError(try Mask.compile(MaskSpec(.groups([4]), maxLength: Int.max, repeat: true)))
+    }
+}
