@@ -1,4 +1,4 @@
-// The JSON layer: serialisation through jansson; see ARCHITECTURE.md.
+// The JSON layer: serialisation, written in Swift to the bytes jansson would write; see ARCHITECTURE.md.
 
 import CJansson
 
@@ -19,99 +19,161 @@ extension JSONValue {
   /// - Arrays and objects nested deeper than ``maximumDepth`` (which no jansson reader would accept) are written as
   ///   `null`, so serialising never overflows the stack.
   ///
+  /// The bytes are those jansson's `json_dumps` writes with `JSON_COMPACT` (its escapes: `\"`, `\\`, `\b`, `\f`,
+  /// `\n`, `\r`, `\t`, `\u00XX` for other control characters); only doubles are formatted by jansson itself.
+  ///
   /// Complexity: O(n) in the size of the value.
   /// - Returns: the UTF-8 bytes, with no terminator.
   public func serialized() -> [UInt8] {
-    let root = makeJansson(self)
-    defer { json_decref(root) }
-    let flags = Int(JSON_COMPACT | JSON_ENCODE_ANY) | janssonRealPrecision17
-    // jansson builds the text in one growing buffer; nil only when memory runs out.
-    guard let text = json_dumps(root, flags) else { return Array("null".utf8) }
-    defer { free(text) }
-    return [UInt8](UnsafeRawBufferPointer(start: text, count: strlen(text)))
+    var bytes: [UInt8] = []
+    serialize(into: &bytes)
+    return bytes
   }
 
   /// Serialises the value as ``serialized()`` does, as a string.
   public func serializedString() -> String {
     String(decoding: serialized(), as: UTF8.self)
   }
+
+  /// Appends the value's serialisation, as ``serialized()`` writes it, to `bytes`.
+  ///
+  /// Lets a caller build a frame (a header, then the body) in one buffer that it reuses.
+  public func serialize(into bytes: inout [UInt8]) {
+    var writer = JSONWriter(bytes: bytes)
+    bytes = []
+    writer.write(self)
+    bytes = writer.bytes
+  }
+}
+
+// MARK: - The writer
+
+/// One array or object being written: its children and the next one to write.
+private enum WriteFrame {
+  case array([JSONValue], next: Int)
+  case object([JSONObject.Entry], next: Int)
+}
+
+/// Writes JSON values as bytes, with an explicit stack so depth costs heap, not call stack.
+private struct JSONWriter {
+  var bytes: [UInt8]
+
+  mutating func write(_ root: JSONValue) {
+    var stack: [WriteFrame] = []
+    writeValue(root, depth: 1, stack: &stack)
+    while let top = stack.popLast() {
+      switch top {
+      case .array(let elements, let next):
+        guard next < elements.count else {
+          bytes.append(UInt8(ascii: "]"))
+          continue
+        }
+        if next > 0 { bytes.append(UInt8(ascii: ",")) }
+        stack.append(.array(elements, next: next + 1))
+        writeValue(elements[next], depth: stack.count + 1, stack: &stack)
+      case .object(let entries, let next):
+        guard next < entries.count else {
+          bytes.append(UInt8(ascii: "}"))
+          continue
+        }
+        if next > 0 { bytes.append(UInt8(ascii: ",")) }
+        writeString(entries[next].key)
+        bytes.append(UInt8(ascii: ":"))
+        stack.append(.object(entries, next: next + 1))
+        writeValue(entries[next].value, depth: stack.count + 1, stack: &stack)
+      }
+    }
+  }
+
+  /// Writes a scalar whole, or a container's opening bracket, pushing the container to be filled.
+  private mutating func writeValue(_ value: JSONValue, depth: Int, stack: inout [WriteFrame]) {
+    switch value {
+    case .null:
+      writeASCII("null")
+    case .bool(let flag):
+      writeASCII(flag ? "true" : "false")
+    case .int(let number):
+      writeInteger(number)
+    case .double(let number):
+      writeDouble(number)
+    case .string(let text):
+      writeString(text)
+    case .array(let elements):
+      guard depth <= JSONValue.maximumDepth else { return writeASCII("null") }
+      bytes.append(UInt8(ascii: "["))
+      stack.append(.array(elements, next: 0))
+    case .object(let object):
+      guard depth <= JSONValue.maximumDepth else { return writeASCII("null") }
+      bytes.append(UInt8(ascii: "{"))
+      stack.append(.object(object.entries, next: 0))
+    }
+  }
+
+  private mutating func writeASCII(_ text: StaticString) {
+    text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+  }
+
+  private mutating func writeInteger(_ number: Int64) {
+    // At most 20 characters: a sign and 19 digits.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var end = 20
+      var magnitude = number.magnitude
+      repeat {
+        end -= 1
+        digits[end] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        magnitude /= 10
+      } while magnitude > 0
+      if number < 0 {
+        end -= 1
+        digits[end] = UInt8(ascii: "-")
+      }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[end...]))
+    }
+  }
+
+  /// Doubles are rare in these messages: jansson formats them, so its rules (17 digits, `.0`) hold exactly.
+  private mutating func writeDouble(_ number: Double) {
+    guard let node = json_real(number) else { return writeASCII("null") }
+    defer { json_decref(node) }
+    let flags = Int(JSON_COMPACT | JSON_ENCODE_ANY) | janssonRealPrecision17
+    guard let text = json_dumps(node, flags) else { return writeASCII("null") }
+    defer { free(text) }
+    bytes.append(contentsOf: UnsafeRawBufferPointer(start: text, count: strlen(text)))
+  }
+
+  private mutating func writeString(_ text: String) {
+    var text = text
+    text.withUTF8 { writeString(utf8: $0) }
+  }
+
+  /// Writes a quoted string: runs that need no escape are copied whole.
+  private mutating func writeString(utf8: UnsafeBufferPointer<UInt8>) {
+    bytes.append(UInt8(ascii: "\""))
+    var runStart = 0
+    for index in 0..<utf8.count {
+      let byte = utf8[index]
+      guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+      if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+      runStart = index + 1
+      bytes.append(UInt8(ascii: "\\"))
+      switch byte {
+      case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+      case 0x08: bytes.append(UInt8(ascii: "b"))
+      case 0x0C: bytes.append(UInt8(ascii: "f"))
+      case 0x0A: bytes.append(UInt8(ascii: "n"))
+      case 0x0D: bytes.append(UInt8(ascii: "r"))
+      case 0x09: bytes.append(UInt8(ascii: "t"))
+      default:
+        // jansson writes `\u%04X`: upper-case hex.
+        let hex = Array("0123456789ABCDEF".utf8)
+        bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)],
+                                  hex[Int(byte & 0xF)]])
+      }
+    }
+    if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+    bytes.append(UInt8(ascii: "\""))
+  }
 }
 
 /// jansson's `JSON_REAL_PRECISION(17)`, a function-like macro that Swift does not import.
 private let janssonRealPrecision17 = (17 & 0x1F) << 11
-
-// MARK: - Conversion to jansson
-
-/// One array or object whose children are still to be added to its jansson counterpart.
-private struct BuildFrame {
-  var target: UnsafeMutablePointer<json_t>
-  var elements: [JSONValue] = []
-  var entries: [JSONObject.Entry] = []
-  var isObject: Bool
-  var index = 0
-  var count: Int
-}
-
-/// Builds a jansson tree for `value` with an explicit stack; the caller owns the returned reference.
-private func makeJansson(_ value: JSONValue) -> UnsafeMutablePointer<json_t> {
-  var stack: [BuildFrame] = []
-  let root = makeNode(value, depth: 1, stack: &stack)
-  while !stack.isEmpty {
-    let top = stack.count - 1
-    let index = stack[top].index
-    guard index < stack[top].count else {
-      stack.removeLast()
-      continue
-    }
-    stack[top].index += 1
-    let target = stack[top].target
-    if stack[top].isObject {
-      let entry = stack[top].entries[index]
-      let child = makeNode(entry.value, depth: stack.count + 1, stack: &stack)
-      withUTF8(entry.key) { key, length in _ = json_object_setn_new_nocheck(target, key, length, child) }
-    } else {
-      let child = makeNode(stack[top].elements[index], depth: stack.count + 1, stack: &stack)
-      _ = json_array_append_new(target, child)
-    }
-  }
-  return root
-}
-
-/// Makes the jansson node for `value`; a non-empty container is returned empty and pushed to be filled.
-private func makeNode(_ value: JSONValue, depth: Int, stack: inout [BuildFrame]) -> UnsafeMutablePointer<json_t> {
-  switch value {
-  case .null:
-    return json_null()
-  case .bool(let flag):
-    return flag ? json_true() : json_false()
-  case .int(let number):
-    return json_integer(json_int_t(number))
-  case .double(let number):
-    // json_real refuses NaN and the infinities.
-    return json_real(number) ?? json_null()
-  case .string(let text):
-    return withUTF8(text) { json_stringn_nocheck($0, $1) } ?? json_null()
-  case .array(let elements):
-    guard depth <= JSONValue.maximumDepth, let node = json_array() else { return json_null() }
-    if !elements.isEmpty { stack.append(BuildFrame(target: node, elements: elements, isObject: false, count: elements.count)) }
-    return node
-  case .object(let object):
-    guard depth <= JSONValue.maximumDepth, let node = json_object() else { return json_null() }
-    if !object.isEmpty {
-      stack.append(BuildFrame(target: node, entries: object.entries, isObject: true, count: object.count))
-    }
-    return node
-  }
-}
-
-/// Calls `body` with a string's UTF-8 bytes as a C pointer (never nil) and a length.
-private func withUTF8<R>(_ text: String, _ body: (UnsafePointer<CChar>, Int) -> R) -> R {
-  var text = text
-  return text.withUTF8 { bytes in
-    bytes.withMemoryRebound(to: CChar.self) { chars in
-      if let base = chars.baseAddress { return body(base, chars.count) }
-      var empty: CChar = 0
-      return body(&empty, 0)
-    }
-  }
-}
