@@ -30,7 +30,10 @@ import Darwin
 ///
 /// Output never blocks the reader: when the output pipe is full, frames wait in a queue and ``run(_:)`` keeps
 /// reading input while it waits for room (the output descriptor is made non-blocking while ``run(_:)`` runs).
-/// Nothing but frames is ever written to the output; diagnostics go to ``log``.
+/// Nothing but frames is ever written to the output; diagnostics go to ``log``. The frames sent while the messages of
+/// one read are handled are written together, in one `write(2)`, once the last request before a notification (or the
+/// last message) has been handled: pipelined requests cost one write per read, a lone message's answer goes out as
+/// soon as its handler returns.
 ///
 /// - Note: A connection is not thread-safe: call ``send(_:)`` and its relatives from the thread that runs
 ///   ``run(_:)`` (for example from the handler), or before ``run(_:)`` starts.
@@ -47,6 +50,11 @@ public final class Connection {
   /// Output that could not be written yet, from `pendingStart` on.
   private var pending: [UInt8] = []
   private var pendingStart = 0
+  /// While a queue read at once is dispatched: the frames it has produced so far, written by `writeBatch`.
+  private var batching = false
+  private var batch: [UInt8] = []
+  /// The buffer each frame is built in, reused.
+  private var frame: [UInt8] = []
   /// Set when the output is gone (EPIPE or another write error); ``run(_:)`` then returns.
   private var outputClosed = false
   private var lastRequestID: Int64 = 0
@@ -123,7 +131,7 @@ public final class Connection {
   /// The frame is written at once when the output has room, and queued otherwise; once the output is closed,
   /// messages are dropped.
   public func send(_ message: Message) {
-    write(body: message.json.serialized())
+    write(message.json)
   }
 
   /// Sends a notification.
@@ -179,9 +187,17 @@ public final class Connection {
       }
     }
     position = 0
+    // The frames sent while this queue is handled go out together (see `writeBatch`).
+    batching = true
+    defer {
+      batching = false
+      writeBatch()
+    }
     for incoming in queue {
       switch incoming {
       case .message(let message):
+        // A notification's handler may end the process (`exit`): what was answered before it goes out first.
+        if case .notification = message { writeBatch() }
         if let reply = handle(message, at: position, cancels: cancels) { send(reply) }
         position += 1
       case .batch(let elements):
@@ -199,7 +215,7 @@ public final class Connection {
             }
           }
         }
-        if !replies.isEmpty { write(body: JSONValue.array(replies).serialized()) }
+        if !replies.isEmpty { write(JSONValue.array(replies)) }
       case .malformed(let failure):
         if let id = failure.id {
           send(.errorResponse(id: id, error: failure.error))
@@ -266,22 +282,71 @@ public final class Connection {
 
   private var hasPendingOutput: Bool { pendingStart < pending.count }
 
-  /// Frames a body and writes it, or queues what does not fit.
-  private func write(body: [UInt8]) {
+  /// Frames a message and writes it, or keeps it for the batch being built, or queues what does not fit.
+  private func write(_ body: JSONValue) {
     guard !outputClosed else { return }
-    var frame: [UInt8] = []
-    frame.reserveCapacity(body.count + 32)
-    frame.append(contentsOf: "Content-Length: \(body.count)\r\n\r\n".utf8)
-    frame.append(contentsOf: body)
+    // The body is serialised behind room for the longest header, which is then written just before it, so a
+    // frame is built in one reused buffer with no copy.
+    let headerRoom = Connection.headerRoom
+    frame.removeAll(keepingCapacity: frame.capacity <= 1 << 20)
+    frame.append(contentsOf: repeatElement(0, count: headerRoom))
+    body.serialize(into: &frame)
+    let start = frame.withUnsafeMutableBufferPointer { buffer in
+      Connection.writeHeader(bodyLength: buffer.count - headerRoom, endingAt: headerRoom, in: buffer)
+    }
+    frame.withUnsafeBytes { all in
+      let bytes = UnsafeRawBufferPointer(rebasing: all[start...])
+      if batching {
+        batch.append(contentsOf: bytes)
+      } else {
+        writeNow(bytes)
+      }
+    }
+  }
+
+  /// Room for `Content-Length: ` with 20 digits and the blank line.
+  private static let headerRoom = 40
+
+  /// Writes `Content-Length: N\r\n\r\n` so that it ends at `end`. - Returns: where it starts.
+  private static func writeHeader(bodyLength: Int, endingAt end: Int, in buffer: UnsafeMutableBufferPointer<UInt8>)
+    -> Int {
+    var index = end
+    func put(_ byte: UInt8) {
+      index -= 1
+      buffer[index] = byte
+    }
+    for byte in "\r\n\r\n".utf8.reversed() { put(byte) }
+    var length = bodyLength
+    repeat {
+      put(UInt8(ascii: "0") + UInt8(length % 10))
+      length /= 10
+    } while length > 0
+    for byte in "Content-Length: ".utf8.reversed() { put(byte) }
+    return index
+  }
+
+  /// Writes the frames kept while a queue was handled, in one call.
+  ///
+  /// Answers to messages that arrived in one read cost one `write(2)` (and one wake-up of the reader) instead of
+  /// one each; a lone message's answer is written as soon as its handler returns, as before.
+  private func writeBatch() {
+    guard !batch.isEmpty else { return }
+    batch.withUnsafeBytes { writeNow($0) }
+    batch.removeAll(keepingCapacity: batch.capacity <= 1 << 20)
+  }
+
+  /// Writes bytes at once when nothing is queued, and queues what the descriptor does not take.
+  private func writeNow(_ bytes: UnsafeRawBufferPointer) {
+    guard !outputClosed else { return }
     guard !hasPendingOutput else {
-      pending.append(contentsOf: frame)
+      pending.append(contentsOf: bytes)
       return
     }
-    let written = frame.withUnsafeBytes { writeSome($0) }
-    if written < frame.count {
+    let written = writeSome(bytes)
+    if written < bytes.count, !outputClosed {
       pending.removeAll(keepingCapacity: true)
       pendingStart = 0
-      pending.append(contentsOf: frame[written...])
+      pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[written...]))
     }
   }
 
