@@ -105,7 +105,7 @@ extension Document {
                 }
                 let (line0, column0) = locate(newStart)
                 let lineText = newLines[line0].text
-                let length = lineText.unicodeScalars.count
+                let length = lineText.scalarCount
                 let column1 = min(column0 + (newEnd - newStart), length)
                 var content = newLines[line0]
                 content.fields.append(FieldSpan(id: span.id, start: column0, end: column1))
