@@ -54,13 +54,50 @@ private enum WriteFrame {
   case object([JSONObject.Entry], next: Int)
 }
 
-/// Writes JSON values as bytes, with an explicit stack so depth costs heap, not call stack.
+/// Writes JSON values as bytes: by recursion down to `recursionLimit` levels, below that with an explicit stack, so
+/// depth costs heap, not call stack.
 private struct JSONWriter {
   var bytes: [UInt8]
 
+  /// The deepest level written by recursion.
+  static let recursionLimit = 200
+
   mutating func write(_ root: JSONValue) {
+    write(root, depth: 1)
+  }
+
+  private mutating func write(_ value: JSONValue, depth: Int) {
+    switch value {
+    case .array(let elements):
+      guard depth <= JSONValue.maximumDepth else { return writeASCII("null") }
+      guard depth <= JSONWriter.recursionLimit else { return writeIteratively(value, depth: depth) }
+      bytes.append(UInt8(ascii: "["))
+      for (index, element) in elements.enumerated() {
+        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+        write(element, depth: depth + 1)
+      }
+      bytes.append(UInt8(ascii: "]"))
+    case .object(let object):
+      guard depth <= JSONValue.maximumDepth else { return writeASCII("null") }
+      guard depth <= JSONWriter.recursionLimit else { return writeIteratively(value, depth: depth) }
+      bytes.append(UInt8(ascii: "{"))
+      for (index, entry) in object.entries.enumerated() {
+        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+        writeString(entry.key)
+        bytes.append(UInt8(ascii: ":"))
+        write(entry.value, depth: depth + 1)
+      }
+      bytes.append(UInt8(ascii: "}"))
+    default:
+      var unused: [WriteFrame] = []
+      writeValue(value, depth: depth, stack: &unused)
+    }
+  }
+
+  /// Writes `root`, which sits at level `base`, with an explicit stack.
+  private mutating func writeIteratively(_ root: JSONValue, depth base: Int) {
     var stack: [WriteFrame] = []
-    writeValue(root, depth: 1, stack: &stack)
+    writeValue(root, depth: base, stack: &stack)
     while let top = stack.popLast() {
       switch top {
       case .array(let elements, let next):
@@ -70,7 +107,7 @@ private struct JSONWriter {
         }
         if next > 0 { bytes.append(UInt8(ascii: ",")) }
         stack.append(.array(elements, next: next + 1))
-        writeValue(elements[next], depth: stack.count + 1, stack: &stack)
+        writeValue(elements[next], depth: base + stack.count, stack: &stack)
       case .object(let entries, let next):
         guard next < entries.count else {
           bytes.append(UInt8(ascii: "}"))
@@ -80,7 +117,7 @@ private struct JSONWriter {
         writeString(entries[next].key)
         bytes.append(UInt8(ascii: ":"))
         stack.append(.object(entries, next: next + 1))
-        writeValue(entries[next].value, depth: stack.count + 1, stack: &stack)
+        writeValue(entries[next].value, depth: base + stack.count, stack: &stack)
       }
     }
   }
@@ -114,6 +151,7 @@ private struct JSONWriter {
   }
 
   private mutating func writeInteger(_ number: Int64) {
+    if 0 <= number, number < 10 { return bytes.append(UInt8(ascii: "0") + UInt8(number)) }
     // At most 20 characters: a sign and 19 digits.
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
       var end = 20
@@ -142,6 +180,7 @@ private struct JSONWriter {
   }
 
   private mutating func writeString(_ text: String) {
+    if let done: Void = text.utf8.withContiguousStorageIfAvailable({ writeString(utf8: $0) }) { return done }
     var text = text
     text.withUTF8 { writeString(utf8: $0) }
   }
