@@ -47,9 +47,12 @@ public final class Connection {
 
   private var splitter: FrameSplitter
   private var handler: ((Message) -> Message?)?
-  /// Output that could not be written yet, from `pendingStart` on.
-  private var pending: [UInt8] = []
-  private var pendingStart = 0
+  /// Output that could not be written yet: chunks in order (a frame or a batch each), from `queuedHead` on, the
+  /// first of them from byte `queuedStart` on. Chunks, not one growing buffer, so a long backlog (a client reading
+  /// slowly while it pipelines requests) costs its size and no copies when it grows.
+  private var queued: [[UInt8]] = []
+  private var queuedHead = 0
+  private var queuedStart = 0
   /// While a queue read at once is dispatched: the frames it has produced so far, written by `writeBatch`.
   private var batching = false
   private var batch: [UInt8] = []
@@ -280,7 +283,7 @@ public final class Connection {
 
   // MARK: - Output
 
-  private var hasPendingOutput: Bool { pendingStart < pending.count }
+  private var hasPendingOutput: Bool { queuedHead < queued.count }
 
   /// Frames a message and writes it, or keeps it for the batch being built, or queues what does not fit.
   private func write(_ body: JSONValue) {
@@ -339,27 +342,34 @@ public final class Connection {
   private func writeNow(_ bytes: UnsafeRawBufferPointer) {
     guard !outputClosed else { return }
     guard !hasPendingOutput else {
-      pending.append(contentsOf: bytes)
+      queued.append(Array(bytes))
       return
     }
     let written = writeSome(bytes)
     if written < bytes.count, !outputClosed {
-      pending.removeAll(keepingCapacity: true)
-      pendingStart = 0
-      pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[written...]))
+      queued.append(Array(bytes[written...]))
+      queuedStart = 0
     }
   }
 
   /// Writes as much queued output as the descriptor takes now.
   private func flush() {
-    let written = pending.withUnsafeBytes { writeSome(UnsafeRawBufferPointer(rebasing: $0[pendingStart...])) }
-    pendingStart += written
-    if pendingStart == pending.count || outputClosed {
-      pending.removeAll(keepingCapacity: pending.capacity <= 1 << 20)
-      pendingStart = 0
-    } else if pendingStart >= 1 << 20, pendingStart * 2 >= pending.count {
-      pending.removeFirst(pendingStart)
-      pendingStart = 0
+    while hasPendingOutput, !outputClosed {
+      let chunk = queued[queuedHead]
+      let written = chunk.withUnsafeBytes { writeSome(UnsafeRawBufferPointer(rebasing: $0[queuedStart...])) }
+      queuedStart += written
+      guard queuedStart == chunk.count else { break }
+      queued[queuedHead] = []
+      queuedHead += 1
+      queuedStart = 0
+    }
+    if !hasPendingOutput || outputClosed {
+      queued.removeAll()
+      queuedHead = 0
+      queuedStart = 0
+    } else if queuedHead >= 64, queuedHead * 2 >= queued.count {
+      queued.removeFirst(queuedHead)
+      queuedHead = 0
     }
   }
 
