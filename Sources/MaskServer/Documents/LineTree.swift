@@ -73,7 +73,10 @@ final class LineTree {
     init(text document: String) {
         var document = document
         document.withUTF8 { bytes in
-            text = Array(bytes)
+            // Room for lines that outgrow their place, so the first edits do not double the buffer (a copy of the
+            // whole document at the peak).
+            text.reserveCapacity(bytes.count + max(1 << 16, bytes.count / 32))
+            text.append(contentsOf: bytes)
             var breaks = 0
             for byte in bytes where byte == 0x0A || byte == 0x0D { breaks += 1 }
             nodes.reserveCapacity(breaks + 1)
