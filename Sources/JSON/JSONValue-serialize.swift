@@ -39,10 +39,68 @@ extension JSONValue {
   ///
   /// Lets a caller build a frame (a header, then the body) in one buffer that it reuses.
   public func serialize(into bytes: inout [UInt8]) {
-    var writer = JSONWriter(bytes: bytes)
-    bytes = []
+    var writer = JSONWriter(bytes: ByteSink(capacity: 1024))
+    defer { writer.bytes.deallocate() }
     writer.write(self)
-    bytes = writer.bytes
+    bytes.append(contentsOf: writer.bytes.written)
+  }
+}
+
+// MARK: - The byte sink
+
+/// A growing byte buffer without the checks of an array's appends (uniqueness, per-call capacity bookkeeping);
+/// its owner deallocates it.
+private struct ByteSink {
+  private var base: UnsafeMutablePointer<UInt8>
+  private var count = 0
+  private var capacity: Int
+
+  init(capacity: Int) {
+    self.capacity = capacity
+    base = .allocate(capacity: capacity)
+  }
+
+  /// The bytes written so far.
+  var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+  func deallocate() { base.deallocate() }
+
+  @inline(__always)
+  private mutating func reserve(_ extra: Int) {
+    if count + extra > capacity { grow(extra) }
+  }
+
+  @inline(never)
+  private mutating func grow(_ extra: Int) {
+    let grown = max(capacity * 2, count + extra)
+    let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+    fresh.update(from: base, count: count)
+    base.deallocate()
+    base = fresh
+    capacity = grown
+  }
+
+  @inline(__always)
+  mutating func append(_ byte: UInt8) {
+    reserve(1)
+    base[count] = byte
+    count += 1
+  }
+
+  @inline(__always)
+  mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+    guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+    reserve(bytes.count)
+    (base + count).update(from: source, count: bytes.count)
+    count += bytes.count
+  }
+
+  mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
+    append(contentsOf: bytes.bindMemory(to: UInt8.self))
+  }
+
+  mutating func append(contentsOf bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { append(contentsOf: $0) }
   }
 }
 
@@ -57,7 +115,7 @@ private enum WriteFrame {
 /// Writes JSON values as bytes: by recursion down to `recursionLimit` levels, below that with an explicit stack, so
 /// depth costs heap, not call stack.
 private struct JSONWriter {
-  var bytes: [UInt8]
+  var bytes: ByteSink
 
   /// The deepest level written by recursion.
   static let recursionLimit = 200
@@ -72,20 +130,21 @@ private struct JSONWriter {
       guard depth <= JSONValue.maximumDepth else { return writeASCII("null") }
       guard depth <= JSONWriter.recursionLimit else { return writeIteratively(value, depth: depth) }
       bytes.append(UInt8(ascii: "["))
-      for (index, element) in elements.enumerated() {
+      for index in elements.indices {
         if index > 0 { bytes.append(UInt8(ascii: ",")) }
-        write(element, depth: depth + 1)
+        write(elements[index], depth: depth + 1)
       }
       bytes.append(UInt8(ascii: "]"))
     case .object(let object):
       guard depth <= JSONValue.maximumDepth else { return writeASCII("null") }
       guard depth <= JSONWriter.recursionLimit else { return writeIteratively(value, depth: depth) }
       bytes.append(UInt8(ascii: "{"))
-      for (index, entry) in object.entries.enumerated() {
+      let entries = object.entries
+      for index in entries.indices {
         if index > 0 { bytes.append(UInt8(ascii: ",")) }
-        writeString(entry.key)
+        writeString(entries[index].key)
         bytes.append(UInt8(ascii: ":"))
-        write(entry.value, depth: depth + 1)
+        write(entries[index].value, depth: depth + 1)
       }
       bytes.append(UInt8(ascii: "}"))
     default:
@@ -185,32 +244,57 @@ private struct JSONWriter {
     text.withUTF8 { writeString(utf8: $0) }
   }
 
-  /// Writes a quoted string: runs that need no escape are copied whole.
+  /// Writes a quoted string: runs that need no escape are copied whole, found eight bytes at a time.
   private mutating func writeString(utf8: UnsafeBufferPointer<UInt8>) {
     bytes.append(UInt8(ascii: "\""))
-    var runStart = 0
-    for index in 0..<utf8.count {
-      let byte = utf8[index]
-      guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-      if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
-      runStart = index + 1
-      bytes.append(UInt8(ascii: "\\"))
-      switch byte {
-      case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
-      case 0x08: bytes.append(UInt8(ascii: "b"))
-      case 0x0C: bytes.append(UInt8(ascii: "f"))
-      case 0x0A: bytes.append(UInt8(ascii: "n"))
-      case 0x0D: bytes.append(UInt8(ascii: "r"))
-      case 0x09: bytes.append(UInt8(ascii: "t"))
-      default:
-        // jansson writes `\u%04X`: upper-case hex.
-        let hex = Array("0123456789ABCDEF".utf8)
-        bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)],
-                                  hex[Int(byte & 0xF)]])
+    if let base = utf8.baseAddress {
+      let count = utf8.count
+      var runStart = 0
+      var index = 0
+      while index < count {
+        while index + 8 <= count,
+          !JSONWriter.needsEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+        {
+          index += 8
+        }
+        guard index < count else { break }
+        let byte = base[index]
+        index += 1
+        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+        bytes.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: index - 1 - runStart))
+        runStart = index
+        writeEscape(byte)
       }
+      bytes.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: count - runStart))
     }
-    if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
     bytes.append(UInt8(ascii: "\""))
+  }
+
+  /// Whether any of the eight bytes of `word` is a control character, `"` or `\` (exact as a yes or no: the
+  /// classic "has a byte less than n" and "has a zero byte" tests).
+  @inline(__always)
+  private static func needsEscape(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+    let control = (word &- ones &* 0x20) & ~word
+    let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+    return (control | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & highs != 0
+  }
+
+  private mutating func writeEscape(_ byte: UInt8) {
+    bytes.append(UInt8(ascii: "\\"))
+    switch byte {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+    case 0x08: bytes.append(UInt8(ascii: "b"))
+    case 0x0C: bytes.append(UInt8(ascii: "f"))
+    case 0x0A: bytes.append(UInt8(ascii: "n"))
+    case 0x0D: bytes.append(UInt8(ascii: "r"))
+    case 0x09: bytes.append(UInt8(ascii: "t"))
+    default:
+      // jansson writes `\u%04X`: upper-case hex.
+      let hex = Array("0123456789ABCDEF".utf8)
+      bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)],
+                                hex[Int(byte & 0xF)]])
+    }
   }
 }
 

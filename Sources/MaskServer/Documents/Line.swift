@@ -45,8 +45,8 @@ struct Line: Hashable, Sendable {
             var lines: [Line] = []
             var start = 0, i = 0
             func add(_ end: Int, _ ending: LineEnding) {
-                lines.append(Line(text: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self),
-                                  ending: ending))
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                lines.append(Line(text: text, ending: ending))
             }
             // Line breaks are single bytes that never occur inside a multi-byte scalar.
             while i < bytes.count {
