@@ -257,13 +257,14 @@ final class Document {
         var lineTexts: [Int: String] = [:]
         var lineOf: [String: Int] = [:]
         for (id, result) in results {
-            guard var session = lines.session(of: id), let (line, span) = lines.locate(id) else { continue }
+            guard let slot = lines.slot(of: id), var session = lines.session(slot: slot) else { continue }
+            let (line, span) = lines.locate(slot: slot)
             let text = lineTexts[line] ?? lines.text(at: line)
             lineTexts[line] = text
             lineOf[id] = line
             let oldText = text.scalarSlice(span.start, span.end)
             session.keep(formatted && result.text == oldText ? nil : result)
-            lines.setSession(session, of: id)
+            lines.setSession(session, slot: slot)
             guard oldText != result.text else { continue }
             let old = Array(oldText.unicodeScalars)
             let new = Array(result.text.unicodeScalars)

@@ -180,10 +180,20 @@ final class LineTree {
 
     /// Where field `id` lies: its line number and span, or nil when no such field is open.
     func locate(_ id: String) -> (line: Int, span: FieldSpan)? {
-        guard let slot = slot(of: id) else { return nil }
+        slot(of: id).map(locate(slot:))
+    }
+
+    /// Where the field in `slot` lies. - Precondition: `slot` is a field's (from `slot(of:)`, no edit since).
+    func locate(slot: Int32) -> (line: Int, span: FieldSpan) {
         let s = slots[Int(slot)]
         return (index(of: s.node), FieldSpan(id: s.id, start: Int(s.start), end: Int(s.end)))
     }
+
+    /// The session in `slot`. - Precondition: `slot` is a field's (from `slot(of:)`, no edit since).
+    func session(slot: Int32) -> FieldSession? { slots[Int(slot)].session }
+
+    /// Sets the session in `slot`. - Precondition: `slot` is a field's (from `slot(of:)`, no edit since).
+    func setSession(_ session: FieldSession?, slot: Int32) { slots[Int(slot)].session = session }
 
     /// The session of field `id`, or nil when there is no such field or it was set without one.
     func session(of id: String) -> FieldSession? {
@@ -206,8 +216,9 @@ final class LineTree {
         storeText(line.text, in: node)
         nodes[Int(node)].ending = line.ending
         let before = fieldsOnLine(countingFrom: nodes[Int(node)].firstField)
+        let first = detached.count
         detachFields(of: node)
-        attach(line.fields, to: node)
+        attach(line.fields, to: node, likely: detached[first...])
         releaseDetached()
         let delta = fieldsOnLine(countingFrom: nodes[Int(node)].firstField) - before
         if delta != 0 {
@@ -391,11 +402,17 @@ final class LineTree {
 
     /// Puts `fields` (sorted by start) on `node`, reusing the slot of each id already open; the caller fixes the
     /// counts of `node` and the nodes above it.
-    private func attach(_ fields: [FieldSpan], to node: Int32) {
+    /// - Parameter likely: the slots the line held, in order: a field found at its place there needs no lookup.
+    private func attach(_ fields: [FieldSpan], to node: Int32, likely: ArraySlice<Int32> = []) {
         var last: Int32 = -1
-        for field in fields {
+        for (offset, field) in fields.enumerated() {
             let slot: Int32
-            if let existing = self.slot(of: field.id) {
+            let guess = offset < likely.count ? likely[likely.startIndex + offset] : -1
+            if guess >= 0, slots[Int(guess)].node == -2, slots[Int(guess)].id == field.id {
+                slot = guess
+                slots[Int(slot)].start = Int32(field.start)
+                slots[Int(slot)].end = Int32(field.end)
+            } else if let existing = self.slot(of: field.id) {
                 slot = existing
                 // An id twice on one line is kept once.
                 if slots[Int(slot)].node == node { continue }
@@ -474,7 +491,7 @@ final class LineTree {
     }
 
     /// The slot of field `id`, attached or detached, or nil.
-    private func slot(of id: String) -> Int32? {
+    func slot(of id: String) -> Int32? {
         guard !index.isEmpty else { return nil }
         let hash = LineTree.hash(id)
         let mask = index.count - 1
