@@ -253,16 +253,18 @@ final class Document {
     private func formatEdits(_ results: [String: FieldResult], formatted: Bool = false)
         -> (edits: [TextEdit], caret: [String: Position], snapshots: [FieldSnapshot]) {
         var newPending: [PendingEdit] = []
-        // Each touched line's text, and each field's line, looked up once.
-        var lineTexts: [Int: String] = [:]
-        var lineOf: [String: Int] = [:]
+        // Each touched line as it is now, read once (a change touches one line or a few).
+        var touched: [(index: Int, line: Line)] = []
+        func current(_ index: Int) -> Line {
+            if let hit = touched.first(where: { $0.index == index }) { return hit.line }
+            let line = lines[index]
+            touched.append((index, line))
+            return line
+        }
         for (id, result) in results {
             guard let slot = lines.slot(of: id), var session = lines.session(slot: slot) else { continue }
             let (line, span) = lines.locate(slot: slot)
-            let text = lineTexts[line] ?? lines.text(at: line)
-            lineTexts[line] = text
-            lineOf[id] = line
-            let oldText = text.scalarSlice(span.start, span.end)
+            let oldText = current(line).text.scalarSlice(span.start, span.end)
             session.keep(formatted && result.text == oldText ? nil : result)
             lines.setSession(session, slot: slot)
             guard oldText != result.text else { continue }
@@ -277,7 +279,7 @@ final class Document {
         newPending.sort { ($0.line, $0.start) < ($1.line, $1.start) }
         var edits: [TextEdit] = []
         for p in newPending {
-            let text = lineTexts[p.line] ?? lines.text(at: p.line)
+            let text = current(p.line).text
             edits.append(TextEdit(range: TextRange(start: position(line: p.line, column: p.start, in: text),
                                                    end: position(line: p.line, column: p.end, in: text)),
                                   newText: p.text))
@@ -285,14 +287,8 @@ final class Document {
         // The document as it will be: lines with the edits applied and spans moved.
         var carets: [String: Position] = [:]
         var snapshots: [FieldSnapshot] = []
-        var touchedLines: [Int: Line] = [:]
-        for id in results.keys {
-            if let line = lineOf[id], touchedLines[line] == nil {
-                let edits = newPending.filter { $0.line == line }
-                touchedLines[line] = applying(edits, to: lines[line])
-            }
-        }
-        for (lineIndex, line) in touchedLines {
+        for (lineIndex, now) in touched {
+            let line = newPending.isEmpty ? now : applying(newPending.filter { $0.line == lineIndex }, to: now)
             for span in line.fields {
                 guard let result = results[span.id] else { continue }
                 let caretScalar = span.start + result.text.scalarOffset(ofCharacter: result.caret)
@@ -466,7 +462,11 @@ final class Document {
         var old: [Line] = []
         for index in first...last { old.append(lines[index]) }
         let (newLines, touches, caret) = Document.splice(old, change, firstLine: first)
-        lines.replace(first..<(last + 1), with: newLines)
+        if first == last, newLines.count == 1 {
+            lines[first] = newLines[0]
+        } else {
+            lines.replace(first..<(last + 1), with: newLines)
+        }
         return ((first, newLines.count, old), touches, caret)
     }
 
