@@ -31,9 +31,9 @@ import Darwin
 /// Output never blocks the reader: when the output pipe is full, frames wait in a queue and ``run(_:)`` keeps
 /// reading input while it waits for room (the output descriptor is made non-blocking while ``run(_:)`` runs).
 /// Nothing but frames is ever written to the output; diagnostics go to ``log``. The frames sent while the messages of
-/// one read are handled are written together, in one `write(2)`, once the last request before a notification (or the
-/// last message) has been handled: pipelined requests cost one write per read, a lone message's answer goes out as
-/// soon as its handler returns.
+/// one read are handled are kept and written together, in one `write(2)`, with the first frame sent for the last of
+/// them (or before a notification is handled): pipelined requests cost one write per read, and a lone message's
+/// frames go out the moment they are sent, as unbatched ones would.
 ///
 /// - Note: A connection is not thread-safe: call ``send(_:)`` and its relatives from the thread that runs
 ///   ``run(_:)`` (for example from the handler), or before ``run(_:)`` starts.
@@ -190,13 +190,15 @@ public final class Connection {
       }
     }
     position = 0
-    // The frames sent while this queue is handled go out together (see `writeBatch`).
+    // The frames sent while this queue is handled go out together (see `writeBatch`); those of its last message
+    // (and so those of a message read alone) as soon as each is sent.
     batching = true
     defer {
       batching = false
       writeBatch()
     }
-    for incoming in queue {
+    for (index, incoming) in queue.enumerated() {
+      if index == queue.count - 1 { batching = false }
       switch incoming {
       case .message(let message):
         // A notification's handler may end the process (`exit`): what was answered before it goes out first.
@@ -301,6 +303,9 @@ public final class Connection {
       let bytes = UnsafeRawBufferPointer(rebasing: all[start...])
       if batching {
         batch.append(contentsOf: bytes)
+      } else if !batch.isEmpty {
+        batch.append(contentsOf: bytes)
+        writeBatch()
       } else {
         writeNow(bytes)
       }
@@ -331,7 +336,7 @@ public final class Connection {
   /// Writes the frames kept while a queue was handled, in one call.
   ///
   /// Answers to messages that arrived in one read cost one `write(2)` (and one wake-up of the reader) instead of
-  /// one each; a lone message's answer is written as soon as its handler returns, as before.
+  /// one each; a lone message's frames are written as soon as they are sent, as before.
   private func writeBatch() {
     guard !batch.isEmpty else { return }
     batch.withUnsafeBytes { writeNow($0) }
