@@ -31,6 +31,12 @@ extension JSONValue {
     return [UInt8](UnsafeRawBufferPointer(start: text, count: strlen(text)))
   }
 
+  /// Appends the value's serialisation, as ``serialized()`` writes it, to `bytes`, so a caller can
+  /// build a frame (a header, then the body) in one buffer that it reuses.
+  public func serialize(into bytes: inout [UInt8]) {
+    bytes.append(contentsOf: serialized())
+  }
+
   /// Serialises the value as ``serialized()`` does, as a string.
   public func serializedString() -> String {
     String(decoding: serialized(), as: UTF8.self)

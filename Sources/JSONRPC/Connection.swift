@@ -30,7 +30,10 @@ import Darwin
 ///
 /// Output never blocks the reader: when the output pipe is full, frames wait in a queue and ``run(_:)`` keeps
 /// reading input while it waits for room (the output descriptor is made non-blocking while ``run(_:)`` runs).
-/// Nothing but frames is ever written to the output; diagnostics go to ``log``.
+/// Nothing but frames is ever written to the output; diagnostics go to ``log``. The frames sent while the messages of
+/// one read are handled are kept and written together, in one `write(2)`, with the first frame sent for the last of
+/// them (or before a notification is handled): pipelined requests cost one write per read, and a lone message's
+/// frames go out the moment they are sent, as unbatched ones would.
 ///
 /// - Note: A connection is not thread-safe: call ``send(_:)`` and its relatives from the thread that runs
 ///   ``run(_:)`` (for example from the handler), or before ``run(_:)`` starts.
@@ -44,9 +47,17 @@ public final class Connection {
 
   private var splitter: FrameSplitter
   private var handler: ((Message) -> Message?)?
-  /// Output that could not be written yet, from `pendingStart` on.
-  private var pending: [UInt8] = []
-  private var pendingStart = 0
+  /// Output that could not be written yet: chunks in order (a frame or a batch each), from `queuedHead` on, the
+  /// first of them from byte `queuedStart` on. Chunks, not one growing buffer, so a long backlog (a client reading
+  /// slowly while it pipelines requests) costs its size and no copies when it grows.
+  private var queued: [[UInt8]] = []
+  private var queuedHead = 0
+  private var queuedStart = 0
+  /// While a queue read at once is dispatched: the frames it has produced so far, written by `writeBatch`.
+  private var batching = false
+  private var batch: [UInt8] = []
+  /// The buffer each frame is built in, reused.
+  private var frame: [UInt8] = []
   /// Set when the output is gone (EPIPE or another write error); ``run(_:)`` then returns.
   private var outputClosed = false
   /// Set by ``stop()``: ``run(_:)`` reads no more, writes what is queued and returns.
@@ -92,7 +103,8 @@ public final class Connection {
         guard hasPendingOutput else { break }
         // After stop(), a client that neither reads nor closes its end must not hold the process forever.
         guard wait(for: output, events: Int16(POLLOUT), timeout: stopRequested ? 10_000 : -1) else {
-          log("maskd: gave up writing \(pending.count - pendingStart) queued bytes: the output takes nothing")
+          let bytes = queued[queuedHead...].reduce(0) { $0 + $1.count } - queuedStart
+          log("maskd: gave up writing \(bytes) queued bytes: the output takes nothing")
           break
         }
         flush()
@@ -143,7 +155,7 @@ public final class Connection {
   /// The frame is written at once when the output has room, and queued otherwise; once the output is closed,
   /// messages are dropped.
   public func send(_ message: Message) {
-    write(body: message.json.serialized())
+    write(message.json)
   }
 
   /// Sends a notification.
@@ -199,10 +211,20 @@ public final class Connection {
       }
     }
     position = 0
-    for incoming in queue {
+    // The frames sent while this queue is handled go out together (see `writeBatch`); those of its last message
+    // (and so those of a message read alone) as soon as each is sent.
+    batching = true
+    defer {
+      batching = false
+      writeBatch()
+    }
+    for (index, incoming) in queue.enumerated() {
       if stopRequested { return }
+      if index == queue.count - 1 { batching = false }
       switch incoming {
       case .message(let message):
+        // A notification's handler may end the process (`exit`): what was answered before it goes out first.
+        if case .notification = message { writeBatch() }
         if let reply = handle(message, at: position, cancels: cancels) { send(reply) }
         position += 1
       case .batch(let elements):
@@ -220,7 +242,7 @@ public final class Connection {
             }
           }
         }
-        if !replies.isEmpty { write(body: JSONValue.array(replies).serialized()) }
+        if !replies.isEmpty { write(JSONValue.array(replies)) }
       case .malformed(let failure):
         if let id = failure.id {
           send(.errorResponse(id: id, error: failure.error))
@@ -285,37 +307,96 @@ public final class Connection {
 
   // MARK: - Output
 
-  private var hasPendingOutput: Bool { pendingStart < pending.count }
+  private var hasPendingOutput: Bool { queuedHead < queued.count }
 
-  /// Frames a body and writes it, or queues what does not fit.
-  private func write(body: [UInt8]) {
+  /// Frames a message and writes it, or keeps it for the batch being built, or queues what does not fit.
+  private func write(_ body: JSONValue) {
     guard !outputClosed else { return }
-    var frame: [UInt8] = []
-    frame.reserveCapacity(body.count + 32)
-    frame.append(contentsOf: "Content-Length: \(body.count)\r\n\r\n".utf8)
-    frame.append(contentsOf: body)
+    // The body is serialised behind room for the longest header, which is then written just before it, so a
+    // frame is built in one reused buffer with no copy.
+    let headerRoom = Connection.headerRoom
+    frame.removeAll(keepingCapacity: frame.capacity <= 1 << 20)
+    frame.append(contentsOf: repeatElement(0, count: headerRoom))
+    body.serialize(into: &frame)
+    let start = frame.withUnsafeMutableBufferPointer { buffer in
+      Connection.writeHeader(bodyLength: buffer.count - headerRoom, endingAt: headerRoom, in: buffer)
+    }
+    frame.withUnsafeBytes { all in
+      let bytes = UnsafeRawBufferPointer(rebasing: all[start...])
+      if batching {
+        batch.append(contentsOf: bytes)
+      } else if !batch.isEmpty {
+        batch.append(contentsOf: bytes)
+        writeBatch()
+      } else {
+        writeNow(bytes)
+      }
+    }
+  }
+
+  /// Room for `Content-Length: ` with 20 digits and the blank line.
+  private static let headerRoom = 40
+
+  /// Writes `Content-Length: N\r\n\r\n` so that it ends at `end`. - Returns: where it starts.
+  private static func writeHeader(bodyLength: Int, endingAt end: Int, in buffer: UnsafeMutableBufferPointer<UInt8>)
+    -> Int {
+    var index = end
+    func put(_ byte: UInt8) {
+      index -= 1
+      buffer[index] = byte
+    }
+    for byte in "\r\n\r\n".utf8.reversed() { put(byte) }
+    var length = bodyLength
+    repeat {
+      put(UInt8(ascii: "0") + UInt8(length % 10))
+      length /= 10
+    } while length > 0
+    for byte in "Content-Length: ".utf8.reversed() { put(byte) }
+    return index
+  }
+
+  /// Writes the frames kept while a queue was handled, in one call.
+  ///
+  /// Answers to messages that arrived in one read cost one `write(2)` (and one wake-up of the reader) instead of
+  /// one each; a lone message's frames are written as soon as they are sent, as before.
+  private func writeBatch() {
+    guard !batch.isEmpty else { return }
+    batch.withUnsafeBytes { writeNow($0) }
+    batch.removeAll(keepingCapacity: batch.capacity <= 1 << 20)
+  }
+
+  /// Writes bytes at once when nothing is queued, and queues what the descriptor does not take.
+  private func writeNow(_ bytes: UnsafeRawBufferPointer) {
+    guard !outputClosed else { return }
     guard !hasPendingOutput else {
-      pending.append(contentsOf: frame)
+      queued.append(Array(bytes))
       return
     }
-    let written = frame.withUnsafeBytes { writeSome($0) }
-    if written < frame.count {
-      pending.removeAll(keepingCapacity: true)
-      pendingStart = 0
-      pending.append(contentsOf: frame[written...])
+    let written = writeSome(bytes)
+    if written < bytes.count, !outputClosed {
+      queued.append(Array(bytes[written...]))
+      queuedStart = 0
     }
   }
 
   /// Writes as much queued output as the descriptor takes now.
   private func flush() {
-    let written = pending.withUnsafeBytes { writeSome(UnsafeRawBufferPointer(rebasing: $0[pendingStart...])) }
-    pendingStart += written
-    if pendingStart == pending.count || outputClosed {
-      pending.removeAll(keepingCapacity: pending.capacity <= 1 << 20)
-      pendingStart = 0
-    } else if pendingStart >= 1 << 20, pendingStart * 2 >= pending.count {
-      pending.removeFirst(pendingStart)
-      pendingStart = 0
+    while hasPendingOutput, !outputClosed {
+      let chunk = queued[queuedHead]
+      let written = chunk.withUnsafeBytes { writeSome(UnsafeRawBufferPointer(rebasing: $0[queuedStart...])) }
+      queuedStart += written
+      guard queuedStart == chunk.count else { break }
+      queued[queuedHead] = []
+      queuedHead += 1
+      queuedStart = 0
+    }
+    if !hasPendingOutput || outputClosed {
+      queued.removeAll()
+      queuedHead = 0
+      queuedStart = 0
+    } else if queuedHead >= 64, queuedHead * 2 >= queued.count {
+      queued.removeFirst(queuedHead)
+      queuedHead = 0
     }
   }
 

@@ -1,5 +1,4 @@
 // maskd: argument parsing shared by every command.
-import Foundation
 
 /// A bad command line or a bad mask: reported on stderr, exit code 2.
 struct UsageError: Error {
@@ -8,7 +7,7 @@ struct UsageError: Error {
 }
 
 func writeStandardError(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    writeAll(2, text)
 }
 
 let usage = """

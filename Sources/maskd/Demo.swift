@@ -1,14 +1,16 @@
 // maskd: `maskd demo`, a scripted editing session against a real daemon, checking itself.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import JSON
 import JSONRPC
 
 /// A minimal editor: it starts `maskd --stdio` as a child, keeps the document's lines, applies
 /// every `maskd/didFormat` and echoes it, and prints what goes over the wire.
 final class DemoEditor {
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
+    private let process: ChildProcess
     private var splitter = FrameSplitter()
     private var nextID: Int64 = 0
     var lines: [String]
@@ -18,22 +20,19 @@ final class DemoEditor {
     var failures = 0
 
     init(text: String) throws {
-        lines = text.components(separatedBy: "\n")
-        let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let executable = FileManager.default.isExecutableFile(atPath: me.path)
-            ? me : URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-        process.executableURL = executable
-        process.arguments = ["--stdio"]
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
+        lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var executable = CommandLine.arguments[0]
+        if let me = executablePath(), isExecutableFile(me) { executable = me }
+        // A daemon that went away must show up as a failed step, not end the demo with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        process = try ChildProcess(executable: executable, arguments: ["--stdio"])
     }
 
     // MARK: Wire
 
     private func write(_ message: JSONValue) {
         let body = message.serialized()
-        input.fileHandleForWriting.write(Data(Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body))
+        process.write(Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body)
     }
 
     private func readMessage() -> JSONValue? {
@@ -42,9 +41,9 @@ final class DemoEditor {
                 if case .message(let body) = event, let value = try? JSONValue.parse(body) { return value }
                 continue
             }
-            let data = output.fileHandleForReading.availableData
+            let data = process.read()
             if data.isEmpty { return nil }
-            splitter.append([UInt8](data))
+            splitter.append(data)
         }
     }
 
@@ -175,8 +174,8 @@ final class DemoEditor {
     func finish() -> Int32 {
         _ = request("shutdown", nil)
         notify("exit", nil)
-        process.waitUntilExit()
-        return process.terminationStatus
+        process.closeInput()
+        return process.waitForExit()
     }
 }
 
@@ -276,7 +275,7 @@ func runDemo(_ arguments: [String]) throws -> Int32 {
         editor.personChange(3, editor.cursor.character, editor.cursor.character, String(key), quiet: true)
         editor.expect("Amount: " + expected)
     }
-    print("    the third decimal was cut: \(describe(state()).replacingOccurrences(of: "brand: none yet, ", with: ""))")
+    print("    the third decimal was cut: \(describe(state()).replacing("brand: none yet, ", with: ""))")
 
     step("Shut down")
     let code = editor.finish()

@@ -1,5 +1,4 @@
 // maskd: `maskd format` and `maskd edit`, one field operation printed for people or as JSON.
-import Foundation
 import JSON
 import MaskEngine
 import MaskServer
@@ -13,13 +12,15 @@ func apply(_ params: JSONObject) throws -> JSONValue {
     case .success(let result):
         return result
     case .failure(let error):
-        throw UsageError(message: error.message.replacingOccurrences(of: "params.", with: "--"), showUsage: false)
+        throw UsageError(message: error.message.replacing("params.", with: "--"), showUsage: false)
     }
 }
 
 /// The mask argument: a JSON object when it starts with `{`, bracket notation otherwise.
 func maskArgument(_ text: String) throws -> JSONValue {
-    guard text.trimmingCharacters(in: .whitespaces).hasPrefix("{") else { return .string(text) }
+    // Leading blanks (tabs and space separators, not line breaks) do not count.
+    let start = text.unicodeScalars.firstIndex { $0 != "\t" && $0.properties.generalCategory != .spaceSeparator }
+    guard let start, String(text.unicodeScalars[start...]).hasPrefix("{") else { return .string(text) }
     do {
         return try JSONValue.parse(text)
     } catch {
@@ -114,7 +115,7 @@ func marked(_ text: String, start: Int, end: Int) -> String {
 func runPresets(_ arguments: [String]) throws -> Int32 {
     guard arguments.isEmpty else { throw UsageError(message: "presets takes no arguments") }
     for name in Presets.names {
-        print(name.padding(toLength: 12, withPad: " ", startingAt: 0) + (Presets.summaries[name] ?? ""))
+        print(name.padded(to: 12) + (Presets.summaries[name] ?? ""))
     }
     return 0
 }

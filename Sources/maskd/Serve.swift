@@ -1,5 +1,9 @@
 // maskd: serving the protocol on stdin/stdout.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import JSONRPC
 import MaskServer
 
@@ -23,18 +27,14 @@ func runServe(_ arguments: [String]) throws -> Int32 {
         }
         level = l
     }
-    var sink: FileHandle = .standardError
+    var sink: Int32 = 2
     if let path = parsed.options["log-file"] {
-        if !FileManager.default.fileExists(atPath: path) {
-            _ = FileManager.default.createFile(atPath: path, contents: nil)
-        }
-        guard let handle = FileHandle(forWritingAtPath: path) else {
+        guard let fd = openForAppending(path) else {
             throw UsageError(message: "cannot open log file '\(path)'", showUsage: false)
         }
-        handle.seekToEndOfFile()
-        sink = handle
+        sink = fd
     }
-    let logger = Logger(level: level) { line in sink.write(Data((line + "\n").utf8)) }
+    let logger = Logger(level: level) { [sink] line in writeAll(sink, line + "\n") }
     let connection = Connection()
     connection.log = { logger.warn($0) }
     let server = Server(version: maskdVersion, log: logger,

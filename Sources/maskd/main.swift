@@ -1,5 +1,9 @@
 // maskd: the executable's entry point: parse the command line, then serve or run a command.
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import MaskServer
 
 let maskdVersion = "0.1.0"

@@ -27,18 +27,31 @@ extension Document {
         let lastOld = old[old.count - 1]
         let s = change.start.column
         let e = flatStart[old.count - 1] + change.end.column
-        let inserted = Array(change.text.unicodeScalars)
-        let t = inserted.count
+        let hasBreak = change.text.containsLineBreak
+        // The inserted scalars are needed only to cut the text at its line breaks.
+        let inserted = hasBreak ? Array(change.text.unicodeScalars) : []
+        let t = hasBreak ? inserted.count : change.text.scalarCount
         let firstBreak = inserted.firstIndex { $0 == "\n" || $0 == "\r" }
-        let hasBreak = firstBreak != nil
         let t0 = firstBreak ?? t
         let tLast = hasBreak ? t - 1 - inserted.lastIndex(where: { $0 == "\n" || $0 == "\r" })! : t
+        /// The part `range` of the inserted text.
+        func insertedText(_ range: Range<Int>) -> String {
+            if range.isEmpty { return "" }
+            if range == 0..<t { return change.text }
+            return String(String.UnicodeScalarView(inserted[range]))
+        }
 
-        // The new region's text and lines.
+        // The new region's text and lines (one line when nothing inserted breaks it: the head and
+        // tail come from lines, which hold no break).
         let head = old[0].text.scalarSlice(0, s)
         let tail = lastOld.text.scalarSlice(change.end.column, lastOld.scalarCount)
-        var newLines = Line.split(head + change.text + tail)
-        newLines[newLines.count - 1].ending = lastOld.ending
+        var newLines: [Line]
+        if hasBreak {
+            newLines = Line.split(head + change.text + tail)
+            newLines[newLines.count - 1].ending = lastOld.ending
+        } else {
+            newLines = [Line(text: head + change.text + tail, ending: lastOld.ending)]
+        }
         var newFlatStart: [Int] = []
         offset = 0
         for line in newLines {
@@ -105,7 +118,7 @@ extension Document {
                 }
                 let (line0, column0) = locate(newStart)
                 let lineText = newLines[line0].text
-                let length = lineText.unicodeScalars.count
+                let length = lineText.scalarCount
                 let column1 = min(column0 + (newEnd - newStart), length)
                 var content = newLines[line0]
                 content.fields.append(FieldSpan(id: span.id, start: column0, end: column1))
@@ -120,7 +133,7 @@ extension Document {
                     if hasBreak && before && after && gained.count < t { deletedEnd = fe - fs }
                     let lower = oldText.characterOffset(ofScalar: relativeStart, roundUp: false)
                     let upper = max(lower, oldText.characterOffset(ofScalar: deletedEnd, roundUp: true))
-                    let text = String(String.UnicodeScalarView(inserted[gained]))
+                    let text = insertedText(gained)
                     let edit = text.isEmpty ? FieldEdit.backspace(lower..<upper) : FieldEdit.insert(text, at: lower..<upper)
                     touches.append(FieldTouch(field: span.id, oldText: oldText, edit: edit))
                 }

@@ -68,7 +68,6 @@ final class Document {
     private(set) var version: Int
     let encoding: PositionEncoding
     private(set) var lines: LineTree
-    private(set) var sessions: [String: FieldSession] = [:]
     private(set) var pending: [PendingEdit] = []
     /// A change was refused: the client's copy may differ until a full-content change.
     private(set) var suspect = false
@@ -79,17 +78,20 @@ final class Document {
         self.languageId = languageId
         self.version = version
         self.encoding = encoding
-        self.lines = LineTree(Line.split(text))
+        self.lines = LineTree(text: text)
     }
 
     /// The whole text (linear; for tests and full-content diffs).
-    var text: String {
-        var result = ""
-        for line in lines.lines {
-            result += line.text
-            result += line.ending.rawValue
-        }
-        return result
+    var text: String { lines.joinedText }
+
+    /// The open fields' sessions, by field id.
+    var sessions: Sessions { Sessions(lines: lines) }
+
+    /// A view of the sessions, which live in the fields' slots of the line tree.
+    struct Sessions {
+        fileprivate let lines: LineTree
+
+        subscript(id: String) -> FieldSession? { lines.session(of: id) }
     }
 
     // MARK: - Positions
@@ -102,8 +104,11 @@ final class Document {
         guard position.line < lines.count else {
             return .failure(PositionProblem("line \(position.line) is past the end (the document has \(lines.count) lines)"))
         }
-        let text = lines[position.line].text
-        guard let column = encoding.scalarColumn(ofUnits: position.character, in: text, roundUp: roundUp) else {
+        let column = lines.withUTF8(at: position.line) { bytes, ascii in
+            encoding.scalarColumn(ofUnits: position.character, inUTF8: bytes, isASCII: ascii, roundUp: roundUp)
+        }
+        guard let column else {
+            let text = lines.text(at: position.line)
             return .failure(PositionProblem("character \(position.character) is past the end of line \(position.line) "
                 + "(length \(encoding.length(of: text)) in \(encoding.rawValue))"))
         }
@@ -126,7 +131,9 @@ final class Document {
     }
 
     func position(_ p: ScalarPosition) -> Position {
-        Position(line: p.line, character: encoding.units(ofScalarColumn: p.column, in: lines[p.line].text))
+        Position(line: p.line, character: lines.withUTF8(at: p.line) { bytes, ascii in
+            ascii ? p.column : encoding.units(ofScalarColumn: p.column, inUTF8: bytes)
+        })
     }
 
     func position(line: Int, column: Int, in text: String) -> Position {
@@ -137,28 +144,34 @@ final class Document {
 
     /// The field spans of line `line` and the line's text.
     func fieldSpan(_ id: String) -> (line: Int, span: FieldSpan, text: String)? {
-        guard let index = lines.lineOfField(id) else { return nil }
-        let line = lines[index]
-        guard let span = line.fields.first(where: { $0.id == id }) else { return nil }
-        return (index, span, line.text)
+        guard let (index, span) = lines.locate(id) else { return nil }
+        return (index, span, lines.text(at: index))
     }
 
     func snapshot(_ id: String) -> FieldSnapshot? {
-        guard let session = sessions[id], let (line, span, text) = fieldSpan(id) else { return nil }
+        guard let session = lines.session(of: id), let (line, span, text) = fieldSpan(id) else { return nil }
+        return snapshot(session, line: line, span: span, lineText: text)
+    }
+
+    /// The state of the field `span` on line `line`, whose text is `lineText`.
+    private func snapshot(_ session: FieldSession, line: Int, span: FieldSpan, lineText: String) -> FieldSnapshot {
+        let text = lineText.scalarSlice(span.start, span.end)
         return FieldSnapshot(
-            id: id,
-            range: TextRange(start: position(line: line, column: span.start, in: text),
-                             end: position(line: line, column: span.end, in: text)),
-            text: text.scalarSlice(span.start, span.end),
-            result: session.result)
+            id: span.id,
+            range: TextRange(start: position(line: line, column: span.start, in: lineText),
+                             end: position(line: line, column: span.end, in: lineText)),
+            text: text,
+            result: session.result(fieldText: text))
     }
 
     /// Every field in document order, in O(f log n).
     func allSnapshots() -> [FieldSnapshot] {
         var result: [FieldSnapshot] = []
-        lines.forEachLineWithFields { _, line in
+        lines.forEachLineWithFields { index, line in
             for span in line.fields {
-                if let s = snapshot(span.id) { result.append(s) }
+                if let session = lines.session(of: span.id) {
+                    result.append(snapshot(session, line: index, span: span, lineText: line.text))
+                }
             }
         }
         return result
@@ -167,14 +180,14 @@ final class Document {
     /// The field containing or touching `position` (the first in document order), or nil.
     func field(at position: Position) -> FieldSnapshot? {
         guard case .success(let p) = scalarPosition(position) else { return nil }
-        let line = lines[p.line]
-        guard let span = line.fields.first(where: { $0.start <= p.column && p.column <= $0.end }) else { return nil }
+        let fields = lines.fields(at: p.line)
+        guard let span = fields.first(where: { $0.start <= p.column && p.column <= $0.end }) else { return nil }
         return snapshot(span.id)
     }
 
     /// A fresh field id, `f1`, `f2`, ... skipping ids in use.
     func newFieldID() -> String {
-        repeat { fieldCounter += 1 } while sessions["f\(fieldCounter)"] != nil
+        repeat { fieldCounter += 1 } while lines.session(of: "f\(fieldCounter)") != nil
         return "f\(fieldCounter)"
     }
 
@@ -189,8 +202,8 @@ final class Document {
         let index = content.fields.firstIndex(where: { $0.start >= end }) ?? content.fields.count
         content.fields.insert(FieldSpan(id: id, start: start, end: end), at: index)
         lines[line] = content
-        sessions[id] = FieldSession(id: id, spec: spec, mask: mask, result: result)
-        return propose([id: result], cursorField: id, alwaysCursor: false)
+        lines.setSession(FieldSession(mask: mask), of: id)
+        return propose([id: result], cursorField: id, alwaysCursor: false, formatted: true)
     }
 
     /// Changes a field's mask, re-flowing what was entered.
@@ -199,7 +212,7 @@ final class Document {
     ///   field's end stands for it.
     func setMask(id: String, spec: MaskSpec, mask: Mask, caret: Position?)
         -> (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)? {
-        guard let session = sessions[id], let (line, span, text) = fieldSpan(id) else { return nil }
+        guard var session = lines.session(of: id), let (line, span, text) = fieldSpan(id) else { return nil }
         let fieldText = text.scalarSlice(span.start, span.end)
         var fieldCaret: Int?
         if let caret, case .success(let p) = scalarPosition(caret), p.line == line,
@@ -208,16 +221,16 @@ final class Document {
         }
         let result = mask.reflow(fieldText, from: session.mask, caret: fieldCaret)
         session.setMask(spec, mask)
+        lines.setSession(session, of: id)
         return propose([id: result], cursorField: id, alwaysCursor: true)
     }
 
     /// Closes a field; its text stays as it is. - Returns: false when there is no such field.
     func closeField(_ id: String) -> Bool {
-        guard sessions[id] != nil, let (line, _, _) = fieldSpan(id) else { return false }
+        guard lines.session(of: id) != nil, let (line, _, _) = fieldSpan(id) else { return false }
         var content = lines[line]
         content.fields.removeAll { $0.id == id }
         lines[line] = content
-        sessions[id] = nil
         pending.removeAll { $0.field == id }
         return true
     }
@@ -244,9 +257,10 @@ final class Document {
 
     /// Stores `results` as the fields' states, and makes pending the edits that turn each
     /// field's current text into its result's.
-    private func propose(_ results: [String: FieldResult], cursorField: String, alwaysCursor: Bool)
+    private func propose(_ results: [String: FieldResult], cursorField: String, alwaysCursor: Bool,
+                         formatted isFormat: Bool = false)
         -> (edits: [TextEdit], cursor: Position?, state: FieldSnapshot) {
-        let formatted = formatEdits(results)
+        let formatted = formatEdits(results, formatted: isFormat)
         let cursor = formatted.edits.isEmpty && !alwaysCursor ? nil : formatted.caret[cursorField]
         let state = formatted.snapshots.first { $0.id == cursorField }!
         return (formatted.edits, cursor, state)
@@ -254,13 +268,27 @@ final class Document {
 
     /// Computes the edits bringing every field of `results` into form, records them as pending,
     /// and describes the document as it will be once they are applied.
-    private func formatEdits(_ results: [String: FieldResult])
+    /// - Parameter formatted: the results are `mask.format` of each field's current text; a field
+    ///   whose text is already in form then keeps no state (it is recomputed when asked for).
+    private func formatEdits(_ results: [String: FieldResult], formatted: Bool = false)
         -> (edits: [TextEdit], caret: [String: Position], snapshots: [FieldSnapshot]) {
         var newPending: [PendingEdit] = []
+        // Each touched line as it is now, read once (a change touches one line or a few).
+        var touched: [(index: Int, line: Line)] = []
+        func current(_ index: Int) -> Line {
+            if let hit = touched.first(where: { $0.index == index }) { return hit.line }
+            let line = lines[index]
+            touched.append((index, line))
+            return line
+        }
         for (id, result) in results {
-            sessions[id]?.result = result
-            guard let (line, span, text) = fieldSpan(id) else { continue }
-            let old = Array(text.scalarSlice(span.start, span.end).unicodeScalars)
+            guard let slot = lines.slot(of: id), var session = lines.session(slot: slot) else { continue }
+            let (line, span) = lines.locate(slot: slot)
+            let oldText = current(line).text.scalarSlice(span.start, span.end)
+            session.keep(formatted && result.text == oldText ? nil : result)
+            lines.setSession(session, slot: slot)
+            guard oldText != result.text else { continue }
+            let old = Array(oldText.unicodeScalars)
             let new = Array(result.text.unicodeScalars)
             for d in TextDiff.edits(old, new) {
                 newPending.append(PendingEdit(
@@ -271,7 +299,7 @@ final class Document {
         newPending.sort { ($0.line, $0.start) < ($1.line, $1.start) }
         var edits: [TextEdit] = []
         for p in newPending {
-            let text = lines[p.line].text
+            let text = current(p.line).text
             edits.append(TextEdit(range: TextRange(start: position(line: p.line, column: p.start, in: text),
                                                    end: position(line: p.line, column: p.end, in: text)),
                                   newText: p.text))
@@ -279,13 +307,8 @@ final class Document {
         // The document as it will be: lines with the edits applied and spans moved.
         var carets: [String: Position] = [:]
         var snapshots: [FieldSnapshot] = []
-        var touchedLines: [Int: Line] = [:]
-        for id in results.keys {
-            if let (line, _, _) = fieldSpan(id), touchedLines[line] == nil {
-                touchedLines[line] = applying(newPending.filter { $0.line == line }, to: lines[line])
-            }
-        }
-        for (lineIndex, line) in touchedLines {
+        for (lineIndex, now) in touched {
+            let line = newPending.isEmpty ? now : applying(newPending.filter { $0.line == lineIndex }, to: now)
             for span in line.fields {
                 guard let result = results[span.id] else { continue }
                 let caretScalar = span.start + result.text.scalarOffset(ofCharacter: result.caret)
@@ -368,7 +391,7 @@ final class Document {
             undo.append(outcome.undo)
             personTouched = personTouched || !outcome.touches.isEmpty
             for touch in outcome.touches {
-                guard let session = sessions[touch.field] else { continue }
+                guard let session = lines.session(of: touch.field) else { continue }
                 let result = session.mask.apply(touch.edit, to: touch.oldText)
                 results[touch.field] = result
                 rejected += result.rejected
@@ -459,7 +482,11 @@ final class Document {
         var old: [Line] = []
         for index in first...last { old.append(lines[index]) }
         let (newLines, touches, caret) = Document.splice(old, change, firstLine: first)
-        lines.replace(first..<(last + 1), with: newLines)
+        if first == last, newLines.count == 1 {
+            lines[first] = newLines[0]
+        } else {
+            lines.replace(first..<(last + 1), with: newLines)
+        }
         return ((first, newLines.count, old), touches, caret)
     }
 

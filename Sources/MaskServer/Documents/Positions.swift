@@ -65,20 +65,36 @@ extension PositionEncoding {
         }
     }
 
+    /// The width in this encoding's code units of the scalar whose UTF-8 encoding starts with `lead`.
+    func width(lead: UInt8) -> Int {
+        switch self {
+        case .utf8: return lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+        case .utf16: return lead < 0xF0 ? 1 : 2
+        case .utf32: return 1
+        }
+    }
+
     /// The scalar column of code-unit offset `units` in `text`, or nil when it lies past the end.
     ///
     /// An offset inside a scalar (a UTF-8 continuation byte, the second half of a surrogate
     /// pair) moves to that scalar's start, or to its end when `roundUp` is true.
     func scalarColumn(ofUnits units: Int, in text: String, roundUp: Bool = false) -> Int? {
+        text.withUTF8Bytes { scalarColumn(ofUnits: units, inUTF8: $0, isASCII: false, roundUp: roundUp) }
+    }
+
+    /// As ``scalarColumn(ofUnits:in:roundUp:)``, over a text's UTF-8 bytes; `isASCII` (when known) skips the scan.
+    func scalarColumn(ofUnits units: Int, inUTF8 bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool,
+                      roundUp: Bool = false) -> Int? {
         guard units >= 0 else { return nil }
+        if isASCII { return units <= bytes.count ? units : nil }
         if self == .utf32 {
-            return units <= text.unicodeScalars.count ? units : nil
+            return units <= UTF8Scan.scalarCount(bytes) ? units : nil
         }
         var consumed = 0
         var column = 0
-        for scalar in text.unicodeScalars {
+        for byte in bytes where UTF8Scan.isScalarStart(byte) {
             if consumed >= units { break }
-            let w = width(scalar)
+            let w = width(lead: byte)
             if consumed + w > units {
                 return roundUp ? column + 1 : column
             }
@@ -92,11 +108,17 @@ extension PositionEncoding {
     /// - Precondition: `0 <= column <= text.unicodeScalars.count`.
     func units(ofScalarColumn column: Int, in text: String) -> Int {
         if self == .utf32 { return column }
+        return text.withUTF8Bytes { units(ofScalarColumn: column, inUTF8: $0) }
+    }
+
+    /// As ``units(ofScalarColumn:in:)``, over a text's UTF-8 bytes.
+    func units(ofScalarColumn column: Int, inUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        if self == .utf32 { return column }
         var result = 0
         var remaining = column
-        for scalar in text.unicodeScalars {
+        for byte in bytes where UTF8Scan.isScalarStart(byte) {
             if remaining == 0 { break }
-            result += width(scalar)
+            result += width(lead: byte)
             remaining -= 1
         }
         return result
@@ -107,7 +129,7 @@ extension PositionEncoding {
         switch self {
         case .utf8: return text.utf8.count
         case .utf16: return text.utf16.count
-        case .utf32: return text.unicodeScalars.count
+        case .utf32: return text.scalarCount
         }
     }
 }
@@ -115,6 +137,7 @@ extension PositionEncoding {
 extension String {
     /// The scalar offset of character (grapheme) offset `index` (linear).
     func scalarOffset(ofCharacter index: Int) -> Int {
+        if index >= 0, isOneScalarPerCharacter { return min(index, utf8.count) }
         var result = 0
         var remaining = index
         for character in self {
@@ -127,6 +150,7 @@ extension String {
 
     /// The character offset of scalar offset `offset`, rounded to a grapheme boundary (linear).
     func characterOffset(ofScalar offset: Int, roundUp: Bool) -> Int {
+        if offset >= 0, isOneScalarPerCharacter { return min(offset, utf8.count) }
         var scalars = 0
         var characters = 0
         for character in self {

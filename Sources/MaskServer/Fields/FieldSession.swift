@@ -1,27 +1,47 @@
 // maskd: one field session: a mask in force over a region of one line.
 import MaskEngine
 
-/// A field the client opened: its mask and the engine's last word on it.
+/// A field the client opened: its mask and, when it cannot be recomputed, the engine's last word on it.
 ///
-/// Where the field lies is not stored here: the field's `FieldSpan` on its line in the
-/// document's `LineTree` is the only record of its place, so edits shift it in one spot.
-final class FieldSession {
-    let id: String
-    private(set) var spec: MaskSpec
+/// Where the field lies is not stored here: the field's slot in the document's `LineTree` (its
+/// span on its line) is the only record of its place, so edits shift it in one spot. A session is
+/// small (two references) so that a document can hold a hundred thousand fields: the mask is the
+/// compile cache's shared object, and a state that is just `mask.format` of the field's current
+/// text (a field opened over text already in form and not typed into since) is not kept.
+struct FieldSession {
     private(set) var mask: Mask
-    /// The state after the last formatting (value, complete, next, ...).
-    var result: FieldResult
+    /// The state after the last formatting, or nil when it is `mask.format(the field's text)`.
+    private(set) var kept: KeptResult?
 
-    init(id: String, spec: MaskSpec, mask: Mask, result: FieldResult) {
-        self.id = id
-        self.spec = spec
+    init(mask: Mask, kept: KeptResult? = nil) {
         self.mask = mask
-        self.result = result
+        self.kept = kept
     }
 
-    func setMask(_ spec: MaskSpec, _ mask: Mask) {
-        self.spec = spec
+    /// The spec the mask was compiled from (the compile cache is keyed by spec, so it is the one
+    /// the client sent).
+    var spec: MaskSpec { mask.spec }
+
+    /// The field's state (value, complete, next, ...), given its current text.
+    func result(fieldText: @autoclosure () -> String) -> FieldResult {
+        kept?.result ?? mask.format(fieldText())
+    }
+
+    mutating func setMask(_ spec: MaskSpec, _ mask: Mask) {
         self.mask = mask
+    }
+
+    mutating func keep(_ result: FieldResult?) {
+        kept = result.map(KeptResult.init)
+    }
+}
+
+/// A field state kept by reference, so a session without one costs a null pointer.
+final class KeptResult {
+    let result: FieldResult
+
+    init(_ result: FieldResult) {
+        self.result = result
     }
 }
 

@@ -3,9 +3,19 @@ import JSON
 
 /// A JSON object being read as a message's params; every failure is a `-32602` naming the
 /// field by its path (`params.textDocument.uri`).
+///
+/// The path is spelled out only when a message names it: a member's `Params` keeps its parent's
+/// path and its key, and the LSP structures (positions, ranges) are read without making one.
 struct Params {
     let object: JSONObject
-    let path: String
+    private let base: String
+    private let key: String?
+
+    /// Where the object sits in the message (`params.range`).
+    var path: String {
+        guard let key else { return base }
+        return "\(base).\(key)"
+    }
 
     /// The params of a message. - Parameter optional: absent or `null` params read as `{}`.
     init(_ value: JSONValue, optional: Bool = false) throws {
@@ -17,12 +27,21 @@ struct Params {
         default:
             throw MessageError.invalidParams("params: expected an object, got \(value.kindName)")
         }
-        self.path = "params"
+        self.base = "params"
+        self.key = nil
     }
 
     init(object: JSONObject, path: String) {
         self.object = object
-        self.path = path
+        self.base = path
+        self.key = nil
+    }
+
+    /// The `Params` of member `key` of `parent`.
+    private init(object: JSONObject, parent: Params, key: String) {
+        self.object = object
+        base = parent.path
+        self.key = key
     }
 
     func name(_ key: String) -> String { "\(path).\(key)" }
@@ -71,13 +90,13 @@ struct Params {
     func object(_ key: String) throws -> Params {
         let value = try required(key)
         guard let o = value.objectValue else { throw typeError(key, "an object", value) }
-        return Params(object: o, path: name(key))
+        return Params(object: o, parent: self, key: key)
     }
 
     func optionalObject(_ key: String) throws -> Params? {
         guard let value = value(key) else { return nil }
         guard let o = value.objectValue else { throw typeError(key, "an object", value) }
-        return Params(object: o, path: name(key))
+        return Params(object: o, parent: self, key: key)
     }
 
     func array(_ key: String) throws -> [JSONValue] {
@@ -93,6 +112,8 @@ struct Params {
     // MARK: - LSP structures
 
     func position(_ key: String) throws -> Position {
+        if let position = Params.validPosition(value(key)) { return position }
+        // Something is wrong: read it again step by step, for the message that names it.
         let p = try object(key)
         let line = try p.int("line"), character = try p.int("character")
         guard line >= 0 else { throw MessageError.invalidParams("\(p.name("line")): must not be negative") }
@@ -101,8 +122,19 @@ struct Params {
     }
 
     func range(_ key: String) throws -> TextRange {
+        if case .object(let o)? = value(key), let start = Params.validPosition(o["start"]),
+           let end = Params.validPosition(o["end"]) {
+            return TextRange(start: start, end: end)
+        }
         let r = try object(key)
         return TextRange(start: try r.position("start"), end: try r.position("end"))
+    }
+
+    /// A position that `position(_:)` would accept as it is, or nil.
+    private static func validPosition(_ value: JSONValue?) -> Position? {
+        guard case .object(let o)? = value, let line = o["line"]?.intValue, let character = o["character"]?.intValue,
+              line >= 0, character >= 0 else { return nil }
+        return Position(line: line, character: character)
     }
 
     /// `textDocument.uri`.
