@@ -337,6 +337,33 @@ final class Document {
 
     // MARK: - Changes
 
+    /// `change` widened so that a `\r` and a `\n` it brings together are one line break, as the
+    /// editor counts them: a `\r` typed before a line's `\n` ending, a `\n` typed after a lone `\r`
+    /// ending, or a deletion of what stood between them. The widened change writes the same text.
+    func joiningLineBreaks(_ change: ScalarChange) -> ScalarChange {
+        var change = change
+        let before: Character? = change.start.column == 0 && change.start.line > 0
+            && lines[change.start.line - 1].ending == .cr ? "\r" : nil
+        let endLine = lines[change.end.line]
+        let after: Character? = change.end.column == endLine.scalarCount && endLine.ending == .lf ? "\n" : nil
+        let joined = (before.map { String($0) } ?? "") + change.text + (after.map { String($0) } ?? "")
+        guard joined.unicodeScalars.count >= 2 else { return change }
+        // Where the widened text would hold a `\r` then a `\n` across a boundary of the change.
+        let scalars = Array(joined.unicodeScalars)
+        let startJoins = before != nil && scalars.count > 1 && scalars[1] == "\n"
+        let endJoins = after != nil && scalars[scalars.count - 2] == "\r"
+        if startJoins {
+            let previous = lines[change.start.line - 1]
+            change.start = ScalarPosition(line: change.start.line - 1, column: previous.scalarCount)
+            change.text = "\r" + change.text
+        }
+        if endJoins {
+            change.end = ScalarPosition(line: change.end.line + 1, column: 0)
+            change.text += "\n"
+        }
+        return change
+    }
+
     /// Applies one `didChange`: every change in order, or none of them.
     /// - Returns: what to send as `maskd/didFormat`, or nil when no person's change touched a field.
     /// - Throws: `ChangeRefusal` when the version is stale or a range impossible; the document
@@ -387,7 +414,7 @@ final class Document {
                 continue
             }
             pendingCopy.removeAll()
-            let outcome = applyPersonChange(scalarChange)
+            let outcome = applyPersonChange(joiningLineBreaks(scalarChange))
             undo.append(outcome.undo)
             personTouched = personTouched || !outcome.touches.isEmpty
             for touch in outcome.touches {

@@ -67,6 +67,12 @@ extension Server {
     func setMask(uri: String, version: Int?, id: String, spec: MaskSpec, mask: Mask, caret: Position?) throws
         -> JSONValue {
         let document = try fieldDocument(uri, version: version)
+        // Its edits are computed on the daemon's copy; over edits the editor has not echoed yet they
+        // would be against a text the editor no longer has.
+        if document.pending.contains(where: { $0.field == id }) {
+            throw MessageError(code: ErrorCode.contentModified,
+                               message: "field '\(id)' has formatting edits the editor has not applied yet; retry after them")
+        }
         guard let outcome = document.setMask(id: id, spec: spec, mask: mask, caret: caret) else {
             throw MessageError.invalidParams("params.field: no field '\(id)' in '\(uri)'")
         }
