@@ -1,4 +1,5 @@
-// maskd tests: a keystroke costs the same in a 10 MB document with 100,000 fields as in one line.
+// maskd tests: typing in a 10 MB document with 100,000 fields tracks every field right.
+// (How fast it is, against a one-line document, is the benchmark's to measure: bench/run, row 3.)
 import Foundation
 import MaskEngine
 @testable import MaskServer
@@ -6,7 +7,7 @@ import XCTest
 
 final class DocumentScaleTests: XCTestCase {
     /// Opens `fieldCount` phone fields, one per line every other line, and types in the middle.
-    func keystrokeTime(lines lineCount: Int, fields fieldCount: Int) throws -> TimeInterval {
+    func typeInTheMiddle(lines lineCount: Int, fields fieldCount: Int) throws {
         let filler = String(repeating: "x", count: 40)
         var text = ""
         text.reserveCapacity(lineCount * 52)
@@ -20,7 +21,6 @@ final class DocumentScaleTests: XCTestCase {
         }
         let line = (fieldCount / 2) * step
         var version = 2
-        let start = Date()
         for k in 0..<200 {
             // Type a digit at the field's start, then delete it: the line comes back each time.
             version += 1
@@ -39,16 +39,11 @@ final class DocumentScaleTests: XCTestCase {
                                                                end: Position(line: 0, character: 0)), text: "top\n")],
                                version: version)
         XCTAssertEqual(document.lines.lineOfField("f\(fieldCount - 1)"), (fieldCount - 1) * step + 1)
-        return Date().timeIntervalSince(start)
     }
 
-    func testKeystroke_in10MBDocumentWith100000Fields_costsAboutAsMuchAsInOneLine() throws {
-        let small = try keystrokeTime(lines: 1, fields: 1)
-        let big = try keystrokeTime(lines: 200_000, fields: 100_000)
-        print("400 keystrokes: one line \(small) s, 200,000 lines / 100,000 fields \(big) s")
-        // Logarithmic structures: a generous bound that a linear rescan (200,000 lines per
-        // keystroke) could never meet.
-        XCTAssertLessThan(big, small * 4 + 0.05)
+    func testTyping_in10MBDocumentWith100000Fields_tracksEveryField() throws {
+        try typeInTheMiddle(lines: 1, fields: 1)
+        try typeInTheMiddle(lines: 200_000, fields: 100_000)
     }
 
     func testLineTree_replaceAndLookup_matchAnArray() {
