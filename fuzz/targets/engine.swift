@@ -165,9 +165,15 @@ func mayMerge(_ c: Character) -> Bool {
 
 /// Known bug 9: a literal that an optional or `…` slot before it accepts is read back as an entered character, so
 /// formatting is not idempotent (`[9a]ab` formats `12` to `1ab`, then `1aab`); with `eager` and `[A…]x` every
-/// keystroke adds an `x`. Whether the mask has such a literal.
+/// keystroke adds an `x`. In an eager field, the literals after a `…` block appear only from the second entered
+/// character on (`[0…] kg` shows `1`, then `12 kg`), so typing and pasting differ. Whether the mask has either.
 func hasKnownBug9(_ mask: Mask) -> Bool {
   mask.programs.contains { program in
+    if program.eager, let repeating = program.elements.firstIndex(where: \.repeats),
+      program.elements[(repeating + 1)...].contains(where: { !$0.isSlot })
+    {
+      return true
+    }
     var skippable: [SlotClass] = []
     for element in program.elements {
       if let c = element.literal, skippable.contains(where: { $0.fit(c, letterCase: program.letterCase) != nil }) {
@@ -262,7 +268,7 @@ struct Session {
 
   /// For a single-program mask: typing the text key by key and pasting it give the same text.
   func checkTypingEqualsPasting() {
-    guard mask.programs.count == 1, text.count <= 24 else { return }
+    guard checksContent, mask.programs.count == 1, text.count <= 24 else { return }
     let program = mask.programs[0]
     guard !program.elements.contains(where: { $0.literal.map(program.fitsSomeSlot) ?? false }) else { return }
     let empty = mask.format("")
