@@ -49,6 +49,8 @@ public final class Connection {
   private var pendingStart = 0
   /// Set when the output is gone (EPIPE or another write error); ``run(_:)`` then returns.
   private var outputClosed = false
+  /// Set by ``stop()``: ``run(_:)`` reads no more, writes what is queued and returns.
+  private var stopRequested = false
   private var lastRequestID: Int64 = 0
 
   /// Creates a connection; nothing is read until ``run(_:)``.
@@ -63,10 +65,11 @@ public final class Connection {
     splitter = FrameSplitter(maxMessageSize: maxMessageSize)
   }
 
-  /// Reads and dispatches messages until the input ends or the output is closed.
+  /// Reads and dispatches messages until the input ends, the output is closed, or ``stop()`` is called.
   ///
   /// `SIGPIPE` is ignored from then on, so a closed output shows up as a write error, which ends the loop.
-  /// At the end of input (also in the middle of a frame), queued output is written before returning.
+  /// At the end of input (also in the middle of a frame) and after ``stop()``, queued output is written before
+  /// returning.
   ///
   /// - Parameter handler: called for every request, notification and response, on this thread. For a request it
   ///   returns the response (nil means the handler will ``send(_:)`` it later); for other messages it returns nil
@@ -77,14 +80,21 @@ public final class Connection {
     if flags >= 0, flags & O_NONBLOCK == 0 { _ = fcntl(output, F_SETFL, flags | O_NONBLOCK) }
     defer { if flags >= 0, flags & O_NONBLOCK == 0 { _ = fcntl(output, F_SETFL, flags) } }
     self.handler = handler
-    defer { self.handler = nil }
+    defer {
+      self.handler = nil
+      stopRequested = false
+    }
 
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     var inputOpen = true
     while !outputClosed {
-      guard inputOpen else {
+      guard inputOpen, !stopRequested else {
         guard hasPendingOutput else { break }
-        wait(for: output, events: Int16(POLLOUT))
+        // After stop(), a client that neither reads nor closes its end must not hold the process forever.
+        guard wait(for: output, events: Int16(POLLOUT), timeout: stopRequested ? 10_000 : -1) else {
+          log("maskd: gave up writing \(pending.count - pendingStart) queued bytes: the output takes nothing")
+          break
+        }
         flush()
         continue
       }
@@ -116,6 +126,16 @@ public final class Connection {
         inputOpen = false
       }
     }
+  }
+
+  /// Makes ``run(_:)`` return once the message being handled is done and every queued frame is written.
+  ///
+  /// Messages that arrived after the current one (in the same read) are not dispatched, except the rest of a batch. Call it from the handler,
+  /// for example on the `exit` notification, so the replies and notifications already sent still reach the
+  /// client: the process can then end with its exit code after ``run(_:)`` returns. Output is given up after
+  /// 10 seconds in which the output descriptor takes no byte.
+  public func stop() {
+    stopRequested = true
   }
 
   /// Sends a message.
@@ -180,6 +200,7 @@ public final class Connection {
     }
     position = 0
     for incoming in queue {
+      if stopRequested { return }
       switch incoming {
       case .message(let message):
         if let reply = handle(message, at: position, cancels: cancels) { send(reply) }
@@ -320,10 +341,17 @@ public final class Connection {
     return offset
   }
 
-  /// Blocks until `fd` is ready for `events` (or fails).
-  private func wait(for fd: Int32, events: Int16) {
+  /// Blocks until `fd` is ready for `events` (or fails), or for at most `timeout` milliseconds (-1: no limit).
+  ///
+  /// - Returns: false when the time ran out first.
+  @discardableResult
+  private func wait(for fd: Int32, events: Int16, timeout: Int32 = -1) -> Bool {
     var entry = pollfd(fd: fd, events: events, revents: 0)
-    while poll(&entry, 1, -1) < 0, errno == EINTR {}
+    while true {
+      let count = poll(&entry, 1, timeout)
+      if count < 0, errno == EINTR { continue }
+      return count != 0
+    }
   }
 }
 

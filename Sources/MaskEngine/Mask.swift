@@ -4,25 +4,38 @@ import Synchronization
 ///
 /// `Mask.compile` turns any `MaskSpec` into small immutable programs and caches the result by
 /// spec, so a keystroke never recompiles. Every method is pure: the same input gives the same
-/// result. Positions are `Character` offsets; `EncodedText` converts them.
+/// result. Positions are `Character` offsets; `EncodedText` converts them. Internally each call
+/// runs over bytes when the text and the mask are ASCII, over `Character`s otherwise.
 public final class Mask: @unchecked Sendable {
     /// The spec this mask was compiled from.
     public let spec: MaskSpec
     let kind: Kind
     let checks: ValueChecks
+    /// Every literal of every program is ASCII: ASCII text may take the byte path.
+    private let asciiLiterals: Bool
 
     /// The shapes a mask can take once compiled.
     enum Kind {
-        /// Slots and literals (every notation but `number`).
+        /// Slots and literals.
         case slots(Program)
         /// Several slot programs; the best one for the entered characters wins after every edit.
         case oneOf([Program])
+        /// The program follows the entered characters (the card brand, the IBAN country).
+        case dynamic(DynamicProgram)
+        /// A number grouped from the right.
+        case number(NumberField)
     }
 
     init(spec: MaskSpec, kind: Kind, checks: ValueChecks) {
         self.spec = spec
         self.kind = kind
         self.checks = checks
+        switch kind {
+        case .slots(let program): asciiLiterals = program.asciiLiterals
+        case .oneOf(let programs): asciiLiterals = programs.allSatisfy(\.asciiLiterals)
+        case .dynamic(let dynamic): asciiLiterals = dynamic.all.allSatisfy(\.asciiLiterals)
+        case .number: asciiLiterals = false
+        }
     }
 
     private static let cache = Mutex<[MaskSpec: Mask]>([:])
@@ -46,47 +59,26 @@ public final class Mask: @unchecked Sendable {
         try compile(.notation(notation))
     }
 
-    /// The canonical bracket notation (for `oneOf`, of the first alternative).
+    /// The canonical notation of an empty field's mask (for `oneOf`, the first alternative).
     public var notation: String {
         switch kind {
         case .slots(let program): return program.notation
         case .oneOf(let programs): return programs[0].notation
+        case .dynamic(let dynamic): return dynamic.broad.notation
+        case .number(let field): return field.notation
         }
     }
 
     /// Reads `text` into an empty field, carrying `selection` through with forward gravity.
     /// - Parameter selection: character offsets in `text`; nil means the end of the text.
     public func format(_ text: String, selection: Range<Int>? = nil) -> FieldResult {
-        let chars = Array(text)
-        let selection = clamp(selection ?? chars.count..<chars.count, chars.count)
-        let programs = self.programs
-        var best: (index: Int, d: Program.Decomposition, layout: Layout)? = nil
-        for (i, program) in programs.enumerated() {
-            let d = program.decompose(chars)
-            var layout = d.layout
-            program.settle(&layout)
-            if let current = best, !better(program, layout, than: programs[current.index], current.layout) { continue }
-            best = (i, d, layout)
+        if case .number(let field) = kind {
+            var r = field.format(text, selection: selection)
+            if !checks.isViable(r.value) { r = field.format("", selection: nil) }
+            return checked(r)
         }
-        let program = programs[best!.index]
-        var layout = best!.layout
-        var rejected = best!.d.rejected
-        var overflow = best!.d.overflow
-        // A value the `regex` option can never accept keeps only its longest viable start.
-        if !checks.isViable(program.value(of: layout)) {
-            let trimmed = trimToViable(program, layout)
-            layout = trimmed.layout
-            overflow += trimmed.cut
-        }
-        var text = program.render(layout)
-        if text == String(chars) { text = String(chars) }
-        let length = text.count
-        let lower = program.carriedOffset(selection.lowerBound, through: best!.d, textLength: length)
-        let upper = program.carriedOffset(selection.upperBound, through: best!.d, textLength: length)
-        let caretRange = min(lower, length)..<min(max(upper, lower), length)
-        _ = rejected
-        rejected = best!.d.rejected
-        return result(program, layout, text: text, selection: caretRange, rejected: rejected, overflow: overflow)
+        if asciiLiterals, let units = UInt8.units(of: text) { return format(units, selection: selection) }
+        return format(Array(text), selection: selection)
     }
 
     /// Applies one edit a person made to a field whose text is `text`.
@@ -96,38 +88,24 @@ public final class Mask: @unchecked Sendable {
     /// `rejected`.
     /// - Parameter text: the field's text before the edit (normally formatted by this mask).
     public func apply(_ edit: FieldEdit, to text: String) -> FieldResult {
-        let chars = Array(text)
-        let programs = self.programs
-        let current = bestProgram(for: chars)
-        let program = programs[current]
-        let d = program.decompose(chars)
-        let exact = program.edit(edit, chars: chars, decomposition: d)
-
-        var chosen = (program: program, outcome: exact)
-        if programs.count > 1 {
-            for (i, other) in programs.enumerated() where i != current {
-                let replayed = other.replay(before: exact.before, inserted: exact.inserted, after: exact.after)
-                if replayed.refused { continue }
-                if chosen.outcome.refused || better(other, replayed.layout, than: chosen.program, chosen.outcome.layout,
-                                                    preferFirst: i < current) {
-                    chosen = (other, replayed)
-                }
+        if case .number(let field) = kind {
+            let r = field.apply(edit, to: text)
+            guard checks.isViable(r.value) else {
+                let count = text.count
+                let lower = min(max(edit.range.lowerBound, 0), count)
+                var kept = field.format(text, selection: nil)
+                kept.text = text
+                kept.selection = lower..<min(max(edit.range.upperBound, lower), count)
+                kept.rejected = edit.text
+                kept.overflow = ""
+                return checked(kept)
             }
+            return checked(r)
         }
-        let outcome = chosen.outcome
-        let range = clamp(edit.range, chars.count)
-        if outcome.refused || !checks.isViable(chosen.program.value(of: outcome.layout)) {
-            var unchanged = d.layout
-            program.settle(&unchanged)
-            let refusedText = edit.text.isEmpty ? "" : edit.text
-            let rejected = outcome.refused ? outcome.rejected : refusedText
-            return result(program, unchanged, text: text, selection: range, rejected: rejected,
-                          overflow: outcome.refused ? outcome.overflow : "")
+        if asciiLiterals, let units = UInt8.units(of: text), let inserted = UInt8.units(of: edit.text) {
+            return apply(edit, inserted: inserted, units: units, text: text)
         }
-        let newText = chosen.program.render(outcome.layout)
-        let caret = min(outcome.caret, newText.count)
-        return result(chosen.program, outcome.layout, text: newText, selection: caret..<caret,
-                      rejected: outcome.rejected, overflow: outcome.overflow)
+        return apply(edit, inserted: Array(edit.text), units: Array(text), text: text)
     }
 
     /// Re-flows a field formatted by `previous` into this mask (a mask change mid-input).
@@ -136,14 +114,15 @@ public final class Mask: @unchecked Sendable {
     /// is cut into `overflow`. The caret keeps its count of entered characters to its left.
     /// - Parameter caret: the caret in `text`; nil means the end.
     public func reflow(_ text: String, from previous: Mask, caret: Int? = nil) -> FieldResult {
-        let chars = Array(text)
-        let old = previous.programs[previous.bestProgram(for: chars)]
-        let d = old.decompose(chars)
-        let k = d.cellCount(before: min(caret ?? chars.count, chars.count))
-        let raw = d.layout.cells.map(\.char)
-        var best: (program: Program, outcome: Program.EditOutcome)? = nil
-        for program in programs {
-            var outcome = program.replay(before: Array(raw[0..<k]), inserted: nil, after: Array(raw[k...]))
+        let (raw, k) = previous.entered(text, caret: min(caret ?? text.count, text.count))
+        if case .number(let field) = kind {
+            var r = field.format(String(raw), selection: k..<k)
+            if !checks.isViable(r.value) { r = field.format("", selection: nil) }
+            return checked(r)
+        }
+        var best: (program: Program, outcome: Program.EditOutcome<Character>, brand: String?)? = nil
+        for (program, brand) in candidates(forEntered: raw) {
+            var outcome = program.replay(before: raw[0..<k], inserted: nil, after: raw[k...])
             if !checks.isViable(program.value(of: outcome.layout)) {
                 let trimmed = trimToViable(program, outcome.layout)
                 outcome.layout = trimmed.layout
@@ -153,30 +132,152 @@ public final class Mask: @unchecked Sendable {
             if let current = best, !better(program, outcome.layout, than: current.program, current.outcome.layout) {
                 continue
             }
-            best = (program, outcome)
+            best = (program, outcome, brand)
         }
-        let (program, outcome) = best!
-        let newText = program.render(outcome.layout)
-        let caretOffset = min(outcome.caret, newText.count)
-        return result(program, outcome.layout, text: newText, selection: caretOffset..<caretOffset,
-                      rejected: "", overflow: outcome.overflow)
+        let (program, outcome, brand) = best!
+        let rendered = program.render(outcome.layout)
+        let caretOffset = min(outcome.caret, outcome.layout.cells.count + program.literalsBefore[program.limit(of: outcome.layout)])
+        return result(program, outcome.layout, rendered: rendered, selection: caretOffset..<caretOffset,
+                      rejected: "", overflow: outcome.overflow, brand: brand)
+    }
+
+    // MARK: - The slot path, over bytes or characters
+
+    /// `apply` forced onto the `Character` path, so tests can compare it with the byte path.
+    func _applyAsCharacters(_ edit: FieldEdit, to text: String) -> FieldResult {
+        apply(edit, inserted: Array(edit.text), units: Array(text), text: text)
+    }
+
+    private func format<U: FieldUnit>(_ chars: [U], selection: Range<Int>?) -> FieldResult {
+        let selection = clamp(selection ?? chars.count..<chars.count, chars.count)
+        var best: (program: Program, d: Program.Decomposition<U>, layout: Layout<U>, brand: String?)? = nil
+        for (program, brand) in candidates(for: chars) {
+            let d = program.decompose(chars, carets: true)
+            var layout = d.layout
+            program.settle(&layout)
+            if let current = best, !better(program, layout, than: current.program, current.layout) { continue }
+            best = (program, d, layout, brand)
+        }
+        let (program, d, firstLayout, brand) = best!
+        var layout = firstLayout
+        var overflow = d.overflow
+        // A value the `regex` option can never accept keeps only its longest viable start.
+        if !checks.isViable(program.value(of: layout)) {
+            let trimmed = trimToViable(program, layout)
+            layout = trimmed.layout
+            overflow += trimmed.cut
+        }
+        let rendered = program.render(layout)
+        let length = layout.cells.count + program.literalsBefore[program.limit(of: layout)]
+        let lower = program.carriedOffset(selection.lowerBound, through: d, textLength: length)
+        let upper = program.carriedOffset(selection.upperBound, through: d, textLength: length)
+        let carried = min(lower, length)..<min(max(upper, lower), length)
+        return result(program, layout, rendered: rendered, selection: carried, rejected: d.rejected,
+                      overflow: overflow, brand: brand)
+    }
+
+    private func apply<U: FieldUnit>(_ edit: FieldEdit, inserted: [U], units chars: [U], text: String) -> FieldResult {
+        let range = clamp(edit.range, chars.count)
+        // Only `oneOf` has several candidates; the others skip building a list.
+        let single = singleCandidate(for: chars)
+        let candidates = single == nil ? candidates(for: chars) : []
+        let current = single == nil ? bestProgram(candidates.map(\.0), for: chars) : 0
+        let (program, currentBrand) = single ?? candidates[current]
+        let d = program.decompose(chars)
+        let exact = program.edit(edit, inserted: inserted, chars: chars, decomposition: d)
+
+        var chosen = (program: program, outcome: exact, brand: currentBrand)
+        if candidates.count > 1 {
+            for (i, other) in candidates.enumerated() where i != current {
+                let replayed = other.0.replay(before: exact.before.lazy.map { $0.char }, inserted: exact.inserted,
+                                              after: exact.after.lazy.map { $0.char })
+                if replayed.refused { continue }
+                if chosen.outcome.refused
+                    || better(other.0, replayed.layout, than: chosen.program, chosen.outcome.layout, preferFirst: i < current) {
+                    chosen = (other.0, replayed, other.1)
+                }
+            }
+        }
+        if case .dynamic(let dynamic) = kind, !chosen.outcome.refused {
+            // The entered characters may now call for another program (the brand changed).
+            let cells = chosen.outcome.layout.cells
+            let (next, brand) = dynamic.program(forPrefix: U.alnumPrefix(cells.lazy.map { $0.char }))
+            if next !== chosen.program {
+                let k = chosen.program.cellCount(beforeOffset: chosen.outcome.caret, in: chosen.outcome.layout)
+                var moved = next.replay(before: cells[0..<k].lazy.map { $0.char }, inserted: nil,
+                                        after: cells[k...].lazy.map { $0.char })
+                moved.rejected = chosen.outcome.rejected
+                moved.overflow = chosen.outcome.overflow + moved.overflow
+                chosen = (next, moved, brand)
+            } else {
+                chosen.brand = brand
+            }
+        }
+        let outcome = chosen.outcome
+        let rendered = chosen.program.render(outcome.layout)
+        if outcome.refused || !checks.isViable(rendered.value) {
+            var unchanged = d.layout
+            program.settle(&unchanged)
+            let rejected = outcome.refused ? outcome.rejected : edit.text
+            return result(program, unchanged, rendered: (text, program.value(of: unchanged)), selection: range,
+                          rejected: rejected, overflow: outcome.refused ? outcome.overflow : "",
+                          brand: currentBrand)
+        }
+        let length = outcome.layout.cells.count + chosen.program.literalsBefore[chosen.program.limit(of: outcome.layout)]
+        let caret = min(outcome.caret, length)
+        return result(chosen.program, outcome.layout, rendered: rendered, selection: caret..<caret,
+                      rejected: outcome.rejected, overflow: outcome.overflow, brand: chosen.brand)
     }
 
     // MARK: - Choosing among programs
 
-    var programs: [Program] {
+    /// The programs that may format `chars`, with the brand each stands for: every `oneOf`
+    /// alternative, or the one a dynamic mask picks for the text's first letters and digits.
+    func candidates<U: FieldUnit>(for chars: [U]) -> [(Program, String?)] {
+        if case .slots(let program) = kind { return [(program, nil)] }
         switch kind {
-        case .slots(let program): return [program]
-        case .oneOf(let programs): return programs
+        case .slots(let program): return [(program, nil)]
+        case .oneOf(let programs): return programs.map { ($0, nil) }
+        case .dynamic(let dynamic):
+            let chosen = dynamic.program(forPrefix: U.alnumPrefix(chars))
+            return [chosen]
+        case .number: return []
         }
     }
 
+    /// The one program of a mask that is not `oneOf`, chosen for `chars`; nil for `oneOf`.
+    @inline(__always)
+    private func singleCandidate<U: FieldUnit>(for chars: [U]) -> (Program, String?)? {
+        switch kind {
+        case .slots(let program): return (program, nil)
+        case .dynamic(let dynamic): return dynamic.program(forPrefix: U.alnumPrefix(chars))
+        case .oneOf, .number: return nil
+        }
+    }
+
+    /// The candidates for a field holding exactly the entered characters `raw`.
+    private func candidates(forEntered raw: [Character]) -> [(Program, String?)] { candidates(for: raw) }
+
+    /// The programs a text may be read with (for tests and tools).
+    func programs(for chars: [Character]) -> [Program] { candidates(for: chars).map(\.0) }
+
+    /// The entered characters of a field's text and how many stand before `caret`.
+    func entered(_ text: String, caret: Int) -> (raw: [Character], before: Int) {
+        let chars = Array(text)
+        if case .number = kind {
+            let keep: (Character) -> Bool = { $0.isNumber || $0 == "." || $0 == "-" }
+            return (chars.filter(keep), chars[0..<caret].filter(keep).count)
+        }
+        let programs = programs(for: chars)
+        let d = programs[bestProgram(programs, for: chars)].decompose(chars)
+        return (d.layout.cells.map { $0.char }, d.cellCount(before: caret))
+    }
+
     /// The program that reads `chars` best: the one the text was most likely formatted with.
-    func bestProgram(for chars: [Character]) -> Int {
-        let programs = self.programs
+    func bestProgram<U: FieldUnit>(_ programs: [Program], for chars: [U]) -> Int {
         if programs.count == 1 { return 0 }
         var best = 0
-        var bestLayout = Layout()
+        var bestLayout = Layout<U>()
         for (i, program) in programs.enumerated() {
             var layout = program.decompose(chars).layout
             program.settle(&layout)
@@ -190,23 +291,31 @@ public final class Mask: @unchecked Sendable {
 
     /// `oneOf`'s rule: more entered characters kept wins, then complete over incomplete; on a
     /// full tie the earlier program (the incumbent unless `preferFirst`) stays.
-    private func better(_ a: Program, _ la: Layout, than b: Program, _ lb: Layout, preferFirst: Bool = false) -> Bool {
+    private func better<U>(_ a: Program, _ la: Layout<U>, than b: Program, _ lb: Layout<U>,
+                           preferFirst: Bool = false) -> Bool {
         if la.cells.count != lb.cells.count { return la.cells.count > lb.cells.count }
-        let ca = a.missing(in: la).count == 0, cb = b.missing(in: lb).count == 0
+        let ca = a.missing(in: la) == 0, cb = b.missing(in: lb) == 0
         if ca != cb { return ca }
         return preferFirst
     }
 
     /// Cuts entered characters from the end until the `regex` option can still accept the value.
-    private func trimToViable(_ program: Program, _ layout: Layout) -> (layout: Layout, cut: String) {
-        var layout = layout
-        var cut: [Character] = []
-        while !layout.cells.isEmpty, !checks.isViable(program.value(of: layout)) {
-            cut.append(layout.cells.removeLast().char)
-            layout.end = 0
-            program.settle(&layout)
+    ///
+    /// Viability is closed under prefixes, so a binary search over the number of cells kept
+    /// finds the longest viable start with O(log n) regex runs.
+    private func trimToViable<U>(_ program: Program, _ layout: Layout<U>) -> (layout: Layout<U>, cut: String) {
+        func kept(_ n: Int) -> Layout<U> {
+            var trimmed = Layout(cells: Array(layout.cells.prefix(n)), end: 0)
+            program.settle(&trimmed)
+            return trimmed
         }
-        return (layout, String(cut.reversed()))
+        var low = 0, high = layout.cells.count  // kept(low) is viable (or low == 0); kept(high) is not
+        while low + 1 < high {
+            let mid = (low + high) / 2
+            if checks.isViable(program.value(of: kept(mid))) { low = mid } else { high = mid }
+        }
+        let cut = String(layout.cells[low...].map { $0.char.character })
+        return (kept(low), cut)
     }
 
     private func clamp(_ range: Range<Int>, _ count: Int) -> Range<Int> {
@@ -216,23 +325,41 @@ public final class Mask: @unchecked Sendable {
 
     // MARK: - Results
 
-    private func result(_ program: Program, _ layout: Layout, text: String, selection: Range<Int>,
-                        rejected: String, overflow: String) -> FieldResult {
-        let value = program.value(of: layout)
-        let missing = program.missing(in: layout)
+    private func result<U>(_ program: Program, _ layout: Layout<U>, rendered: (text: String, value: String),
+                           selection: Range<Int>, rejected: String, overflow: String, brand: String?) -> FieldResult {
+        let tail = program.tail(of: layout)
         var problems: [String] = []
-        if missing.count > 0 {
-            let what = missing.allDigits ? (missing.count == 1 ? "digit" : "digits")
-                : (missing.count == 1 ? "character" : "characters")
-            problems.append("\(missing.count) more \(what) needed")
+        if tail.missing > 0 {
+            problems = program.missingProblem(tail.missing)
         } else {
-            problems += checks.problems(value)
+            if case .dynamic(let dynamic) = kind {
+                let prefix = U.alnumPrefix(layout.cells.lazy.map { $0.char })
+                problems += dynamic.problems(prefix, layout.cells.count, brand)
+            }
+            if !checks.validators.isEmpty { problems += checks.problems(rendered.value) }
         }
         return FieldResult(
-            text: text, selection: selection, value: value, complete: missing.count == 0,
-            valid: problems.isEmpty, problems: problems, next: program.nextSlot(in: layout),
-            placeholder: program.placeholder(of: layout), mask: program.notation, brand: nil,
-            rejected: rejected, overflow: overflow)
+            text: rendered.text, selection: selection, value: rendered.value, complete: tail.missing == 0,
+            valid: problems.isEmpty, problems: problems, next: tail.next, placeholder: tail.placeholder,
+            mask: program.notation, brand: brand, rejected: rejected, overflow: overflow)
+    }
+
+    /// A number field's result with the mask's `regex` and validators applied.
+    private func checked(_ r: FieldResult) -> FieldResult {
+        guard r.complete, !checks.validators.isEmpty else { return r }
+        var r = r
+        r.problems += checks.problems(r.value)
+        r.valid = r.problems.isEmpty
+        return r
+    }
+}
+
+extension Program {
+    /// How many cells stand before text offset `offset` of a rendered layout.
+    func cellCount<U>(beforeOffset offset: Int, in layout: Layout<U>) -> Int {
+        var k = 0
+        while k < layout.cells.count, textOffset(afterCell: k, in: layout.cells) <= offset { k += 1 }
+        return k
     }
 }
 

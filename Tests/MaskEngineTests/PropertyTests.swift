@@ -2,7 +2,7 @@ import XCTest
 @testable import MaskEngine
 
 /// A small seeded generator (SplitMix64), so every property run is reproducible.
-struct SeededRandom {
+struct SeededRandom: RandomNumberGenerator {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }
@@ -59,9 +59,7 @@ final class PropertyTests: XCTestCase {
 
     /// How many entered characters a field's text holds.
     static func enteredCount(_ mask: Mask, _ text: String) -> Int {
-        let chars = Array(text)
-        let program = mask.programs[mask.bestProgram(for: chars)]
-        return program.decompose(chars).layout.cells.count
+        mask.entered(text, caret: 0).raw.count
     }
 
     func testRandomSessions_keepEveryInvariant() {
@@ -148,9 +146,9 @@ final class PropertyTests: XCTestCase {
             var digits = ""
             for _ in 0..<rng.int(1..<(capacity + 1)) { digits.append(rng.pick(["1", "2", "3", "7", "0"])) }
             let full = mask.format(digits)
-            let d = mask.programs[0].decompose(Array(full.text))
-            let cell = rng.int(0..<d.cellSource.count)
-            let at = d.cellSource[cell]
+            let d = mask.programs(for: Array(full.text))[0].decompose(Array(full.text))
+            let cell = rng.int(0..<d.layout.cells.count)
+            let at = d.source(ofCell: cell)
             let removed = Array(full.text)[at]
             var field = TypingField(mask, "|")
             field.text = full.text
@@ -159,6 +157,31 @@ final class PropertyTests: XCTestCase {
             field.type(String(removed))
             XCTAssertEqual(field.text, full.text, "mask \(notation): deleting and retyping \(removed) at \(at)")
             checked += 1
+        }
+    }
+
+    /// ASCII fields run over bytes; the result must be exactly the `Character` path's.
+    func testBytePath_equalsCharacterPath() {
+        var rng = SeededRandom(seed: 99)
+        let asciiKeys: [Character] = ["1", "2", "7", "0", "a", "B", "x", "X", "?", " ", "-", "(", ")", "+", ".", "/"]
+        var compared = 0
+        while compared < 20_000 {
+            let (notation, eager) = Self.randomMask(&rng)
+            guard let mask = try? Mask.compile(MaskSpec(.notation(notation), eager: eager)) else { continue }
+            var text = mask.format("").text
+            var caret = text.count
+            for _ in 0..<20 {
+                var inserted = ""
+                for _ in 0..<rng.int(0..<3) { inserted.append(rng.pick(asciiKeys)) }
+                let start = inserted.isEmpty ? max(caret - 1, 0) : caret
+                let edit = inserted.isEmpty ? FieldEdit.backspace(start..<caret) : .insert(inserted, at: caret..<caret)
+                let bytes = mask.apply(edit, to: text)
+                let characters = mask._applyAsCharacters(edit, to: text)
+                XCTAssertEqual(bytes, characters, "mask \(notation) eager \(eager) text \(text) edit \(edit)")
+                text = bytes.text
+                caret = bytes.caret
+                compared += 1
+            }
         }
     }
 

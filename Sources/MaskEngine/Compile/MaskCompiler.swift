@@ -1,52 +1,72 @@
 /// Turns a `MaskSpec` into a `Mask`: the one place that knows every form and option.
 enum MaskCompiler {
     static func compile(_ spec: MaskSpec) throws -> Mask {
-        let checks = try valueChecks(spec)
         switch spec.form {
+        case .preset(let name):
+            let expanded = try Presets.expand(name, options: spec)
+            let checks = try valueChecks(expanded)
+            switch name {
+            case "card": return Mask(spec: spec, kind: .dynamic(try DynamicProgram.card(expanded)), checks: checks)
+            case "iban": return Mask(spec: spec, kind: .dynamic(try DynamicProgram.iban(expanded)), checks: checks)
+            case "id.cn": return Mask(spec: spec, kind: .slots(try Presets.program(name, expanded)), checks: checks)
+            default:
+                let inner = try compile(expanded)
+                return Mask(spec: spec, kind: inner.kind, checks: checks)
+            }
+        case .number(let number):
+            try NumberField.validate(number)
+            return Mask(spec: spec, kind: .number(NumberField(number, placeholderChar: spec.placeholderChar ?? "_")),
+                        checks: try valueChecks(spec))
         case .oneOf(let alternatives):
+            let checks = try valueChecks(spec)
             if alternatives.isEmpty { throw MaskError("'oneOf' needs at least one mask") }
             var programs: [Program] = []
             for (i, alternative) in alternatives.enumerated() {
                 do {
                     // Options on the `oneOf` object apply to every alternative that does not set them.
                     let inner = try Mask.compile(inherit(alternative, from: spec))
-                    programs.append(contentsOf: inner.programs)
+                    switch inner.kind {
+                    case .slots(let program): programs.append(program)
+                    case .oneOf(let nested): programs.append(contentsOf: nested)
+                    case .number, .dynamic:
+                        throw MaskError("only slot masks can be alternatives, not number masks or the card and iban presets")
+                    }
                 } catch let error as MaskError {
                     throw MaskError("oneOf[\(i)]: \(error.message)", offset: error.offset)
                 }
             }
             return Mask(spec: spec, kind: .oneOf(programs), checks: checks)
         default:
-            return Mask(spec: spec, kind: .slots(try program(spec)), checks: checks)
+            let elements = try self.elements(spec)
+            try ProgramChecks.check(elements)
+            return Mask(spec: spec, kind: .slots(makeProgram(elements, spec)), checks: try valueChecks(spec))
         }
     }
 
-    /// The slot program of every form but `oneOf`.
-    static func program(_ spec: MaskSpec) throws -> Program {
+    /// The elements of the slot forms.
+    static func elements(_ spec: MaskSpec) throws -> [Element] {
         let accept = SlotClass(spec.accept ?? .digits)
-        let elements: [Element]
         switch spec.form {
         case .notation(let notation):
-            elements = try NotationCompiler.compile(notation)
+            return try NotationCompiler.compile(notation)
         case .pattern(let pattern):
-            elements = try FormCompiler.pattern(pattern, slot: spec.slot ?? "#", accept: accept)
+            return try FormCompiler.pattern(pattern, slot: spec.slot ?? "#", accept: accept)
         case .groups(let sizes):
-            elements = try FormCompiler.groups(sizes, separator: spec.separator ?? " ", accept: accept,
-                                               minLength: spec.minLength, maxLength: spec.maxLength,
-                                               repeats: spec.repeat ?? false)
+            return try FormCompiler.groups(sizes, separator: spec.separator ?? " ", accept: accept,
+                                           minLength: spec.minLength, maxLength: spec.maxLength,
+                                           repeats: spec.repeat ?? false)
         case .separatorAt(let positions):
-            elements = try FormCompiler.separatorAt(positions, separator: spec.separator ?? " ", accept: accept,
-                                                    minLength: spec.minLength, maxLength: spec.maxLength)
-        case .preset(let name):
-            throw MaskError("unknown preset '\(name)'")
-        case .number:
-            throw MaskError("number masks are not available yet")
-        case .oneOf:
-            throw MaskError("'oneOf' cannot be nested here")
+            return try FormCompiler.separatorAt(positions, separator: spec.separator ?? " ", accept: accept,
+                                                minLength: spec.minLength, maxLength: spec.maxLength)
+        case .preset, .number, .oneOf:
+            throw MaskError("a \(spec.form) mask has no slot elements")
         }
-        try ProgramChecks.check(elements)
-        return Program(elements: elements, eager: spec.eager ?? false, letterCase: spec.letterCase,
-                       placeholderChar: spec.placeholderChar ?? "_")
+    }
+
+    /// A program over `elements` with the options of `spec`.
+    static func makeProgram(_ elements: [Element], _ spec: MaskSpec) -> Program {
+        Program(elements: elements, eager: spec.eager ?? false, letterCase: spec.letterCase,
+                placeholderChar: spec.placeholderChar ?? "_")
     }
 
     /// `alternative` with the options of the enclosing `oneOf` filled in where it has none.

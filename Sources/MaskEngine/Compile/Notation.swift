@@ -118,11 +118,11 @@ enum NotationCompiler {
         result.reserveCapacity(block.count)
         var start = 0
         while start < block.count {
+            let kind = block[start].slotClass
             var end = start
-            while end < block.count, block[end].slotClass == block[start].slotClass { end += 1 }
-            let run = block[start..<end]
-            result.append(contentsOf: run.filter { !$0.isOptional })
-            result.append(contentsOf: run.filter { $0.isOptional })
+            while end < block.count, block[end].slotClass == kind { end += 1 }
+            for i in start..<end where !block[i].isOptional { result.append(block[i]) }
+            for i in start..<end where block[i].isOptional { result.append(block[i]) }
             start = end
         }
         return result

@@ -10,7 +10,9 @@ struct Element: Hashable, Sendable {
         case slot(SlotClass)
     }
 
-    var kind: Kind
+    var kind: Kind {
+        didSet { literalByte = Element.byte(of: kind) }
+    }
     /// A slot that may stay empty (`9`, `a`, `-`, and every slot after `minLength`).
     var isOptional: Bool = false
     /// A `{}` literal: part of the extracted value, and needed for completeness.
@@ -19,6 +21,22 @@ struct Element: Hashable, Sendable {
     var repeats: Bool = false
     /// Where the element came from in the mask's notation, in characters, for error messages.
     var offset: Int = 0
+    /// An ASCII literal's byte, for the byte path of the engine; 0 for slots and other literals.
+    private(set) var literalByte: UInt8 = 0
+
+    init(kind: Kind, isOptional: Bool = false, isExtracted: Bool = false, repeats: Bool = false, offset: Int = 0) {
+        self.kind = kind
+        self.isOptional = isOptional
+        self.isExtracted = isExtracted
+        self.repeats = repeats
+        self.offset = offset
+        self.literalByte = Element.byte(of: kind)
+    }
+
+    private static func byte(of kind: Kind) -> UInt8 {
+        guard case .literal(let c) = kind, let ascii = c.asciiValue, c.utf8.count == 1, ascii != 0 else { return 0 }
+        return ascii
+    }
 
     var isSlot: Bool {
         if case .slot = kind { return true }

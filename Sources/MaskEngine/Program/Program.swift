@@ -2,7 +2,8 @@
 ///
 /// The program is immutable and shared. A field's state is a list of `Cell`s (the entered
 /// characters and the element each sits in) and an end cursor; its text is always derived
-/// from that state by `render`. Every loop here is linear in the field's length.
+/// from that state by `render`. Every loop here is linear in the field's length, and generic
+/// over the unit of text (`FieldUnit`) so ASCII fields run over bytes.
 final class Program: @unchecked Sendable {
     let elements: [Element]
     let eager: Bool
@@ -15,9 +16,24 @@ final class Program: @unchecked Sendable {
     let literalsBefore: [Int]
     /// The first slot's element index (`elements.count` when there is none).
     let firstSlot: Int
+    /// Whether every literal is one ASCII byte, so ASCII text can run on the byte path.
+    let asciiLiterals: Bool
     /// Classes of all slots, to tell a character cut at the mask's end (overflow) from one that
     /// fits nowhere (rejected).
     private let slotClasses: [SlotClass]
+    /// The UTF-8 bytes of each literal element (empty for slots), for rendering.
+    private let literalBytes: [[UInt8]]
+    /// The problems list for each count of missing slots, built once.
+    private let missingProblems: [[String]]
+    /// For each element index `e`, the UTF-8 length of the literals before it, and of the
+    /// value literals before it: render sizes its strings exactly.
+    private let literalUTF8Before: [Int]
+    private let extractedUTF8Before: [Int]
+    /// For each element index `e` as the end of a text: what is still missing after it, the
+    /// next slot's kind, and the placeholder tail. Fixed per mask, so a keystroke only looks up.
+    private let missingFrom: [Int]
+    private let nextFrom: [SlotKind?]
+    private let placeholderFrom: [String]
 
     init(elements: [Element], eager: Bool, letterCase: LetterCase?, placeholderChar: Character) {
         self.elements = elements
@@ -34,26 +50,70 @@ final class Program: @unchecked Sendable {
         before[elements.count] = count
         literalsBefore = before
         firstSlot = elements.firstIndex(where: \.isSlot) ?? elements.count
+        asciiLiterals = elements.allSatisfy { $0.isSlot || $0.literalByte != 0 }
         var classes: [SlotClass] = []
         for element in elements {
             if let c = element.slotClass, !classes.contains(c) { classes.append(c) }
         }
         slotClasses = classes
+        let literalBytes = elements.map { element in element.literal.map { Array($0.utf8) } ?? [] }
+        self.literalBytes = literalBytes
+        var utf8Before = [0], extractedBefore = [0]
+        for (element, bytes) in zip(elements, literalBytes) {
+            utf8Before.append(utf8Before.last! + bytes.count)
+            extractedBefore.append(extractedBefore.last! + (element.isExtracted ? bytes.count : 0))
+        }
+        literalUTF8Before = utf8Before
+        extractedUTF8Before = extractedBefore
+        var missing = [Int](repeating: 0, count: elements.count + 1)
+        var next = [SlotKind?](repeating: nil, count: elements.count + 1)
+        var tails = [String](repeating: "", count: elements.count + 1)
+        var tail: [UInt8] = []  // reversed
+        let placeholderBytes = Array(placeholderChar.utf8)
+        for e in stride(from: elements.count - 1, through: 0, by: -1) {
+            let element = elements[e]
+            missing[e] = missing[e + 1] + ((element.isRequiredSlot || element.isExtracted) ? 1 : 0)
+            next[e] = element.slotClass?.kind ?? next[e + 1]
+            if element.isSlot {
+                if !element.repeats { tail.append(contentsOf: placeholderBytes.reversed()) }
+            } else {
+                tail.append(contentsOf: literalBytes[e].reversed())
+            }
+            if elements.count <= Program.precomputedTailLimit {
+                tails[e] = String(decoding: tail.reversed(), as: UTF8.self)
+            }
+        }
+        missingFrom = missing
+        nextFrom = next
+        placeholderFrom = tails
+        let required = elements.filter { $0.isRequiredSlot || $0.isExtracted }
+        let digitsOnly = required.allSatisfy { $0.slotClass == .digit || $0.slotClass == .digitX }
+        missingProblems = (0...required.count).map { n in
+            let noun = digitsOnly ? (n == 1 ? "digit" : "digits") : (n == 1 ? "character" : "characters")
+            return ["\(n) more \(noun) needed"]
+        }
     }
+
+    /// The most characters a field holds, even with a `…` slot: a field is a line a person types,
+    /// and every keystroke's cost (and a `regex` check) is linear in it.
+    static let maximumCells = 4096
 
     /// The cursor after an entered character in element `e`: a `…` slot keeps it.
     @inline(__always)
     func cursor(after e: Int) -> Int { elements[e].repeats ? e : e + 1 }
 
     /// Whether `c` would fit some slot of this mask (it is then overflow, not rejected, when cut).
-    func fitsSomeSlot(_ c: Character) -> Bool {
-        slotClasses.contains { $0.fit(c, letterCase: letterCase) != nil }
+    func fitsSomeSlot<U: FieldUnit>(_ c: U) -> Bool {
+        slotClasses.contains { c.fit($0, letterCase) != nil }
     }
+
+    /// The problems list for `count` missing required slots: one sentence.
+    func missingProblem(_ count: Int) -> [String] { missingProblems[min(count, missingProblems.count - 1)] }
 }
 
 /// One entered character and the element it fills.
-struct Cell: Hashable, Sendable {
-    var char: Character
+struct Cell<U: FieldUnit>: Hashable {
+    var char: U
     var element: Int
 }
 
@@ -61,14 +121,63 @@ struct Cell: Hashable, Sendable {
 ///
 /// `end` is the mask cursor at the end of the text: literals between the last cell and `end`
 /// are shown (they were typed, or the mask ran out); `Program.settle` applies `eager`.
-struct Layout: Hashable, Sendable {
-    var cells: [Cell] = []
+struct Layout<U: FieldUnit>: Hashable {
+    var cells: [Cell<U>] = []
     var end: Int = 0
 }
 
 // MARK: - Reading and placing
 
 extension Program {
+    /// What reading one character did.
+    enum Step {
+        /// It filled a slot (the cell was appended).
+        case cell
+        /// It was consumed as the literal just before the new cursor.
+        case literal
+        /// It fits nowhere here.
+        case rejected
+        /// The mask ended; `walked` says whether literals were shown on the way.
+        case overflow(walked: Bool)
+    }
+
+    /// Reads one character from mask cursor `cursor`, as typing does.
+    ///
+    /// At a literal, an equal character is consumed; any other makes the literal appear and is
+    /// tried on what follows. At a slot, a fitting character fills it; an optional slot it does
+    /// not fit is skipped; a required one refuses it. Past the mask's end the character is cut,
+    /// and the literals it walked over stay shown.
+    @inline(__always)
+    func step<U: FieldUnit>(_ c: U, cursor: inout Int, into cells: inout [Cell<U>]) -> Step {
+        if cells.count >= Program.maximumCells { return fitsSomeSlot(c) ? .overflow(walked: false) : .rejected }
+        var e = cursor
+        var walkedLiteral = false
+        let count = elements.count
+        while e < count {
+            let element = elements[e]
+            switch element.kind {
+            case .literal:
+                if c.matches(element) {
+                    cursor = e + 1
+                    return .literal
+                }
+                walkedLiteral = true
+                e += 1
+            case .slot(let slotClass):
+                if let stored = c.fit(slotClass, letterCase) {
+                    cells.append(Cell(char: stored, element: e))
+                    cursor = self.cursor(after: e)
+                    return .cell
+                }
+                guard element.isOptional else { return .rejected }
+                e += 1
+            }
+        }
+        guard fitsSomeSlot(c) else { return .rejected }
+        if walkedLiteral { cursor = e }
+        return .overflow(walked: walkedLiteral)
+    }
+
     /// What reading a run of characters did.
     struct ReadOutcome {
         /// The mask cursor after the last character read in.
@@ -80,63 +189,16 @@ extension Program {
         var overflow = ""
     }
 
-    /// Reads `chars` into `cells` from mask cursor `start`, as typing does.
-    ///
-    /// At a literal, an equal character is consumed; any other makes the literal appear and is
-    /// tried on what follows. At a slot, a fitting character fills it; an optional slot it does
-    /// not fit is skipped; a required one drops it into `rejected`. Past the mask's end a
-    /// character goes to `overflow`, and the literals it walked over stay shown.
-    /// - Parameter sourceIndex: called with each character's index in `chars` and the cell
-    ///   index it became, or -1 for a consumed literal, so callers can map positions.
-    func read<S: Sequence>(_ chars: S, from start: Int, into cells: inout [Cell],
-                           sourceIndex: ((Int, Int) -> Void)? = nil) -> ReadOutcome where S.Element == Character {
+    /// Reads `chars` into `cells` from mask cursor `start`, one `step` each.
+    func read<U: FieldUnit>(_ chars: [U], from start: Int, into cells: inout [Cell<U>]) -> ReadOutcome {
         var outcome = ReadOutcome(cursor: start)
-        let count = elements.count
-        var index = 0
-        for raw in chars {
-            defer { index += 1 }
-            let c = normalizedForLiteral(raw)
-            var e = outcome.cursor
-            var walkedLiteral = false
-            while true {
-                if e >= count {
-                    if fitsSomeSlot(c) {
-                        outcome.overflow.append(raw)
-                        if walkedLiteral {
-                            outcome.cursor = e
-                            outcome.accepted = true
-                        }
-                    } else {
-                        outcome.rejected.append(raw)
-                    }
-                    break
-                }
-                let element = elements[e]
-                switch element.kind {
-                case .literal(let literal):
-                    if c == literal {
-                        outcome.cursor = e + 1
-                        outcome.accepted = true
-                        sourceIndex?(index, -1)
-                    } else {
-                        walkedLiteral = true
-                        e += 1
-                        continue
-                    }
-                case .slot(let slotClass):
-                    if let stored = slotClass.fit(c, letterCase: letterCase) {
-                        sourceIndex?(index, cells.count)
-                        cells.append(Cell(char: stored, element: e))
-                        outcome.cursor = cursor(after: e)
-                        outcome.accepted = true
-                    } else if element.isOptional {
-                        e += 1
-                        continue
-                    } else {
-                        outcome.rejected.append(raw)
-                    }
-                }
-                break
+        for c in chars {
+            switch step(c, cursor: &outcome.cursor, into: &cells) {
+            case .cell, .literal: outcome.accepted = true
+            case .rejected: outcome.rejected.append(c.character)
+            case .overflow(let walked):
+                outcome.overflow.append(c.character)
+                if walked { outcome.accepted = true }
             }
         }
         return outcome
@@ -147,21 +209,21 @@ extension Program {
     /// Unlike `read`, a character is never matched against a literal: literals appear by
     /// themselves. A character that fits no slot left is cut into the returned overflow.
     /// - Returns: the cursor after the last placed character, and what was cut.
-    func place<S: Sequence>(_ chars: S, from start: Int, into cells: inout [Cell]) -> (cursor: Int, overflow: String)
-    where S.Element == Character {
+    func place<U: FieldUnit, C: Collection>(_ chars: C, from start: Int, into cells: inout [Cell<U>])
+        -> (cursor: Int, overflow: String) where C.Element == U {
         var cursor = start
         var overflow = ""
         let count = elements.count
         for c in chars {
             var e = cursor
             var placed = false
-            while e < count {
+            while e < count, cells.count < Program.maximumCells {
                 let element = elements[e]
                 guard case .slot(let slotClass) = element.kind else {
                     e += 1
                     continue
                 }
-                if let stored = slotClass.fit(c, letterCase: letterCase) {
+                if let stored = c.fit(slotClass, letterCase) {
                     cells.append(Cell(char: stored, element: e))
                     cursor = self.cursor(after: e)
                     placed = true
@@ -173,13 +235,13 @@ extension Program {
                 }
                 break
             }
-            if !placed { overflow.append(c) }
+            if !placed { overflow.append(c.character) }
         }
         return (cursor, overflow)
     }
 
     /// Applies `eager` and drops a cursor that points inside the cells.
-    func settle(_ layout: inout Layout) {
+    func settle<U>(_ layout: inout Layout<U>) {
         if let last = layout.cells.last {
             layout.end = max(layout.end, last.element + 1)
         }
@@ -191,7 +253,8 @@ extension Program {
     }
 
     /// The element just past the text: everything before it is shown.
-    func limit(of layout: Layout) -> Int {
+    @inline(__always)
+    func limit<U>(of layout: Layout<U>) -> Int {
         max(layout.end, (layout.cells.last?.element ?? -1) + 1)
     }
 
@@ -203,7 +266,7 @@ extension Program {
 
     /// The text offset just after cell `index`.
     @inline(__always)
-    func textOffset(afterCell index: Int, in cells: [Cell]) -> Int {
+    func textOffset<U>(afterCell index: Int, in cells: [Cell<U>]) -> Int {
         literalsBefore[cells[index].element] + index + 1
     }
 }
@@ -211,83 +274,87 @@ extension Program {
 // MARK: - Output
 
 extension Program {
-    /// The text of a layout.
-    func render(_ layout: Layout) -> String {
-        var text = ""
+    /// The text and the extracted value of a layout, each written once into its own storage.
+    func render<U>(_ layout: Layout<U>) -> (text: String, value: String) {
         let limit = limit(of: layout)
-        var ci = 0
         let cells = layout.cells
-        for e in 0..<limit {
-            switch elements[e].kind {
-            case .literal(let c): text.append(c)
-            case .slot:
-                while ci < cells.count, cells[ci].element == e {
-                    text.append(cells[ci].char)
-                    ci += 1
+        var cellBytes = 0
+        for cell in cells { cellBytes += cell.char.utf8Count }
+        let text = String(unsafeUninitializedCapacity: literalUTF8Before[limit] + cellBytes) { buffer in
+            var n = 0
+            var ci = 0
+            for e in 0..<limit {
+                if elements[e].isSlot {
+                    while ci < cells.count, cells[ci].element == e {
+                        n = cells[ci].char.writeUTF8(into: buffer, at: n)
+                        ci += 1
+                    }
+                } else {
+                    for b in literalBytes[e] {
+                        buffer[n] = b
+                        n += 1
+                    }
                 }
             }
+            return n
         }
-        return text
-    }
-
-    /// The extracted value: entered characters plus the `{}` literals shown.
-    func value(of layout: Layout) -> String {
-        var value = ""
-        let limit = limit(of: layout)
-        var ci = 0
-        let cells = layout.cells
-        for e in 0..<limit {
-            let element = elements[e]
-            switch element.kind {
-            case .literal(let c):
-                if element.isExtracted { value.append(c) }
-            case .slot:
-                while ci < cells.count, cells[ci].element == e {
-                    value.append(cells[ci].char)
-                    ci += 1
+        let value = String(unsafeUninitializedCapacity: extractedUTF8Before[limit] + cellBytes) { buffer in
+            var n = 0
+            var ci = 0
+            for e in 0..<limit {
+                let element = elements[e]
+                if element.isSlot {
+                    while ci < cells.count, cells[ci].element == e {
+                        n = cells[ci].char.writeUTF8(into: buffer, at: n)
+                        ci += 1
+                    }
+                } else if element.isExtracted {
+                    for b in literalBytes[e] {
+                        buffer[n] = b
+                        n += 1
+                    }
                 }
             }
+            return n
         }
-        return value
+        return (text, value)
     }
 
-    /// How many required slots and `{}` literals are still to fill, and whether all are digits.
-    func missing(in layout: Layout) -> (count: Int, allDigits: Bool) {
-        var count = 0
-        var allDigits = true
-        for e in limit(of: layout)..<elements.count {
-            let element = elements[e]
-            if element.isRequiredSlot {
-                count += 1
-                if element.slotClass != .digit && element.slotClass != .digitX { allDigits = false }
-            } else if element.isExtracted {
-                count += 1
-            }
-        }
-        return (count, allDigits)
-    }
+    /// The extracted value: the entered characters plus the `{}` literals shown.
+    func value<U>(of layout: Layout<U>) -> String { render(layout).value }
 
-    /// What the next slot takes, or nil when no slot is left.
-    func nextSlot(in layout: Layout) -> SlotKind? {
+    /// What is still to fill after the text: the count of required slots and `{}` literals, the
+    /// next slot's kind, and the placeholder tail.
+    func tail<U>(of layout: Layout<U>) -> (missing: Int, next: SlotKind?, placeholder: String) {
+        let limit = limit(of: layout)
+        var next = nextFrom[limit]
         if let last = layout.cells.last, elements[last.element].repeats {
-            return elements[last.element].slotClass?.kind
+            next = elements[last.element].slotClass?.kind
         }
-        for e in limit(of: layout)..<elements.count {
-            if let c = elements[e].slotClass { return c.kind }
-        }
-        return nil
+        return (missingFrom[limit], next, placeholder(from: limit))
     }
 
-    /// The tail still to fill: slots as the placeholder character, literals as themselves.
-    func placeholder(of layout: Layout) -> String {
+    /// Masks longer than this build their placeholder per call instead of keeping every tail.
+    static let precomputedTailLimit = 512
+
+    private func placeholder(from limit: Int) -> String {
+        if elements.count <= Program.precomputedTailLimit { return placeholderFrom[limit] }
         var tail = ""
-        for e in limit(of: layout)..<elements.count {
-            let element = elements[e]
-            switch element.kind {
+        for e in limit..<elements.count {
+            switch elements[e].kind {
             case .literal(let c): tail.append(c)
-            case .slot: if !element.repeats { tail.append(placeholderChar) }
+            case .slot: if !elements[e].repeats { tail.append(placeholderChar) }
             }
         }
         return tail
+    }
+
+    /// How many required slots and `{}` literals are still to fill.
+    func missing<U>(in layout: Layout<U>) -> Int {
+        var count = 0
+        for e in limit(of: layout)..<elements.count where elements[e].isRequiredSlot || elements[e].isExtracted {
+            count += 1
+        }
+        return count
     }
 }

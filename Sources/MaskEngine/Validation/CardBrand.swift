@@ -81,20 +81,93 @@ public enum CardBrand: String, CaseIterable, Hashable, Sendable {
     /// Diners because no other brand starts with 30. Only ASCII digits count; anything else
     /// (the spaces of a formatted number) is skipped, so the field's text works as well.
     public static func detect(_ digits: some StringProtocol) -> CardBrand? {
+        detect(digits: digits.utf8)
+    }
+
+    /// `detect` over UTF-8 bytes (ASCII digits count; anything else is skipped).
+    static func detect<C: Collection>(digits: C) -> CardBrand? where C.Element == UInt8 {
+        // Fast path: four digits decide every brand but where a six-digit range lies beyond them.
+        var value4 = 0, count4 = 0
+        for unit in digits where unit >= 48 && unit <= 57 {
+            value4 = value4 * 10 + Int(unit - 48)
+            count4 += 1
+            if count4 == 4 { break }
+        }
+        if count4 == 4, let decided = decidedByFourDigits[value4] { return decided }
+        return detectByRanges(digits: digits)
+    }
+
+    /// For each four-digit prefix with no longer range beneath it, the brand it decides (or
+    /// `.some(nil)` when it decides none); prefixes that need more digits are absent.
+    private static let decidedByFourDigits: [Int: CardBrand?] = {
+        var table: [Int: CardBrand?] = [:]
+        for value in 0..<10_000 {
+            let longer = ranges.contains { range in
+                guard range.digits > 4 else { return false }
+                var cut = range.low
+                for _ in 0..<(range.digits - 4) { cut /= 10 }
+                return cut == value
+            }
+            if longer { continue }
+            var digits: [UInt8] = []
+            var v = value
+            for _ in 0..<4 {
+                digits.insert(UInt8(48 + v % 10), at: 0)
+                v /= 10
+            }
+            table[value] = .some(detectByRanges(digits: digits))
+        }
+        return table
+    }()
+
+    /// The brand by checking every range: what the fast path's table is built from.
+    private static func detectByRanges<C: Collection>(digits: C) -> CardBrand? where C.Element == UInt8 {
+        // The value of the first 1...6 digits, so each range compares without dividing.
+        var byLength = (0, 0, 0, 0, 0, 0, 0)
         var prefix = 0
         var count = 0
-        for unit in digits.utf8 where unit >= 48 && unit <= 57 {
+        for unit in digits where unit >= 48 && unit <= 57 {
             prefix = prefix * 10 + Int(unit - 48)
             count += 1
+            switch count {
+            case 1: byLength.1 = prefix
+            case 2: byLength.2 = prefix
+            case 3: byLength.3 = prefix
+            case 4: byLength.4 = prefix
+            case 5: byLength.5 = prefix
+            default: byLength.6 = prefix
+            }
             if count == longestPrefix { break }
         }
+        func value(_ length: Int) -> Int {
+            switch length {
+            case 1: return byLength.1
+            case 2: return byLength.2
+            case 3: return byLength.3
+            case 4: return byLength.4
+            case 5: return byLength.5
+            default: return byLength.6
+            }
+        }
         var found: CardBrand?
-        for range in ranges where range.admits(prefix, count: count) {
+        for range in ranges {
+            let admitted: Bool
+            if count >= range.digits {
+                let cut = value(range.digits)
+                admitted = range.low <= cut && cut <= range.high
+            } else {
+                let scale = powersOfTen[range.digits - count]
+                let first = prefix * scale
+                admitted = first <= range.high && range.low <= first + scale - 1
+            }
+            guard admitted else { continue }
             if let other = found, other != range.brand { return nil }
             found = range.brand
         }
         return found
     }
+
+    private static let powersOfTen = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000]
 
     /// How the number is shown: Amex 4-6-5, Diners 4-6-4, every other brand 4-4-4-4-3.
     /// Diners numbers longer than 14 digits repeat the last group size up to `maxLength`

@@ -20,6 +20,10 @@ public enum Validator: String, CaseIterable, Hashable, Sendable {
 
     /// Checks a complete value: nil when it passes, else one short sentence saying why not.
     public func check(_ value: String) -> String? {
+        // Card numbers are checked on every keystroke once complete: skip the characters.
+        if self == .luhn, let sum = Checks.luhnSum(asciiDigits: value.utf8) {
+            return sum % 10 == 0 ? nil : "check digit does not match"
+        }
         let chars = Array(value)
         switch self {
         case .luhn: return Checks.luhn(chars)
@@ -67,12 +71,14 @@ enum Checks {
         return luhnSum(chars) % 10 == 0 ? nil : "check digit does not match"
     }
 
-    /// The Luhn sum of an all-digit value (the caller has checked the digits).
-    static func luhnSum(_ chars: [Character]) -> Int {
+    /// The Luhn sum of UTF-8 bytes that are all ASCII digits, or nil when they are not (or none).
+    static func luhnSum<C: BidirectionalCollection>(asciiDigits bytes: C) -> Int? where C.Element == UInt8 {
+        if bytes.isEmpty { return nil }
         var sum = 0
         var doubled = false
-        for c in chars.reversed() {
-            var d = digit(c) ?? 0
+        for b in bytes.reversed() {
+            guard b >= 48, b <= 57 else { return nil }
+            var d = Int(b - 48)
             if doubled {
                 d *= 2
                 if d > 9 { d -= 9 }
@@ -81,5 +87,10 @@ enum Checks {
             doubled.toggle()
         }
         return sum
+    }
+
+    /// The Luhn sum of an all-digit value (the caller has checked the digits).
+    static func luhnSum(_ chars: [Character]) -> Int {
+        luhnSum(asciiDigits: String(chars).utf8) ?? 0
     }
 }

@@ -1,1 +1,277 @@
-print("maskd-bench: not yet")
+// maskd-bench: measures the engine and the daemon against baselines run in the same process,
+// and prints one table (see BENCHMARKS.md). `bench/run` builds what it needs and runs it.
+import Foundation
+import Glibc
+
+let usage = """
+    usage: maskd-bench [--quick] [--maskd PATH] [--floor PATH | --no-floor REASON]
+                       [--python PATH | --no-phonenumbers REASON] [--script PATH] [--only SECTIONS]
+
+      --quick             a smoke run of a few seconds: tiny counts, a 1,000-line document
+      --maskd PATH        the daemon (default .build/release/maskd), run as `maskd --stdio`
+      --floor PATH        the transport floor built from floor-echo.c (default bench/.out/floor-echo)
+      --no-floor REASON   run without the floor; its baselines say why they are skipped
+      --python PATH       a Python with phonenumbers installed (default bench/.venv/bin/python)
+      --no-phonenumbers REASON
+                          skip the phonenumbers baseline, saying why
+      --script PATH       the baseline script (default bench/phonenumbers_as_you_type.py)
+      --only SECTIONS     comma-separated: engine,keystrokes,startup,throughput
+
+    Exits 0 when every row was measured (a missed target is reported, not a failure), 1 when
+    something broke (a server that did not answer, a wrong answer), 2 for a bad command line.
+
+    """
+
+struct Options {
+    var quick = false
+    var maskd = ".build/release/maskd"
+    var floor: String? = "bench/.out/floor-echo"
+    var noFloorReason = ""
+    var python: String? = "bench/.venv/bin/python"
+    var noPythonReason = ""
+    /// Whether `--python` was given: then a Python that does not work is a failure, not a skip.
+    var pythonExplicit = false
+    var script = "bench/phonenumbers_as_you_type.py"
+    var sections: Set<String> = ["engine", "keystrokes", "startup", "throughput"]
+
+    init(_ arguments: [String]) {
+        var rest = arguments[...]
+        func value(_ flag: String) -> String {
+            guard let v = rest.popFirst() else { Options.bad("\(flag) needs a value") }
+            return v
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--quick": quick = true
+            case "--maskd": maskd = value(argument)
+            case "--floor": floor = value(argument)
+            case "--no-floor": floor = nil; noFloorReason = value(argument)
+            case "--python": python = value(argument); pythonExplicit = true
+            case "--no-phonenumbers": python = nil; noPythonReason = value(argument)
+            case "--script": script = value(argument)
+            case "--only":
+                sections = Set(value(argument).split(separator: ",").map(String.init))
+                let known: Set = ["engine", "keystrokes", "startup", "throughput"]
+                if !sections.isSubset(of: known) { Options.bad("--only takes \(known.sorted().joined(separator: ","))") }
+            case "--help", "-h":
+                print(usage, terminator: "")
+                exit(0)
+            default: Options.bad("unknown argument '\(argument)'")
+            }
+        }
+    }
+
+    static func bad(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("maskd-bench: \(message)\n\(usage)".utf8))
+        exit(2)
+    }
+}
+
+/// How much each row measures; `--quick` shrinks everything to a smoke run.
+struct Counts {
+    var engineReps: Int, engineWarmup: Int
+    var pythonReps: Int, pythonWarmup: Int
+    var keystrokes: Int, rounds: Int, keystrokeWarmup: Int
+    var bigLines: Int, perPosition: Int
+    var startupRuns: Int
+    var batches: Int, perBatch: Int
+    /// The longest any single read from a server may wait, in seconds.
+    var timeout: Double
+
+    static let full = Counts(engineReps: 20_000, engineWarmup: 2_000, pythonReps: 2_000, pythonWarmup: 200,
+                             keystrokes: 10_000, rounds: 10, keystrokeWarmup: 200, bigLines: 100_000,
+                             perPosition: 3_000, startupRuns: 50, batches: 5, perBatch: 10_000, timeout: 120)
+    static let quick = Counts(engineReps: 200, engineWarmup: 20, pythonReps: 20, pythonWarmup: 5,
+                              keystrokes: 200, rounds: 2, keystrokeWarmup: 10, bigLines: 1_000,
+                              perPosition: 40, startupRuns: 3, batches: 2, perBatch: 200, timeout: 10)
+}
+
+signal(SIGPIPE, SIG_IGN)
+let startLoad = loadAverage()
+let options = Options(Array(CommandLine.arguments.dropFirst()))
+let counts = options.quick ? Counts.quick : Counts.full
+let report = Report()
+let maskd = ServerUnderTest(name: "maskd", path: options.maskd, arguments: ["--stdio"], formats: true)
+let floor = options.floor.map { ServerUnderTest(name: "floor", path: $0, arguments: [], formats: false) }
+let subjects = [maskd] + (floor.map { [$0] } ?? [])
+let noFloor = "skipped: " + options.noFloorReason
+
+/// Runs one section; a failure becomes a FAIL row and makes the run exit 1.
+func section(_ name: String, number: String, _ body: () throws -> Void) {
+    guard options.sections.contains(name) else { return }
+    do { try body() } catch { report.fail(number, name, error) }
+}
+
+// MARK: 1. Engine per keystroke
+
+section("engine", number: "1") {
+    var python: PhonenumbersBench.Outcome? = nil
+    var pythonProblem = options.noPythonReason
+    if let path = options.python, !options.pythonExplicit, !FileManager.default.fileExists(atPath: path) {
+        pythonProblem = "no \(path) (bench/run creates it)"
+    } else if let path = options.python {
+        do {
+            python = try PhonenumbersBench.run(python: path, script: options.script, reps: counts.pythonReps,
+                                               warmup: counts.pythonWarmup, timeout: counts.timeout * 10)
+        } catch {
+            pythonProblem = "\(error)"
+            report.fail("1", "phonenumbers baseline", error)
+        }
+    }
+    let baseline = python.map {
+        "phonenumbers \(formatDuration($0.kept.median)) kept / \(formatDuration($0.remade.median)) remade"
+    } ?? "skipped: \(pythonProblem)"
+    if let python {
+        let name = "baseline: phonenumbers \(python.version) AsYouTypeFormatter, US phone"
+        report.add(Row(number: "1", name: name + ", kept per field", median: formatDuration(python.kept.median),
+                       p99: formatDuration(python.kept.p99), baseline: "—", ratio: "—", target: "—", result: "—"))
+        report.add(Row(number: "1", name: name + ", remade per key", median: formatDuration(python.remade.median),
+                       p99: formatDuration(python.remade.p99), baseline: "—", ratio: "—", target: "—", result: "—"))
+        report.note("phonenumbers typed \(Masks.usPhoneDigits) as \"\(python.formatted)\" (\(python.kept.count) numbers "
+            + "kept, \(python.remade.count) remade); \"kept\" feeds one formatter a digit per key, \"remade\" makes "
+            + "one per key and feeds it the digits so far, as a text-in-text-out call (the engine's) would. "
+            + "The 100x target is checked against \"kept\", the stricter.")
+    }
+    func add(_ name: String, _ samples: Samples, target: Bool) {
+        let speedup = python.map { $0.kept.median / samples.median }
+        let remadeSpeedup = python.map { $0.remade.median / samples.median }
+        var result = Verdict.none
+        if target {
+            let fast = samples.median < 1_000
+            result = Verdict.check(fast && (speedup.map { $0 >= 100 } ?? true))
+            if speedup == nil { result += " (< 1 µs only)" }
+        }
+        report.add(Row(number: "1", name: "engine: \(name), ns/keystroke", median: formatDuration(samples.median),
+                       p99: formatDuration(samples.p99), baseline: baseline,
+                       ratio: speedup.flatMap { a in remadeSpeedup.map { formatRatio(a) + " / " + formatRatio($0) + " faster" } } ?? "—",
+                       target: target ? "< 1 µs, ≥ 100x" : "—", result: result))
+    }
+    for c in try EngineCase.all() {
+        let (samples, text) = EngineBench.typing(c, reps: counts.engineReps, warmup: counts.engineWarmup)
+        add("\(c.name) typed", samples, target: c.name.hasPrefix("card"))
+        report.note("engine \(c.name): \(c.keys.count) keys typed give \"\(text)\".")
+    }
+    let (deletion, what) = try EngineBench.midFieldDeletion(reps: counts.engineReps, warmup: counts.engineWarmup)
+    add("card: mid-field backspace, full field", deletion, target: false)
+    report.note("engine deletion: \(what).")
+}
+
+// MARK: 2 and 3. Keystroke round trips: one line, and a big document (which 5 measures too)
+
+var keystrokeOutcome: DaemonBench.KeystrokeOutcome? = nil
+
+section("keystrokes", number: "2") {
+    let outcome = try DaemonBench.keystrokes(
+        maskd: maskd, floor: floor, keystrokes: counts.keystrokes, bigLines: counts.bigLines,
+        perPosition: counts.perPosition, rounds: counts.rounds, warmup: counts.keystrokeWarmup, timeout: counts.timeout)
+    keystrokeOutcome = outcome
+    let ours = outcome.oneLine[0]
+    let theirs = outcome.oneLine.count > 1 ? outcome.oneLine[1] : nil
+    if let theirs {
+        report.add(Row(number: "2", name: "baseline: floor-echo round trip, one line",
+                       median: formatDuration(theirs.samples.median), p99: formatDuration(theirs.samples.p99),
+                       baseline: "—", ratio: "—", target: "—", result: "—"))
+    }
+    let ratio = theirs.map { ours.samples.median / $0.samples.median }
+    report.add(Row(number: "2", name: "daemon: keystroke round trip, one line", median: formatDuration(ours.samples.median),
+                   p99: formatDuration(ours.samples.p99),
+                   baseline: theirs.map { "floor " + formatDuration($0.samples.median) } ?? noFloor,
+                   ratio: ratio.map(formatRatio) ?? "—", target: "≤ 1.3x floor",
+                   result: ratio.map { Verdict.check($0 <= 1.3) } ?? "SKIP"))
+    let size = formatBytes(Double(outcome.documentBytes))
+    for session in outcome.big {
+        let ratio = session.samples.median / ours.samples.median
+        report.add(Row(number: "3", name: "daemon: round trip, \(size) doc, \(outcome.bigLines) fields, \(session.label)",
+                       median: formatDuration(session.samples.median), p99: formatDuration(session.samples.p99),
+                       baseline: "one line " + formatDuration(ours.samples.median), ratio: formatRatio(ratio),
+                       target: "≤ 1.5x one line", result: Verdict.check(ratio <= 1.5)))
+    }
+    let client = ours.client
+    report.note("round trips: \(ours.samples.count) keystrokes on each one-line document, \(outcome.big.first?.samples.count ?? 0) "
+        + "at each big-document position, all taking turns in \(counts.rounds) rounds; maskd's didFormats asked for "
+        + "\(client.echoes) echoes on the one-line document"
+        + (client.staleFormats > 0 ? " and it answered \(client.staleFormats) echoes with a didFormat (dropped)" : "")
+        + (client.afterEcho.count > 0 && client.afterNoEcho.count > 0
+            ? "; keystrokes sent right after an echo \(formatDuration(client.afterEcho.median)) median, the others "
+                + "\(formatDuration(client.afterNoEcho.median))" : "") + ".")
+    let cpu = (outcome.oneLine + outcome.big).map { "\($0.label) \(formatDuration($0.cpuPerKeystroke))" }
+    report.note("server CPU per keystroke (echo included): " + cpu.joined(separator: ", ") + ".")
+    report.note("big document: didOpen of \(size) answered in \(formatDuration(Double(outcome.openNS))), "
+        + "\(outcome.bigLines) pipelined openField in \(formatDuration(Double(outcome.openFieldsNS))); RSS peak/resident "
+        + "\(formatBytes(outcome.rssAfterOpen.peak))/\(formatBytes(outcome.rssAfterOpen.now)) after the didOpen, "
+        + "\(formatBytes(outcome.rssAfterFields.peak))/\(formatBytes(outcome.rssAfterFields.now)) after the fields, "
+        + "\(formatBytes(outcome.peakRSS))/\(formatBytes(outcome.finalRSS)) at the end.")
+}
+
+// MARK: 4. Startup
+
+section("startup", number: "4") {
+    let results = try DaemonBench.startup(subjects, runs: counts.startupRuns, timeout: counts.timeout)
+    if results.count > 1 {
+        report.add(Row(number: "4", name: "baseline: floor-echo spawn to initialize result",
+                       median: formatDuration(results[1].median), p99: formatDuration(results[1].p99),
+                       baseline: "—", ratio: "—", target: "—", result: "—"))
+    }
+    let ratio = results.count > 1 ? results[0].median / results[1].median : nil
+    report.add(Row(number: "4", name: "daemon: spawn to initialize result", median: formatDuration(results[0].median),
+                   p99: formatDuration(results[0].p99),
+                   baseline: results.count > 1 ? "floor " + formatDuration(results[1].median) : noFloor,
+                   ratio: ratio.map(formatRatio) ?? "—", target: "≤ 3x floor",
+                   result: ratio.map { Verdict.check($0 <= 3) } ?? "SKIP"))
+}
+
+// MARK: 5. Memory, measured in the big-document run of 3
+
+if let outcome = keystrokeOutcome {
+    let size = formatBytes(Double(outcome.documentBytes))
+    report.add(Row(number: "5", name: "daemon: peak RSS idle (after initialize)", median: formatBytes(outcome.idleRSS),
+                   p99: "—", baseline: "—", ratio: "—", target: "—", result: "—"))
+    let ratio = outcome.peakRSS / Double(outcome.documentBytes)
+    report.add(Row(number: "5", name: "daemon: peak RSS, \(size) doc + \(outcome.bigLines) fields, edited",
+                   median: formatBytes(outcome.peakRSS), p99: "—", baseline: "doc " + size, ratio: formatRatio(ratio),
+                   target: "≤ 3x doc", result: Verdict.check(ratio <= 3)))
+}
+
+// MARK: 6. Throughput
+
+section("throughput", number: "6") {
+    let results = try DaemonBench.throughput(subjects, batches: counts.batches, perBatch: counts.perBatch,
+                                             timeout: counts.timeout)
+    if results.count > 1 {
+        report.add(Row(number: "6", name: "baseline: floor-echo pipelined maskd/apply",
+                       median: formatRate(results[1].rates.median), p99: formatRate(results[1].rates.p1),
+                       baseline: "—", ratio: "—", target: "—", result: "—"))
+    }
+    let ratio = results.count > 1 ? results[0].rates.median / results[1].rates.median : nil
+    report.add(Row(number: "6", name: "daemon: pipelined maskd/apply", median: formatRate(results[0].rates.median),
+                   p99: formatRate(results[0].rates.p1),
+                   baseline: results.count > 1 ? "floor " + formatRate(results[1].rates.median) : noFloor,
+                   ratio: ratio.map(formatRatio) ?? "—", target: "≥ 0.5x floor",
+                   result: ratio.map { Verdict.check($0 >= 0.5) } ?? "SKIP"))
+    report.note("throughput: \(counts.batches) batches of \(counts.perBatch) requests per server; "
+        + "its p99 column is the slow tail of the rate (the 1st percentile of the batches); server CPU per request: "
+        + zip(subjects, results).map { "\($0.name) \(formatDuration($1.cpuPerRequest))" }.joined(separator: ", ") + ".")
+}
+
+// MARK: The table
+
+let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+    .split(separator: "\n").first { $0.hasPrefix("model name") }?
+    .split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+/// The load average, for the record: these cores are shared, and others' work shows in the figures.
+func loadAverage() -> String {
+    let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
+    return text.split(separator: " ").prefix(3).joined(separator: " ")
+}
+
+print("maskd-bench\(options.quick ? " --quick (smoke run: tiny counts, not figures to quote)" : ""): "
+    + "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu)")
+let os = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8))?
+    .split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }?
+    .dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) ?? "unknown OS"
+print("\(os); \(ProcessInfo.processInfo.environment["MASKD_BENCH_TOOLCHAIN"] ?? "toolchain not reported (run bench/run)")")
+print("maskd: \(options.maskd)   floor: \(options.floor ?? noFloor)")
+print("load average \(startLoad) at the start, \(loadAverage()) at the end")
+print("")
+print(report.render())
+exit(report.failures.isEmpty ? 0 : 1)

@@ -1,0 +1,179 @@
+/// The named masks of `Protocol/presets.md`: what people ask for instead of writing a mask.
+///
+/// A preset is a base spec plus, for `card` and `iban`, a rule that picks the program from the
+/// characters entered so far. Options given beside `"preset"` apply on top of the base.
+public enum Presets {
+    /// Every preset name, in the order `initialize` and `maskd presets` list them.
+    public static let names = ["phone.cn", "phone.us", "card", "bankcard.cn", "id.cn", "iban", "date", "time",
+                               "expiry", "amount"]
+
+    /// A one-line description of each preset, for `maskd presets` and hovers.
+    public static let summaries: [String: String] = [
+        "phone.cn": "Chinese mobile number, 3-4-4: 138 0013 8000",
+        "phone.us": "US phone number: +1 (555) 123-4567",
+        "card": "payment card; brand by prefix, grouping and length by brand, Luhn check",
+        "bankcard.cn": "Chinese bank card, 16 to 19 digits in fours, Luhn check",
+        "id.cn": "Chinese resident ID, 18 characters shown 6-8-4, GB 11643 check character",
+        "iban": "IBAN, upper case in fours, length by country, ISO 13616 mod-97 check",
+        "date": "date YYYY-MM-DD with real months and days",
+        "time": "time HH:MM, 00:00 to 23:59",
+        "expiry": "card expiry MM/YY",
+        "amount": "amount with , groups and . and two decimals: 1,234,567.89",
+    ]
+
+    /// The spec a preset stands for, with `options` (the user's spec) laid on top.
+    static func expand(_ name: String, options: MaskSpec) throws -> MaskSpec {
+        var base: MaskSpec
+        switch name {
+        case "phone.cn": base = MaskSpec(.groups([3, 4, 4]))
+        case "phone.us": base = MaskSpec(.notation("+1 ([000]) [000]-[0000]"))
+        case "card": base = MaskSpec(.groups(CardBrand.defaultGroups), validate: ["luhn"])
+        case "bankcard.cn": base = MaskSpec(.groups([4, 4, 4, 4, 3]), minLength: 16, maxLength: 19, validate: ["luhn"])
+        case "id.cn": base = MaskSpec(.groups([6, 8, 4]), validate: ["id.cn"])
+        case "iban": base = MaskSpec(.groups([4]), accept: .alnum, maxLength: 34, repeat: true, letterCase: .upper,
+                                     validate: ["iban"])
+        case "date": base = MaskSpec(.notation("[0000]{-}[00]{-}[00]"), validate: ["date"])
+        case "time": base = MaskSpec(.notation("[00]{:}[00]"), validate: ["time"])
+        case "expiry": base = MaskSpec(.notation("[00]{/}[00]"), validate: ["expiry"])
+        case "amount": base = MaskSpec(.number(NumberSpec(group: ",", decimal: ".", fraction: 2)))
+        default:
+            throw MaskError("unknown preset '\(name)'; known presets: \(names.joined(separator: ", "))")
+        }
+        base.slot = options.slot ?? base.slot
+        base.accept = options.accept ?? base.accept
+        base.separator = options.separator ?? base.separator
+        base.minLength = options.minLength ?? base.minLength
+        base.maxLength = options.maxLength ?? base.maxLength
+        base.repeat = options.repeat ?? base.repeat
+        base.eager = options.eager ?? base.eager
+        base.letterCase = options.letterCase ?? base.letterCase
+        base.regex = options.regex ?? base.regex
+        base.placeholderChar = options.placeholderChar ?? base.placeholderChar
+        if let extra = options.validate {
+            base.validate = (base.validate ?? []) + extra.filter { !(base.validate ?? []).contains($0) }
+        }
+        return base
+    }
+
+    /// The program of a preset whose shape does not follow the entered characters.
+    static func program(_ name: String, _ spec: MaskSpec) throws -> Program {
+        var elements = try elements(spec)
+        if name == "id.cn", let last = elements.lastIndex(where: \.isSlot) {
+            // The 18th character is the GB 11643 check character: a digit or X.
+            elements[last].kind = .slot(.digitX)
+        }
+        try ProgramChecks.check(elements)
+        return MaskCompiler.makeProgram(elements, spec)
+    }
+
+    private static func elements(_ spec: MaskSpec) throws -> [Element] {
+        try MaskCompiler.elements(spec)
+    }
+}
+
+/// A mask whose program follows what has been entered: the card brand by its prefix, the
+/// IBAN's length by its country code.
+final class DynamicProgram: @unchecked Sendable {
+    /// The program for no or undecided input.
+    let broad: Program
+    /// Every program the selector may return, for the byte path's check.
+    let all: [Program]
+    private let select: (AlnumPrefix) -> (Program, brand: String?)
+    /// Problems with a complete value that only the selector knows (a length the brand lacks):
+    /// given the first letters or digits, the number entered, and the brand.
+    let problems: (AlnumPrefix, Int, String?) -> [String]
+
+    init(broad: Program, all: [Program], select: @escaping (AlnumPrefix) -> (Program, brand: String?),
+         problems: @escaping (AlnumPrefix, Int, String?) -> [String]) {
+        self.broad = broad
+        self.all = all
+        self.select = select
+        self.problems = problems
+    }
+
+    /// The program and brand for entered characters that begin with `prefix`.
+    func program(forPrefix prefix: AlnumPrefix) -> (Program, brand: String?) { select(prefix) }
+
+    /// The `card` preset: Amex 4-6-5, Diners 4-6-4, others 4-4-4-4-3, each capped at its length.
+    static func card(_ spec: MaskSpec) throws -> DynamicProgram {
+        func make(_ groups: [Int], min: Int, max: Int) throws -> Program {
+            var s = spec
+            s.form = .groups(groups)
+            s.minLength = min
+            s.maxLength = max
+            s.repeat = true
+            return try Presets.program("card", s)
+        }
+        let broad = try make(CardBrand.defaultGroups, min: 16, max: CardBrand.defaultMaxLength)
+        var byBrand: [CardBrand: Program] = [:]
+        for brand in CardBrand.allCases {
+            byBrand[brand] = try make(brand.groups, min: brand.minLength, max: brand.maxLength)
+        }
+        let programs = byBrand
+        return DynamicProgram(
+            broad: broad,
+            all: [broad] + Array(byBrand.values),
+            select: { prefix in
+                guard let brand = CardBrand.detect(digits: prefix) else { return (broad, nil) }
+                return (programs[brand]!, brand.rawValue)
+            },
+            problems: { prefix, count, brandName in
+                guard let brandName, let brand = CardBrand(rawValue: brandName) else {
+                    let start = String(decoding: Array(prefix.prefix(2)), as: UTF8.self)
+                    return count == 0 ? [] : ["no card brand starts with \(start)"]
+                }
+                return brand.lengths.contains(count) ? [] : lengthProblems[brand]!
+            })
+    }
+
+    /// "Visa numbers have 13, 16 or 19 digits", built once per brand.
+    private static let lengthProblems: [CardBrand: [String]] = {
+        var problems: [CardBrand: [String]] = [:]
+        for brand in CardBrand.allCases {
+            let list = brand.lengths.map(String.init)
+            let spelled = list.count == 1 ? list[0] : list.dropLast().joined(separator: ", ") + " or " + list.last!
+            problems[brand] = ["\(brand.displayName) numbers have \(spelled) digits"]
+        }
+        return problems
+    }()
+
+    /// The `iban` preset: two letters, two check digits, then letters or digits in fours up to
+    /// the country's length (34 while the country is not known).
+    static func iban(_ spec: MaskSpec) throws -> DynamicProgram {
+        func make(_ length: Int) throws -> Program {
+            var s = spec
+            s.form = .groups([4])
+            s.maxLength = length
+            s.minLength = spec.minLength ?? length
+            s.repeat = true
+            var elements = try MaskCompiler.elements(s)
+            var slot = 0
+            for i in elements.indices where elements[i].isSlot {
+                if slot < 2 { elements[i].kind = .slot(.letter) } else if slot < 4 { elements[i].kind = .slot(.digit) }
+                slot += 1
+            }
+            try ProgramChecks.check(elements)
+            return MaskCompiler.makeProgram(elements, s)
+        }
+        let broad = try make(spec.maxLength ?? 34)
+        var byLength: [Int: Program] = [:]
+        for length in Set(Checks.ibanLengths.values) { byLength[length] = try make(length) }
+        // Keyed by the two country letters packed in a word, so a keystroke builds no string.
+        var byCountry: [UInt16: Program] = [:]
+        for (country, length) in Checks.ibanLengths {
+            let bytes = Array(country.utf8)
+            byCountry[UInt16(bytes[0]) << 8 | UInt16(bytes[1])] = byLength[length]
+        }
+        let programs = byCountry
+        return DynamicProgram(
+            broad: broad,
+            all: [broad] + Array(byLength.values),
+            select: { prefix in
+                guard prefix.count >= 2, let program = programs[UInt16(prefix[0]) << 8 | UInt16(prefix[1])] else {
+                    return (broad, nil)
+                }
+                return (program, nil)
+            },
+            problems: { _, _, _ in [] })
+    }
+}

@@ -1,0 +1,153 @@
+/// What a field's text is made of while the engine works on it.
+///
+/// Positions count grapheme clusters, so the general unit is `Character`. Nearly every field
+/// is ASCII, though, and there one byte is one cluster: the same generic code then runs over
+/// `UInt8`, without grapheme breaking or per-character strings, which keeps a keystroke well
+/// under a microsecond. `Mask` picks the unit per call; results are identical.
+protocol FieldUnit: Hashable {
+    /// The units of `text`, or nil when this unit cannot hold it (non-ASCII for bytes).
+    static func units(of text: String) -> [Self]?
+    /// The text of `units`.
+    static func string<C: Collection>(_ units: C) -> String where C.Element == Self
+    /// The unit as a character, for `rejected` and `overflow`.
+    var character: Character { get }
+    /// The unit a slot of `slotClass` stores for this one, or nil when it does not fit.
+    func fit(_ slotClass: SlotClass, _ letterCase: LetterCase?) -> Self?
+    /// Whether this unit, typed at literal element `element`, is consumed as that literal.
+    func matches(_ element: Element) -> Bool
+    /// Appends the unit's UTF-8 bytes.
+    func appendUTF8(to bytes: inout [UInt8])
+    /// The unit's length in UTF-8.
+    var utf8Count: Int { get }
+    /// Writes the unit's UTF-8 bytes at `offset`.
+    /// - Returns: the offset after them.
+    func writeUTF8(into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int
+    /// The unit as an ASCII digit or upper-case ASCII letter, or nil: what dynamic masks
+    /// (the card brand, the IBAN country) decide by.
+    var asciiAlnum: UInt8? { get }
+}
+
+extension FieldUnit {
+    /// The first letters or digits of `units` (at most `AlnumPrefix.capacity`), as ASCII.
+    static func alnumPrefix<C: Collection>(_ units: C) -> AlnumPrefix where C.Element == Self {
+        var prefix = AlnumPrefix()
+        for unit in units {
+            if let a = unit.asciiAlnum {
+                prefix.append(a)
+                if prefix.count == AlnumPrefix.capacity { break }
+            }
+        }
+        return prefix
+    }
+}
+
+/// Up to eight ASCII letters or digits packed in one word: what decides a dynamic mask's
+/// program, kept off the heap because it is computed on every keystroke.
+struct AlnumPrefix: RandomAccessCollection, Hashable {
+    static let capacity = 8
+    private var packed: UInt64 = 0
+    private(set) var count = 0
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    subscript(position: Int) -> UInt8 { UInt8(truncatingIfNeeded: packed >> (8 * UInt64(position))) }
+
+    mutating func append(_ byte: UInt8) {
+        packed |= UInt64(byte) << (8 * UInt64(count))
+        count += 1
+    }
+}
+
+extension Character: FieldUnit {
+    static func units(of text: String) -> [Character]? { Array(text) }
+
+    static func string<C: Collection>(_ units: C) -> String where C.Element == Character { String(units) }
+
+    var character: Character { self }
+
+    func fit(_ slotClass: SlotClass, _ letterCase: LetterCase?) -> Character? {
+        slotClass.fit(self, letterCase: letterCase)
+    }
+
+    func matches(_ element: Element) -> Bool { normalizedForLiteral(self) == element.literal }
+
+    func appendUTF8(to bytes: inout [UInt8]) { bytes.append(contentsOf: utf8) }
+
+    var utf8Count: Int { utf8.count }
+
+    func writeUTF8(into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
+        var n = offset
+        for b in utf8 {
+            buffer[n] = b
+            n += 1
+        }
+        return n
+    }
+
+    var asciiAlnum: UInt8? {
+        if let digit = asciiDigit(self) { return digit.asciiValue }
+        guard utf8.count == 1, let a = asciiValue else { return nil }
+        return a.asciiAlnum
+    }
+}
+
+extension UInt8: FieldUnit {
+    /// The bytes of an ASCII text without a carriage return (`\r\n` is one cluster of two bytes).
+    static func units(of text: String) -> [UInt8]? {
+        let bytes = Array(text.utf8)
+        for b in bytes where b >= 0x80 || b == 0x0D { return nil }
+        return bytes
+    }
+
+    static func string<C: Collection>(_ units: C) -> String where C.Element == UInt8 {
+        String(decoding: units, as: UTF8.self)
+    }
+
+    var character: Character { Character(Unicode.Scalar(self)) }
+
+    @inline(__always)
+    func fit(_ slotClass: SlotClass, _ letterCase: LetterCase?) -> UInt8? {
+        switch self {
+        case 0x30...0x39:
+            return slotClass == .letter ? nil : self
+        case 0x41...0x5A, 0x61...0x7A:
+            switch slotClass {
+            case .digit: return nil
+            case .digitX: return (self == 0x58 || self == 0x78) ? 0x58 : nil
+            case .letter, .alnum, .any:
+                switch letterCase {
+                case .upper?: return self & ~0x20
+                case .lower?: return self | 0x20
+                case nil: return self
+                }
+            }
+        case 0x0A:
+            return nil
+        default:
+            return slotClass == .any ? self : nil
+        }
+    }
+
+    @inline(__always)
+    func matches(_ element: Element) -> Bool { element.literalByte == self }
+
+    @inline(__always)
+    func appendUTF8(to bytes: inout [UInt8]) { bytes.append(self) }
+
+    var utf8Count: Int { 1 }
+
+    @inline(__always)
+    func writeUTF8(into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
+        buffer[offset] = self
+        return offset + 1
+    }
+
+    var asciiAlnum: UInt8? {
+        switch self {
+        case 0x30...0x39, 0x41...0x5A: return self
+        case 0x61...0x7A: return self & ~0x20
+        default: return nil
+        }
+    }
+}

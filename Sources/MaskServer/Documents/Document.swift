@@ -1,0 +1,511 @@
+// maskd: an open document: its lines, its fields, and how changes move them.
+import MaskEngine
+
+/// Why a `didChange` was refused; nothing of it was applied.
+public enum ChangeRefusal: Error, Hashable, CustomStringConvertible {
+    /// The version is not above the document's.
+    case staleVersion(got: Int, current: Int)
+    /// Change number `index` (0-based) has a range outside the document or reversed.
+    case impossibleRange(index: Int, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .staleVersion(got, current):
+            return "stale version \(got): the document is at version \(current)"
+        case let .impossibleRange(index, reason):
+            return "change \(index): \(reason)"
+        }
+    }
+}
+
+/// Why a position does not exist in the document.
+struct PositionProblem: Error, Hashable {
+    var reason: String
+    init(_ reason: String) { self.reason = reason }
+}
+
+/// One entry of `didChange.contentChanges`: a range and its replacement, or (no range) the
+/// whole new content.
+public struct ContentChange: Hashable, Sendable {
+    public var range: TextRange?
+    public var text: String
+
+    public init(range: TextRange?, text: String) {
+        self.range = range
+        self.text = text
+    }
+}
+
+/// What the daemon tells the client after a person's change touched fields (`maskd/didFormat`).
+public struct FormatReport: Hashable, Sendable {
+    public var version: Int
+    public var edits: [TextEdit]
+    public var cursor: Position
+    public var fields: [FieldSnapshot]
+    public var rejected: String
+    public var overflow: String
+}
+
+/// An edit the daemon sent and expects the editor to echo, in scalar columns of the daemon's
+/// copy (which follows the editor, so it does not hold the edit yet).
+struct PendingEdit: Hashable, Sendable {
+    var line: Int
+    var start: Int
+    var end: Int
+    var text: String
+    var field: String
+}
+
+/// An open document.
+///
+/// **Invariant:** the daemon's copy of the text is the editor's, as its `didChange`s describe
+/// it. Edits the daemon proposes (`didFormat`, `openField`, `setMask`) enter the copy only when
+/// the editor's echo of them arrives; until then they are `pending`. A client that drops them
+/// (its document moved on) therefore never leaves the two copies apart.
+final class Document {
+    let uri: String
+    let languageId: String
+    private(set) var version: Int
+    let encoding: PositionEncoding
+    private(set) var lines: LineTree
+    private(set) var sessions: [String: FieldSession] = [:]
+    private(set) var pending: [PendingEdit] = []
+    /// A change was refused: the client's copy may differ until a full-content change.
+    private(set) var suspect = false
+    private var fieldCounter = 0
+
+    init(uri: String, languageId: String, version: Int, text: String, encoding: PositionEncoding) {
+        self.uri = uri
+        self.languageId = languageId
+        self.version = version
+        self.encoding = encoding
+        self.lines = LineTree(Line.split(text))
+    }
+
+    /// The whole text (linear; for tests and full-content diffs).
+    var text: String {
+        var result = ""
+        for line in lines.lines {
+            result += line.text
+            result += line.ending.rawValue
+        }
+        return result
+    }
+
+    // MARK: - Positions
+
+    /// Converts a client position to a scalar position, or explains why it is impossible.
+    func scalarPosition(_ position: Position, roundUp: Bool = false) -> Result<ScalarPosition, PositionProblem> {
+        guard position.line >= 0, position.character >= 0 else {
+            return .failure(PositionProblem("negative position \(position.line):\(position.character)"))
+        }
+        guard position.line < lines.count else {
+            return .failure(PositionProblem("line \(position.line) is past the end (the document has \(lines.count) lines)"))
+        }
+        let text = lines[position.line].text
+        guard let column = encoding.scalarColumn(ofUnits: position.character, in: text, roundUp: roundUp) else {
+            return .failure(PositionProblem("character \(position.character) is past the end of line \(position.line) "
+                + "(length \(encoding.length(of: text)) in \(encoding.rawValue))"))
+        }
+        return .success(ScalarPosition(line: position.line, column: column))
+    }
+
+    /// Converts a client range; the end rounds up inside a scalar, an empty range stays empty.
+    func scalarRange(_ range: TextRange) -> Result<(ScalarPosition, ScalarPosition), PositionProblem> {
+        let start: ScalarPosition, end: ScalarPosition
+        switch scalarPosition(range.start) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let s): start = s
+        }
+        switch scalarPosition(range.end, roundUp: range.end != range.start) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let e): end = e
+        }
+        guard start <= end else { return .failure(PositionProblem("the range's end comes before its start")) }
+        return .success((start, end))
+    }
+
+    func position(_ p: ScalarPosition) -> Position {
+        Position(line: p.line, character: encoding.units(ofScalarColumn: p.column, in: lines[p.line].text))
+    }
+
+    func position(line: Int, column: Int, in text: String) -> Position {
+        Position(line: line, character: encoding.units(ofScalarColumn: column, in: text))
+    }
+
+    // MARK: - Fields
+
+    /// The field spans of line `line` and the line's text.
+    func fieldSpan(_ id: String) -> (line: Int, span: FieldSpan, text: String)? {
+        guard let index = lines.lineOfField(id) else { return nil }
+        let line = lines[index]
+        guard let span = line.fields.first(where: { $0.id == id }) else { return nil }
+        return (index, span, line.text)
+    }
+
+    func snapshot(_ id: String) -> FieldSnapshot? {
+        guard let session = sessions[id], let (line, span, text) = fieldSpan(id) else { return nil }
+        return FieldSnapshot(
+            id: id,
+            range: TextRange(start: position(line: line, column: span.start, in: text),
+                             end: position(line: line, column: span.end, in: text)),
+            text: text.scalarSlice(span.start, span.end),
+            result: session.result)
+    }
+
+    /// Every field in document order, in O(f log n).
+    func allSnapshots() -> [FieldSnapshot] {
+        var result: [FieldSnapshot] = []
+        lines.forEachLineWithFields { _, line in
+            for span in line.fields {
+                if let s = snapshot(span.id) { result.append(s) }
+            }
+        }
+        return result
+    }
+
+    /// The field containing or touching `position` (the first in document order), or nil.
+    func field(at position: Position) -> FieldSnapshot? {
+        guard case .success(let p) = scalarPosition(position) else { return nil }
+        let line = lines[p.line]
+        guard let span = line.fields.first(where: { $0.start <= p.column && p.column <= $0.end }) else { return nil }
+        return snapshot(span.id)
+    }
+
+    /// A fresh field id, `f1`, `f2`, ... skipping ids in use.
+    func newFieldID() -> String {
+        repeat { fieldCounter += 1 } while sessions["f\(fieldCounter)"] != nil
+        return "f\(fieldCounter)"
+    }
+
+    /// Opens a field over `start..<end` on one line and proposes the edits that format it.
+    /// - Returns: the edits (against the current version), the caret's place after them (nil
+    ///   when nothing changes), and the field's state as it will be.
+    func openField(id: String, line: Int, start: Int, end: Int, spec: MaskSpec, mask: Mask)
+        -> (edits: [TextEdit], cursor: Position?, state: FieldSnapshot) {
+        var content = lines[line]
+        let text = content.text.scalarSlice(start, end)
+        let result = mask.format(text)
+        let index = content.fields.firstIndex(where: { $0.start >= end }) ?? content.fields.count
+        content.fields.insert(FieldSpan(id: id, start: start, end: end), at: index)
+        lines[line] = content
+        sessions[id] = FieldSession(id: id, spec: spec, mask: mask, result: result)
+        return propose([id: result], cursorField: id, alwaysCursor: false)
+    }
+
+    /// Changes a field's mask, re-flowing what was entered.
+    /// - Parameter caret: the editor's cursor, when the client sends it; inside or touching the
+    ///   field it keeps its count of entered characters to its left, elsewhere (or nil) the
+    ///   field's end stands for it.
+    func setMask(id: String, spec: MaskSpec, mask: Mask, caret: Position?)
+        -> (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)? {
+        guard let session = sessions[id], let (line, span, text) = fieldSpan(id) else { return nil }
+        let fieldText = text.scalarSlice(span.start, span.end)
+        var fieldCaret: Int?
+        if let caret, case .success(let p) = scalarPosition(caret), p.line == line,
+           span.start <= p.column, p.column <= span.end {
+            fieldCaret = fieldText.characterOffset(ofScalar: p.column - span.start, roundUp: false)
+        }
+        let result = mask.reflow(fieldText, from: session.mask, caret: fieldCaret)
+        session.setMask(spec, mask)
+        return propose([id: result], cursorField: id, alwaysCursor: true)
+    }
+
+    /// Closes a field; its text stays as it is. - Returns: false when there is no such field.
+    func closeField(_ id: String) -> Bool {
+        guard sessions[id] != nil, let (line, _, _) = fieldSpan(id) else { return false }
+        var content = lines[line]
+        content.fields.removeAll { $0.id == id }
+        lines[line] = content
+        sessions[id] = nil
+        pending.removeAll { $0.field == id }
+        return true
+    }
+
+    /// Brings fields into form (`textDocument/formatting`): each field's text in the daemon's copy
+    /// is read into its mask afresh, and the edits that turn it into the result become pending,
+    /// replacing the field's edits still waiting for their echo.
+    /// - Returns: the edits, sorted, against the current version; none for fields already in form.
+    func reformat(_ ids: [String]) -> [TextEdit] {
+        let set = Set(ids)
+        pending.removeAll { set.contains($0.field) }
+        var results: [String: FieldResult] = [:]
+        for id in ids {
+            guard let session = sessions[id], let (_, span, text) = fieldSpan(id) else { continue }
+            results[id] = session.mask.format(text.scalarSlice(span.start, span.end))
+        }
+        return formatEdits(results).edits
+    }
+
+    /// Forgets the edits waiting for their echo: the client said it will not apply them.
+    func discardPending() {
+        pending.removeAll()
+    }
+
+    /// Stores `results` as the fields' states, and makes pending the edits that turn each
+    /// field's current text into its result's.
+    private func propose(_ results: [String: FieldResult], cursorField: String, alwaysCursor: Bool)
+        -> (edits: [TextEdit], cursor: Position?, state: FieldSnapshot) {
+        let formatted = formatEdits(results)
+        let cursor = formatted.edits.isEmpty && !alwaysCursor ? nil : formatted.caret[cursorField]
+        let state = formatted.snapshots.first { $0.id == cursorField }!
+        return (formatted.edits, cursor, state)
+    }
+
+    /// Computes the edits bringing every field of `results` into form, records them as pending,
+    /// and describes the document as it will be once they are applied.
+    private func formatEdits(_ results: [String: FieldResult])
+        -> (edits: [TextEdit], caret: [String: Position], snapshots: [FieldSnapshot]) {
+        var newPending: [PendingEdit] = []
+        for (id, result) in results {
+            sessions[id]?.result = result
+            guard let (line, span, text) = fieldSpan(id) else { continue }
+            let old = Array(text.scalarSlice(span.start, span.end).unicodeScalars)
+            let new = Array(result.text.unicodeScalars)
+            for d in TextDiff.edits(old, new) {
+                newPending.append(PendingEdit(
+                    line: line, start: span.start + d.start, end: span.start + d.end,
+                    text: String(String.UnicodeScalarView(new[d.newStart..<d.newEnd])), field: id))
+            }
+        }
+        newPending.sort { ($0.line, $0.start) < ($1.line, $1.start) }
+        var edits: [TextEdit] = []
+        for p in newPending {
+            let text = lines[p.line].text
+            edits.append(TextEdit(range: TextRange(start: position(line: p.line, column: p.start, in: text),
+                                                   end: position(line: p.line, column: p.end, in: text)),
+                                  newText: p.text))
+        }
+        // The document as it will be: lines with the edits applied and spans moved.
+        var carets: [String: Position] = [:]
+        var snapshots: [FieldSnapshot] = []
+        var touchedLines: [Int: Line] = [:]
+        for id in results.keys {
+            if let (line, _, _) = fieldSpan(id), touchedLines[line] == nil {
+                touchedLines[line] = applying(newPending.filter { $0.line == line }, to: lines[line])
+            }
+        }
+        for (lineIndex, line) in touchedLines {
+            for span in line.fields {
+                guard let result = results[span.id] else { continue }
+                let caretScalar = span.start + result.text.scalarOffset(ofCharacter: result.caret)
+                carets[span.id] = position(line: lineIndex, column: caretScalar, in: line.text)
+                snapshots.append(FieldSnapshot(
+                    id: span.id,
+                    range: TextRange(start: position(line: lineIndex, column: span.start, in: line.text),
+                                     end: position(line: lineIndex, column: span.end, in: line.text)),
+                    text: result.text, result: result))
+            }
+        }
+        snapshots.sort { $0.range.start < $1.range.start }
+        pending.append(contentsOf: newPending)
+        pending.sort { ($0.line, $0.start) < ($1.line, $1.start) }
+        return (edits, carets, snapshots)
+    }
+
+    /// `line` with `edits` (sorted, on this line) applied, each claimed by its field.
+    private func applying(_ edits: [PendingEdit], to line: Line) -> Line {
+        var line = line
+        for edit in edits.reversed() {
+            line = Document.track(line: line, start: edit.start, end: edit.end, text: edit.text, claimant: edit.field)
+        }
+        return line
+    }
+
+    // MARK: - Changes
+
+    /// Applies one `didChange`: every change in order, or none of them.
+    /// - Returns: what to send as `maskd/didFormat`, or nil when no person's change touched a field.
+    /// - Throws: `ChangeRefusal` when the version is stale or a range impossible; the document
+    ///   is then exactly as before, and marked suspect until a full-content change.
+    func apply(_ changes: [ContentChange], version newVersion: Int) throws -> FormatReport? {
+        guard newVersion > version else {
+            suspect = true
+            throw ChangeRefusal.staleVersion(got: newVersion, current: version)
+        }
+        var undo: [(start: Int, count: Int, old: [Line])] = []
+        var pendingCopy = pending
+        var results: [String: FieldResult] = [:]
+        var rejected = "", overflow = ""
+        var personTouched = false
+        var cursor: (ScalarPosition, field: String?)?
+        var resynchronised = false
+
+        func rollback() {
+            for step in undo.reversed() {
+                lines.replace(step.start..<(step.start + step.count), with: step.old)
+            }
+        }
+
+        for (index, change) in changes.enumerated() {
+            let scalarChange: ScalarChange
+            if let range = change.range {
+                switch scalarRange(range) {
+                case .failure(let problem):
+                    rollback()
+                    suspect = true
+                    throw ChangeRefusal.impossibleRange(index: index, reason: problem.reason)
+                case .success(let (start, end)):
+                    scalarChange = ScalarChange(start: start, end: end, text: change.text)
+                }
+            } else {
+                resynchronised = true
+                guard let diffed = fullContentChange(change.text) else { continue }
+                scalarChange = diffed
+            }
+            // The editor echoing edits the daemon proposed?
+            if !pendingCopy.isEmpty, let echo = matchEcho(scalarChange, &pendingCopy) {
+                for edit in echo.reversed() {
+                    let old = lines[edit.line]
+                    lines[edit.line] = Document.track(line: old, start: edit.start, end: edit.end,
+                                                      text: edit.text, claimant: edit.field)
+                    undo.append((edit.line, 1, [old]))
+                }
+                continue
+            }
+            pendingCopy.removeAll()
+            let outcome = applyPersonChange(scalarChange)
+            undo.append(outcome.undo)
+            personTouched = personTouched || !outcome.touches.isEmpty
+            for touch in outcome.touches {
+                guard let session = sessions[touch.field] else { continue }
+                let result = session.mask.apply(touch.edit, to: touch.oldText)
+                results[touch.field] = result
+                rejected += result.rejected
+                overflow += result.overflow
+            }
+            cursor = (outcome.caret, outcome.touches.first?.field)
+        }
+
+        // Every change is in: commit.
+        version = newVersion
+        pending = pendingCopy
+        if resynchronised { suspect = false }
+        guard personTouched else { return nil }
+        let formatted = formatEdits(results)
+        var caret: Position
+        if let (_, field) = cursor, let field, let fieldCaret = formatted.caret[field] {
+            caret = fieldCaret
+        } else if let (p, _) = cursor {
+            caret = cursorAfterPending(p)
+        } else {
+            caret = Position(line: 0, character: 0)
+        }
+        return FormatReport(version: version, edits: formatted.edits, cursor: caret,
+                            fields: formatted.snapshots, rejected: rejected, overflow: overflow)
+    }
+
+    /// A scalar position mapped through the pending edits on its line, as a client position
+    /// in the document those edits will make.
+    private func cursorAfterPending(_ p: ScalarPosition) -> Position {
+        let onLine = pending.filter { $0.line == p.line }
+        var column = p.column
+        for edit in onLine.reversed() where edit.start < p.column || (edit.start == p.column && edit.end > edit.start) {
+            let inserted = edit.text.unicodeScalars.count
+            if edit.end <= column {
+                column += inserted - (edit.end - edit.start)
+            } else {
+                column = edit.start + inserted
+            }
+        }
+        let line = applying(onLine, to: lines[p.line])
+        return position(line: p.line, column: min(column, line.scalarCount), in: line.text)
+    }
+
+    /// The pending edits that `change` echoes (removed from `pending`, the rest shifted), or nil.
+    ///
+    /// An echo is either exactly one pending edit, as the editor applies edits one by one, or
+    /// any change that leaves the lines it spans exactly as all pending edits on them would (an
+    /// editor replacing the whole line or sending the full content).
+    private func matchEcho(_ change: ScalarChange, _ pending: inout [PendingEdit]) -> [PendingEdit]? {
+        if change.start.line == change.end.line,
+           let i = pending.firstIndex(where: {
+               $0.line == change.start.line && $0.start == change.start.column && $0.end == change.end.column
+                   && $0.text == change.text
+           }) {
+            let edit = pending.remove(at: i)
+            let delta = edit.text.unicodeScalars.count - (edit.end - edit.start)
+            for j in pending.indices where pending[j].line == edit.line && pending[j].start >= edit.end {
+                pending[j].start += delta
+                pending[j].end += delta
+            }
+            return [edit]
+        }
+        let span = change.start.line...change.end.line
+        let inSpan = pending.filter { span.contains($0.line) }
+        guard !inSpan.isEmpty else { return nil }
+        var expected = ""
+        var actual = ""
+        for index in span {
+            let line = lines[index]
+            let edited = applying(inSpan.filter { $0.line == index }, to: line)
+            expected += edited.text + edited.ending.rawValue
+            actual += line.text + line.ending.rawValue
+        }
+        let last = lines[change.end.line]
+        let from = change.start.column
+        let lastStart = actual.unicodeScalars.count - last.scalarCount - last.ending.scalarCount
+        let to = lastStart + change.end.column
+        actual = actual.scalarSlice(0, from) + change.text + actual.scalarSlice(to, actual.unicodeScalars.count)
+        guard actual == expected else { return nil }
+        pending.removeAll { span.contains($0.line) }
+        return inSpan
+    }
+
+    /// One person's change: the text spliced in, fields tracked.
+    private func applyPersonChange(_ change: ScalarChange)
+        -> (undo: (start: Int, count: Int, old: [Line]), touches: [FieldTouch], caret: ScalarPosition) {
+        let first = change.start.line, last = change.end.line
+        var old: [Line] = []
+        for index in first...last { old.append(lines[index]) }
+        let (newLines, touches, caret) = Document.splice(old, change, firstLine: first)
+        lines.replace(first..<(last + 1), with: newLines)
+        return ((first, newLines.count, old), touches, caret)
+    }
+
+    /// The full new content as one change against the current text: the part between their
+    /// common prefix and common suffix, or nil when they are equal.
+    private func fullContentChange(_ newText: String) -> ScalarChange? {
+        let oldLines = lines.lines
+        let newLines = Line.split(newText)
+        var p = 0
+        while p < oldLines.count, p < newLines.count,
+              oldLines[p].text == newLines[p].text, oldLines[p].ending == newLines[p].ending { p += 1 }
+        if p == oldLines.count && p == newLines.count { return nil }
+        var q = 0
+        while q < oldLines.count - p, q < newLines.count - p,
+              oldLines[oldLines.count - 1 - q].text == newLines[newLines.count - 1 - q].text,
+              oldLines[oldLines.count - 1 - q].ending == newLines[newLines.count - 1 - q].ending { q += 1 }
+        if p == oldLines.count { p -= 1; q = 0 }
+        let oldRegion = Array(oldLines[p..<(oldLines.count - q)].map { $0.text + $0.ending.rawValue }.joined().unicodeScalars)
+        let newRegion = Array(newLines[p..<(newLines.count - q)].map { $0.text + $0.ending.rawValue }.joined().unicodeScalars)
+        var a = 0
+        while a < oldRegion.count, a < newRegion.count, oldRegion[a] == newRegion[a] { a += 1 }
+        var b = 0
+        while b < oldRegion.count - a, b < newRegion.count - a,
+              oldRegion[oldRegion.count - 1 - b] == newRegion[newRegion.count - 1 - b] { b += 1 }
+        // Never cut a CRLF in two.
+        while a > 0, a < oldRegion.count, oldRegion[a - 1] == "\r", oldRegion[a] == "\n" { a -= 1 }
+        while b > 0, oldRegion.count - b > 0, oldRegion[oldRegion.count - b] == "\n",
+              oldRegion[oldRegion.count - b - 1] == "\r" { b -= 1 }
+        func locate(_ offset: Int) -> ScalarPosition {
+            var line = p, rest = offset
+            for l in oldLines[p..<(oldLines.count - q)] {
+                let length = l.scalarCount + l.ending.scalarCount
+                if rest < length || l.ending == .none || rest <= l.scalarCount { break }
+                rest -= length
+                line += 1
+            }
+            return ScalarPosition(line: line, column: rest)
+        }
+        return ScalarChange(start: locate(a), end: locate(oldRegion.count - b),
+                            text: String(String.UnicodeScalarView(newRegion[a..<(newRegion.count - b)])))
+    }
+}
+
+/// A field whose text a person's change altered, and the change as the field sees it.
+struct FieldTouch: Hashable {
+    var field: String
+    var oldText: String
+    var edit: FieldEdit
+}

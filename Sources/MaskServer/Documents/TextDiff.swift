@@ -1,0 +1,85 @@
+// maskd: the smallest edits that turn one field text into another (Myers' O(ND) diff).
+
+/// One replacement found by `TextDiff`, in element offsets of the old sequence.
+struct DiffEdit: Hashable, Sendable {
+    var start: Int
+    var end: Int
+    /// The offsets of the new text, in the new sequence.
+    var newStart: Int
+    var newEnd: Int
+}
+
+enum TextDiff {
+    /// The sorted, non-overlapping, non-adjacent replacements that turn `old` into `new`,
+    /// changing as few elements as possible.
+    ///
+    /// Common prefix and suffix are trimmed first; the rest costs O((n + m) d) for d differences.
+    static func edits<T: Equatable>(_ old: [T], _ new: [T]) -> [DiffEdit] {
+        var prefix = 0
+        while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < old.count - prefix, suffix < new.count - prefix,
+              old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+        let a = Array(old[prefix..<(old.count - suffix)])
+        let b = Array(new[prefix..<(new.count - suffix)])
+        if a.isEmpty && b.isEmpty { return [] }
+        if a.isEmpty || b.isEmpty {
+            return [DiffEdit(start: prefix, end: prefix + a.count, newStart: prefix, newEnd: prefix + b.count)]
+        }
+        // Myers: furthest-reaching paths per diagonal, one snapshot per edit distance.
+        let n = a.count, m = b.count, offset = n + m
+        var v = [Int](repeating: 0, count: 2 * offset + 2)
+        var trace: [[Int]] = []
+        search: for d in 0...(n + m) {
+            trace.append(v)
+            for k in stride(from: -d, through: d, by: 2) {
+                var x: Int
+                if k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]) {
+                    x = v[offset + k + 1]
+                } else {
+                    x = v[offset + k - 1] + 1
+                }
+                var y = x - k
+                while x < n, y < m, a[x] == b[y] { x += 1; y += 1 }
+                v[offset + k] = x
+                if x >= n && y >= m { break search }
+            }
+        }
+        // Walk back, marking which elements of a are deleted and of b inserted.
+        var deleted = [Bool](repeating: false, count: n)
+        var inserted = [Bool](repeating: false, count: m)
+        var x = n, y = m
+        for d in stride(from: trace.count - 1, through: 1, by: -1) {
+            let v = trace[d]
+            let k = x - y
+            let previousK: Int
+            if k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]) {
+                previousK = k + 1
+            } else {
+                previousK = k - 1
+            }
+            let previousX = v[offset + previousK]
+            let previousY = previousX - previousK
+            while x > previousX && y > previousY { x -= 1; y -= 1 }
+            if x == previousX { inserted[y - 1] = true; y -= 1 } else { deleted[x - 1] = true; x -= 1 }
+        }
+        // Group runs of changes between common elements into replacements.
+        var result: [DiffEdit] = []
+        var i = 0, j = 0
+        while i < n || j < m {
+            if i < n, j < m, !deleted[i], !inserted[j] {
+                i += 1; j += 1
+                continue
+            }
+            let startI = i, startJ = j
+            while i < n && deleted[i] { i += 1 }
+            while j < m && inserted[j] { j += 1 }
+            while (i < n && deleted[i]) || (j < m && inserted[j]) {
+                while i < n && deleted[i] { i += 1 }
+                while j < m && inserted[j] { j += 1 }
+            }
+            result.append(DiffEdit(start: prefix + startI, end: prefix + i, newStart: prefix + startJ, newEnd: prefix + j))
+        }
+        return result
+    }
+}

@@ -1,0 +1,129 @@
+// maskd: code actions: "Format as <preset>" on a selection, "Close maskd field" in a field.
+import JSON
+import MaskEngine
+
+/// A preset that fits a selected text, and how well (`Server.rankPresets`).
+struct PresetFit: Hashable, Sendable {
+    var name: String
+    /// The selection read into the preset.
+    var result: FieldResult
+    /// Letters and digits of the selection that the value keeps.
+    var kept: Int
+    /// Characters dropped (`rejected`) or cut (`overflow`).
+    var dropped: Int
+}
+
+extension Server {
+    /// The code action kinds the daemon offers (`codeActionProvider.codeActionKinds`).
+    static let codeActionKinds = ["refactor", "refactor.rewrite"]
+    /// The commands `workspace/executeCommand` carries out (`executeCommandProvider.commands`).
+    static let commands = [OpenFieldCommand.name, CloseFieldCommand.name]
+
+    /// Every preset compiled once, in the order of `Presets.names`.
+    static let presetMasks: [(name: String, mask: Mask)] = Presets.names.compactMap { name in
+        (try? Mask.compile(MaskSpec(.preset(name)))).map { (name, $0) }
+    }
+
+    /// The code actions for a range of `uri`.
+    ///
+    /// - On a one-line selection that overlaps no field, leading and trailing white space left out:
+    ///   "Format as <preset>" (kind `refactor.rewrite`) for each preset that fits the selected text,
+    ///   best first (`rankPresets`), the first marked preferred; each runs `maskd.openField`.
+    /// - When the range lies inside or at the edge of a field: "Close maskd field" (kind
+    ///   `refactor`), which runs `maskd.closeField`.
+    /// - Parameter only: `context.only`: a kind is kept when it is one of them or below one
+    ///   (`refactor` keeps `refactor.rewrite`).
+    /// - Returns: `CodeAction[]`, or `Command[]` for a client without `codeActionLiteralSupport`.
+    /// - Throws: `-32602` for a document that is not open or a range outside it.
+    func codeActions(uri: String, range: TextRange, only: [String]?) throws -> JSONValue {
+        let document = try document(uri)
+        let start: ScalarPosition, end: ScalarPosition
+        switch document.scalarRange(range) {
+        case .failure(let problem): throw MessageError.invalidParams("params.range: \(problem.reason)")
+        case .success(let (s, e)): (start, end) = (s, e)
+        }
+        var actions: [(title: String, kind: String, command: JSONValue, arguments: JSONValue)] = []
+        if start.line == end.line {
+            let line = document.lines[start.line]
+            let scalars = Array(line.text.unicodeScalars)
+            var s = start.column, e = end.column
+            while s < e, scalars[s].properties.isWhitespace { s += 1 }
+            while e > s, scalars[e - 1].properties.isWhitespace { e -= 1 }
+            if s < e, !line.fields.contains(where: { $0.start < e && s < $0.end }) {
+                let selected = String(String.UnicodeScalarView(scalars[s..<e]))
+                let fieldRange = TextRange(start: document.position(line: start.line, column: s, in: line.text),
+                                           end: document.position(line: start.line, column: e, in: line.text))
+                for fit in Server.rankPresets(selected) {
+                    let arguments: JSONValue = [[
+                        "textDocument": ["uri": .string(uri), "version": .from(document.version)],
+                        "range": .from(fieldRange),
+                        "mask": ["preset": .string(fit.name)],
+                    ]]
+                    actions.append(("Format as \(fit.name)", "refactor.rewrite", .string(OpenFieldCommand.name), arguments))
+                }
+            }
+            if let span = line.fields.first(where: { $0.start <= start.column && end.column <= $0.end }) {
+                let arguments: JSONValue = [[
+                    "textDocument": ["uri": .string(uri), "version": .from(document.version)],
+                    "field": .string(span.id),
+                ]]
+                actions.append(("Close maskd field", "refactor", .string(CloseFieldCommand.name), arguments))
+            }
+        }
+        if let only {
+            actions.removeAll { action in !only.contains { action.kind == $0 || action.kind.hasPrefix($0 + ".") } }
+        }
+        var preferred = true
+        return .array(actions.map { action in
+            let command: JSONValue = ["title": .string(action.title), "command": action.command,
+                                      "arguments": action.arguments]
+            guard client.codeActionLiterals else { return command }
+            var members: [(String, JSONValue)] = [("title", .string(action.title)), ("kind", .string(action.kind))]
+            if preferred && action.kind == "refactor.rewrite" {
+                members.append(("isPreferred", true))
+                preferred = false
+            }
+            members.append(("command", command))
+            return .object(JSONObject(members))
+        })
+    }
+
+    /// The presets that fit `text`, best first.
+    ///
+    /// Each preset reads `text` as opening a field over it would. A preset fits when its value keeps
+    /// at least half of the text's letters and digits (and at least one). They rank by: more letters
+    /// and digits kept; then `amount` last, since it takes any digits; then complete and valid
+    /// first; then fewer characters dropped or cut (`rejected` plus `overflow`); then the order of
+    /// `Presets.names`. So a mistyped card number still offers "card" first (its diagnostics say
+    /// what is wrong once opened), and no preset that cuts digits beats one that keeps them all.
+    static func rankPresets(_ text: String) -> [PresetFit] {
+        let wanted = text.unicodeScalars.filter(isLetterOrDigit).count
+        guard wanted > 0 else { return [] }
+        var fits: [(fit: PresetFit, order: Int)] = []
+        for (order, preset) in presetMasks.enumerated() {
+            let result = preset.mask.format(text)
+            let kept = result.value.unicodeScalars.filter(isLetterOrDigit).count
+            guard kept * 2 >= wanted else { continue }
+            fits.append((PresetFit(name: preset.name, result: result, kept: kept,
+                                   dropped: result.rejected.count + result.overflow.count), order))
+        }
+        fits.sort { a, b in
+            let x = a.fit, y = b.fit
+            if x.kept != y.kept { return x.kept > y.kept }
+            let xFallback = x.name == fallbackPreset, yFallback = y.name == fallbackPreset
+            if xFallback != yFallback { return yFallback }
+            if x.result.valid != y.result.valid { return x.result.valid }
+            if x.dropped != y.dropped { return x.dropped < y.dropped }
+            return a.order < b.order
+        }
+        return fits.map(\.fit)
+    }
+
+    /// The preset that reads any digits, offered after the specific ones.
+    static let fallbackPreset = "amount"
+
+    /// A Unicode letter or decimal digit (what `alnum` slots take).
+    static func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isAlphabetic || scalar.properties.numericType == .decimal
+    }
+}

@@ -1,0 +1,48 @@
+// maskd: open documents and their changes.
+import JSON
+
+extension Server {
+    func openDocument(uri: String, languageId: String, version: Int, text: String) {
+        if documents[uri] != nil {
+            report(.warn, "textDocument/didOpen: '\(uri)' was already open; it is replaced and its fields closed")
+        }
+        documents[uri] = Document(uri: uri, languageId: languageId, version: version, text: text, encoding: encoding)
+        log.debug("opened \(uri) at version \(version)")
+        // A replaced document's fields are gone, and so are their diagnostics.
+        if publishedDiagnostics[uri] != nil { publishDiagnostics(uri) }
+    }
+
+    func closeDocument(uri: String) {
+        guard documents.removeValue(forKey: uri) != nil else {
+            report(.warn, "textDocument/didClose: '\(uri)' is not open")
+            return
+        }
+        log.debug("closed \(uri)")
+        publishDiagnostics(uri)
+    }
+
+    /// Applies a `didChange`; when a person's change touched a field, delivers the edits that
+    /// bring it into form (`maskd/didFormat`, or `workspace/applyEdit` for a plain client).
+    ///
+    /// A refused change (stale version, impossible range) is reported with `window/logMessage`
+    /// and leaves the document exactly as it was.
+    func changeDocument(uri: String, version: Int, changes: [ContentChange]) {
+        guard let document = documents[uri] else {
+            report(.warn, "textDocument/didChange: '\(uri)' is not open")
+            return
+        }
+        let echoExpected = !document.pending.isEmpty
+        do {
+            let formatted = try document.apply(changes, version: version)
+            if let formatted { deliver(formatted, uri: uri) }
+            // Diagnostics can only have changed when a field's state did, when an echo completed (they
+            // waited for it), or when fields that have diagnostics may have moved.
+            if formatted != nil || echoExpected || publishedDiagnostics[uri] != nil { publishDiagnostics(uri) }
+        } catch let refusal as ChangeRefusal {
+            report(.warn, "textDocument/didChange '\(uri)' version \(version) refused, nothing applied: "
+                + "\(refusal); send the full content to resynchronise")
+        } catch {
+            report(.error, "textDocument/didChange '\(uri)': \(error)")
+        }
+    }
+}

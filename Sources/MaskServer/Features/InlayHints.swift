@@ -1,0 +1,31 @@
+// maskd: what a field still needs, as ghost text after it.
+import JSON
+
+extension Server {
+    /// An inlay hint at the end of every field in `range` whose placeholder is not empty: the
+    /// placeholder (slots as the placeholder character, literals as themselves) as its label.
+    ///
+    /// A field is in the range when its end is (both ends count). Lines past the document's end are
+    /// ignored, so a client may ask for a generous range.
+    /// - Complexity: O(l log n + f) for l lines in the range holding f fields.
+    /// - Throws: `-32602` for a document that is not open.
+    func inlayHints(uri: String, range: TextRange) throws -> JSONValue {
+        let document = try document(uri)
+        var hints: [JSONValue] = []
+        let last = min(range.end.line, document.lines.count - 1)
+        guard range.start.line <= last else { return [] }
+        for index in range.start.line...last {
+            for span in document.lines[index].fields {
+                guard let field = document.snapshot(span.id), !field.result.placeholder.isEmpty,
+                      range.start <= field.range.end, field.range.end <= range.end else { continue }
+                hints.append([
+                    "position": .from(field.range.end),
+                    "label": .string(field.result.placeholder),
+                    "paddingLeft": false,
+                    "paddingRight": false,
+                ])
+            }
+        }
+        return .array(hints)
+    }
+}

@@ -1,1 +1,0 @@
-// The MaskServer layer; see ARCHITECTURE.md.

@@ -1,0 +1,41 @@
+// maskd: `textDocument/publishDiagnostics`, daemon to client.
+import JSON
+
+/// One field's problem as an LSP `Diagnostic`.
+struct Diagnostic: Hashable, Sendable {
+    /// LSP `DiagnosticSeverity`.
+    enum Severity: Int, Hashable, Sendable {
+        case error = 1, warning, information, hint
+    }
+
+    var range: TextRange
+    var severity: Severity
+    /// `incomplete` or `invalid`.
+    var code: String
+    var message: String
+}
+
+/// The diagnostics of one document: `{"uri", "version"?, "diagnostics": Diagnostic[]}`, each
+/// `{"range", "severity", "code", "source": "maskd", "message"}`.
+///
+/// Sent when the fields' diagnostics change (see `Features/Diagnostics.swift`); an empty list
+/// clears them.
+enum PublishDiagnosticsNotification {
+    static let method = "textDocument/publishDiagnostics"
+
+    /// - Parameter version: the document version the ranges are in; nil once the document is closed.
+    static func params(uri: String, version: Int?, _ diagnostics: [Diagnostic]) -> JSONValue {
+        var members: [(String, JSONValue)] = [("uri", .string(uri))]
+        if let version { members.append(("version", .from(version))) }
+        members.append(("diagnostics", .array(diagnostics.map { d in
+            [
+                "range": .from(d.range),
+                "severity": .from(d.severity.rawValue),
+                "code": .string(d.code),
+                "source": "maskd",
+                "message": .string(d.message),
+            ]
+        })))
+        return .object(JSONObject(members))
+    }
+}

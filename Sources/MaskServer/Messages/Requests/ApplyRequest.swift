@@ -1,0 +1,102 @@
+// maskd: `maskd/apply` (maskd extension).
+import JSON
+import MaskEngine
+
+/// Formats or edits one field's text, statelessly. *(maskd extension)*
+///
+/// - Parameters: `{"mask": MaskSpec, "text", "selection": {"start", "end"}?, "edit": {"start",
+///   "end", "text"}?}`, offsets in the negotiated encoding.
+/// - Returns: `{"text", "caret", "selection", "value", "complete", "valid", "problems", "next",
+///   "placeholder", "mask", "brand"?, "rejected", "overflow", "edits"}`.
+struct ApplyRequest: RequestMessage {
+    static let method = "maskd/apply"
+
+    struct Span {
+        var start: Int
+        var end: Int
+    }
+
+    let spec: MaskSpec
+    let mask: Mask
+    let text: String
+    let selection: Span?
+    let edit: (span: Span, text: String)?
+
+    init(params: JSONValue) throws {
+        let p = try Params(params)
+        (spec, mask) = try MaskSpec.compileJSON(try p.required("mask"), path: p.name("mask"))
+        text = try p.string("text")
+        selection = try p.optionalObject("selection").map { try ApplyRequest.span($0) }
+        if let e = try p.optionalObject("edit") {
+            edit = (try ApplyRequest.span(e), try e.string("text"))
+        } else {
+            edit = nil
+        }
+    }
+
+    private static func span(_ p: Params) throws -> Span {
+        let span = Span(start: try p.int("start"), end: try p.int("end"))
+        guard span.start <= span.end else { throw MessageError.invalidParams("\(p.path): start is after end") }
+        return span
+    }
+
+    func handle(_ server: Server) throws -> JSONValue {
+        let encoding = server.encoding
+        let encoded = EncodedText(text)
+        func characters(_ span: Span, _ path: String) throws -> Range<Int> {
+            guard let start = encoded.characterOffset(ofUnit: span.start, in: encoding),
+                  let end = encoded.characterOffset(ofUnit: span.end, in: encoding, roundUp: span.end > span.start)
+            else {
+                throw MessageError.invalidParams("\(path): past the end of text (length "
+                    + "\(encoded.length(in: encoding)) in \(encoding.rawValue))")
+            }
+            return start..<max(start, end)
+        }
+        let result: FieldResult
+        let naive: String
+        if let edit, !(edit.text.isEmpty && edit.span.start == edit.span.end) {
+            let range = try characters(edit.span, "params.edit")
+            let selected = try selection.map { try characters($0, "params.selection") } ?? (range.upperBound..<range.upperBound)
+            let fieldEdit: FieldEdit
+            if edit.text.isEmpty {
+                let forward = selected.isEmpty && selected.lowerBound == range.lowerBound
+                fieldEdit = forward ? .forwardDelete(range) : .backspace(range)
+            } else {
+                fieldEdit = .insert(edit.text, at: range)
+            }
+            result = mask.apply(fieldEdit, to: text)
+            let chars = Array(text)
+            naive = String(chars[..<range.lowerBound]) + edit.text + String(chars[range.upperBound...])
+        } else {
+            // No edit, or one that changes nothing: format, carrying the selection through.
+            let caret = edit.map { Span(start: $0.span.end, end: $0.span.end) }
+            let selected = try (selection ?? caret).map { try characters($0, "params.selection") }
+            result = mask.format(text, selection: selected)
+            naive = text
+        }
+        return ApplyRequest.encode(result, naive: naive, encoding: encoding)
+    }
+
+    static func encode(_ result: FieldResult, naive: String, encoding: PositionEncoding) -> JSONValue {
+        let out = EncodedText(result.text)
+        let naiveText = EncodedText(naive)
+        func units(_ c: Int) -> JSONValue { .from(out.unitOffset(ofCharacter: min(c, out.characterCount), in: encoding)) }
+        let old = Array(naive), new = Array(result.text)
+        let edits: [JSONValue] = TextDiff.edits(old, new).map { d in
+            [
+                "start": .from(naiveText.unitOffset(ofCharacter: d.start, in: encoding)),
+                "end": .from(naiveText.unitOffset(ofCharacter: d.end, in: encoding)),
+                "text": .string(String(new[d.newStart..<d.newEnd])),
+            ]
+        }
+        var members: [(String, JSONValue)] = [
+            ("text", .string(result.text)),
+            ("caret", units(result.caret)),
+            ("selection", ["start": units(result.selection.lowerBound), "end": units(result.selection.upperBound)]),
+        ]
+        members += JSONValue.stateMembers(result)
+        members += [("rejected", .string(result.rejected)), ("overflow", .string(result.overflow)),
+                    ("edits", .array(edits))]
+        return .object(JSONObject(members))
+    }
+}

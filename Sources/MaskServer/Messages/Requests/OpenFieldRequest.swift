@@ -1,0 +1,35 @@
+// maskd: `maskd/openField` (maskd extension).
+import JSON
+import MaskEngine
+
+/// Opens a field session over a one-line range. *(maskd extension)*
+///
+/// - Parameters: `{"textDocument": {"uri", "version"?}, "range": Range, "mask": MaskSpec,
+///   "field": string?}`; without `field` the daemon names it `f1`, `f2`, ...
+/// - Returns: `{"field", "edits": TextEdit[], "cursor": Position|null, "state": FieldState,
+///   "version"}`: the edits (against `version`) that bring the range's text into form, and the
+///   caret at the field's end after them (null when the text is already in form).
+struct OpenFieldRequest: RequestMessage {
+    static let method = "maskd/openField"
+
+    let uri: String
+    let version: Int?
+    let range: TextRange
+    let spec: MaskSpec
+    let mask: Mask
+    let field: String?
+
+    init(params: JSONValue) throws {
+        let p = try Params(params)
+        let document = try p.object("textDocument")
+        uri = try document.string("uri")
+        version = try document.optionalInt("version")
+        range = try p.range("range")
+        (spec, mask) = try MaskSpec.compileJSON(try p.required("mask"), path: p.name("mask"))
+        field = try p.optionalString("field")
+    }
+
+    func handle(_ server: Server) throws -> JSONValue {
+        try server.openField(uri: uri, version: version, range: range, spec: spec, mask: mask, id: field)
+    }
+}

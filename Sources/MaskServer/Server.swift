@@ -1,0 +1,68 @@
+// maskd: the daemon's state: lifecycle, negotiated encoding, open documents.
+import JSON
+import JSONRPC
+import MaskEngine
+
+/// The maskd language server, independent of any transport.
+///
+/// Feed it every incoming message (`handleRequest`, `handleNotification`); it answers requests
+/// and sends notifications (`maskd/didFormat`, `window/logMessage`) through `notify`. It does no
+/// I/O itself. `Dispatcher.swift` routes messages; the features live in `Features/`.
+public final class Server {
+    public enum Lifecycle: Hashable, Sendable {
+        /// Before `initialize`: requests get `-32002`, notifications but `exit` are dropped.
+        case uninitialized
+        /// Serving.
+        case running
+        /// After `shutdown`: requests get `-32600`; only `exit` is expected.
+        case shutDown
+    }
+
+    public internal(set) var lifecycle = Lifecycle.uninitialized
+    /// Set by the `exit` notification: 0 after `shutdown`, 1 without.
+    public internal(set) var exitCode: Int32?
+    /// The encoding positions are counted in, chosen by `initialize`.
+    public internal(set) var encoding = PositionEncoding.utf16
+    /// The daemon's version, as `serverInfo.version` and `maskd --version` say it.
+    public let version: String
+    let log: Logger
+    let notify: (String, JSONValue) -> Void
+    /// Sends a request to the client and returns its id; nil when the transport has no way back.
+    let sendRequest: ((String, JSONValue) -> RequestID)?
+    var documents: [String: Document] = [:]
+    /// What the client said it can do in `initialize`, and how it wants edits delivered.
+    var client = ClientOptions()
+    /// The requests sent to the client that still wait for their response, by id.
+    var awaiting: [RequestID: (Result<JSONValue, ResponseError>) -> Void] = [:]
+    /// The diagnostics last published for each URI (absent: none, or an empty list).
+    var publishedDiagnostics: [String: [Diagnostic]] = [:]
+
+    /// - Parameters:
+    ///   - notify: sends a notification (method, params) to the client.
+    ///   - request: sends a request (method, params) to the client and returns its id; its response must
+    ///     come back through `handle(_:)`. Without it, the daemon cannot send `workspace/applyEdit`.
+    public init(version: String, log: Logger = .silent, notify: @escaping (String, JSONValue) -> Void,
+                request: ((String, JSONValue) -> RequestID)? = nil) {
+        self.version = version
+        self.log = log
+        self.notify = notify
+        self.sendRequest = request
+    }
+
+    /// The process exit code when the input ends without an `exit`: 0 after `shutdown`, else 1.
+    public var exitCodeAtEndOfInput: Int32 { lifecycle == .shutDown ? 0 : 1 }
+
+    /// Logs `message` and tells the client through `window/logMessage`.
+    func report(_ level: Logger.Level, _ message: String) {
+        log.log(level, message)
+        notify(LogMessageNotification.method, LogMessageNotification.params(level, message))
+    }
+
+    /// The open document `uri`. - Throws: `-32602` when it is not open.
+    func document(_ uri: String) throws -> Document {
+        guard let document = documents[uri] else {
+            throw MessageError.invalidParams("params.textDocument.uri: document '\(uri)' is not open")
+        }
+        return document
+    }
+}

@@ -1,0 +1,132 @@
+// maskd: the JSON `MaskSpec` of PROTOCOL.md section 1, read into the engine's `MaskSpec`.
+import JSON
+import MaskEngine
+
+extension MaskSpec {
+    /// The forms an object spec may name, exactly one at a time.
+    static let formKeys = ["notation", "pattern", "groups", "separatorAt", "preset", "oneOf", "number"]
+    /// The options allowed beside any form.
+    static let optionKeys = ["slot", "accept", "separator", "minLength", "maxLength", "repeat", "eager", "case",
+                             "regex", "validate", "placeholderChar"]
+
+    /// Reads a JSON mask: a string (bracket notation) or an object with one form and options.
+    /// - Parameter path: where the mask sits in the params, for error messages (`params.mask`).
+    /// - Throws: `MessageError` `-32602` naming the bad key, form or type.
+    static func fromJSON(_ value: JSONValue, path: String) throws -> MaskSpec {
+        switch value {
+        case .string(let notation):
+            return .notation(notation)
+        case .object(let object):
+            return try fromObject(object, path: path)
+        default:
+            throw MessageError.invalidParams("\(path): a mask is a string or an object, got \(value.kindName)")
+        }
+    }
+
+    private static func fromObject(_ object: JSONObject, path: String) throws -> MaskSpec {
+        for key in object.keys where !formKeys.contains(key) && !optionKeys.contains(key) {
+            throw MessageError.invalidParams("\(path): unknown key '\(key)'")
+        }
+        let forms = object.keys.filter { formKeys.contains($0) }
+        guard forms.count == 1 else {
+            if forms.isEmpty {
+                throw MessageError.invalidParams(
+                    "\(path): a mask object needs one of \(formKeys.joined(separator: ", "))")
+            }
+            throw MessageError.invalidParams(
+                "\(path): a mask object takes exactly one form, got \(forms.map { "'\($0)'" }.joined(separator: " and "))")
+        }
+        let p = Params(object: object, path: path)
+        let key = forms[0]
+        let form: Form
+        switch key {
+        case "notation": form = .notation(try p.string(key))
+        case "pattern": form = .pattern(try p.string(key))
+        case "preset": form = .preset(try p.string(key))
+        case "groups": form = .groups(try integers(p, key))
+        case "separatorAt": form = .separatorAt(try integers(p, key))
+        case "oneOf":
+            let items = try p.array(key)
+            guard !items.isEmpty else { throw MessageError.invalidParams("\(p.name(key)): needs at least one mask") }
+            form = .oneOf(try items.enumerated().map { try fromJSON($1, path: "\(p.name(key))[\($0)]") })
+        default:
+            form = .number(try number(try p.object(key)))
+        }
+        var spec = MaskSpec(form)
+        spec.slot = try character(p, "slot")
+        if let accept = try p.optionalString("accept") {
+            guard let c = CharacterClass(rawValue: accept) else {
+                throw MessageError.invalidParams("\(p.name("accept")): unknown class '\(accept)' (one of "
+                    + CharacterClass.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+            }
+            spec.accept = c
+        }
+        spec.separator = try p.optionalString("separator")
+        spec.minLength = try p.optionalInt("minLength")
+        spec.maxLength = try p.optionalInt("maxLength")
+        spec.repeat = try p.optionalBool("repeat")
+        spec.eager = try p.optionalBool("eager")
+        if let c = try p.optionalString("case") {
+            guard let letterCase = LetterCase(rawValue: c) else {
+                throw MessageError.invalidParams("\(p.name("case")): expected \"upper\" or \"lower\", got '\(c)'")
+            }
+            spec.letterCase = letterCase
+        }
+        spec.regex = try p.optionalString("regex")
+        if let validate = p.value("validate") {
+            switch validate {
+            case .string(let name): spec.validate = [name]
+            case .array(let items):
+                spec.validate = try items.map {
+                    guard let s = $0.stringValue else { throw p.typeError("validate", "an array of strings", validate) }
+                    return s
+                }
+            default: throw p.typeError("validate", "a string or an array of strings", validate)
+            }
+        }
+        spec.placeholderChar = try character(p, "placeholderChar")
+        return spec
+    }
+
+    private static func integers(_ p: Params, _ key: String) throws -> [Int] {
+        let items = try p.array(key)
+        return try items.map {
+            guard let n = $0.intValue else { throw p.typeError(key, "an array of integers", .array(items)) }
+            return n
+        }
+    }
+
+    private static func character(_ p: Params, _ key: String) throws -> Character? {
+        guard let s = try p.optionalString(key) else { return nil }
+        guard s.count == 1, let c = s.first else {
+            throw MessageError.invalidParams("\(p.name(key)): expected one character, got '\(s)'")
+        }
+        return c
+    }
+
+    private static func number(_ p: Params) throws -> NumberSpec {
+        for key in p.object.keys where !["group", "decimal", "fraction", "negative", "maxInteger"].contains(key) {
+            throw MessageError.invalidParams("\(p.path): unknown key '\(key)'")
+        }
+        var spec = NumberSpec()
+        if let group = try p.optionalString("group") { spec.group = group }
+        if let decimal = try character(p, "decimal") { spec.decimal = decimal }
+        if let fraction = try p.optionalInt("fraction") { spec.fraction = fraction }
+        if let negative = try p.optionalBool("negative") { spec.negative = negative }
+        spec.maxInteger = try p.optionalInt("maxInteger")
+        return spec
+    }
+
+    /// Reads and compiles a JSON mask.
+    /// - Throws: `-32602` for a malformed spec or a `MaskError`, with the offset in `data`.
+    static func compileJSON(_ value: JSONValue, path: String) throws -> (MaskSpec, Mask) {
+        let spec = try fromJSON(value, path: path)
+        do {
+            return (spec, try Mask.compile(spec))
+        } catch let error as MaskError {
+            var data: JSONValue? = nil
+            if let offset = error.offset { data = ["offset": .int(Int64(offset))] }
+            throw MessageError.invalidParams("\(path): \(error.description)", data: data)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+// maskd: argument parsing shared by every command.
+import Foundation
+
+/// A bad command line or a bad mask: reported on stderr, exit code 2.
+struct UsageError: Error {
+    var message: String
+    var showUsage = true
+}
+
+func writeStandardError(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+}
+
+let usage = """
+    maskd \(maskdVersion): formats fields (phone numbers, card numbers, ...) as people type.
+
+    Usage:
+      maskd [--stdio] [--log-file PATH] [--log-level error|warn|info|debug]
+          Serve the maskd protocol (LSP framing, JSON-RPC 2.0) on stdin/stdout.
+          Logs go to stderr, or to PATH; never to stdout. Default level: warn.
+      maskd format --mask M [--caret N] [--json] TEXT
+          Read TEXT into an empty field of mask M.
+      maskd edit --mask M --text T --selection S:E (--insert X | --backspace | --delete) [--json]
+          Apply one edit to field text T with the caret or selection S:E.
+      maskd presets
+          List the named masks usable as {"preset": NAME}.
+      maskd demo
+          Start a daemon and play a scripted editing session against it, checking every step.
+      maskd --version | --help
+
+    M is bracket notation (+1 ([000]) [000]-[0000]) or a JSON MaskSpec object
+    ({"groups": [4, 4, 4, 4], "accept": "digits"}). Offsets (N, S, E) count UTF-16 code units,
+    as maskd/apply does. The result prints with the caret as '|', then the field's state;
+    --json prints the maskd/apply result object instead.
+    Exit codes: 0 success, 1 demo failure, 2 bad arguments or bad mask.
+
+    """
+
+/// A simple option reader: `--name value` pairs, `--flag`s, and the positional rest.
+struct OptionParser {
+    var options: [String: String] = [:]
+    var flags: Set<String> = []
+    var positional: [String] = []
+
+    init(_ arguments: [String], valued: Set<String>, flags known: Set<String>) throws {
+        var i = 0
+        while i < arguments.count {
+            let argument = arguments[i]
+            if argument == "--" {
+                positional += arguments[(i + 1)...]
+                break
+            }
+            if argument.hasPrefix("--"), argument.count > 2 {
+                var name = String(argument.dropFirst(2))
+                var inline: String?
+                if let eq = name.firstIndex(of: "=") {
+                    inline = String(name[name.index(after: eq)...])
+                    name = String(name[..<eq])
+                }
+                if valued.contains(name) {
+                    if let inline {
+                        options[name] = inline
+                    } else {
+                        guard i + 1 < arguments.count else { throw UsageError(message: "--\(name) needs a value") }
+                        i += 1
+                        options[name] = arguments[i]
+                    }
+                } else if known.contains(name), inline == nil {
+                    flags.insert(name)
+                } else {
+                    throw UsageError(message: "unknown option --\(name)")
+                }
+            } else {
+                positional.append(argument)
+            }
+            i += 1
+        }
+    }
+
+    func required(_ name: String) throws -> String {
+        guard let value = options[name] else { throw UsageError(message: "--\(name) is required") }
+        return value
+    }
+
+    func integer(_ name: String) throws -> Int? {
+        guard let value = options[name] else { return nil }
+        guard let n = Int(value), n >= 0 else { throw UsageError(message: "--\(name) takes a number, got '\(value)'") }
+        return n
+    }
+}

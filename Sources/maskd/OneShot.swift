@@ -1,0 +1,120 @@
+// maskd: `maskd format` and `maskd edit`, one field operation printed for people or as JSON.
+import Foundation
+import JSON
+import MaskEngine
+import MaskServer
+
+/// Runs one `maskd/apply` through a fresh in-process server, so the commands and the daemon
+/// can never disagree.
+func apply(_ params: JSONObject) throws -> JSONValue {
+    let server = Server(version: maskdVersion) { _, _ in }
+    _ = server.handleRequest("initialize", ["capabilities": [:]])
+    switch server.handleRequest("maskd/apply", .object(params)) {
+    case .success(let result):
+        return result
+    case .failure(let error):
+        throw UsageError(message: error.message.replacingOccurrences(of: "params.", with: "--"), showUsage: false)
+    }
+}
+
+/// The mask argument: a JSON object when it starts with `{`, bracket notation otherwise.
+func maskArgument(_ text: String) throws -> JSONValue {
+    guard text.trimmingCharacters(in: .whitespaces).hasPrefix("{") else { return .string(text) }
+    do {
+        return try JSONValue.parse(text)
+    } catch {
+        throw UsageError(message: "--mask is not valid JSON: \(error)", showUsage: false)
+    }
+}
+
+func runFormat(_ arguments: [String]) throws -> Int32 {
+    let parsed = try OptionParser(arguments, valued: ["mask", "caret"], flags: ["json"])
+    guard parsed.positional.count == 1 else {
+        throw UsageError(message: "format takes exactly one TEXT argument, got \(parsed.positional.count)")
+    }
+    var params: JSONObject = ["mask": try maskArgument(try parsed.required("mask")),
+                              "text": .string(parsed.positional[0])]
+    if let caret = try parsed.integer("caret") {
+        params["selection"] = ["start": .int(Int64(caret)), "end": .int(Int64(caret))]
+    }
+    printResult(try apply(params), json: parsed.flags.contains("json"))
+    return 0
+}
+
+func runEdit(_ arguments: [String]) throws -> Int32 {
+    let parsed = try OptionParser(arguments, valued: ["mask", "text", "selection", "insert"],
+                                  flags: ["json", "backspace", "delete"])
+    guard parsed.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(parsed.positional[0])'") }
+    let text = try parsed.required("text")
+    let selectionText = try parsed.required("selection")
+    let parts = selectionText.split(separator: ":", omittingEmptySubsequences: false)
+    guard parts.count == 2, let start = Int(parts[0]), let end = Int(parts[1]), 0 <= start, start <= end else {
+        throw UsageError(message: "--selection takes START:END with START <= END, got '\(selectionText)'")
+    }
+    let actions = [parsed.options["insert"] != nil, parsed.flags.contains("backspace"), parsed.flags.contains("delete")]
+    guard actions.filter({ $0 }).count == 1 else {
+        throw UsageError(message: "edit takes exactly one of --insert X, --backspace, --delete")
+    }
+    let units = Array(text.utf16)
+    guard end <= units.count else {
+        throw UsageError(message: "--selection \(selectionText) is past the end of the text (\(units.count) UTF-16 units)")
+    }
+    // A collapsed caret deletes the character (grapheme) before it, or after it.
+    var editStart = start, editEnd = end
+    if start == end, !actions[0] {
+        let characterStarts = text.indices.map { $0.utf16Offset(in: text) } + [units.count]
+        if actions[1] {
+            editStart = characterStarts.last { $0 < start } ?? start
+        } else {
+            editEnd = characterStarts.first { $0 > end } ?? end
+        }
+    }
+    let params: JSONObject = [
+        "mask": try maskArgument(try parsed.required("mask")),
+        "text": .string(text),
+        "selection": ["start": .int(Int64(start)), "end": .int(Int64(end))],
+        "edit": ["start": .int(Int64(editStart)), "end": .int(Int64(editEnd)),
+                 "text": .string(parsed.options["insert"] ?? "")],
+    ]
+    printResult(try apply(params), json: parsed.flags.contains("json"))
+    return 0
+}
+
+/// Prints an apply result: JSON, or the text with the caret marked and the state line by line.
+func printResult(_ result: JSONValue, json: Bool) {
+    if json {
+        print(result.serializedString())
+        return
+    }
+    let text = result["text"]?.stringValue ?? ""
+    let start = result["selection"]?["start"]?.intValue ?? 0
+    let end = result["selection"]?["end"]?.intValue ?? 0
+    print(marked(text, start: start, end: end))
+    for key in ["value", "complete", "valid", "problems", "next", "placeholder", "mask", "brand", "rejected", "overflow"] {
+        guard let value = result[key] else { continue }
+        switch value {
+        case .string(let s): print("\(key): \(s)")
+        case .array(let items) where items.isEmpty: continue
+        default: print("\(key): \(value.serializedString())")
+        }
+    }
+}
+
+/// `text` with `|` at UTF-16 offsets `start` and `end` (once when they are equal).
+func marked(_ text: String, start: Int, end: Int) -> String {
+    let units = Array(text.utf16)
+    func slice(_ a: Int, _ b: Int) -> String {
+        String(decoding: units[min(a, units.count)..<min(b, units.count)], as: UTF16.self)
+    }
+    if start == end { return slice(0, start) + "|" + slice(start, units.count) }
+    return slice(0, start) + "|" + slice(start, end) + "|" + slice(end, units.count)
+}
+
+/// `maskd presets`: every preset name with what it formats, one per line.
+func runPresets(_ arguments: [String]) throws -> Int32 {
+    guard arguments.isEmpty else { throw UsageError(message: "presets takes no arguments") }
+    for name in Presets.names {
+        print(name.padding(toLength: 12, withPad: " ", startingAt: 0) + (Presets.summaries[name] ?? ""))
+    }
+    return 0
+}

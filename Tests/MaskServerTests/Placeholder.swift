@@ -1,5 +1,0 @@
-import XCTest
-
-final class MaskServerPlaceholder: XCTestCase {
-    func testBuilds() {}
-}

@@ -1,0 +1,206 @@
+// maskd tests: a client that starts the built `maskd` binary and speaks to it over pipes.
+import Foundation
+import JSON
+import JSONRPC
+import XCTest
+
+/// The built `maskd` binary: beside the test bundle in the build products directory.
+func maskdBinary() throws -> URL {
+    if let path = ProcessInfo.processInfo.environment["MASKD_BINARY"] { return URL(fileURLWithPath: path) }
+    var candidates = [URL(fileURLWithPath: CommandLine.arguments[0])]
+    candidates += Bundle.allBundles.map(\.bundleURL)
+    for candidate in candidates {
+        var directory = candidate.deletingLastPathComponent()
+        for _ in 0..<4 {
+            let binary = directory.appendingPathComponent("maskd")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: binary.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                return binary
+            }
+            directory = directory.deletingLastPathComponent()
+        }
+    }
+    throw XCTSkip("no built maskd binary found near \(CommandLine.arguments[0]); set MASKD_BINARY")
+}
+
+/// A running daemon and the messages it sent.
+final class DaemonClient {
+    let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let errors = Pipe()
+    private let condition = NSCondition()
+    private var splitter = FrameSplitter()
+    private var inbox: [JSONValue] = []
+    private var ended = false
+    private var nextID: Int64 = 0
+    /// Every notification received, in order (`didFormat`, `logMessage`, ...).
+    private(set) var notifications: [JSONValue] = []
+    /// Every request the daemon sent (`workspace/applyEdit`, ...), in order, whole envelopes.
+    private(set) var serverRequests: [JSONValue] = []
+    private(set) var stderrText = ""
+
+    init(arguments: [String] = ["--stdio"]) throws {
+        process.executableURL = try maskdBinary()
+        process.arguments = arguments
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            self?.receive(data)
+        }
+        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self else { return }
+            self.condition.lock()
+            self.stderrText += String(decoding: data, as: UTF8.self)
+            self.condition.unlock()
+        }
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        output.fileHandleForReading.readabilityHandler = nil
+        errors.fileHandleForReading.readabilityHandler = nil
+    }
+
+    private func receive(_ data: Data) {
+        condition.lock()
+        defer { condition.broadcast(); condition.unlock() }
+        if data.isEmpty {
+            ended = true
+            return
+        }
+        splitter.append([UInt8](data))
+        while let event = splitter.next() {
+            if case .message(let body) = event, let value = try? JSONValue.parse(body) {
+                inbox.append(value)
+            }
+        }
+    }
+
+    // MARK: - Sending
+
+    /// Writes raw bytes to the daemon's stdin.
+    func write(_ bytes: [UInt8]) {
+        input.fileHandleForWriting.write(Data(bytes))
+    }
+
+    /// Writes one framed body.
+    func writeFrame(_ body: [UInt8]) {
+        write(Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body)
+    }
+
+    func send(_ message: JSONValue) {
+        writeFrame(message.serialized())
+    }
+
+    func notify(_ method: String, _ params: JSONValue) {
+        send(["jsonrpc": "2.0", "method": .string(method), "params": params])
+    }
+
+    /// Sends a request and waits for its response (the whole envelope).
+    @discardableResult
+    func request(_ method: String, _ params: JSONValue, file: StaticString = #filePath, line: UInt = #line) -> JSONValue {
+        nextID += 1
+        let id = JSONValue.int(nextID)
+        send(["jsonrpc": "2.0", "id": id, "method": .string(method), "params": params])
+        guard let response = waitFor({ $0["id"] == id && $0["method"] == nil }) else {
+            XCTFail("no response to \(method) (stderr: \(stderrText))", file: file, line: line)
+            return .null
+        }
+        return response
+    }
+
+    /// Sends a request and returns its `result`, failing on an error.
+    @discardableResult
+    func call(_ method: String, _ params: JSONValue, file: StaticString = #filePath, line: UInt = #line) -> JSONValue {
+        let response = request(method, params, file: file, line: line)
+        if let error = response["error"] {
+            XCTFail("\(method) failed: \(error.serializedString())", file: file, line: line)
+        }
+        return response["result"] ?? .null
+    }
+
+    /// Sends a request that must fail and returns its `error`.
+    @discardableResult
+    func callFailing(_ method: String, _ params: JSONValue, code: Int,
+                     file: StaticString = #filePath, line: UInt = #line) -> JSONValue {
+        let response = request(method, params, file: file, line: line)
+        guard let error = response["error"] else {
+            XCTFail("\(method) should fail with \(code), got \(response.serializedString())", file: file, line: line)
+            return .null
+        }
+        XCTAssertEqual(error["code"]?.intValue, code, error.serializedString(), file: file, line: line)
+        return error
+    }
+
+    // MARK: - Receiving
+
+    /// Waits for the first message matching `predicate`, moving the notifications before it
+    /// into `notifications`. - Returns: nil after `timeout` seconds or when the daemon ends.
+    func waitFor(timeout: TimeInterval = 10, _ predicate: (JSONValue) -> Bool) -> JSONValue? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            while !inbox.isEmpty {
+                let message = inbox.removeFirst()
+                if message["method"] != nil && message["id"] == nil { notifications.append(message) }
+                if message["method"] != nil && message["id"] != nil { serverRequests.append(message) }
+                if predicate(message) { return message }
+            }
+            if ended || !condition.wait(until: deadline) { return nil }
+        }
+    }
+
+    /// The notifications of `method` received since the last call, in order.
+    func take(_ method: String) -> [JSONValue] {
+        condition.lock()
+        defer { condition.unlock() }
+        let matching = notifications.filter { $0["method"]?.stringValue == method }
+        notifications.removeAll { $0["method"]?.stringValue == method }
+        return matching.map { $0["params"] ?? .null }
+    }
+
+    /// The requests of `method` the daemon sent since the last call, in order (whole envelopes).
+    func takeRequests(_ method: String) -> [JSONValue] {
+        condition.lock()
+        defer { condition.unlock() }
+        let matching = serverRequests.filter { $0["method"]?.stringValue == method }
+        serverRequests.removeAll { $0["method"]?.stringValue == method }
+        return matching
+    }
+
+    /// Waits until every message sent so far is handled (a cheap request round trip).
+    func sync() {
+        _ = request("maskd/apply", ["mask": "[0]", "text": ""])
+    }
+
+    /// Initializes with `encodings` offered (nil: the capability is left out).
+    @discardableResult
+    func initialize(encodings: [String]? = nil) -> JSONValue {
+        var general: JSONObject = [:]
+        if let encodings { general["positionEncodings"] = .array(encodings.map(JSONValue.string)) }
+        let result = call("initialize", ["processId": nil, "capabilities": ["general": .object(general)]])
+        notify("initialized", [:])
+        return result
+    }
+
+    /// Closes stdin and waits for the process to end. - Returns: its exit code.
+    func finish(timeout: TimeInterval = 10) -> Int32? {
+        try? input.fileHandleForWriting.close()
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while process.isRunning && Date() < deadline { usleep(5000) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    /// Waits for the process to end without closing stdin. - Returns: its exit code.
+    func waitForExit(timeout: TimeInterval = 10) -> Int32? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while process.isRunning && Date() < deadline { usleep(5000) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+}

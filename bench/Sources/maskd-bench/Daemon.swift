@@ -1,0 +1,280 @@
+// maskd-bench: rows 2 to 6, the daemon over real pipes, each against its baseline.
+import Foundation
+import JSON
+import MaskEngine
+
+/// A server binary to measure, and whether it really formats (the floor does not).
+struct ServerUnderTest {
+    var name: String
+    var path: String
+    var arguments: [String]
+    var formats: Bool
+
+    func spawn(timeout: Double) throws -> ServerProcess {
+        try ServerProcess(name: name, executable: path, arguments: arguments, timeout: timeout)
+    }
+}
+
+/// One field a person types into, on some server, and what its keystrokes measured.
+final class TypingSession {
+    let label: String
+    let client: EditorClient
+    var field: FieldCursor
+    var script: TypingScript
+    /// With it, the field is checked against the engine (for servers that format).
+    let check: Mask?
+    private(set) var samples = Samples()
+    /// The server's CPU time while this session's recorded keystrokes ran, in nanoseconds.
+    private(set) var serverCPU: UInt64 = 0
+
+    init(label: String, client: EditorClient, field: FieldCursor, entered: Int, formats: Bool) throws {
+        self.label = label
+        self.client = client
+        self.field = field
+        script = TypingScript(entered: entered)
+        check = formats ? try Mask.compile(Masks.card) : nil
+    }
+
+    /// Types `count` keys; they count in the samples only when `recorded`.
+    func type(_ count: Int, recorded: Bool) throws {
+        let cpu0 = try client.server.cpuNS()
+        var scratch = Samples()
+        if recorded {
+            try client.type(count, script: &script, field: &field, checkingWith: check, into: &samples)
+        } else {
+            try client.type(count, script: &script, field: &field, checkingWith: check, into: &scratch)
+        }
+        if recorded { serverCPU += try client.server.cpuNS() - cpu0 }
+    }
+
+    /// The server's CPU per recorded keystroke, echo included, in nanoseconds.
+    var cpuPerKeystroke: Double { Double(serverCPU) / Double(max(samples.count, 1)) }
+}
+
+enum DaemonBench {
+    // MARK: Rows 2, 3 and 5: keystroke round trips, scale and memory
+
+    /// What the keystroke rounds measured.
+    struct KeystrokeOutcome {
+        /// One line each: maskd's first, then the floor's if there is one.
+        var oneLine: [TypingSession]
+        /// The big document's first, middle and last line, on one maskd.
+        var big: [TypingSession]
+        var bigLines: Int
+        var documentBytes: Int
+        var idleRSS: Double
+        /// Peak and resident after the didOpen, and after the fields were opened.
+        var rssAfterOpen: (peak: Double, now: Double)
+        var rssAfterFields: (peak: Double, now: Double)
+        var peakRSS: Double
+        /// Resident at the end, once the transient peaks have been freed.
+        var finalRSS: Double
+        var openNS: UInt64
+        var openFieldsNS: UInt64
+    }
+
+    /// A one-line document, `card: `, with one empty card field at its end.
+    static func oneLine(_ subject: ServerUnderTest, timeout: Double, into servers: inout [ServerProcess]) throws
+        -> TypingSession {
+        let server = try subject.spawn(timeout: timeout)
+        servers.append(server)
+        try server.initialize()
+        let prefix = Array("card: ".utf8)
+        let client = EditorClient(server: server, uri: "file:///maskd-bench/one-line.txt", lines: [prefix])
+        try client.open(finalNewline: false)
+        let opened = try server.request("maskd/openField", Messages.openField(
+            uri: client.uri, line: 0, from: prefix.count, to: prefix.count, mask: Masks.cardJSON))
+        guard opened["field"]?.stringValue != nil else {
+            throw BenchFailure("\(subject.name): openField answered \(opened.serializedString())")
+        }
+        return try TypingSession(label: subject.name, client: client,
+                                 field: FieldCursor(line: 0, caret: prefix.count, prefix: prefix, suffix: []),
+                                 entered: 0, formats: subject.formats)
+    }
+
+    /// One line of the big document: 100 bytes with its line break, a formatted 16-digit card
+    /// field at columns 14..<33.
+    static func bigLine(_ i: Int) -> [UInt8] {
+        let number = String(i)
+        let head = "field " + String(repeating: "0", count: max(0, 6 - number.count)) + number + ": "
+        let body = head + "4000 1234 5678 9010" + " ; note: the rest of the line is prose that no field owns"
+        return Array(body.utf8.prefix(99)) + Array(repeating: UInt8(ascii: "."), count: max(0, 99 - body.utf8.count))
+    }
+
+    static let bigFieldStart = 14
+    static let bigFieldEnd = 33
+
+    /// Every session types in turn, in `rounds` rounds, so that drift in the machine's load (two
+    /// shared cores) falls on all of them alike: `keystrokes` keys per one-line session and
+    /// `perPosition` per big-document position in all, after `warmup` unrecorded ones each.
+    static func keystrokes(maskd: ServerUnderTest, floor: ServerUnderTest?, keystrokes: Int, bigLines count: Int,
+                           perPosition: Int, rounds: Int, warmup: Int, timeout: Double) throws -> KeystrokeOutcome {
+        var servers: [ServerProcess] = []
+        defer { for s in servers { s.kill() } }
+        var oneLine = [try oneLine(maskd, timeout: timeout, into: &servers)]
+        if let floor { oneLine.append(try self.oneLine(floor, timeout: timeout, into: &servers)) }
+
+        // The big document: spawned, opened, and every line's field opened.
+        let server = try maskd.spawn(timeout: timeout)
+        servers.append(server)
+        try server.initialize()
+        let idle = try server.peakRSS()
+        let lines = (0..<count).map(bigLine)
+        let client = EditorClient(server: server, uri: "file:///maskd-bench/big.txt", lines: lines)
+        let documentBytes = client.text(finalNewline: true).utf8.count
+        let t0 = nowNS()
+        try client.open(finalNewline: true)
+        // A request after the didOpen: its answer means the document has been read.
+        _ = try server.request("maskd/fields", ["textDocument": ["uri": .string(client.uri)]])
+        let t1 = nowNS()
+        let rssAfterOpen = (try server.peakRSS(), try server.currentRSS())
+        try openFields(server, client, count: count, subject: maskd)
+        let t2 = nowNS()
+        let rssAfterFields = (try server.peakRSS(), try server.currentRSS())
+        var big: [TypingSession] = []
+        for (label, line) in [("start", 0), ("middle", count / 2), ("end", count - 1)] {
+            let original = lines[line]
+            let field = FieldCursor(line: line, caret: bigFieldEnd, prefix: Array(original[..<bigFieldStart]),
+                                    suffix: Array(original[bigFieldEnd...]))
+            big.append(try TypingSession(label: "\(label) (line \(line))", client: client, field: field,
+                                         entered: 16, formats: maskd.formats))
+        }
+
+        for session in oneLine + big { try session.type(warmup, recorded: false) }
+        for _ in 0..<rounds {
+            for session in oneLine { try session.type(max(keystrokes / rounds, 1), recorded: true) }
+            for session in big { try session.type(max(perPosition / rounds, 1), recorded: true) }
+        }
+        let peak = try server.peakRSS()
+        let final = try server.currentRSS()
+        for s in servers { try s.stop() }
+        return KeystrokeOutcome(oneLine: oneLine, big: big, bigLines: count, documentBytes: documentBytes,
+                                idleRSS: idle, rssAfterOpen: rssAfterOpen, rssAfterFields: rssAfterFields,
+                                peakRSS: peak, finalRSS: final, openNS: t1 - t0, openFieldsNS: t2 - t1)
+    }
+
+    /// Opens a card field on every line, pipelined as a plugin restoring a session would.
+    static func openFields(_ server: ServerProcess, _ client: EditorClient, count: Int, subject: ServerUnderTest) throws {
+        var frames: [UInt8] = []
+        frames.reserveCapacity(count * 200)
+        for line in 0..<count {
+            let params = Messages.openField(uri: client.uri, line: line, from: bigFieldStart, to: bigFieldEnd,
+                                            mask: Masks.cardJSON)
+            frames += ServerProcess.frame(Messages.request(id: server.newID(), "maskd/openField", params))
+        }
+        let writing = server.writeInBackground(frames)
+        var answered = 0
+        while answered < count {
+            let message = try server.read()
+            guard message["method"] == nil else { continue }
+            if let error = message["error"] {
+                throw BenchFailure("\(subject.name): openField failed: \(error.serializedString())")
+            }
+            guard let edits = message["result"]?["edits"]?.arrayValue else {
+                throw BenchFailure("\(subject.name): openField answered \(message.serializedString())")
+            }
+            guard edits.isEmpty else {
+                throw BenchFailure("\(subject.name): openField over a formatted card proposed edits: "
+                    + message.serializedString())
+            }
+            answered += 1
+        }
+        try writing.wait()
+    }
+
+    // MARK: Row 4: startup
+
+    /// Spawn to the `initialize` result, `runs` times per server, alternating servers.
+    static func startup(_ subjects: [ServerUnderTest], runs: Int, timeout: Double) throws -> [Samples] {
+        var samples = Array(repeating: Samples(), count: subjects.count)
+        for _ in 0..<runs {
+            for (i, subject) in subjects.enumerated() {
+                let server = try subject.spawn(timeout: timeout)
+                defer { server.kill() }
+                let id = server.newID()
+                try server.send(Messages.request(id: id, "initialize", Messages.initializeParams()))
+                _ = try server.readResponse(id: id)
+                samples[i].add(Double(nowNS() - server.spawnedAt))
+                try server.notify("initialized", [:])
+                try server.stop()
+            }
+        }
+        return samples
+    }
+
+    // MARK: Row 6: throughput
+
+    /// `maskd/apply` requests: a digit typed at the end of a card field holding 0 to 18 digits.
+    static func applyParams(_ k: Int) -> JSONValue {
+        let digits = TypingScript.digits
+        let before = try! Mask.compile(Masks.card).format(String(digits.prefix(k))).text
+        let n = Int64(before.utf16.count)
+        return ["mask": Masks.cardJSON, "text": .string(before),
+                "edit": ["start": .int(n), "end": .int(n), "text": .string(String(digits[k]))]]
+    }
+
+    /// Batches of `perBatch` pipelined `maskd/apply` requests, written by one thread while
+    /// another reads the answers; one sample per batch, in requests per second.
+    static func throughput(_ subjects: [ServerUnderTest], batches: Int, perBatch: Int,
+                           timeout: Double) throws -> [(rates: Samples, cpuPerRequest: Double)] {
+        var servers: [ServerProcess] = []
+        defer { for s in servers { s.kill() } }
+        for subject in subjects {
+            let server = try subject.spawn(timeout: timeout)
+            servers.append(server)
+            try server.initialize()
+        }
+        let params = (0..<TypingScript.digits.count).map(applyParams)
+        var samples = Array(repeating: Samples(), count: subjects.count)
+        var cpu = Array(repeating: UInt64(0), count: subjects.count)
+        // One untimed batch each first, then the timed ones alternating.
+        for batch in 0..<(batches + 1) {
+            for (i, server) in servers.enumerated() {
+                var frames: [UInt8] = []
+                var ids: [Int] = []
+                for r in 0..<perBatch {
+                    let id = server.newID()
+                    ids.append(id)
+                    frames += ServerProcess.frame(Messages.request(id: id, "maskd/apply", params[r % params.count]))
+                }
+                let cpu0 = try server.cpuNS()
+                let t0 = nowNS()
+                let writing = server.writeInBackground(frames)
+                for (r, id) in ids.enumerated() {
+                    let body = try server.readBody()
+                    // A full parse of the first and last answers; a scan for errors in the rest,
+                    // so that the client's own parsing does not become what is measured.
+                    if r == 0 || r == perBatch - 1 {
+                        let message = try body.withUnsafeBytes { try JSONValue.parse($0) }
+                        guard message["id"]?.intValue == id, message["result"]?["text"]?.stringValue != nil else {
+                            throw BenchFailure("\(subjects[i].name): apply answered \(message.serializedString())")
+                        }
+                    } else if contains(body, errorKey) {
+                        throw BenchFailure("\(subjects[i].name): apply failed: \(String(decoding: body, as: UTF8.self))")
+                    }
+                }
+                let t1 = nowNS()
+                try writing.wait()
+                if batch > 0 {
+                    samples[i].add(Double(perBatch) / (Double(t1 - t0) / 1e9))
+                    cpu[i] += try server.cpuNS() - cpu0
+                }
+            }
+        }
+        for s in servers { try s.stop() }
+        return subjects.indices.map { (samples[$0], Double(cpu[$0]) / Double(max(batches * perBatch, 1))) }
+    }
+
+    private static let errorKey = Array("\"error\"".utf8)
+
+    private static func contains(_ haystack: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard haystack.count >= needle.count else { return false }
+        var i = haystack.startIndex
+        let last = haystack.endIndex - needle.count
+        while i <= last {
+            if haystack[i] == needle[0], haystack[i..<(i + needle.count)].elementsEqual(needle) { return true }
+            i += 1
+        }
+        return false
+    }
+}

@@ -1,0 +1,127 @@
+// maskd-bench: row 1, the engine per keystroke, and its Python phonenumbers baseline.
+import Foundation
+import JSON
+import MaskEngine
+
+/// One engine case: a mask compiled once and the keys typed into it from empty.
+struct EngineCase {
+    var name: String
+    var mask: Mask
+    var keys: [String]
+
+    static func all() throws -> [EngineCase] {
+        [
+            EngineCase(name: "card preset, 19 digits", mask: try Mask.compile(Masks.card), keys: TypingScript.digits.map { String($0) }),
+            EngineCase(name: "phone.us", mask: try Mask.compile(Masks.usPhone), keys: Masks.usPhoneDigits.map { String($0) }),
+            EngineCase(name: "id.cn", mask: try Mask.compile(Masks.chineseID), keys: "11010519491231002X".map { String($0) }),
+            EngineCase(name: "iban, GB", mask: try Mask.compile(Masks.iban), keys: "GB82WEST12345698765432".map { String($0) }),
+        ]
+    }
+}
+
+/// The masks the benchmarks use: the presets of `Protocol/presets.md`, in the engine's
+/// spelling and (for the card, which the daemon rows use) the wire's.
+enum Masks {
+    static let card = MaskSpec(.preset("card"))
+    static let cardJSON: JSONValue = ["preset": "card"]
+    static let usPhone = MaskSpec(.preset("phone.us"))
+    /// The digits typed into the US phone, here and in the phonenumbers baseline.
+    static let usPhoneDigits = "2015550123"
+    static let chineseID = MaskSpec(.preset("id.cn"))
+    static let iban = MaskSpec(.preset("iban"))
+}
+
+enum EngineBench {
+    /// Types `c.keys` from empty `reps` times (after `warmup` untimed runs); one sample per
+    /// run: its time divided by the number of keys.
+    static func typing(_ c: EngineCase, reps: Int, warmup: Int) -> (Samples, String) {
+        var samples = Samples()
+        var last = ""
+        for rep in 0..<(warmup + reps) {
+            let t0 = nowNS()
+            var text = ""
+            var caret = 0
+            for key in c.keys {
+                let result = c.mask.apply(.insert(key, at: caret..<caret), to: text)
+                text = result.text
+                caret = result.caret
+            }
+            let t1 = nowNS()
+            keep(text.utf8.count &+ caret)
+            if rep >= warmup { samples.add(Double(t1 - t0) / Double(c.keys.count)) }
+            last = text
+        }
+        return (samples, last)
+    }
+
+    /// Backspace in the middle of a full card field (`4000 12|34 ...`), so every digit after
+    /// it re-flows; one sample per batch of `batch` deletions, divided by `batch`.
+    static func midFieldDeletion(reps: Int, warmup: Int, batch: Int = 16) throws -> (Samples, String) {
+        let mask = try Mask.compile(Masks.card)
+        let full = mask.format(String(TypingScript.digits)).text
+        let edit = FieldEdit.backspace(6..<7)
+        var samples = Samples()
+        var last = ""
+        for rep in 0..<(warmup + reps) {
+            let t0 = nowNS()
+            for _ in 0..<batch {
+                let result = mask.apply(edit, to: full)
+                keep(result.text.utf8.count &+ result.caret)
+            }
+            let t1 = nowNS()
+            if rep >= warmup { samples.add(Double(t1 - t0) / Double(batch)) }
+            if rep == 0 { last = mask.apply(edit, to: full).text }
+        }
+        return (samples, "\(full) → \(last)")
+    }
+}
+
+/// The baseline: `bench/phonenumbers_as_you_type.py` typing the US phone digits into
+/// phonenumbers' `AsYouTypeFormatter`, timed in Python with `time.perf_counter_ns`, in two
+/// ways: the formatter kept per field and fed one digit per key, and one made anew per key
+/// and fed the digits so far (text in, text out, as maskd's engine is called).
+enum PhonenumbersBench {
+    struct Outcome {
+        var kept: Samples
+        var remade: Samples
+        var version: String
+        var formatted: String
+    }
+
+    static func run(python: String, script: String, reps: Int, warmup: Int, timeout: Double) throws -> Outcome {
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw BenchFailure("phonenumbers: no Python at \(python)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script, "--region", "US", "--digits", Masks.usPhoneDigits,
+                             "--reps", "\(reps)", "--warmup", "\(warmup)"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.standardError
+        try process.run()
+        // Read before waiting: the samples may not fit in the pipe's buffer.
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let deadline = nowNS() + UInt64(timeout * 1e9)
+        while process.isRunning, nowNS() < deadline { usleep(1000) }
+        if process.isRunning {
+            process.terminate()
+            throw BenchFailure("phonenumbers: the script did not end within \(fixed(timeout, 0)) s")
+        }
+        guard process.terminationStatus == 0 else {
+            throw BenchFailure("phonenumbers: \(script) exited with status \(process.terminationStatus)")
+        }
+        let report: JSONValue
+        do { report = try JSONValue.parse([UInt8](data)) } catch {
+            throw BenchFailure("phonenumbers: the script's output is not JSON: \(error)")
+        }
+        func samples(_ key: String) throws -> Samples {
+            guard let values = report[key]?.arrayValue?.compactMap(\.doubleValue), !values.isEmpty else {
+                throw BenchFailure("phonenumbers: no '\(key)' samples in the script's output")
+            }
+            return Samples(values)
+        }
+        return Outcome(kept: try samples("kept"), remade: try samples("remade"),
+                       version: report["version"]?.stringValue ?? "?", formatted: report["formatted"]?.stringValue ?? "?")
+    }
+}

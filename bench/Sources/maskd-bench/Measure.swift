@@ -1,0 +1,103 @@
+// maskd-bench: the clock, samples and their statistics.
+import Glibc
+
+/// Nanoseconds on the monotonic clock (a vDSO call: about 20 ns here, small beside what it times).
+@inline(__always)
+func nowNS() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+/// A set of measurements of one quantity, in its unit (nanoseconds, requests per second, ...).
+struct Samples {
+    private(set) var values: [Double] = []
+
+    init(_ values: [Double] = []) { self.values = values }
+
+    mutating func add(_ value: Double) { values.append(value) }
+
+    var count: Int { values.count }
+
+    /// The value below which `fraction` of the samples lie (nearest rank on the sorted samples).
+    func percentile(_ fraction: Double) -> Double {
+        precondition(!values.isEmpty, "percentile of no samples")
+        let sorted = values.sorted()
+        let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
+        return sorted[min(max(rank, 0), sorted.count - 1)]
+    }
+
+    var median: Double {
+        precondition(!values.isEmpty, "median of no samples")
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    /// The slow tail: the 99th percentile of a time.
+    var p99: Double { percentile(0.99) }
+
+    /// The slow tail of a rate: the rate only 1% of the samples fall below.
+    var p1: Double { percentile(0.01) }
+}
+
+/// Something that went wrong so that a measurement could not be made (as opposed to a miss).
+struct BenchFailure: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) { self.description = description }
+}
+
+/// Keeps a computed value alive so the optimiser cannot drop the work that made it.
+@inline(never)
+func keep(_ value: Int) {
+    sink &+= value
+}
+
+nonisolated(unsafe) private var sink = 0
+
+/// Formats a duration given in nanoseconds with a unit that keeps three significant digits.
+func formatDuration(_ ns: Double) -> String {
+    if ns < 1_000 { return "\(digits(ns)) ns" }
+    if ns < 1_000_000 { return "\(digits(ns / 1_000)) µs" }
+    if ns < 1_000_000_000 { return "\(digits(ns / 1_000_000)) ms" }
+    return "\(digits(ns / 1_000_000_000)) s"
+}
+
+/// Formats a byte count in MB (10^6 bytes), KB below one MB.
+func formatBytes(_ bytes: Double) -> String {
+    if bytes < 1_000_000 { return "\(digits(bytes / 1_000)) KB" }
+    return "\(digits(bytes / 1_000_000)) MB"
+}
+
+/// Formats a rate in requests per second.
+func formatRate(_ perSecond: Double) -> String {
+    if perSecond >= 1_000 { return "\(digits(perSecond / 1_000))k req/s" }
+    return "\(digits(perSecond)) req/s"
+}
+
+/// Formats a ratio such as `1.23x`.
+func formatRatio(_ ratio: Double) -> String { "\(digits(ratio))x" }
+
+/// Three significant digits, without exponent: 1.23, 12.3, 123, 1234.
+func digits(_ value: Double) -> String {
+    guard value.isFinite else { return "\(value)" }
+    let magnitude = abs(value)
+    let decimals = magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : 2
+    return fixed(value, decimals)
+}
+
+/// `value` with exactly `decimals` decimals.
+func fixed(_ value: Double, _ decimals: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded()
+    let whole = Int(scaled / scale)
+    let fraction = Int(scaled - Double(whole) * scale)
+    var text = "\(whole)"
+    if decimals > 0 {
+        let fractionText = "\(fraction)"
+        text += "." + String(repeating: "0", count: decimals - fractionText.count) + fractionText
+    }
+    return value < 0 && scaled > 0 ? "-" + text : text
+}

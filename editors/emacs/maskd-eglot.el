@@ -1,0 +1,316 @@
+;;; maskd-eglot.el --- maskd fields through eglot  -*- lexical-binding: t; -*-
+
+;; Version: 0.1.0
+;; URL: https://github.com/maskd/maskd
+;; Keywords: convenience, tools
+
+;; This file is not part of GNU Emacs.
+
+;;; Commentary:
+
+;; Use maskd through eglot instead of `maskd-mode': eglot starts the
+;; daemon and keeps its copy of the buffer up to date, and this file
+;; handles the daemon's `maskd/didFormat' notification and offers
+;; `maskd-eglot-field', `maskd-eglot-set-mask', `maskd-eglot-close' and
+;; `maskd-eglot-info'.
+;;
+;;   (require 'maskd-eglot)
+;;   (add-to-list 'eglot-server-programs '(text-mode . ("maskd")))
+;;
+;; then M-x eglot in a text file, and M-x maskd-eglot-field RET
+;; phone.us RET.  Eglot sends its changes from an idle timer; with
+;; `maskd-eglot-send-changes-immediately' (the default) a buffer with
+;; fields sends them at the end of every command and waits for the
+;; formatting, so the next key acts on the formatted text.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'eglot)
+(require 'jsonrpc)
+(require 'maskd)
+
+(defcustom maskd-eglot-send-changes-immediately t
+  "Whether a buffer with fields sends its changes at the end of each command.
+Otherwise eglot sends them when Emacs is idle, and the formatting
+comes after `eglot-send-changes-idle-time'."
+  :type 'boolean
+  :group 'maskd)
+
+(defvar-local maskd-eglot--own nil
+  "Versions made by applying the daemon's edits: the daemon's own echo.")
+
+(defun maskd-eglot--buffer (server uri)
+  "Return the buffer of SERVER whose document is URI, or nil."
+  (cl-find-if (lambda (buffer)
+                (and (buffer-live-p buffer)
+                     (with-current-buffer buffer
+                       (equal uri (plist-get (eglot--TextDocumentIdentifier)
+                                             :uri)))))
+              (eglot--managed-buffers server)))
+
+(defun maskd-eglot--send ()
+  "Send what eglot has not sent yet; return the version sent or nil."
+  (when eglot--recent-changes
+    (eglot--signal-textDocument/didChange)
+    eglot--versioned-identifier))
+
+(defvar maskd-eglot--command 0
+  "A count of the commands run, to tell one command's changes apart.")
+
+(defvar-local maskd-eglot--last-change nil
+  "The value of `maskd-eglot--command' at the last change.")
+
+(defun maskd-eglot--pre-command ()
+  "Count the commands."
+  (cl-incf maskd-eglot--command))
+
+(defun maskd-eglot--advance (position text)
+  "Return the LSP position after TEXT inserted at POSITION."
+  (let ((lines (split-string text "\n")))
+    (if (cdr lines)
+        (list :line (+ (plist-get position :line) (1- (length lines)))
+              :character (maskd--utf16-length (car (last lines))))
+      (list :line (plist-get position :line)
+            :character (+ (plist-get position :character)
+                          (maskd--utf16-length text))))))
+
+(defun maskd-eglot--after-change (&rest _)
+  "Merge an insertion into the change before it, when they touch.
+Typing or yanking over a selection in `delete-selection-mode' is a
+deletion, then an insertion where it was; an undo or redo may insert
+a keystroke and its formatting apart.  Sent as separate changes, the
+daemon would take a deletion for a backspace, and put the caret
+after the last insertion.  Runs after `eglot--after-change' on
+`eglot--recent-changes', when both changes come from one command."
+  (when (and maskd--fields (consp eglot--recent-changes) (not maskd--applying)
+             (eql maskd-eglot--last-change maskd-eglot--command))
+    (pcase eglot--recent-changes
+      (`((,ib ,ie 0 ,itext) (,b ,e ,len ,text) . ,rest)
+       (when (and (equal ib ie) (stringp itext) (stringp text) (numberp len))
+         (cond
+          ((equal ib b)
+           (setq eglot--recent-changes
+                 (cons (list b e len (concat itext text)) rest)))
+          ((equal ib (maskd-eglot--advance b text))
+           (setq eglot--recent-changes
+                 (cons (list b e len (concat text itext)) rest))))))))
+  (setq maskd-eglot--last-change maskd-eglot--command))
+
+(defun maskd-eglot--apply (edits)
+  "Apply EDITS (LSP TextEdits) as the daemon's own echo."
+  (when (> (length edits) 0)
+    (maskd--apply-edits edits)
+    (when (maskd-eglot--send)
+      (push eglot--versioned-identifier maskd-eglot--own))))
+
+(cl-defmethod eglot-handle-notification
+  (server (_method (eql maskd/didFormat))
+          &rest params &key textDocument edits cursor fields &allow-other-keys)
+  "Apply SERVER's formatting: EDITS and CURSOR for TEXTDOCUMENT.
+Drop it when the buffer has changed since, or when it answers the
+edits of the previous one.  FIELDS are the states of the fields it
+touched; PARAMS is all of it, passed to `maskd-format-functions'."
+  (condition-case-unless-debug err
+      (let ((buffer (maskd-eglot--buffer server (plist-get textDocument :uri)))
+            (version (plist-get textDocument :version)))
+        (when buffer
+          (with-current-buffer buffer
+            (setq maskd--formatted (max maskd--formatted version))
+            (cond
+             ((memql version maskd-eglot--own)
+              (maskd--count :echo))
+             ((or (not (eql version eglot--versioned-identifier))
+                  eglot--recent-changes)
+              (maskd--count :stale))
+             (t
+              (maskd--count :applied)
+              (setq maskd-eglot--own
+                    (cl-remove-if (lambda (v) (< v version)) maskd-eglot--own))
+              ;; Join the person's change: drop the undo boundary after it.
+              (let ((joined (when (and (> (length edits) 0)
+                                       (consp buffer-undo-list)
+                                       (null (car buffer-undo-list)))
+                              (setq buffer-undo-list (cdr buffer-undo-list))
+                              t)))
+                (maskd-eglot--apply edits)
+                (when joined
+                  (undo-boundary)))
+              (when cursor
+                (maskd--goto cursor))
+              (maskd--update-fields fields)
+              (run-hook-with-args 'maskd-format-functions params))))))
+    (error
+     (setq maskd--last-error err)
+     (message "[maskd] error handling maskd/didFormat: %s"
+              (error-message-string err)))))
+
+(defun maskd-eglot-await (&optional version)
+  "Wait for the daemon's formatting of VERSION of the current buffer.
+VERSION defaults to the current one.  Returns when the didFormat
+has arrived, when the daemon says none is coming (it answers a
+request sent after the change), or after `maskd-format-timeout'."
+  (let* ((server (eglot--current-server-or-lose))
+         (proc (jsonrpc--process server))
+         (version (or version eglot--versioned-identifier))
+         (buffer (current-buffer))
+         (deadline (+ (float-time) maskd-format-timeout))
+         (barrier nil))
+    (jsonrpc-async-request
+     server :maskd/formatHints
+     (list :textDocument (eglot--TextDocumentIdentifier)
+           :position (list :line 0 :character 0))
+     :success-fn (lambda (_) (setq barrier t))
+     :error-fn (lambda (_) (setq barrier t))
+     :timeout-fn (lambda () (setq barrier t))
+     :timeout maskd-format-timeout)
+    (while (and (not barrier)
+                (< (buffer-local-value 'maskd--formatted buffer) version)
+                (process-live-p proc)
+                (< (float-time) deadline))
+      (accept-process-output proc 0.05 nil t))))
+
+(defun maskd-eglot--post-command ()
+  "Send what the command changed in a buffer with fields; await formatting."
+  (when (and maskd-eglot-send-changes-immediately maskd--fields
+             (eglot-managed-p))
+    ;; An error or a quit would take this function off the hook.
+    (condition-case err
+        (let ((version (maskd-eglot--send)))
+          (when (and version (> maskd-format-timeout 0))
+            (maskd-eglot-await version)))
+      (quit nil)
+      (error
+       (setq maskd--last-error err)
+       (message "[maskd] %s" (error-message-string err))))))
+
+(defun maskd-eglot--request (method params)
+  "Send METHOD with PARAMS through eglot; signal `maskd-error' on failure."
+  (maskd-eglot--send)
+  (condition-case err
+      (jsonrpc-request (eglot--current-server-or-lose) method params
+                       :timeout maskd-request-timeout)
+    (jsonrpc-error
+     (let ((data (cdr err)))
+       (signal 'maskd-error
+               (list (or (alist-get 'jsonrpc-error-message data)
+                         (format "%s failed" method))
+                     (alist-get 'jsonrpc-error-code data)))))))
+
+(defun maskd-eglot-open-field (mask beg end &optional id)
+  "Open a field with MASK over BEG..END through eglot's connection.
+MASK, ID and the result are as for `maskd-open-field'."
+  (let ((result (maskd-eglot--request
+                 :maskd/openField
+                 (append (list :textDocument
+                               (progn (maskd-eglot--send)
+                                      (eglot--VersionedTextDocumentIdentifier))
+                               :range (maskd--range beg end)
+                               :mask mask)
+                         (and id (list :field id))))))
+    (maskd-eglot--apply-result result)
+    (add-hook 'post-command-hook #'maskd-eglot--post-command nil t)
+    (add-hook 'pre-command-hook #'maskd-eglot--pre-command)
+    (add-hook 'after-change-functions #'maskd-eglot--after-change 90 t)
+    result))
+
+(defun maskd-eglot-field (mask &optional beg end)
+  "Format the text from BEG to END as a field with MASK, through eglot.
+The region, the word at point and MASK are taken as by `maskd-field'."
+  (interactive
+   (let ((bounds (if (use-region-p)
+                     (cons (region-beginning) (region-end))
+                   (maskd--word-bounds))))
+     (list (maskd-eglot--read-mask "Field mask: ") (car bounds) (cdr bounds))))
+  (let ((mask (if (stringp mask) (maskd--resolve-mask mask) mask))
+        (bounds (if beg (cons beg (or end beg)) (maskd--word-bounds))))
+    (when (use-region-p)
+      (deactivate-mark))
+    (maskd--reporting
+      (maskd-eglot-open-field mask (car bounds) (cdr bounds)))))
+
+(defun maskd-eglot--read-mask (prompt)
+  "Read a mask with PROMPT, offering your presets and the daemon's."
+  (let* ((server (eglot--current-server-or-lose))
+         (experimental (plist-get (eglot--capabilities server) :experimental))
+         (daemon (append (plist-get (plist-get experimental :maskd) :presets)
+                         nil))
+         (maskd--server-info (list :capabilities
+                                   (list :experimental
+                                         (list :maskd
+                                               (list :presets daemon))))))
+    (maskd--resolve-mask
+     (completing-read prompt (maskd-preset-names) nil nil nil
+                      'maskd--mask-history))))
+
+(defun maskd-eglot--apply-result (result)
+  "Apply an openField or setMask RESULT: its edits, cursor and state."
+  (when (eql (plist-get result :version) eglot--versioned-identifier)
+    (maskd-eglot--apply (plist-get result :edits))
+    (when (plist-get result :cursor)
+      (maskd--goto (plist-get result :cursor))))
+  (when (plist-get result :state)
+    (maskd--set-field (plist-get result :state))))
+
+(defun maskd-eglot-set-field-mask (field mask)
+  "Change the mask of FIELD (its id) to MASK, through eglot.
+As `maskd-set-field-mask'."
+  (let ((result (maskd-eglot--request
+                 :maskd/setMask
+                 (list :textDocument (progn (maskd-eglot--send)
+                                            (eglot--VersionedTextDocumentIdentifier))
+                       :field field
+                       :mask mask
+                       :position (maskd--position (point))))))
+    (maskd-eglot--apply-result result)
+    result))
+
+(defun maskd-eglot-set-mask (mask)
+  "Change the mask of the field at point to MASK, through eglot.
+MASK is as for `maskd-eglot-field'; see `maskd-set-mask'."
+  (interactive (list (maskd-eglot--read-mask "New mask: ")))
+  (maskd--reporting
+    (let ((state (maskd-eglot--field-at-point))
+          (mask (if (stringp mask) (maskd--resolve-mask mask) mask)))
+      (unless state
+        (user-error "[maskd] no field at point"))
+      (maskd-eglot-set-field-mask (plist-get state :field) mask))))
+
+(defun maskd-eglot-close-field (field)
+  "Stop formatting FIELD (its id), through eglot; its text stays."
+  (maskd-eglot--request :maskd/closeField
+                        (list :textDocument (eglot--TextDocumentIdentifier)
+                              :field field))
+  (maskd--remove-field field))
+
+(defun maskd-eglot--field-at-point ()
+  "Return the daemon's FieldState of the field at point, or nil."
+  (maskd-eglot--request :maskd/formatHints
+                        (list :textDocument (eglot--TextDocumentIdentifier)
+                              :position (maskd--position (point)))))
+
+(defun maskd-eglot-close ()
+  "Stop formatting the field at point, through eglot; its text stays."
+  (interactive)
+  (maskd--reporting
+    (let ((state (maskd-eglot--field-at-point)))
+      (unless state
+        (user-error "[maskd] no field at point"))
+      (maskd-eglot-close-field (plist-get state :field))
+      (plist-get state :field))))
+
+(defun maskd-eglot-info ()
+  "Show the state of the field at point, through eglot, and return it."
+  (interactive)
+  (maskd--reporting
+    (let ((state (maskd-eglot--field-at-point)))
+      (if state
+          (progn
+            (maskd--set-field state)
+            (message "[maskd] %s: %s  mask %s" (plist-get state :field)
+                     (maskd-describe state) (plist-get state :mask)))
+        (message "[maskd] no field at point"))
+      state)))
+
+(provide 'maskd-eglot)
+;;; maskd-eglot.el ends here

@@ -1,0 +1,999 @@
+;;; maskd.el --- As-you-type masks for phone, card and ID fields  -*- lexical-binding: t; -*-
+
+;; Version: 0.1.0
+;; URL: https://github.com/maskd/maskd
+;; Keywords: convenience, tools
+;; Package-Requires: ((emacs "28.1"))
+
+;; This file is not part of GNU Emacs.
+
+;;; Commentary:
+
+;; maskd formats fields (phone, card, ID numbers, dates...) as you type
+;; them.  The formatting is done by the maskd daemon, which speaks
+;; JSON-RPC over stdio with LSP framing; this package is its client,
+;; built on the `jsonrpc' library that comes with Emacs.
+;;
+;; Quick start:
+;;
+;;   (require 'maskd)
+;;   (setq maskd-command '("/path/to/maskd"))
+;;
+;; Then, on the text "Tel: " with point after it, M-x maskd-field RET
+;; phone.us RET and type 5551234567: the buffer shows
+;; "Tel: +1 (555) 123-4567".  The mask is a preset name (completion
+;; offers the daemon's presets and your own `maskd-presets'), a mask in
+;; bracket notation such as "+1 ([000]) [000]-[0000]", or a JSON object
+;; such as {"groups": [4, 4, 4, 4]}.
+;;
+;; `maskd-field' turns on `maskd-mode' in the buffer, which keeps the
+;; daemon's copy of the buffer up to date.  One daemon serves every
+;; buffer of an Emacs session.  Commands:
+;;
+;;   `maskd-field'     open a field over the region or the word at point
+;;   `maskd-set-mask'  change the mask of the field at point
+;;   `maskd-close'     stop formatting the field at point (its text stays)
+;;   `maskd-info'      show the state of the field at point
+;;   `maskd-shutdown'  stop the daemon
+;;
+;; How it works: every change the person makes is sent to the daemon
+;; (`textDocument/didChange', positions in UTF-16 code units).  The
+;; changes one command makes are sent together when it ends, a deletion
+;; and the insertion that follows it at the same place as one
+;; replacement (typing over a selection).  When a change touched a
+;; field the daemon answers with `maskd/didFormat': edits that bring the
+;; field into form, and the cursor.  maskd waits for that answer before
+;; the next command, applies the edits in the same undo step as the
+;; keystroke (so one undo takes both), and moves point.  The placeholder
+;; still to fill is shown after the field with an overlay.  Answers for a
+;; version of the buffer that has changed since are dropped, and the
+;; changes made by applying the daemon's edits are recognised by the
+;; daemon as its own echo.
+;;
+;; For eglot users, maskd-eglot.el handles `maskd/didFormat' through
+;; eglot's connection instead.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'jsonrpc)
+(require 'rx)
+(require 'seq)
+(require 'subr-x)
+(require 'url-util)
+
+(defconst maskd-version "0.1.0"
+  "The version of maskd.el.")
+
+;;;; Options
+
+(defgroup maskd nil
+  "As-you-type masks for phone, card and ID fields, formatted by the maskd daemon."
+  :group 'convenience
+  :prefix "maskd-")
+
+(defcustom maskd-command '("maskd")
+  "The daemon's command line: the program, then its arguments."
+  :type '(repeat string))
+
+(defcustom maskd-presets nil
+  "Masks of your own, offered by `maskd-field' before the daemon's presets.
+An alist of (NAME . MASK), where MASK is a string in bracket notation
+such as \"+44 [0000] [000000]\", or a plist standing for a JSON object
+such as (:groups [4 6 5] :separator \" \")."
+  :type '(alist :key-type string :value-type sexp))
+
+(defcustom maskd-show-placeholder t
+  "Whether to show the placeholder still to fill after each field."
+  :type 'boolean)
+
+(defcustom maskd-format-timeout 1.0
+  "Seconds to wait for the daemon's formatting after a change to a field.
+maskd waits at the end of the command that made the change, so the
+next key acts on the formatted text.  When the daemon takes longer,
+its answer is applied when it arrives, unless the buffer has changed."
+  :type 'number)
+
+(defcustom maskd-request-timeout 5
+  "Seconds to wait for the daemon's answer to a request."
+  :type 'number)
+
+(defcustom maskd-events-buffer-size 200000
+  "How many characters of the protocol log to keep (0: none, nil: all).
+The log is in the buffer `*maskd events*'."
+  :type '(choice (const :tag "Unlimited" nil) integer))
+
+(defface maskd-placeholder
+  '((t :inherit shadow))
+  "Face of the placeholder shown after a field.")
+
+(defvar maskd-format-functions nil
+  "Functions called after a `maskd/didFormat' was applied to a buffer.
+Each is called with the buffer current and one argument, the
+notification's params: a plist with `:edits', `:cursor', `:fields',
+`:rejected' (the characters the field refused) and `:overflow' (the
+characters cut because the mask was full).")
+
+;;;; The connection
+
+(define-error 'maskd-error "maskd")
+
+(defvar maskd-mode)
+(defvar-local maskd--opened nil
+  "Non-nil once the daemon has been told about this buffer.")
+
+(defvar maskd--connection nil
+  "The connection to the daemon, shared by every buffer.")
+
+(defvar maskd--server-info nil
+  "The daemon's answer to `initialize', a plist.")
+
+(defvar maskd--buffers (make-hash-table :test #'equal)
+  "The buffers in `maskd-mode', by URI.")
+
+(defvar maskd--last-error nil
+  "The last error raised while handling a message from the daemon.")
+
+(defun maskd--running-p ()
+  "Return non-nil when the daemon is running."
+  (and maskd--connection (jsonrpc-running-p maskd--connection)))
+
+(defun maskd--connection ()
+  "Return the connection to the daemon, starting it if needed."
+  (if (maskd--running-p)
+      maskd--connection
+    (maskd--start)))
+
+(defun maskd--start ()
+  "Start the daemon and initialize it; return the connection."
+  (unless (and (consp maskd-command) (stringp (car maskd-command)))
+    (user-error "[maskd] `maskd-command' must be a list of strings"))
+  (let* ((name "maskd")
+         (stderr (format "*%s stderr*" name))
+         (conn (make-instance
+                'jsonrpc-process-connection
+                :name name
+                :events-buffer-scrollback-size maskd-events-buffer-size
+                :process (lambda ()
+                           (make-process
+                            :name name
+                            :command maskd-command
+                            :connection-type 'pipe
+                            :coding 'utf-8-emacs-unix
+                            :noquery t
+                            :stderr (get-buffer-create stderr)))
+                :notification-dispatcher #'maskd--handle-notification
+                :request-dispatcher #'maskd--handle-request
+                :on-shutdown #'maskd--on-shutdown)))
+    (setq maskd--connection conn)
+    (condition-case err
+        (let ((result (jsonrpc-request
+                       conn :initialize
+                       (list :processId (emacs-pid)
+                             :clientInfo (list :name "maskd.el"
+                                               :version maskd-version)
+                             :capabilities
+                             (list :general
+                                   (list :positionEncodings ["utf-16"])))
+                       :timeout maskd-request-timeout)))
+          (let ((encoding (plist-get (plist-get result :capabilities)
+                                     :positionEncoding)))
+            (unless (member encoding '(nil "utf-16"))
+              (error "The daemon chose the position encoding %s" encoding)))
+          (setq maskd--server-info result)
+          (jsonrpc-notify conn :initialized (make-hash-table))
+          conn)
+      (error
+       (ignore-errors (jsonrpc-shutdown conn))
+       (setq maskd--connection nil)
+       (signal 'maskd-error
+               (list (format "could not start %s: %s"
+                             (car maskd-command)
+                             (error-message-string err))))))))
+
+(defun maskd--on-shutdown (conn)
+  "Forget CONN, the connection to a daemon that has exited."
+  (when (eq conn maskd--connection)
+    (setq maskd--connection nil
+          maskd--server-info nil)
+    (maphash (lambda (_uri buffer)
+               (when (buffer-live-p buffer)
+                 (with-current-buffer buffer
+                   (maskd--clear-fields)
+                   (setq maskd--opened nil))))
+             maskd--buffers)))
+
+(defun maskd-shutdown ()
+  "Stop the daemon; buffers in `maskd-mode' start it again when needed."
+  (interactive)
+  (when (maskd--running-p)
+    (let ((conn maskd--connection))
+      (ignore-errors
+        (jsonrpc-request conn :shutdown nil :timeout maskd-request-timeout)
+        (jsonrpc-notify conn :exit nil))
+      ;; Give the daemon a moment to exit by itself, with code 0.
+      (let ((proc (jsonrpc--process conn))
+            (deadline (+ (float-time) 2)))
+        (while (and (process-live-p proc) (< (float-time) deadline))
+          (accept-process-output proc 0.02)))
+      (jsonrpc-shutdown conn t)
+      (maskd--on-shutdown conn))))
+
+(defun maskd-preset-names ()
+  "Return the names of the presets: yours, then the daemon's."
+  (let* ((experimental (plist-get (plist-get maskd--server-info :capabilities)
+                                  :experimental))
+         (daemon (append (plist-get (plist-get experimental :maskd) :presets)
+                         nil)))
+    (seq-uniq (append (mapcar #'car maskd-presets) daemon))))
+
+(defun maskd--request (method params)
+  "Send request METHOD with PARAMS to the daemon and return its result.
+A JSON-RPC error is signalled as `maskd-error' with the message and
+the error code."
+  (condition-case err
+      (jsonrpc-request (maskd--connection) method params
+                       :timeout maskd-request-timeout)
+    (jsonrpc-error
+     (let ((data (cdr err)))
+       (signal 'maskd-error
+               (list (or (alist-get 'jsonrpc-error-message data)
+                         (format "%s failed" method))
+                     (alist-get 'jsonrpc-error-code data)))))))
+
+(defun maskd--handle-request (_conn method _params)
+  "Answer the daemon's request METHOD: maskd serves none."
+  (jsonrpc-error :code -32601 :message (format "%s is not supported" method)))
+
+(defun maskd--handle-notification (_conn method params)
+  "Handle the daemon's notification METHOD with PARAMS."
+  (condition-case-unless-debug err
+      (pcase method
+        ('maskd/didFormat (maskd--on-did-format params))
+        ((or 'window/logMessage 'window/showMessage)
+         (when (and (eq method 'window/showMessage)
+                    (memql (plist-get params :type) '(1 2)))
+           (message "[maskd] %s" (plist-get params :message)))))
+    (error
+     (setq maskd--last-error err)
+     (message "[maskd] error handling %s: %s" method
+              (error-message-string err)))))
+
+;;;; Positions
+
+(defconst maskd--astral-regexp (rx (any (#x10000 . #x10FFFF)))
+  "Characters that take two UTF-16 code units.")
+
+(defun maskd--astral-p (char)
+  "Return non-nil if CHAR takes two UTF-16 code units."
+  (and char (> char #xFFFF) (<= char #x10FFFF)))
+
+(defun maskd--utf16-length (string)
+  "Return the length of STRING in UTF-16 code units."
+  (+ (length string) (cl-count-if #'maskd--astral-p string)))
+
+(defun maskd--utf16-column (pos)
+  "Return the UTF-16 column of POS in the current buffer."
+  (save-excursion
+    (goto-char pos)
+    (let ((bol (line-beginning-position))
+          (astral 0))
+      (goto-char bol)
+      (while (re-search-forward maskd--astral-regexp pos t)
+        (setq astral (1+ astral)))
+      (+ (- pos bol) astral))))
+
+(defun maskd--position (pos)
+  "Return the LSP position (UTF-16) of buffer position POS."
+  (save-restriction
+    (widen)
+    (list :line (1- (line-number-at-pos pos t))
+          :character (maskd--utf16-column pos))))
+
+(defun maskd--point (position)
+  "Return the buffer position of LSP POSITION (a plist, UTF-16 columns).
+A line past the end is the end of the buffer; a column past the end
+of its line is the line's end."
+  (save-excursion
+    (save-restriction
+      (widen)
+      (goto-char (point-min))
+      (let ((line (plist-get position :line))
+            (column (plist-get position :character)))
+        (if (> (forward-line line) 0)
+            (goto-char (point-max))
+          (let ((eol (line-end-position))
+                (n 0))
+            (while (and (< n column) (< (point) eol))
+              (setq n (+ n (if (maskd--astral-p (char-after)) 2 1)))
+              (forward-char 1))))
+        (point)))))
+
+(defun maskd--range (beg end)
+  "Return the LSP range of the buffer region from BEG to END."
+  (list :start (maskd--position beg) :end (maskd--position end)))
+
+;;;; Documents
+
+(defvar-local maskd--uri nil
+  "The URI under which the daemon knows this buffer.")
+
+(defvar-local maskd--version 0
+  "The version of this buffer that the daemon was last sent.")
+
+(defvar-local maskd--own nil
+  "Versions made by applying the daemon's edits: the daemon's own echo.")
+
+(defvar-local maskd--before nil
+  "What `maskd--before-change' saw of the change under way.")
+
+(defvar-local maskd--changes nil
+  "Changes not yet sent, oldest first.
+Each is a vector [START END TEXT BEG NEW-END], START and END being
+LSP positions in the document as the previous changes left it; the
+last one is still open: TEXT is nil and BEG and NEW-END delimit its
+new text in the buffer.")
+
+(defvar-local maskd--full-sync nil
+  "Non-nil when the next didChange must carry the whole text.")
+
+(defvar-local maskd--touched nil
+  "Non-nil when the pending changes touch a field.")
+
+(defvar-local maskd--applying nil
+  "Non-nil while the daemon's edits are being applied.")
+
+(defvar-local maskd--formatted -1
+  "The version of the last `maskd/didFormat' received for this buffer.")
+
+(defvar-local maskd--undo-mark nil
+  "`buffer-undo-list' right after the person's last change was sent.")
+
+(defvar-local maskd--fields nil
+  "The open fields: a list of (ID STATE OVERLAY), STATE being a plist.")
+
+(defvar-local maskd--tick nil
+  "`buffer-chars-modified-tick' when the last change was recorded.")
+
+(defvar-local maskd--stats nil
+  "Counters of the didFormat handler, a plist (used by the tests).")
+
+(defvar maskd--dirty nil
+  "Buffers with changes not yet sent.")
+
+(defvar maskd--flush-timer nil
+  "Timer sending the changes made outside a command.")
+
+(defvar maskd--untitled 0
+  "Counter for the URIs of buffers that visit no file.")
+
+(defun maskd--count (key)
+  "Increment the counter KEY of `maskd--stats'."
+  (setq maskd--stats (plist-put maskd--stats key
+                                (1+ (or (plist-get maskd--stats key) 0)))))
+
+(defun maskd--make-uri ()
+  "Return a URI for the current buffer that no other buffer has."
+  (let ((uri (and buffer-file-name
+                  (concat "file://"
+                          (url-hexify-string (file-truename buffer-file-name)
+                                             url-path-allowed-chars)))))
+    (when (or (null uri)
+              (let ((other (gethash uri maskd--buffers)))
+                (and (buffer-live-p other) (not (eq other (current-buffer))))))
+      (setq uri (format "untitled:maskd-%d" (cl-incf maskd--untitled))))
+    uri))
+
+(defun maskd--document ()
+  "Return the VersionedTextDocumentIdentifier of the current buffer."
+  (list :uri maskd--uri :version maskd--version))
+
+(defun maskd--open-document ()
+  "Tell the daemon about the current buffer (`textDocument/didOpen')."
+  (let ((conn (maskd--connection)))
+    (setq maskd--changes nil
+          maskd--full-sync nil
+          maskd--touched nil
+          maskd--own nil
+          maskd--version 0)
+    (jsonrpc-notify conn :textDocument/didOpen
+                    (list :textDocument
+                          (list :uri maskd--uri
+                                :languageId "plaintext"
+                                :version maskd--version
+                                :text (save-restriction
+                                        (widen)
+                                        (buffer-substring-no-properties
+                                         (point-min) (point-max))))))
+    (setq maskd--opened t
+          maskd--tick (buffer-chars-modified-tick))))
+
+(defun maskd--ensure-open ()
+  "Make sure the daemon knows the current buffer and its latest text."
+  (unless (and maskd--opened (maskd--running-p))
+    (maskd--open-document))
+  (maskd--flush))
+
+;;;; Tracking changes
+
+(defun maskd--touches-field-p (beg end)
+  "Return non-nil if changing BEG..END may change an open field."
+  (seq-some (lambda (field)
+              (let* ((ov (nth 2 field))
+                     (s (overlay-start ov))
+                     (e (overlay-end ov)))
+                (and s (if (= beg end)
+                           (<= s beg e)
+                         (and (<= beg e) (>= end s))))))
+            maskd--fields))
+
+(defun maskd--before-change (beg end)
+  "Record what the change of BEG..END is about to replace."
+  (when maskd--opened
+    (let ((open (car (last maskd--changes))))
+      (setq maskd--before
+            (vector beg end
+                    (maskd--position beg) (maskd--position end)
+                    (and (<= (- end beg) 4096)
+                         (buffer-substring-no-properties beg end))
+                    (and (not maskd--applying) (maskd--touches-field-p beg end))
+                    ;; Where the open change ends, as an LSP position,
+                    ;; when this change reaches past it.
+                    (and open (> end (aref open 4))
+                         (maskd--position (aref open 4))))))))
+
+(defun maskd--after-change (beg end old-len)
+  "Record the change of BEG..END that replaced OLD-LEN characters."
+  (when maskd--opened
+    (let ((before maskd--before))
+      (setq maskd--before nil)
+      (cond
+       ((or (null before)
+            (> (aref before 0) beg)
+            (< (aref before 1) (+ beg old-len)))
+        ;; The change does not match what `before-change-functions' saw.
+        (setq maskd--full-sync t
+              maskd--touched t))
+       (t
+        ;; Emacs may announce a wider region than it changes (see
+        ;; `casify-region'): the rest of that region is unchanged, so
+        ;; the change replaces all of it.
+        (let* ((b0 (aref before 0))
+               (e0 (aref before 1))
+               (new-end (+ e0 (- end beg old-len)))
+               (old (aref before 4)))
+          (unless (and old (= (- end beg) old-len)
+                       (string= old (buffer-substring-no-properties
+                                     b0 new-end)))
+            (maskd--record b0 e0 new-end before)))))
+      (setq maskd--tick (buffer-chars-modified-tick))
+      (unless (memq (current-buffer) maskd--dirty)
+        (push (current-buffer) maskd--dirty))
+      (unless (or maskd--applying maskd--flush-timer)
+        ;; A command's changes are sent when it ends; this timer sends
+        ;; those made outside the command loop.
+        (setq maskd--flush-timer (run-at-time 0 nil #'maskd--flush-later)))
+      (when maskd--applying
+        (maskd--flush t)))))
+
+(defun maskd--record (b0 e0 new-end before)
+  "Add the change of B0..E0, now B0..NEW-END, to those not yet sent.
+BEFORE is what `maskd--before-change' recorded.  A change that
+touches the open change is merged into it; any other one starts a
+new change."
+  (when (aref before 5)
+    (setq maskd--touched t))
+  (let* ((open (car (last maskd--changes)))
+         (ob (and open (aref open 3)))
+         (oe (and open (aref open 4))))
+    (if (and open (<= b0 oe) (>= e0 ob))
+        (progn
+          (when (< b0 ob)
+            (aset open 0 (aref before 2))
+            (aset open 3 b0))
+          (if (> e0 oe)
+              ;; The change reaches past the open one: map its end back
+              ;; to the document the open change applies to.
+              (let ((pe (aref before 3))
+                    (oe-pos (aref before 6))
+                    (start-end (aref open 1)))
+                (aset open 1
+                      (if (= (plist-get pe :line) (plist-get oe-pos :line))
+                          (list :line (plist-get start-end :line)
+                                :character (+ (plist-get start-end :character)
+                                              (- (plist-get pe :character)
+                                                 (plist-get oe-pos :character))))
+                        (list :line (+ (plist-get start-end :line)
+                                       (- (plist-get pe :line)
+                                          (plist-get oe-pos :line)))
+                              :character (plist-get pe :character))))
+                (aset open 4 new-end))
+            (aset open 4 (+ oe (- new-end e0)))))
+      (when open
+        ;; Close the open change.  This one is either after it, or
+        ;; before it and has shifted it.
+        (let ((shift (if (< e0 ob) (- new-end e0) 0)))
+          (aset open 2 (buffer-substring-no-properties (+ ob shift)
+                                                       (+ oe shift)))))
+      (setq maskd--changes
+            (append maskd--changes
+                    (list (vector (aref before 2) (aref before 3) nil
+                                  b0 new-end)))))))
+
+(defun maskd--flush (&optional own)
+  "Send what changed in the current buffer since the last didChange.
+With OWN, they are the daemon's edits being applied: its echo.
+Return the version sent, or nil when there was nothing to send."
+  (setq maskd--dirty (delq (current-buffer) maskd--dirty))
+  (when (and maskd--opened (or maskd--changes maskd--full-sync)
+             (maskd--running-p))
+    (let ((changes
+           (if maskd--full-sync
+               (vector (list :text (save-restriction
+                                     (widen)
+                                     (buffer-substring-no-properties
+                                      (point-min) (point-max)))))
+             (vconcat
+              (mapcar (lambda (c)
+                        (list :range (list :start (aref c 0) :end (aref c 1))
+                              :text (or (aref c 2)
+                                        (buffer-substring-no-properties
+                                         (aref c 3) (aref c 4)))))
+                      maskd--changes)))))
+      (setq maskd--changes nil
+            maskd--full-sync nil
+            maskd--version (1+ maskd--version))
+      (jsonrpc-notify maskd--connection :textDocument/didChange
+                      (list :textDocument (maskd--document)
+                            :contentChanges changes))
+      (if own
+          (setq maskd--own (cons maskd--version maskd--own)
+                maskd--touched nil)
+        (setq maskd--undo-mark buffer-undo-list))
+      maskd--version)))
+
+(defun maskd--await (version)
+  "Wait for the daemon's answer to VERSION of the current buffer.
+The daemon handles messages in order, so the answer to a request
+sent after the didChange means that no didFormat is coming."
+  (let* ((conn maskd--connection)
+         (proc (jsonrpc--process conn))
+         (buffer (current-buffer))
+         (deadline (+ (float-time) maskd-format-timeout))
+         (barrier nil))
+    (jsonrpc-async-request
+     conn :maskd/formatHints
+     (list :textDocument (list :uri maskd--uri)
+           :position (list :line 0 :character 0))
+     :success-fn (lambda (_) (setq barrier t))
+     :error-fn (lambda (_) (setq barrier t))
+     :timeout-fn (lambda () (setq barrier t))
+     :timeout maskd-format-timeout)
+    (while (and (not barrier)
+                (< (buffer-local-value 'maskd--formatted buffer) version)
+                (process-live-p proc)
+                (< (float-time) deadline))
+      (accept-process-output proc 0.05 nil t))))
+
+(defun maskd--send-all (await)
+  "Send what changed in every buffer since its last didChange.
+With AWAIT, wait for the formatting of those that touched a field."
+  (when maskd--flush-timer
+    (cancel-timer maskd--flush-timer)
+    (setq maskd--flush-timer nil))
+  (while maskd--dirty
+    (let ((buffer (pop maskd--dirty)))
+      (when (buffer-live-p buffer)
+        (with-current-buffer buffer
+          (let* ((touched maskd--touched)
+                 (version (progn (setq maskd--touched nil) (maskd--flush))))
+            (when (and await version touched (> maskd-format-timeout 0))
+              (maskd--await version))))))))
+
+(defun maskd--post-command ()
+  "Send what the command that ended changed; await the formatting."
+  ;; An error or a quit (C-g during the wait) would take this function
+  ;; off `post-command-hook'.
+  (condition-case err
+      (progn
+        (when (and maskd-mode maskd--opened
+                   (not (eql maskd--tick (buffer-chars-modified-tick))))
+          ;; The text changed with `inhibit-modification-hooks' bound:
+          ;; send all of it (the daemon diffs it against its copy).
+          (setq maskd--full-sync t
+                maskd--touched t
+                maskd--tick (buffer-chars-modified-tick))
+          (cl-pushnew (current-buffer) maskd--dirty))
+        (when maskd--dirty
+          (maskd--send-all t)))
+    (quit nil)
+    (error
+     (setq maskd--last-error err)
+     (message "[maskd] %s" (error-message-string err)))))
+
+(defun maskd--flush-later ()
+  "Send what was changed outside a command (by a timer, a filter, Lisp)."
+  (setq maskd--flush-timer nil)
+  (maskd--send-all nil))
+
+;;;; Applying the daemon's formatting
+
+(defun maskd--apply-edits (edits)
+  "Apply EDITS, a sequence of LSP TextEdits against the current text.
+Each edit is one change, so the daemon recognises it as its echo."
+  (let ((edits (sort (mapcar (lambda (e)
+                               (let ((range (plist-get e :range)))
+                                 (list (maskd--point (plist-get range :start))
+                                       (maskd--point (plist-get range :end))
+                                       (plist-get e :newText))))
+                             edits)
+                     (lambda (a b) (> (car a) (car b)))))
+        (maskd--applying t))
+    (save-excursion
+      (save-restriction
+        (widen)
+        (pcase-dolist (`(,beg ,end ,text) edits)
+          (cond
+           ((= beg end) (goto-char beg) (insert text))
+           ((string-empty-p text) (delete-region beg end))
+           (t
+            ;; One change for a replacement, not a deletion and an insertion.
+            (save-match-data
+              (set-match-data (list beg end))
+              (replace-match text t t)))))))))
+
+(defun maskd--join-undo ()
+  "Remove the undo boundary after the person's change, if there is one.
+Return non-nil if one was removed.  The daemon's edits then join the
+person's change in one undo step."
+  (when (and (consp buffer-undo-list)
+             maskd--undo-mark
+             (null (car buffer-undo-list))
+             (eq (cdr buffer-undo-list) maskd--undo-mark))
+    (setq buffer-undo-list (cdr buffer-undo-list))
+    t))
+
+(defun maskd--goto (position)
+  "Move point to LSP POSITION in the current buffer and its window."
+  (let ((pos (maskd--point position)))
+    (goto-char pos)
+    (let ((window (get-buffer-window (current-buffer))))
+      (when window
+        (set-window-point window pos)))))
+
+(defun maskd--on-did-format (params)
+  "Apply `maskd/didFormat' PARAMS to its buffer, unless it is stale."
+  (let* ((doc (plist-get params :textDocument))
+         (buffer (gethash (plist-get doc :uri) maskd--buffers))
+         (version (plist-get doc :version)))
+    (when (buffer-live-p buffer)
+      (with-current-buffer buffer
+        (setq maskd--formatted (max maskd--formatted version))
+        (cond
+         ((memql version maskd--own)
+          (maskd--count :echo))
+         ((or (/= version maskd--version) maskd--changes maskd--full-sync)
+          (maskd--count :stale))
+         (t
+          (maskd--count :applied)
+          (setq maskd--own (seq-filter (lambda (v) (>= v version)) maskd--own))
+          (let* ((edits (plist-get params :edits))
+                 (joined (and (> (length edits) 0) (maskd--join-undo))))
+            (maskd--apply-edits edits)
+            (when joined
+              (undo-boundary)))
+          (when (plist-get params :cursor)
+            (maskd--goto (plist-get params :cursor)))
+          (maskd--update-fields (plist-get params :fields))
+          (run-hook-with-args 'maskd-format-functions params)))))))
+
+;;;; Fields
+
+(defun maskd--placeholder (state)
+  "Return the after-string showing the placeholder of field STATE, or nil."
+  (let ((placeholder (plist-get state :placeholder)))
+    (when (and maskd-show-placeholder (stringp placeholder)
+               (not (string-empty-p placeholder)))
+      (let ((s (propertize placeholder 'face 'maskd-placeholder)))
+        ;; Show the cursor on the first character still to fill.
+        (put-text-property 0 1 'cursor t s)
+        s))))
+
+(defun maskd--set-field (state)
+  "Record field STATE (a FieldState plist) and show its placeholder."
+  (let* ((id (plist-get state :field))
+         (range (plist-get state :range))
+         (beg (maskd--point (plist-get range :start)))
+         (end (maskd--point (plist-get range :end)))
+         (field (assoc id maskd--fields)))
+    (if field
+        (progn
+          (setf (nth 1 field) state)
+          (move-overlay (nth 2 field) beg end))
+      (let ((ov (make-overlay beg end nil nil t)))
+        (overlay-put ov 'maskd-field id)
+        (setq field (list id state ov))
+        (push field maskd--fields)))
+    (overlay-put (nth 2 field) 'after-string (maskd--placeholder state))))
+
+(defun maskd--update-fields (states)
+  "Record every FieldState in the sequence STATES."
+  (seq-doseq (state (or states []))
+    (when (plist-get state :field)
+      (maskd--set-field state))))
+
+(defun maskd--remove-field (id)
+  "Forget field ID and delete its overlay."
+  (let ((field (assoc id maskd--fields)))
+    (when field
+      (delete-overlay (nth 2 field))
+      (setq maskd--fields (delq field maskd--fields)))))
+
+(defun maskd--clear-fields ()
+  "Forget every field of the current buffer."
+  (dolist (field maskd--fields)
+    (delete-overlay (nth 2 field)))
+  (setq maskd--fields nil))
+
+(defun maskd-field-state (&optional id)
+  "Return the last known state of field ID, or of the field at point.
+The state is a plist with `:field', `:range', `:text', `:value',
+`:complete', `:valid', `:problems', `:next', `:placeholder', `:mask'
+and, for card masks, `:brand'.  No request is made."
+  (let ((field (if id
+                   (assoc id maskd--fields)
+                 (seq-find (lambda (f)
+                             (let ((ov (nth 2 f)))
+                               (<= (overlay-start ov) (point)
+                                   (overlay-end ov))))
+                           maskd--fields))))
+    (nth 1 field)))
+
+(defun maskd-describe (state)
+  "Return a one-line description of field STATE."
+  (let ((value (plist-get state :value))
+        (brand (plist-get state :brand))
+        (problems (append (plist-get state :problems) nil))
+        (next (plist-get state :next)))
+    (concat (if (stringp brand) (concat brand " ") "")
+            (if (and (stringp value) (not (string-empty-p value)))
+                value
+              "(empty)")
+            " ["
+            (cond
+             ((eq (plist-get state :valid) t) "valid")
+             ((eq (plist-get state :complete) t)
+              (concat "invalid"
+                      (if problems
+                          (concat ": " (string-join problems ", "))
+                        "")))
+             (t (concat "incomplete" (if (stringp next) (concat ", next " next) ""))))
+            "]")))
+
+(defun maskd--resolve-mask (name)
+  "Return the MaskSpec that NAME stands for.
+NAME is one of `maskd-presets', a preset of the daemon, a JSON object
+\(when it starts with {), or a mask in bracket notation."
+  (let ((name (string-trim name)))
+    (cond
+     ((assoc name maskd-presets) (cdr (assoc name maskd-presets)))
+     ((member name (maskd-preset-names)) (list :preset name))
+     ((string-prefix-p "{" name)
+      (condition-case nil
+          (json-parse-string name :object-type 'plist
+                             :null-object nil :false-object :json-false)
+        (json-parse-error (user-error "[maskd] not a JSON object: %s" name))))
+     (t name))))
+
+(defun maskd--read-mask (prompt)
+  "Read a mask with PROMPT, offering the preset names."
+  (maskd--connection)
+  (maskd--resolve-mask
+   (completing-read prompt (maskd-preset-names) nil nil nil
+                    'maskd--mask-history)))
+
+(defvar maskd--mask-history nil
+  "Masks given to `maskd-field' and `maskd-set-mask'.")
+
+(defun maskd--word-bounds ()
+  "Return (BEG . END) of the field `maskd-field' takes without a region.
+That is the run of non-blank characters that ends at point or
+contains it, or an empty range at point when the character before
+point is a blank."
+  (if (or (bobp) (memq (char-before) '(?\s ?\t ?\n)))
+      (cons (point) (point))
+    (save-excursion
+      (let ((end (progn (skip-chars-forward "^ \t\n") (point)))
+            (beg (progn (skip-chars-backward "^ \t\n") (point))))
+        (cons beg end)))))
+
+(defun maskd--apply-result (result)
+  "Apply an openField or setMask RESULT: its edits, cursor and state."
+  (when result
+    (when (eql (plist-get result :version) maskd--version)
+      (maskd--apply-edits (plist-get result :edits))
+      (when (plist-get result :cursor)
+        (maskd--goto (plist-get result :cursor))))
+    (when (plist-get result :state)
+      (maskd--set-field (plist-get result :state)))))
+
+(defun maskd-open-field (mask beg end &optional id)
+  "Open a field with MASK over BEG..END of the current buffer.
+MASK is a MaskSpec as the daemon takes it: a string in bracket
+notation or a plist or hash table standing for a JSON object.  ID
+names the field (the daemon picks one when it is nil).  The text is
+brought into form and point moves to the field's end when it changed.
+Return the daemon's result, a plist; signal `maskd-error' on failure."
+  (unless maskd-mode
+    (maskd-mode 1))
+  (maskd--ensure-open)
+  (let ((result (maskd--request
+                 :maskd/openField
+                 (append (list :textDocument (maskd--document)
+                               :range (maskd--range beg end)
+                               :mask mask)
+                         (and id (list :field id))))))
+    (maskd--apply-result result)
+    result))
+
+(defmacro maskd--reporting (&rest body)
+  "Run BODY, reporting a `maskd-error' as a message."
+  (declare (indent 0) (debug t))
+  `(condition-case err
+       (progn ,@body)
+     (maskd-error (user-error "[maskd] %s" (cadr err)))))
+
+(defun maskd-field (mask &optional beg end)
+  "Format the text from BEG to END as a field with MASK, as you type.
+Interactively, the field is the region when it is active, otherwise
+the non-blank text around point, or an empty field at point after a
+blank.  MASK is read with completion of the preset names; it may also
+be a mask in bracket notation or a JSON object.  From Lisp, MASK is a
+preset name or mask string (resolved as when read) or a plist."
+  (interactive
+   (let ((bounds (if (use-region-p)
+                     (cons (region-beginning) (region-end))
+                   (maskd--word-bounds))))
+     (list (maskd--read-mask "Field mask: ") (car bounds) (cdr bounds))))
+  (let ((mask (if (stringp mask) (maskd--resolve-mask mask) mask))
+        (bounds (if beg (cons beg (or end beg)) (maskd--word-bounds))))
+    (when (use-region-p)
+      (deactivate-mark))
+    (maskd--reporting
+      (let ((result (maskd-open-field mask (car bounds) (cdr bounds))))
+        (when (called-interactively-p 'interactive)
+          (message "[maskd] field %s  %s" (plist-get result :field)
+                   (maskd-describe (plist-get result :state))))
+        result))))
+
+(defun maskd--field-at-point ()
+  "Return the daemon's FieldState of the field at point, or nil."
+  (unless maskd-mode
+    (user-error "[maskd] `maskd-mode' is off in this buffer"))
+  (maskd--ensure-open)
+  (maskd--request :maskd/formatHints
+                  (list :textDocument (maskd--document)
+                        :position (maskd--position (point)))))
+
+(defun maskd-set-field-mask (field mask)
+  "Change the mask of FIELD (its id) to MASK, as the daemon takes it.
+MASK is sent as is, as for `maskd-open-field'.  The entered
+characters re-flow; point keeps its count of entered characters to
+its left.  Return the daemon's result; signal `maskd-error' on failure."
+  (maskd--ensure-open)
+  (let ((result (maskd--request
+                 :maskd/setMask
+                 (list :textDocument (maskd--document)
+                       :field field
+                       :mask mask
+                       :position (maskd--position (point))))))
+    (maskd--apply-result result)
+    result))
+
+(defun maskd-set-mask (mask)
+  "Change the mask of the field at point to MASK.
+The characters entered so far re-flow into the new mask, and point
+keeps its count of entered characters to its left.  MASK is as for
+`maskd-field'."
+  (interactive (list (maskd--read-mask "New mask: ")))
+  (maskd--reporting
+    (let ((state (maskd--field-at-point))
+          (mask (if (stringp mask) (maskd--resolve-mask mask) mask)))
+      (unless state
+        (user-error "[maskd] no field at point"))
+      (maskd-set-field-mask (plist-get state :field) mask))))
+
+(defun maskd-close-field (field)
+  "Stop formatting FIELD (its id); its text stays as it is."
+  (maskd--ensure-open)
+  (maskd--request :maskd/closeField
+                  (list :textDocument (maskd--document) :field field))
+  (maskd--remove-field field))
+
+(defun maskd-close ()
+  "Stop formatting the field at point; its text stays as it is."
+  (interactive)
+  (maskd--reporting
+    (let ((state (maskd--field-at-point)))
+      (unless state
+        (user-error "[maskd] no field at point"))
+      (maskd-close-field (plist-get state :field))
+      (when (called-interactively-p 'interactive)
+        (message "[maskd] closed field %s" (plist-get state :field)))
+      (plist-get state :field))))
+
+(defun maskd-info ()
+  "Show the state of the field at point and return it."
+  (interactive)
+  (maskd--reporting
+    (let ((state (maskd--field-at-point)))
+      (if (not state)
+          (message "[maskd] no field at point")
+        (maskd--set-field state)
+        (let ((placeholder (plist-get state :placeholder)))
+          (message "[maskd] %s: %s  mask %s%s"
+                   (plist-get state :field)
+                   (maskd-describe state)
+                   (plist-get state :mask)
+                   (if (and (stringp placeholder)
+                            (not (string-empty-p placeholder)))
+                       (format "  to fill %s" placeholder)
+                     ""))))
+      state)))
+
+;;;; The minor mode
+
+(defun maskd--close-document ()
+  "Tell the daemon the current buffer is gone, and forget its state."
+  (when (and maskd--opened (maskd--running-p))
+    (ignore-errors
+      (jsonrpc-notify maskd--connection :textDocument/didClose
+                      (list :textDocument (list :uri maskd--uri)))))
+  (maskd--clear-fields)
+  (setq maskd--opened nil
+        maskd--changes nil
+        maskd--dirty (delq (current-buffer) maskd--dirty))
+  (when maskd--uri
+    (remhash maskd--uri maskd--buffers)))
+
+(defun maskd--after-revert ()
+  "Send the whole text after the buffer was reverted."
+  (setq maskd--full-sync t)
+  (maskd--flush))
+
+(defun maskd--mode-off ()
+  "Turn `maskd-mode' off."
+  (maskd-mode -1))
+
+;;;###autoload
+(define-minor-mode maskd-mode
+  "Format fields as you type, with the maskd daemon.
+Keeps the daemon's copy of the buffer up to date and applies its
+formatting; `maskd-field' opens a field (and turns this mode on)."
+  :lighter " maskd"
+  :group 'maskd
+  (cond
+   (maskd-mode
+    (setq maskd--uri (maskd--make-uri))
+    (puthash maskd--uri (current-buffer) maskd--buffers)
+    (condition-case err
+        (maskd--open-document)
+      (error
+       (maskd-mode -1)
+       (signal (car err) (cdr err))))
+    (add-hook 'before-change-functions #'maskd--before-change nil t)
+    (add-hook 'after-change-functions #'maskd--after-change nil t)
+    (add-hook 'kill-buffer-hook #'maskd--close-document nil t)
+    (add-hook 'change-major-mode-hook #'maskd--mode-off nil t)
+    (add-hook 'after-revert-hook #'maskd--after-revert nil t)
+    (add-hook 'post-command-hook #'maskd--post-command))
+   (t
+    (remove-hook 'before-change-functions #'maskd--before-change t)
+    (remove-hook 'after-change-functions #'maskd--after-change t)
+    (remove-hook 'kill-buffer-hook #'maskd--close-document t)
+    (remove-hook 'change-major-mode-hook #'maskd--mode-off t)
+    (remove-hook 'after-revert-hook #'maskd--after-revert t)
+    (maskd--close-document))))
+
+(provide 'maskd)
+;;; maskd.el ends here

@@ -1,0 +1,562 @@
+;;; maskd-tests.el --- Tests of maskd.el and maskd-eglot.el  -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; Typing tests against the real maskd daemon ($MASKD), key by key
+;; through the command loop (`execute-kbd-macro'), so that
+;; `after-change-functions' and `post-command-hook' run as they do for a
+;; person.  Each scenario runs twice: with `maskd-mode' (jsonrpc.el) as
+;; `maskd-test-NAME', and with eglot as `maskd-test-eglot-NAME' (tagged
+;; `eglot'; eglot's didChange goes out from an idle timer, which never
+;; fires in batch, so the eglot driver calls
+;; `eglot--signal-textDocument/didChange' by hand after each command,
+;; from `post-command-hook', and waits for the formatting; only
+;; `maskd-test-eglot-immediate-changes' relies on the package's own
+;; `maskd-eglot-send-changes-immediately').
+;;
+;; run.sh runs them: `maskd-test-run-jsonrpc' under -Q, and
+;; `maskd-test-run-eglot' without -Q (eglot is not built into Emacs 28:
+;; Debian's elpa-eglot is found through site-lisp).
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'ert)
+(require 'seq)
+
+(defvar maskd-test--dir
+  (file-name-directory (or load-file-name buffer-file-name))
+  "The directory of this file.")
+
+(add-to-list 'load-path (expand-file-name ".." maskd-test--dir))
+(require 'maskd)
+
+(defvar maskd-test-binary
+  (let ((env (getenv "MASKD")))
+    (if (and env (not (string-empty-p env)))
+        env
+      (expand-file-name "../../../.build/debug/maskd" maskd-test--dir)))
+  "The daemon under test.")
+
+(setq maskd-command (list maskd-test-binary))
+;; The wait ends as soon as the daemon has answered; this only bounds it
+;; on a loaded machine.
+(setq maskd-format-timeout 10)
+(setq maskd-request-timeout 20)
+(setq transient-mark-mode t)
+(delete-selection-mode 1)
+
+(defconst maskd-test-phone "+1 ([000]) [000]-[0000]")
+(defconst maskd-test-card "[0000] [0000] [0000] [0000] [999]")
+
+(defconst maskd-test-phone-states
+  '(("+1 (5" 5) ("+1 (55" 6) ("+1 (555" 7) ("+1 (555) 1" 10) ("+1 (555) 12" 11)
+    ("+1 (555) 123" 12) ("+1 (555) 123-4" 14) ("+1 (555) 123-45" 15)
+    ("+1 (555) 123-456" 16) ("+1 (555) 123-4567" 17))
+  "The phone field after each digit of 5551234567: text, UTF-16 caret.")
+
+;;;; Drivers
+
+(defvar maskd-test--driver 'jsonrpc
+  "How the scenario talks to the daemon: `jsonrpc' or `eglot'.")
+
+(defvar maskd-test--buffers nil
+  "Buffers made by the running test.")
+
+(defvar maskd-test--dir-eglot nil
+  "The directory of the eglot tests' files (one eglot project).")
+
+(defvar maskd-test--file-count 0
+  "Counter for the eglot tests' file names.")
+
+(defun maskd-test--eglot-available-p ()
+  "Return non-nil if eglot and maskd-eglot load."
+  (and (require 'eglot nil t) (require 'maskd-eglot nil t)))
+
+(defun maskd-test--eglot-server ()
+  "Return the eglot server of the current buffer, starting one if needed."
+  (or (and (eglot-managed-p) (eglot-current-server))
+      (progn
+        (eglot '(text-mode) (eglot--current-project) 'eglot-lsp-server
+               (list maskd-test-binary) "plaintext")
+        (unless (eglot-managed-p)
+          (error "Eglot does not manage %s" (current-buffer)))
+        (eglot-current-server))))
+
+(defun maskd-test--buffer (text)
+  "Make a buffer holding TEXT, select it and connect it to the daemon."
+  (let ((buffer
+         (if (eq maskd-test--driver 'eglot)
+             (progn
+               (unless maskd-test--dir-eglot
+                 (setq maskd-test--dir-eglot
+                       (file-name-as-directory (make-temp-file "maskd-eglot" t))))
+               (let ((file (expand-file-name
+                            (format "form%d.txt" (cl-incf maskd-test--file-count))
+                            maskd-test--dir-eglot)))
+                 (with-temp-file file (insert text))
+                 (find-file-noselect file)))
+           (let ((b (generate-new-buffer "maskd-test")))
+             (with-current-buffer b (insert text))
+             b))))
+    (push buffer maskd-test--buffers)
+    (switch-to-buffer buffer)
+    (buffer-enable-undo)
+    (setq buffer-undo-list nil)
+    (goto-char (point-max))
+    (when (eq maskd-test--driver 'eglot)
+      (let ((default-directory maskd-test--dir-eglot))
+        (maskd-test--eglot-server)))
+    buffer))
+
+(defun maskd-test--open (mask beg end)
+  "Open a field with MASK over BEG..END through the driver."
+  (if (eq maskd-test--driver 'eglot)
+      (maskd-eglot-field mask beg end)
+    (maskd-field mask beg end)))
+
+(defun maskd-test--sync ()
+  "Make the driver send the last change and await its formatting."
+  (when (and (eq maskd-test--driver 'eglot) (eglot-managed-p))
+    ;; Eglot's idle timer does not fire in batch: send by hand.
+    (when eglot--recent-changes
+      (eglot--signal-textDocument/didChange)
+      (maskd-eglot-await eglot--versioned-identifier))))
+
+(defun maskd-test--set-mask (mask)
+  "Change the mask of the field at point to MASK through the driver."
+  (if (eq maskd-test--driver 'eglot)
+      (maskd-eglot-set-mask mask)
+    (maskd-set-mask mask)))
+
+(defun maskd-test--field (text mask &optional beg end)
+  "A buffer holding TEXT with a field with MASK over BEG..END.
+BEG and END default to the whole text.  Point is at the end."
+  (maskd-test--buffer text)
+  (maskd-test--open mask (or beg (point-min)) (or end (point-max)))
+  (goto-char (point-max)))
+
+(defun maskd-test--run (driver body)
+  "Run BODY, a function, with DRIVER; clean up after it."
+  (let ((maskd-test--driver driver)
+        (maskd-test--buffers nil)
+        (maskd-test--last-command nil)
+        (maskd-eglot-send-changes-immediately nil))
+    (setq maskd--last-error nil)
+    (when (eq driver 'eglot)
+      (add-hook 'post-command-hook #'maskd-test--sync))
+    (unwind-protect
+        (progn
+          (funcall body)
+          (should (equal nil maskd--last-error)))
+      (remove-hook 'post-command-hook #'maskd-test--sync)
+      (dolist (b maskd-test--buffers)
+        (when (buffer-live-p b)
+          (with-current-buffer b
+            (set-buffer-modified-p nil))
+          (kill-buffer b))))))
+
+(defmacro maskd-test--deftest (name doc &rest body)
+  "Define maskd-test-NAME and maskd-test-eglot-NAME for NAME.
+DOC is their documentation; BODY runs with each driver."
+  (declare (indent 1) (doc-string 2))
+  `(progn
+     (ert-deftest ,(intern (format "maskd-test-%s" name)) ()
+       ,doc
+       (maskd-test--run 'jsonrpc (lambda () ,@body)))
+     (ert-deftest ,(intern (format "maskd-test-eglot-%s" name)) ()
+       ,doc
+       :tags '(eglot)
+       (skip-unless (maskd-test--eglot-available-p))
+       (maskd-test--run 'eglot (lambda () ,@body)))))
+
+;;;; Keys and expectations
+
+(defun maskd-test--caret ()
+  "Return point as a UTF-16 column."
+  (maskd--utf16-column (point)))
+
+(defvar maskd-test--last-command nil
+  "The last command of the previous keyboard macro.")
+
+(defun maskd-test--press (keys)
+  "Run the key vector KEYS through the command loop, then sync the driver.
+Each call of `execute-kbd-macro' starts with `last-command' nil; the
+last command of the previous call is carried over, as the command
+loop does for a person, so that Emacs groups typed characters into
+one undo step and two undos in a row continue the undo chain."
+  (setq this-command maskd-test--last-command)
+  (execute-kbd-macro keys)
+  (setq maskd-test--last-command last-command)
+  (maskd-test--sync))
+
+(defun maskd-test--keys (keys)
+  "Press KEYS (as for `kbd'), as a person would."
+  (maskd-test--press (kbd keys)))
+
+(defun maskd-test--type (string)
+  "Type the characters of STRING one at a time."
+  (seq-doseq (ch string)
+    (maskd-test--press (vector ch))))
+
+(defun maskd-test--expect (label text caret &optional pos)
+  "Check that the buffer has TEXT and point is at UTF-16 CARET.
+POS, when given, is point as a character position from 0.  LABEL
+names the step in a failure."
+  (should (equal (list label text caret (or pos (1- (point))))
+                 (list label (buffer-string) (maskd-test--caret)
+                       (1- (point))))))
+
+(defun maskd-test--step (keys text caret &optional pos)
+  "Press KEYS (as for `kbd'), then expect TEXT, CARET and POS."
+  (maskd-test--keys keys)
+  (maskd-test--expect keys text caret pos))
+
+(defun maskd-test--steps (string states &optional offset)
+  "Type STRING a character at a time, checking STATES after each.
+STATES is a list of (TEXT CARET); OFFSET is added to each CARET."
+  (cl-loop for ch across string
+           for (text caret) in states
+           do (maskd-test--type (string ch))
+           (maskd-test--expect (string ch) text (+ caret (or offset 0)))))
+
+(defun maskd-test--full-phone ()
+  "An empty phone field typed full: +1 (555) 123-4567."
+  (maskd-test--field "" maskd-test-phone)
+  (maskd-test--type "5551234567")
+  (maskd-test--expect "5551234567" "+1 (555) 123-4567" 17))
+
+(defun maskd-test--stat (key)
+  "Return the didFormat counter KEY of the current buffer."
+  (or (plist-get maskd--stats key) 0))
+
+;;;; Scenarios
+
+(maskd-test--deftest phone-typed
+  "A US phone typed from empty, text and caret after every digit."
+  (maskd-test--field "" maskd-test-phone)
+  (maskd-test--expect "open" "" 0)
+  (maskd-test--steps "5551234567" maskd-test-phone-states)
+  (should (equal "5551234567" (plist-get (maskd-field-state) :value)))
+  (should (eq t (plist-get (maskd-field-state) :valid)))
+  ;; Full: one more digit changes nothing.
+  (maskd-test--step "8" "+1 (555) 123-4567" 17)
+  ;; One didFormat per keystroke: none stale, and the plugin's own edits
+  ;; brought none (the daemon took them for its echo).
+  (should (equal '(11 0 0) (list (maskd-test--stat :applied)
+                                 (maskd-test--stat :stale)
+                                 (maskd-test--stat :echo)))))
+
+(maskd-test--deftest lazy-literals
+  "Trailing literals wait for the next digit; the placeholder shows the rest."
+  (maskd-test--field "" maskd-test-phone)
+  (maskd-test--type "555")
+  (maskd-test--expect "555" "+1 (555" 7)
+  (let* ((field (car maskd--fields))
+         (ov (nth 2 field)))
+    (should (equal ") ___-____" (plist-get (nth 1 field) :placeholder)))
+    (should (equal 8 (overlay-end ov)))
+    (should (equal ") ___-____"
+                   (substring-no-properties (overlay-get ov 'after-string))))
+    (should (eq 'maskd-placeholder
+                (get-text-property 0 'face (overlay-get ov 'after-string)))))
+  ;; A typed literal shows; backspace over it removes it again.
+  (maskd-test--step ")" "+1 (555)" 8)
+  (maskd-test--step "DEL" "+1 (555" 7)
+  (maskd-test--step "1" "+1 (555) 1" 10)
+  (should (equal "__-____"
+                 (substring-no-properties
+                  (overlay-get (nth 2 (car maskd--fields)) 'after-string)))))
+
+(maskd-test--deftest card-typed
+  "A card number typed from empty, grouped by four, up to 19 digits."
+  (maskd-test--field "" maskd-test-card)
+  (let ((text ""))
+    (cl-loop for ch across "4111111111111111123"
+             for i from 0
+             do (setq text (concat text (if (and (> i 0) (zerop (% i 4))) " " "")
+                                   (string ch)))
+             (maskd-test--step (string ch) text (length text))))
+  (maskd-test--step "9" "4111 1111 1111 1111 123" 23))
+
+(maskd-test--deftest separator-backspace
+  "Backspace right after a separator deletes the digit before it."
+  (maskd-test--full-phone)
+  (maskd-test--step "C-b C-b C-b C-b" "+1 (555) 123-4567" 13)
+  (maskd-test--step "DEL" "+1 (555) 124-567" 11)
+  (maskd-test--step "C-b C-b" "+1 (555) 124-567" 9)
+  (maskd-test--step "DEL" "+1 (551) 245-67" 6))
+
+(maskd-test--deftest alipay
+  "Delete a digit in the middle and type the right one: the caret stays."
+  (maskd-test--full-phone)
+  (maskd-test--step "C-b C-b C-b" "+1 (555) 123-4567" 14)
+  ;; The caret stays after the third digit, not after the dash after it.
+  (maskd-test--step "DEL" "+1 (555) 123-567" 12)
+  (maskd-test--step "9" "+1 (555) 123-9567" 14)
+  (maskd-test--step "8" "+1 (555) 123-9856" 15))
+
+(maskd-test--deftest paste
+  "A paste with junk after the number, into an empty field."
+  (maskd-test--field "" maskd-test-phone)
+  (kill-new "+1 (555) 123-4567 ext")
+  (maskd-test--step "C-y" "+1 (555) 123-4567" 17)
+  (should (equal "5551234567" (plist-get (maskd-field-state) :value))))
+
+(maskd-test--deftest rejected-letter
+  "A letter in a digit slot changes nothing and is reported."
+  (maskd-test--field "" maskd-test-phone)
+  (let ((rejected nil))
+    (let ((maskd-format-functions
+           (list (lambda (params) (push (plist-get params :rejected) rejected)))))
+      (maskd-test--type "555")
+      (setq rejected nil)
+      (maskd-test--step "a" "+1 (555" 7)
+      (should (equal '("a") rejected))
+      (maskd-test--step "x" "+1 (555" 7)
+      (maskd-test--step "1" "+1 (555) 1" 10)
+      (maskd-test--step "Z" "+1 (555) 1" 10)
+      (should (equal '("Z" "" "x" "a") rejected)))))
+
+(maskd-test--deftest undo
+  "One undo takes a keystroke and its formatting; redo brings both back."
+  (maskd-test--field "" maskd-test-phone)
+  (maskd-test--type "555")
+  ;; A command between keystrokes ends Emacs's grouping of typed characters.
+  (maskd-test--step "C-e" "+1 (555" 7)
+  (maskd-test--step "1" "+1 (555) 1" 10)
+  (maskd-test--step "C-/" "+1 (555" 7)
+  (should (equal "555" (plist-get (maskd-field-state) :value)))
+  ;; Redo brings the keystroke and its formatting back, then undo again.
+  (maskd-test--step "C-M-_" "+1 (555) 1" 10)
+  (maskd-test--step "C-/" "+1 (555" 7)
+  ;; The next undo takes the three digits typed together.
+  (maskd-test--step "C-/" "" 0)
+  ;; Typing again after undoing everything.
+  (maskd-test--step "C-e" "" 0)
+  (maskd-test--step "9" "+1 (9" 5))
+
+(maskd-test--deftest undo-after-separator
+  "Undo of a backspace that removed a digit across a separator."
+  (maskd-test--full-phone)
+  (maskd-test--step "C-b C-b C-b C-b" "+1 (555) 123-4567" 13)
+  (maskd-test--step "DEL" "+1 (555) 124-567" 11)
+  (maskd-test--step "C-/" "+1 (555) 123-4567" 13))
+
+(maskd-test--deftest multibyte
+  "A field between 名前: and 😀: UTF-16 columns on both sides."
+  (maskd-test--buffer "名前: 😀")
+  (maskd-test--open maskd-test-phone 5 5)
+  (should (equal "名前: 😀" (buffer-string)))
+  (goto-char 5)
+  (cl-loop for ch across "5551234567"
+           for (text caret) in maskd-test-phone-states
+           do (maskd-test--type (string ch))
+           (maskd-test--expect (string ch) (concat "名前: " text "😀")
+                               (+ 4 caret) (+ 4 caret)))
+  (maskd-test--step "C-b C-b C-b" "名前: +1 (555) 123-4567😀" 18 18)
+  (maskd-test--step "DEL" "名前: +1 (555) 123-567😀" 16 16)
+  (maskd-test--step "9" "名前: +1 (555) 123-9567😀" 18 18)
+  ;; After the emoji: two UTF-16 units, one Emacs character.
+  (maskd-test--step "C-e" "名前: +1 (555) 123-9567😀" 23 22)
+  (let ((applied (maskd-test--stat :applied)))
+    ;; Typing after the emoji is outside the field: nothing formats it.
+    (maskd-test--step "x" "名前: +1 (555) 123-9567😀x" 24 23)
+    (should (equal applied (maskd-test--stat :applied))))
+  (should (equal "5551239567" (plist-get (maskd-field-state "f1") :value))))
+
+(maskd-test--deftest mask-change
+  "A mask change mid-input re-flows the digits."
+  (maskd-test--field "" maskd-test-phone)
+  (maskd-test--type "5551")
+  (maskd-test--expect "5551" "+1 (555) 1" 10)
+  (maskd-test--set-mask maskd-test-card)
+  (maskd-test--expect "card" "5551" 4)
+  (maskd-test--step "2" "5551 2" 6)
+  (maskd-test--set-mask maskd-test-phone)
+  (maskd-test--expect "phone" "+1 (555) 12" 11)
+  (maskd-test--step "3" "+1 (555) 123" 12))
+
+(maskd-test--deftest info-and-close
+  "The field's state at point, then closing it: typing stays as typed."
+  (maskd-test--field "Tel: " maskd-test-phone 6 6)
+  (maskd-test--type "555")
+  (maskd-test--expect "555" "Tel: +1 (555" 12)
+  (let ((state (if (eq maskd-test--driver 'eglot) (maskd-eglot-info) (maskd-info))))
+    (should (equal "555" (plist-get state :value)))
+    (should (equal "digit" (plist-get state :next)))
+    (should (equal "555 [incomplete, next digit]" (maskd-describe state))))
+  (if (eq maskd-test--driver 'eglot) (maskd-eglot-close) (maskd-close))
+  (should (null maskd--fields))
+  (maskd-test--step "1" "Tel: +1 (5551" 13))
+
+(maskd-test--deftest field-command
+  "The command on the word before point, with a preset read with completion."
+  (maskd-test--buffer "Tel: 5551234567")
+  (let ((offered nil))
+    (cl-letf (((symbol-function 'completing-read)
+               (lambda (_prompt collection &rest _)
+                 (setq offered collection)
+                 "phone.us")))
+      (call-interactively (if (eq maskd-test--driver 'eglot)
+                              #'maskd-eglot-field
+                            #'maskd-field)))
+    (should (member "phone.us" offered))
+    (should (member "card" offered)))
+  (maskd-test--expect "open" "Tel: +1 (555) 123-4567" 22)
+  (should (equal maskd-test-phone (plist-get (maskd-field-state) :mask))))
+
+(maskd-test--deftest own-preset
+  "A preset of your own, from `maskd-presets'."
+  (let ((maskd-presets '(("uk" . "+44 [0000] [000000]"))))
+    (maskd-test--field "" "uk")
+    (maskd-test--type "7911")
+    (maskd-test--expect "7911" "+44 7911" 8)
+    (maskd-test--step "1" "+44 7911 1" 10)))
+
+(maskd-test--deftest open-formats
+  "Opening a field over existing text brings it into form."
+  (maskd-test--field "Tel: 5551234" maskd-test-phone 6 13)
+  (maskd-test--expect "open" "Tel: +1 (555) 123-4" 19)
+  (maskd-test--step "5" "Tel: +1 (555) 123-45" 20))
+
+(maskd-test--deftest type-over-selection
+  "Typing over a selection replaces it in one change."
+  (maskd-test--full-phone)
+  ;; Select "555" inside the parentheses.
+  (goto-char 5)
+  (set-mark 5)
+  (goto-char 8)
+  (activate-mark)
+  (maskd-test--step "9" "+1 (912) 345-67" 5))
+
+(defun maskd-test--await-format ()
+  "Let the daemon's answer to the current version arrive."
+  (let ((deadline (+ (float-time) maskd-format-timeout))
+        (version maskd--version))
+    (while (and (< maskd--formatted version) (< (float-time) deadline))
+      (accept-process-output (jsonrpc--process maskd--connection) 0.02))))
+
+(ert-deftest maskd-test-late-format ()
+  "A didFormat that comes after its command ended joins its undo step."
+  (maskd-test--run
+   'jsonrpc
+   (lambda ()
+     (maskd-test--field "" maskd-test-phone)
+     (maskd-test--type "555")
+     (maskd-test--keys "C-e")
+     (let ((maskd-format-timeout 0))
+       (maskd-test--type "1"))
+     ;; The command loop puts a boundary after each command.
+     (undo-boundary)
+     (should (equal "+1 (5551" (buffer-string)))
+     (maskd-test--await-format)
+     (maskd-test--expect "late" "+1 (555) 1" 10)
+     (maskd-test--step "C-/" "+1 (555" 7))))
+
+(ert-deftest maskd-test-stale-format ()
+  "A didFormat for a version the buffer has moved past is dropped."
+  (maskd-test--run
+   'jsonrpc
+   (lambda ()
+     (maskd-test--field "" maskd-test-phone)
+     (let ((maskd-format-timeout 0))
+       ;; The second key goes out before the first one's answer is read.
+       (maskd-test--type "55")
+       (should (equal "55" (buffer-string))))
+     (maskd-test--await-format)
+     (should (equal 1 (maskd-test--stat :stale)))
+     ;; The daemon formats the buffer the person left.
+     (maskd-test--expect "late" "+1 (55" 6)
+     (maskd-test--step "5" "+1 (555" 7)
+     (maskd-test--step "1" "+1 (555) 1" 10))))
+
+(defun maskd-test--silent-insert ()
+  "Insert 1 without running the modification hooks."
+  (interactive)
+  (let ((inhibit-modification-hooks t))
+    (insert "1")))
+
+(ert-deftest maskd-test-hidden-change ()
+  "A change made with the modification hooks inhibited is sent in full."
+  (maskd-test--run
+   'jsonrpc
+   (lambda ()
+     (maskd-test--field "" maskd-test-phone)
+     (maskd-test--type "555")
+     (local-set-key (kbd "C-c x") #'maskd-test--silent-insert)
+     (maskd-test--step "C-c x" "+1 (555) 1" 10)
+     (maskd-test--step "2" "+1 (555) 12" 11))))
+
+(ert-deftest maskd-test-utf16-columns ()
+  "UTF-16 columns are counted by hand: characters past #xFFFF count 2."
+  (with-temp-buffer
+    (insert "a😀b\n名前😀x")
+    (should (equal '(:line 0 :character 3) (maskd--position 3)))
+    (should (equal '(:line 0 :character 4) (maskd--position 4)))
+    (should (equal '(:line 1 :character 4) (maskd--position 8)))
+    (should (equal '(:line 1 :character 5) (maskd--position 9)))
+    (should (equal 4 (maskd--point '(:line 0 :character 4))))
+    (should (equal 8 (maskd--point '(:line 1 :character 4))))
+    (should (equal 9 (maskd--point '(:line 1 :character 99))))
+    (should (equal 9 (maskd--point '(:line 7 :character 0))))
+    (should (equal 5 (maskd--utf16-length "a😀名b")))))
+
+(ert-deftest maskd-test-shutdown ()
+  "The daemon exits with code 0 after shutdown, and starts again on demand."
+  (maskd--connection)
+  (let ((proc (jsonrpc--process maskd--connection)))
+    (maskd-shutdown)
+    (should-not (process-live-p proc))
+    (should (equal 0 (process-exit-status proc))))
+  (maskd-test--run 'jsonrpc
+                   (lambda ()
+                     (maskd-test--field "" maskd-test-phone)
+                     (maskd-test--step "5" "+1 (5" 5))))
+
+(ert-deftest maskd-test-eglot-immediate-changes ()
+  "With `maskd-eglot-send-changes-immediately', eglot needs no hand sync."
+  :tags '(eglot)
+  (skip-unless (maskd-test--eglot-available-p))
+  (maskd-test--run
+   'eglot
+   (lambda ()
+     ;; Only the package's own hook sends the changes here.
+     (remove-hook 'post-command-hook #'maskd-test--sync)
+     (let ((maskd-eglot-send-changes-immediately t))
+       (maskd-test--field "" maskd-test-phone)
+       (cl-loop for ch across "5551"
+                for (text caret) in maskd-test-phone-states
+                do (execute-kbd-macro (vector ch))
+                (maskd-test--expect (string ch) text caret))
+       (should (null eglot--recent-changes))))))
+
+;;;; Running
+
+(defun maskd-test--main (label selector)
+  "Run the ERT selection SELECTOR; print a LABEL line; exit with the result."
+  (let* ((stats (ert-run-tests-batch selector))
+         (failed (ert-stats-completed-unexpected stats))
+         (skipped (ert-stats-skipped stats))
+         (passed (- (ert-stats-completed-expected stats) skipped)))
+    (when (maskd--running-p)
+      (ignore-errors (maskd-shutdown)))
+    (when (and (featurep 'eglot) (fboundp 'eglot-shutdown-all))
+      (ignore-errors (eglot-shutdown-all)))
+    (princ (format "%s: %d passed, %d failed, %d skipped\n"
+                   label passed failed skipped))
+    (kill-emacs (if (zerop failed) 0 1))))
+
+(defun maskd-test-run-jsonrpc ()
+  "Run every test of `maskd-mode' (jsonrpc.el)."
+  (maskd-test--main "maskd-tests (jsonrpc.el)" '(not (tag eglot))))
+
+(defun maskd-test-run-eglot ()
+  "Run every test of maskd-eglot (eglot)."
+  (unless (maskd-test--eglot-available-p)
+    (princ "maskd-tests (eglot): eglot is not installed\n")
+    (kill-emacs 1))
+  (maskd-test--main "maskd-tests (eglot)" '(tag eglot)))
+
+(provide 'maskd-tests)
+;;; maskd-tests.el ends here

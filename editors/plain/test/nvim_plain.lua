@@ -1,0 +1,77 @@
+-- maskd plain-client mode in Neovim's own LSP client, no plugin: run by run.sh.
+-- Opens a card field with the maskd.openField command, types a card number key by key at the end
+-- of the line, and checks that the buffer stays in form through workspace/applyEdit alone and that
+-- the diagnostics go from a hint to nothing. Exits 0 on success, 1 on failure.
+local maskd = os.getenv('MASKD') or 'maskd'
+
+local function fail(message)
+  io.stderr:write('FAIL nvim: ' .. message .. '\n')
+  vim.cmd('cquit 1')
+end
+
+local function wait_for(what, condition)
+  if not vim.wait(5000, condition, 10) then fail('timed out waiting for ' .. what) end
+end
+
+local function run()
+  vim.o.showmode = false
+  local buf = vim.api.nvim_create_buf(true, false)
+  vim.api.nvim_buf_set_name(buf, vim.fn.tempname() .. '.txt')
+  vim.api.nvim_set_current_buf(buf)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, { 'Card: ' })
+
+  local capabilities = vim.lsp.protocol.make_client_capabilities()
+  -- Neovim 0.7 applies versioned documentChanges but does not say so; saying it makes stale edits refused.
+  capabilities.workspace.workspaceEdit.documentChanges = true
+  local id = vim.lsp.start_client({
+    name = 'maskd',
+    cmd = { maskd, '--stdio' },
+    root_dir = vim.fn.getcwd(),
+    init_options = { edits = 'applyEdit' },
+    capabilities = capabilities,
+    flags = { debounce_text_changes = 0 },
+    offset_encoding = 'utf-16',
+  })
+  if not id then fail('the client did not start') end
+  vim.lsp.buf_attach_client(buf, id)
+  local client = vim.lsp.get_client_by_id(id)
+  wait_for('initialize', function() return client.initialized end)
+
+  local done = false
+  client.request('workspace/executeCommand', {
+    command = 'maskd.openField',
+    arguments = { {
+      textDocument = { uri = vim.uri_from_bufnr(buf) },
+      range = { start = { line = 0, character = 6 }, ['end'] = { line = 0, character = 6 } },
+      mask = { preset = 'card' },
+    } },
+  }, function(err) if err then fail('executeCommand: ' .. vim.inspect(err)) end done = true end, buf)
+  wait_for('maskd.openField', function() return done end)
+  wait_for('the first hint', function() return #vim.diagnostic.get(buf) == 1 end)
+  local hint = vim.diagnostic.get(buf)[1]
+  if hint.severity ~= vim.diagnostic.severity.HINT or hint.source ~= 'maskd' then
+    fail('expected a maskd hint, got ' .. vim.inspect(hint))
+  end
+
+  local expected = { '4', '41', '411', '4111', '4111 1', '4111 11', '4111 111', '4111 1111', '4111 1111 1',
+    '4111 1111 11', '4111 1111 111', '4111 1111 1111', '4111 1111 1111 1', '4111 1111 1111 11',
+    '4111 1111 1111 111', '4111 1111 1111 1111' }
+  for i, key in ipairs(vim.split('4111111111111111', '')) do
+    vim.api.nvim_feedkeys('A' .. key .. '\27', 'xt', false)
+    local want = 'Card: ' .. expected[i]
+    wait_for('"' .. want .. '"', function() return vim.api.nvim_buf_get_lines(buf, 0, 1, false)[1] == want end)
+  end
+  wait_for('the diagnostics to clear', function() return #vim.diagnostic.get(buf) == 0 end)
+  -- Nothing more arrives: the echo of the last edit was not formatted again.
+  vim.wait(200)
+  local line = vim.api.nvim_buf_get_lines(buf, 0, 1, false)[1]
+  if line ~= 'Card: 4111 1111 1111 1111' then fail('the line became ' .. line) end
+
+  vim.lsp.stop_client(id)
+  vim.wait(2000, function() return vim.lsp.get_client_by_id(id) == nil end, 10)
+  io.stdout:write('PASS nvim: a card number typed into a plain Neovim client stays in form\n')
+  vim.cmd('qall!')
+end
+
+local ok, err = xpcall(run, debug.traceback)
+if not ok then fail(tostring(err)) end

@@ -1,0 +1,574 @@
+vim9script
+# maskd: the one daemon of this Vim and the documents it knows.
+#
+# The daemon runs as a job whose channel speaks LSP (Content-Length framed JSON-RPC), so
+# Vim does the framing.  Requests are synchronous (ch_evalexpr): the daemon is a local
+# process that answers at once, and a command wants its answer before it goes on.  Notifications from the
+# daemon go to the handlers registered with On().
+#
+# Documents: a buffer is attached with Attach(); it is opened with didOpen and from then
+# on what Vim reports through listener_add() goes out as incremental didChange
+# notifications, one per command or keystroke, whose version is the buffer's b:changedtick.
+# Vim reports changed lines, not changed characters, so a copy of the lines as the daemon
+# knows them is kept and each change is narrowed to the characters that differ; where that
+# is ambiguous ("5" typed before a "5") the cursor decides, because maskd puts the caret
+# after the inserted text.  Listener callbacks run before the screen is redrawn, so in
+# Insert mode each keystroke is its own didChange; TextChanged and TextChangedI send them
+# at once, a zero timer otherwise (see OnChange()).
+
+import autoload './offset.vim'
+
+const CLIENT_NAME = 'maskd.vim'
+const CLIENT_VERSION = '0.1.0'
+
+var job: job = null_job
+var chan: channel = null_channel
+var ready = false
+var stopping = false
+var server: dict<any> = {}
+var handlers: dict<list<func>> = {}
+var docs: dict<dict<any>> = {}
+var stderr_lines: list<string> = []
+var messages: list<string> = []
+var errors: list<string> = []
+var resyncs = 0
+
+# Lifecycle ---------------------------------------------------------------------------------
+
+# Returns the daemon's command line from g:maskd_cmd (a String or a List; default 'maskd').
+def Command(): list<string>
+  var cmd = get(g:, 'maskd_cmd', 'maskd')
+  if type(cmd) == v:t_list
+    return mapnew(cmd, (_, a) => type(a) == v:t_string ? a : string(a))
+  endif
+  return split(cmd)
+enddef
+
+def Timeout(): number
+  return get(g:, 'maskd_timeout', 5000)
+enddef
+
+# Appends `what` and `msg` to the file g:maskd_trace names, when it is set.
+def Trace(what: string, msg: any)
+  var path = get(g:, 'maskd_trace', '')
+  if type(path) == v:t_string && path != ''
+    writefile([what .. ' ' .. json_encode(msg)], path, 'a')
+  endif
+enddef
+
+# Records a problem and shows it.
+def Problem(text: string)
+  add(errors, text)
+  if len(errors) > 50
+    remove(errors, 0)
+  endif
+  echohl ErrorMsg
+  echomsg 'maskd: ' .. text
+  echohl None
+enddef
+
+# Returns whether the daemon is running and initialized.
+export def Running(): bool
+  return ready && job_status(job) == 'run'
+enddef
+
+# Starts the daemon unless it runs, and initializes it.  Returns whether it runs.
+export def Start(): bool
+  if Running()
+    return true
+  endif
+  if &encoding !=# 'utf-8'
+    Problem("'encoding' is " .. &encoding .. ': maskd needs utf-8 (set encoding=utf-8 in your vimrc)')
+    return false
+  endif
+  var argv = Command()
+  if empty(argv) || !executable(argv[0])
+    Problem('cannot run ' .. string(argv) .. ': set g:maskd_cmd to the maskd binary')
+    return false
+  endif
+  stderr_lines = []
+  stopping = false
+  job = job_start(argv, {
+    in_mode: 'lsp',
+    out_mode: 'lsp',
+    err_mode: 'nl',
+    out_cb: OnMessage,
+    err_cb: OnStderr,
+    exit_cb: OnExit,
+    stoponexit: 'term',
+  })
+  if job_status(job) != 'run'
+    Problem('could not start ' .. string(argv))
+    return false
+  endif
+  chan = job_getchannel(job)
+  var reply = ch_evalexpr(chan, {
+    method: 'initialize',
+    params: {
+      processId: getpid(),
+      clientInfo: {name: CLIENT_NAME, version: CLIENT_VERSION},
+      rootUri: null,
+      capabilities: {general: {positionEncodings: ['utf-16']}},
+    },
+  }, {timeout: Timeout()})
+  if type(reply) != v:t_dict || type(get(reply, 'result', 0)) != v:t_dict
+    var why = type(reply) == v:t_dict && has_key(reply, 'error') ? get(reply.error, 'message', '') : 'no answer'
+    Problem('initialize failed: ' .. why .. StderrTail())
+    stopping = true
+    job_stop(job)
+    return false
+  endif
+  server = reply.result
+  var encoding = get(get(server, 'capabilities', {}), 'positionEncoding', 'utf-16')
+  if encoding != 'utf-16'
+    Problem('the daemon chose position encoding ' .. encoding .. ', this plugin speaks utf-16')
+    stopping = true
+    job_stop(job)
+    return false
+  endif
+  ch_sendexpr(chan, {method: 'initialized', params: {}})
+  ready = true
+  augroup maskd_client
+    autocmd!
+    autocmd VimLeavePre * Stop()
+  augroup END
+  return true
+enddef
+
+# Closes every document and shuts the daemon down (shutdown, then exit).
+export def Stop()
+  for key in keys(docs)
+    Detach(str2nr(key))
+  endfor
+  if !Running()
+    return
+  endif
+  stopping = true
+  ch_evalexpr(chan, {method: 'shutdown'}, {timeout: 1000})
+  ready = false
+  ch_sendexpr(chan, {method: 'exit'})
+  # Give it a moment to go by itself before it is stopped.
+  for _ in range(50)
+    if job_status(job) != 'run'
+      break
+    endif
+    sleep 2m
+  endfor
+  if job_status(job) == 'run'
+    job_stop(job)
+  endif
+enddef
+
+def OnStderr(ch: channel, line: string)
+  add(stderr_lines, line)
+  if len(stderr_lines) > 20
+    remove(stderr_lines, 0)
+  endif
+enddef
+
+def StderrTail(): string
+  return empty(stderr_lines) ? '' : ' (' .. stderr_lines[-1] .. ')'
+enddef
+
+def OnExit(j: job, status: number)
+  var expected = stopping
+  ready = false
+  stopping = false
+  for key in keys(docs)
+    var doc = remove(docs, key)
+    listener_remove(doc.listener)
+    if doc.timer != 0
+      timer_stop(doc.timer)
+    endif
+    Emit('detach', {bufnr: str2nr(key)})
+  endfor
+  if !expected
+    Problem('the daemon exited with status ' .. status .. StderrTail())
+  endif
+enddef
+
+# Returns the daemon's initialize result ({capabilities, serverInfo}), or {} when it is not running.
+export def Server(): dict<any>
+  return Running() ? server : {}
+enddef
+
+# Returns the preset names the daemon announced.
+export def Presets(): list<string>
+  var maskd = get(get(get(Server(), 'capabilities', {}), 'experimental', {}), 'maskd', {})
+  var names = get(maskd, 'presets', [])
+  return type(names) == v:t_list ? names : []
+enddef
+
+# Returns the daemon's last lines on stderr, its window/logMessage texts and the plugin's
+# own problems, for bug reports and the tests.
+export def Log(): dict<list<string>>
+  return {stderr: copy(stderr_lines), messages: copy(messages), errors: copy(errors)}
+enddef
+
+# Returns how often a buffer's copy had drifted and was sent whole (0 unless there is a bug).
+export def Resyncs(): number
+  return resyncs
+enddef
+
+# Messages ----------------------------------------------------------------------------------
+
+# Registers `Fn(params)` for the daemon's notification `method`.  The plugin's own events
+# are 'detach' ({bufnr}: the buffer is no longer attached) and 'changed' ({bufnr, version}:
+# a didChange went out).
+export def On(method: string, Fn: func)
+  if !has_key(handlers, method)
+    handlers[method] = []
+  endif
+  add(handlers[method], Fn)
+enddef
+
+def Emit(method: string, params: any)
+  for Fn in get(handlers, method, [])
+    try
+      Fn(params)
+    catch
+      Problem(method .. ': ' .. v:exception .. ' at ' .. v:throwpoint)
+    endtry
+  endfor
+enddef
+
+def OnMessage(ch: channel, msg: any)
+  Trace('<-', msg)
+  if type(msg) != v:t_dict || type(get(msg, 'method', 0)) != v:t_string
+    return
+  endif
+  if has_key(msg, 'id')
+    # maskd sends no requests; refuse any, as LSP wants an answer.
+    ch_sendexpr(chan, {id: msg.id, error: {code: -32601, message: 'not handled by ' .. CLIENT_NAME}})
+    return
+  endif
+  var params = get(msg, 'params', {})
+  if msg.method == 'window/logMessage' || msg.method == 'window/showMessage'
+    var m = type(params) == v:t_dict ? get(params, 'message', '') : params
+    var text = type(m) == v:t_string ? m : string(m)
+    add(messages, text)
+    if len(messages) > 50
+      remove(messages, 0)
+    endif
+  endif
+  Emit(msg.method, params)
+enddef
+
+# Sends request `method` and waits for its answer: the response ({result} or {error}).
+# Changes not yet sent go out first, so the request sees the buffer as it is.
+export def Request(method: string, params: dict<any>): dict<any>
+  if !Running()
+    return {error: {code: -32603, message: 'maskd is not running'}}
+  endif
+  FlushAll()
+  Trace('->', {method: method, params: params})
+  var reply = ch_evalexpr(chan, {method: method, params: params}, {timeout: Timeout()})
+  Trace('<-', reply)
+  if type(reply) != v:t_dict || (!has_key(reply, 'result') && !has_key(reply, 'error'))
+    return {error: {code: -32603, message: 'no answer to ' .. method .. ' within ' .. Timeout() .. ' ms'}}
+  endif
+  return reply
+enddef
+
+# Sends notification `method`.
+export def Notify(method: string, params: dict<any>)
+  if job_status(job) == 'run'
+    Trace('->', {method: method, params: params})
+    ch_sendexpr(chan, {method: method, params: params})
+  endif
+enddef
+
+# Documents ---------------------------------------------------------------------------------
+
+# Returns `path` with every byte but [A-Za-z0-9/._~-] percent-encoded.
+def Escape(path: string): string
+  var out = ''
+  for i in range(len(path))
+    var b = strpart(path, i, 1)
+    out ..= b =~ '^[A-Za-z0-9/._~-]$' ? b : printf('%%%02X', char2nr(b))
+  endfor
+  return out
+enddef
+
+# Returns the URI of buffer `bufnr`: file:// for named buffers, untitled: for others.
+export def Uri(bufnr: number): string
+  var name = bufname(bufnr)
+  if name == '' || getbufvar(bufnr, '&buftype') != ''
+    return 'untitled:vim-buffer-' .. bufnr
+  endif
+  var path = fnamemodify(name, ':p')
+  return 'file://' .. Escape(path[0] == '/' ? path : '/' .. path)
+enddef
+
+# Returns the buffer attached under `uri`, or -1.
+export def BufnrOf(uri: string): number
+  for [key, doc] in items(docs)
+    if doc.uri == uri
+      return str2nr(key)
+    endif
+  endfor
+  return -1
+enddef
+
+# Returns whether `bufnr` is attached.
+export def Attached(bufnr: number): bool
+  return has_key(docs, string(bufnr))
+enddef
+
+# Returns the document text of `lines`: every line followed by a line break.  The break
+# after the last line makes the place after it a position too (line count, character 0).
+def Text(lines: list<string>): string
+  return empty(lines) ? '' : join(lines, "\n") .. "\n"
+enddef
+
+# Attaches `bufnr` to the daemon (starting it if needed).  Returns whether it is attached.
+export def Attach(bufnr: number): bool
+  if Attached(bufnr)
+    return true
+  endif
+  if !bufloaded(bufnr) || !Start()
+    return false
+  endif
+  var lines = getbufline(bufnr, 1, '$')
+  var doc = {
+    uri: Uri(bufnr),
+    lines: lines,
+    version: getbufvar(bufnr, 'changedtick'),
+    listener: 0,
+    pending: [],
+    timer: 0,
+  }
+  var ft = getbufvar(bufnr, '&filetype')
+  Notify('textDocument/didOpen', {textDocument: {
+    uri: doc.uri,
+    languageId: ft == '' ? 'plaintext' : ft,
+    version: doc.version,
+    text: Text(lines),
+  }})
+  doc.listener = listener_add(OnChange, bufnr)
+  docs[string(bufnr)] = doc
+  augroup maskd_buffers
+    execute printf('autocmd! * <buffer=%d>', bufnr)
+    execute printf('autocmd TextChanged,TextChangedI,TextChangedP <buffer=%d> Flush(%d)', bufnr, bufnr)
+    execute printf('autocmd BufUnload <buffer=%d> Detach(%d)', bufnr, bufnr)
+  augroup END
+  return true
+enddef
+
+# Detaches `bufnr`: its listener goes, the daemon closes the document and its fields.
+export def Detach(bufnr: number)
+  var key = string(bufnr)
+  if !has_key(docs, key)
+    return
+  endif
+  var doc = remove(docs, key)
+  listener_remove(doc.listener)
+  if doc.timer != 0
+    timer_stop(doc.timer)
+  endif
+  execute printf('silent! autocmd! maskd_buffers * <buffer=%d>', bufnr)
+  Notify('textDocument/didClose', {textDocument: {uri: doc.uri}})
+  Emit('detach', {bufnr: bufnr})
+enddef
+
+# Sends the changes of `bufnr` that are not sent yet, as one didChange.
+export def Flush(bufnr: number)
+  if Attached(bufnr) && bufloaded(bufnr)
+    listener_flush(bufnr)
+    Send(bufnr)
+  endif
+enddef
+
+def FlushAll()
+  for key in keys(docs)
+    Flush(str2nr(key))
+  endfor
+enddef
+
+# Returns the VersionedTextDocumentIdentifier of attached buffer `bufnr`: the daemon refuses a
+# request made against a version it is not at (-32801) rather than answer for other text.
+export def Document(bufnr: number): dict<any>
+  var doc = get(docs, string(bufnr), {})
+  return {uri: get(doc, 'uri', Uri(bufnr)), version: get(doc, 'version', 0)}
+enddef
+
+# Returns the version of `bufnr` the daemon was last told about (-1 when not attached).
+export def Version(bufnr: number): number
+  return get(get(docs, string(bufnr), {}), 'version', -1)
+enddef
+
+# Returns whether the daemon's copy of `bufnr` (as the plugin tracks it) equals the buffer.
+export def InSync(bufnr: number): bool
+  return Attached(bufnr) && docs[string(bufnr)].lines == getbufline(bufnr, 1, '$')
+enddef
+
+def IsContinuation(text: string, i: number): bool
+  if i <= 0 || i >= len(text)
+    return false
+  endif
+  var b = char2nr(strpart(text, i, 1))
+  return b >= 0x80 && b < 0xC0
+enddef
+
+def CommonPrefix(a: string, b: string, most: number): number
+  var lo = 0
+  var hi = most
+  # The longest prefix of equal bytes, by bisection: string comparisons are native.
+  while lo < hi
+    var mid = (lo + hi + 1) / 2
+    if strpart(a, 0, mid) ==# strpart(b, 0, mid)
+      lo = mid
+    else
+      hi = mid - 1
+    endif
+  endwhile
+  return lo
+enddef
+
+def CommonSuffix(a: string, b: string, most: number): number
+  var lo = 0
+  var hi = most
+  while lo < hi
+    var mid = (lo + hi + 1) / 2
+    if strpart(a, len(a) - mid) ==# strpart(b, len(b) - mid)
+      lo = mid
+    else
+      hi = mid - 1
+    endif
+  endwhile
+  return lo
+enddef
+
+# Returns [start, oldEnd, newEnd]: the bytes old[start : oldEnd] became new[start : newEnd],
+# and the rest is equal.  `hint` (the cursor's byte offset in `new`, or -1) settles where an
+# ambiguous change is: the change ends at it or after it and starts at it or before it.  The
+# ends never split a character.
+export def Diff(old: string, new: string, hint: number): list<number>
+  var lo = len(old)
+  var ln = len(new)
+  var most = min([lo, ln])
+  var p: number
+  var s: number
+  if hint >= 0 && hint <= ln
+    s = CommonSuffix(old, new, min([most, ln - hint]))
+    p = CommonPrefix(old, new, min([most - s, hint]))
+  else
+    p = CommonPrefix(old, new, most)
+    s = CommonSuffix(old, new, most - p)
+  endif
+  while p > 0 && (IsContinuation(old, p) || IsContinuation(new, p))
+    p -= 1
+  endwhile
+  while s > 0 && (IsContinuation(old, lo - s) || IsContinuation(new, ln - s))
+    s -= 1
+  endwhile
+  return [p, lo - s, ln - s]
+enddef
+
+# Returns the LSP Position of byte offset `off` in the text of `lines` (each line followed by
+# a line break), the first of which is line `first` (0-based).
+def PositionIn(lines: list<string>, first: number, off: number): dict<number>
+  var rest = off
+  var i = 0
+  while i < len(lines) && rest > len(lines[i])
+    rest -= len(lines[i]) + 1
+    i += 1
+  endwhile
+  if i >= len(lines)
+    return {line: first + i, character: 0}
+  endif
+  return {line: first + i, character: offset.Utf16Col(lines[i], rest)}
+enddef
+
+# The listener.  Each item of `changes` says that lines [lnum, end) of the buffer as it was
+# just before it became lines [lnum, end + added); the summary arguments do not (their `end`
+# mixes numberings), so the items are merged one by one into the pending region.  Nothing
+# is sent from here: Vim calls a listener in the middle of some commands (J changes a line,
+# calls it, then deletes the next line), and sending then would show the daemon a step no
+# person made: a joined field would seem deleted.  A zero timer sends what one command
+# changed once it is done, unless a flush (an autocmd, a request, the didFormat handler)
+# sends it first.
+def OnChange(bufnr: number, start: number, end: number, added: number, changes: list<any>)
+  var key = string(bufnr)
+  if !has_key(docs, key)
+    return
+  endif
+  var doc = docs[key]
+  for change in changes
+    if empty(doc.pending)
+      doc.pending = [change.lnum, change.end, change.added]
+    else
+      # Pending: daemon lines [a, b) are buffer lines [a, b + delta) as it was before this change.
+      var [a, b, delta] = doc.pending
+      var first = min([a, change.lnum])
+      var last = max([b + delta, change.end])
+      doc.pending = [first, last - delta, delta + change.added]
+    endif
+  endfor
+  if doc.timer == 0
+    doc.timer = timer_start(0, (_) => Send(bufnr))
+  endif
+enddef
+
+# Sends the pending change of `bufnr` as one didChange: the daemon's lines of the pending
+# region against the buffer's, narrowed to the characters that differ.
+def Send(bufnr: number)
+  var key = string(bufnr)
+  if !has_key(docs, key)
+    return
+  endif
+  var doc = docs[key]
+  if doc.timer != 0
+    timer_stop(doc.timer)
+    doc.timer = 0
+  endif
+  if empty(doc.pending) || !bufloaded(bufnr)
+    return
+  endif
+  var [start, end, added] = doc.pending
+  doc.pending = []
+  var old: list<string> = doc.lines
+  # (A slice [i : i - 1] is not empty in Vim9: -1 counts from the end.)
+  var before = end > start ? old[start - 1 : end - 2] : []
+  var after = end + added > start ? getbufline(bufnr, start, end - 1 + added) : []
+  var version = getbufvar(bufnr, 'changedtick')
+  if end - 1 >= start
+    remove(old, start - 1, end - 2)
+  endif
+  extend(old, after, start - 1)
+  if len(old) != get(get(getbufinfo(bufnr), 0, {}), 'linecount', -1)
+    # The copy has drifted (Vim reported a change this code does not expect): resend all.
+    resyncs += 1
+    doc.lines = getbufline(bufnr, 1, '$')
+    doc.version = version
+    Notify('textDocument/didChange', {
+      textDocument: {uri: doc.uri, version: version},
+      contentChanges: [{text: Text(doc.lines)}],
+    })
+    Emit('changed', {bufnr: bufnr, version: version})
+    return
+  endif
+  var otext = Text(before)
+  var ntext = Text(after)
+  var hint = -1
+  if bufnr == bufnr('%') && line('.') >= start && line('.') < start + len(after)
+    hint = 0
+    for i in range(line('.') - start)
+      hint += len(after[i]) + 1
+    endfor
+    hint += min([col('.') - 1, len(after[line('.') - start])])
+  endif
+  var [p, oend, nend] = Diff(otext, ntext, hint)
+  if p == oend && p == nend
+    return
+  endif
+  doc.version = version
+  Notify('textDocument/didChange', {
+    textDocument: {uri: doc.uri, version: version},
+    contentChanges: [{
+      range: {start: PositionIn(before, start - 1, p), end: PositionIn(before, start - 1, oend)},
+      text: strpart(ntext, p, nend - p),
+    }],
+  })
+  Emit('changed', {bufnr: bufnr, version: version})
+enddef

@@ -1,0 +1,361 @@
+vim9script
+# maskd: what the plugin knows about the fields of each buffer, and what happens to them.
+#
+# For every attached buffer: the last FieldState the daemon sent for each field, the
+# versions the plugin's own edits produced (their didChange is the daemon's echo), the
+# placeholder still to fill shown after each field as virtual text, and counters that the
+# tests and :MaskdInfo read.  The `maskd/didFormat` handler lives here too.
+
+import autoload './client.vim'
+import autoload './offset.vim'
+import autoload './textedit.vim'
+
+const PROP = 'maskd_placeholder'
+
+var bufs: dict<dict<any>> = {}
+
+# Returns the plugin's record of `bufnr`, created on first use.
+export def Buf(bufnr: number): dict<any>
+  var key = string(bufnr)
+  if !has_key(bufs, key)
+    bufs[key] = {
+      fields: {},
+      own: {},
+      last: {rejected: '', overflow: ''},
+      shown: {},
+      refresh: 0,
+      stats: {formats: 0, applied: 0, stale: 0, echo: 0, last_version: -1},
+    }
+  endif
+  return bufs[key]
+enddef
+
+# Forgets `bufnr` (it was detached or the daemon went away) and clears its placeholders.
+def Forget(bufnr: number)
+  if has_key(bufs, string(bufnr))
+    var b = remove(bufs, string(bufnr))
+    if b.refresh != 0
+      timer_stop(b.refresh)
+    endif
+  endif
+  ClearProps(bufnr)
+enddef
+
+# Placeholders ------------------------------------------------------------------------------
+
+# Returns whether this Vim can show text that is not in the buffer (9.0.0067 and later).
+export def CanShowPlaceholder(): bool
+  return has('textprop') && has('patch-9.0.0067')
+enddef
+
+def ClearProps(bufnr: number)
+  if CanShowPlaceholder() && bufloaded(bufnr) && !empty(prop_type_get(PROP))
+    prop_remove({type: PROP, bufnr: bufnr, all: true})
+  endif
+enddef
+
+# Redraws the placeholders of `bufnr`: the tail of each field still to fill, as virtual
+# text right after the field (g:maskd_placeholder = 0 turns them off).
+export def Render(bufnr: number)
+  if !CanShowPlaceholder() || !bufloaded(bufnr)
+    return
+  endif
+  if empty(prop_type_get(PROP))
+    prop_type_add(PROP, {highlight: 'MaskdPlaceholder'})
+  endif
+  ClearProps(bufnr)
+  # prop_list() of this Vim does not give the text of a virtual text property: keep it.
+  var shown: dict<string> = {}
+  var b = Buf(bufnr)
+  b.shown = shown
+  if !get(g:, 'maskd_placeholder', true)
+    return
+  endif
+  var count = get(get(getbufinfo(bufnr), 0, {}), 'linecount', 0)
+  for s in List(bufnr)
+    var ph = get(s, 'placeholder', '')
+    if type(ph) != v:t_string || ph == '' || s.range.end.line >= count
+      continue
+    endif
+    var [lnum, byte] = offset.BytePos(bufnr, s.range.end)
+    var id = prop_add(lnum, byte + 1, {type: PROP, bufnr: bufnr, text: ph})
+    shown[string(id)] = ph
+  endfor
+enddef
+
+# Returns the placeholders shown in `bufnr` as [lnum, col, text] (1-based, bytes).
+export def Placeholders(bufnr: number): list<list<any>>
+  var out: list<list<any>> = []
+  if !CanShowPlaceholder() || empty(prop_type_get(PROP)) || !has_key(bufs, string(bufnr))
+    return out
+  endif
+  var shown = get(Buf(bufnr), 'shown', {})
+  var count = get(get(getbufinfo(bufnr), 0, {}), 'linecount', 0)
+  for lnum in range(1, count)
+    for p in prop_list(lnum, {bufnr: bufnr, types: [PROP]})
+      add(out, [lnum, p.col, get(shown, string(p.id), '')])
+    endfor
+  endfor
+  return out
+enddef
+
+# Field states ------------------------------------------------------------------------------
+
+def IsState(s: any): bool
+  return type(s) == v:t_dict && type(get(s, 'field', 0)) == v:t_string
+    && type(get(s, 'range', 0)) == v:t_dict
+enddef
+
+# Records FieldStates (a list, as didFormat's `fields`); other fields are kept.
+export def Update(bufnr: number, states: any)
+  var b = Buf(bufnr)
+  if type(states) == v:t_list
+    for s in states
+      if IsState(s)
+        b.fields[s.field] = s
+      endif
+    endfor
+  endif
+  Render(bufnr)
+enddef
+
+# Replaces every recorded field of `bufnr` by `states` (as maskd/fields returns them).
+export def Reset(bufnr: number, states: any)
+  var b = Buf(bufnr)
+  b.fields = {}
+  Update(bufnr, states)
+enddef
+
+def Before(a: dict<any>, b: dict<any>): number
+  var x = a.range.start
+  var y = b.range.start
+  return x.line != y.line ? x.line - y.line : x.character - y.character
+enddef
+
+# Returns the recorded fields of `bufnr` in document order.
+export def List(bufnr: number): list<dict<any>>
+  if !has_key(bufs, string(bufnr))
+    return []
+  endif
+  return sort(values(bufs[string(bufnr)].fields), Before)
+enddef
+
+# Returns the recorded field containing or touching UTF-16 position (line, character), or {}.
+export def At(bufnr: number, line: number, character: number): dict<any>
+  for s in List(bufnr)
+    var r = s.range
+    if r.start.line == line && r.start.character <= character && character <= r.end.character
+      return s
+    endif
+  endfor
+  return {}
+enddef
+
+# Returns the LSP Position of the cursor in the current window.
+export def CursorPosition(): dict<number>
+  return offset.Position(bufnr('%'), line('.'), col('.') - 1)
+enddef
+
+# Returns the recorded field under the cursor of the current window, or {}.
+export def UnderCursor(): dict<any>
+  var pos = CursorPosition()
+  return At(bufnr('%'), pos.line, pos.character)
+enddef
+
+# Returns whether `v` is JSON true.
+export def Flag(v: any): bool
+  return type(v) == v:t_bool && v
+enddef
+
+# Returns a one-line description of FieldState `s`, as :MaskdInfo and the statusline show it:
+# "visa 4111111111111111 [valid]", "555 [incomplete, next digit]".
+export def Describe(s: dict<any>): string
+  var parts: list<string> = []
+  if type(get(s, 'brand', 0)) == v:t_string
+    add(parts, s.brand)
+  endif
+  var value = get(s, 'value', '')
+  add(parts, type(value) == v:t_string && value != '' ? value : '(empty)')
+  var how: string
+  if Flag(get(s, 'valid', false))
+    how = 'valid'
+  elseif Flag(get(s, 'complete', false))
+    var problems = get(s, 'problems', [])
+    how = 'invalid' .. (type(problems) == v:t_list && !empty(problems) ? ': ' .. join(problems, ', ') : '')
+  else
+    var next = get(s, 'next', null)
+    how = 'incomplete' .. (type(next) == v:t_string ? ', next ' .. next : '')
+  endif
+  add(parts, '[' .. how .. ']')
+  return join(parts, ' ')
+enddef
+
+# Edits -------------------------------------------------------------------------------------
+
+# Applies the daemon's `edits` to `bufnr` and sends their echo at once, remembering its
+# version as the plugin's own.
+def ApplyOwn(bufnr: number, edits: any, join: bool)
+  if type(edits) != v:t_list || empty(edits)
+    return
+  endif
+  var before = client.Version(bufnr)
+  if textedit.Apply(bufnr, edits, join)
+    client.Flush(bufnr)
+    var after = client.Version(bufnr)
+    if after != before
+      var own = Buf(bufnr).own
+      own[string(after)] = true
+    endif
+  endif
+enddef
+
+# Handles `maskd/didFormat`: drops it when it answers the plugin's own edits or when the
+# buffer has moved past its version; otherwise applies its edits joined to the person's
+# undo step, places the cursor and records the fields.  Sends only the echo.
+def OnDidFormat(params: any)
+  if type(params) != v:t_dict || type(get(params, 'textDocument', 0)) != v:t_dict
+    return
+  endif
+  var bufnr = client.BufnrOf(get(params.textDocument, 'uri', ''))
+  if bufnr < 0 || !bufloaded(bufnr)
+    return
+  endif
+  var b = Buf(bufnr)
+  var version = get(params.textDocument, 'version', -1)
+  b.stats.formats += 1
+  b.stats.last_version = version
+  if has_key(b.own, string(version))
+    b.stats.echo += 1
+    return
+  endif
+  # What the person did since goes out first, and makes this notification stale.
+  client.Flush(bufnr)
+  if version != client.Version(bufnr)
+    b.stats.stale += 1
+    return
+  endif
+  filter(b.own, (k, _) => str2nr(k) > version)
+  ApplyOwn(bufnr, get(params, 'edits', []), true)
+  textedit.SetCursor(bufnr, get(params, 'cursor', null))
+  Update(bufnr, get(params, 'fields', []))
+  b.last = {rejected: get(params, 'rejected', ''), overflow: get(params, 'overflow', '')}
+  b.stats.applied += 1
+  if exists('#User#MaskdFormat')
+    doautocmd <nomodeline> User MaskdFormat
+  endif
+enddef
+
+# Applies an openField or setMask result: its edits when the buffer is still at its
+# version, its cursor, and the field's state.
+def ApplyResult(bufnr: number, result: any)
+  if type(result) != v:t_dict
+    return
+  endif
+  if get(result, 'version', client.Version(bufnr)) == client.Version(bufnr)
+    ApplyOwn(bufnr, get(result, 'edits', []), false)
+    textedit.SetCursor(bufnr, get(result, 'cursor', null))
+  endif
+  Update(bufnr, [get(result, 'state', {})])
+enddef
+
+# Requests ----------------------------------------------------------------------------------
+
+# Opens a field over LSP Range `range` of `bufnr` with MaskSpec `mask` (and id `id` unless
+# empty), attaching the buffer first.  Returns the daemon's response ({result} or {error}).
+export def Open(bufnr: number, range: dict<any>, mask: any, id = ''): dict<any>
+  if !client.Attach(bufnr)
+    return {error: {code: -32603, message: 'maskd is not running'}}
+  endif
+  var params: dict<any> = {textDocument: {}, range: range, mask: mask}
+  if id != ''
+    params.field = id
+  endif
+  client.Flush(bufnr)
+  params.textDocument = client.Document(bufnr)
+  var reply = client.Request('maskd/openField', params)
+  if has_key(reply, 'result')
+    ApplyResult(bufnr, reply.result)
+  endif
+  return reply
+enddef
+
+# Changes the mask of field `id` of `bufnr`; what was entered re-flows, and the cursor (LSP
+# Position `position`) keeps its count of entered characters to its left.
+export def SetMask(bufnr: number, id: string, mask: any, position: dict<any>): dict<any>
+  client.Flush(bufnr)
+  var reply = client.Request('maskd/setMask', {
+    textDocument: client.Document(bufnr), field: id, mask: mask, position: position,
+  })
+  if has_key(reply, 'result')
+    ApplyResult(bufnr, reply.result)
+  endif
+  return reply
+enddef
+
+# Closes field `id` of `bufnr`; its text stays.
+export def Close(bufnr: number, id: string): dict<any>
+  client.Flush(bufnr)
+  var reply = client.Request('maskd/closeField', {textDocument: client.Document(bufnr), field: id})
+  if has_key(reply, 'result') && has_key(Buf(bufnr).fields, id)
+    remove(Buf(bufnr).fields, id)
+    Render(bufnr)
+  endif
+  return reply
+enddef
+
+# Returns the daemon's response to maskd/formatHints at `position` of `bufnr`: the FieldState
+# of the field containing or touching it, or null.  The state is recorded too.
+export def Hints(bufnr: number, position: dict<any>): dict<any>
+  if !client.Attached(bufnr)
+    return {result: null}
+  endif
+  client.Flush(bufnr)
+  var reply = client.Request('maskd/formatHints', {textDocument: client.Document(bufnr), position: position})
+  if IsState(get(reply, 'result', null))
+    Update(bufnr, [reply.result])
+  endif
+  return reply
+enddef
+
+# Returns the daemon's response to maskd/fields for `bufnr`, recording every state.
+export def Fetch(bufnr: number): dict<any>
+  if !client.Attached(bufnr)
+    return {result: []}
+  endif
+  client.Flush(bufnr)
+  var reply = client.Request('maskd/fields', {textDocument: client.Document(bufnr)})
+  if type(get(reply, 'result', null)) == v:t_list
+    Reset(bufnr, reply.result)
+  endif
+  return reply
+enddef
+
+# A change that touches no field gets no didFormat, yet it can move fields (a line inserted
+# above, text typed before a field on its line).  So shortly after changes the states of a
+# buffer with fields are fetched again (maskd/fields), once for a burst of changes.
+const REFRESH_MS = 20
+
+def OnChanged(p: dict<any>)
+  if !has_key(bufs, string(p.bufnr))
+    return
+  endif
+  var b = Buf(p.bufnr)
+  if !empty(b.fields) && get(b, 'refresh', 0) == 0
+    b.refresh = timer_start(REFRESH_MS, (_) => Refresh(p.bufnr))
+  endif
+enddef
+
+def Refresh(bufnr: number)
+  if !has_key(bufs, string(bufnr))
+    return
+  endif
+  var b = Buf(bufnr)
+  b.refresh = 0
+  if client.Attached(bufnr) && bufloaded(bufnr) && !empty(b.fields)
+    Fetch(bufnr)
+  endif
+enddef
+
+client.On('maskd/didFormat', OnDidFormat)
+client.On('changed', OnChanged)
+client.On('detach', (p) => Forget(p.bufnr))

@@ -1,0 +1,177 @@
+vim9script
+# The commands: which range :MaskdField takes, how its argument names a mask, :MaskdClose,
+# :MaskdInfo, :MaskdFields, completion, and what happens when something is wrong.
+#   MASKD=... vim -N -u NONE -i NONE -es -S test/commands_tests.vim </dev/null
+
+import './helpers.vim' as H
+import autoload '../autoload/maskd/client.vim'
+import autoload '../autoload/maskd/commands.vim'
+import autoload '../autoload/maskd/fields.vim'
+
+# Returns the messages the commands gave since the last call.
+def Messages(): list<string>
+  var got = filter(split(execute('messages'), "\n"), (_, l) => l =~ '^maskd')
+  messages clear
+  return got
+enddef
+
+def TestVisualRange()
+  H.Buffer(['Card: 4111111111111111 ok'])
+  # Select the digits, then run the command on the selection.
+  cursor(1, 7)
+  H.Normal("v15l\<Esc>", {format: false})
+  H.Command(":'<,'>MaskdField card")
+  H.Eq('Card: 4111 1111 1111 1111 ok', getline(1), 'text')
+  var s = H.FirstField()
+  H.Eq('visa', get(s, 'brand', ''), 'brand')
+  H.Eq(true, get(s, 'valid', false), 'valid')
+  H.Eq('maskd visa 4111111111111111 [valid]', maskd#commands#Status(), 'Status() in the field')
+  cursor(1, 1)
+  H.Eq('', maskd#commands#Status(), 'Status() outside the field')
+enddef
+H.Case(':MaskdField on a Visual selection formats it', TestVisualRange)
+
+def TestWordRange()
+  H.Buffer(['Date: 20240229 then'])
+  cursor(1, 10)
+  H.Command('MaskdField date')
+  H.Eq('Date: 2024-02-29 then', getline(1), 'the word under the cursor')
+  H.Buffer(['Tel: '])
+  cursor(1, 5)
+  # On a blank: an empty field right after it.
+  H.Command('MaskdField phone.us')
+  H.Eq({start: {line: 0, character: 5}, end: {line: 0, character: 5}}, H.FirstField().range, 'range')
+enddef
+H.Case(':MaskdField without a range takes the word under the cursor', TestWordRange)
+
+def TestMaskForms()
+  H.Buffer(['123456'])
+  H.Command('MaskdField {"groups": [3, 3], "separator": "-"}')
+  H.Eq('123-456', getline(1), 'a JSON MaskSpec')
+  H.Buffer(['1234'])
+  H.Command('MaskdField [00]{.}[00]')
+  H.Eq('12.34', getline(1), 'bracket notation')
+  g:maskd_presets = {pin: '[0000]-[00]'}
+  H.Buffer(['123456'])
+  H.Command('MaskdField pin')
+  H.Eq('1234-56', getline(1), 'a preset of g:maskd_presets')
+  unlet g:maskd_presets
+enddef
+H.Case(':MaskdField takes presets, bracket notation and JSON', TestMaskForms)
+
+def TestComplete()
+  var names = commands.Complete('ph', 'MaskdField ph', 13)
+  H.Eq(['phone.cn', 'phone.us'], names, 'completion of "ph"')
+  g:maskd_presets = {phoenix: '[00]'}
+  H.Eq(['phoenix', 'phone.cn', 'phone.us'], commands.Complete('ph', '', 0), 'own presets first')
+  unlet g:maskd_presets
+  H.Eq(true, index(getcompletion('MaskdField ca', 'cmdline'), 'card') >= 0, 'getcompletion()')
+enddef
+H.Case('preset names complete', TestComplete)
+
+def TestBadMask()
+  H.Buffer(['x'])
+  messages clear
+  H.Command('MaskdField [00')
+  var got = Messages()
+  H.Eq(1, len(got), 'messages: ' .. string(got))
+  H.Eq(true, got[0] =~ '^maskd: .*' && got[0] =~ 'offset\|bracket\|\[', 'the message names the problem: ' .. got[0])
+  H.Eq([], fields.List(bufnr('%')), 'fields')
+  H.Eq(['x'], getline(1, '$'), 'text')
+enddef
+H.Case('a malformed mask is an error message and no field', TestBadMask)
+
+def TestCloseAndInfo()
+  H.Buffer([''])
+  H.Command('MaskdField phone.us')
+  H.Type('555', 'i')
+  messages clear
+  H.Command('MaskdInfo')
+  H.Eq(['maskd f1: 555 [incomplete, next digit]  mask +1 ([000]) [000]-[0000]  to fill ) ___-____'], Messages(), ':MaskdInfo')
+  H.Command('MaskdFields')
+  var qf = getqflist()
+  H.Eq(1, len(qf), 'quickfix entries')
+  H.Eq('+1 (555  555 [incomplete, next digit]  (+1 ([000]) [000]-[0000])', get(get(qf, 0, {}), 'text', ''), 'quickfix text')
+  cclose
+  H.Command('MaskdClose')
+  H.Eq([], fields.List(bufnr('%')), 'fields after :MaskdClose')
+  if fields.CanShowPlaceholder()
+    H.Eq([], fields.Placeholders(bufnr('%')), 'placeholders after :MaskdClose')
+  endif
+  # The text stays, and typing is no longer formatted.
+  H.Normal("A1\<Esc>", {format: false})
+  H.Eq('+1 (5551', getline(1), 'text after typing')
+  messages clear
+  H.Command('MaskdClose')
+  H.Eq(['maskd: no field under the cursor'], Messages(), ':MaskdClose without a field')
+enddef
+H.Case(':MaskdInfo, :MaskdFields and :MaskdClose', TestCloseAndInfo)
+
+def TestNoDaemon()
+  client.Stop()
+  var saved = g:maskd_cmd
+  g:maskd_cmd = ['/nonexistent/maskd']
+  H.Buffer([''])
+  messages clear
+  H.Command('MaskdField phone.us')
+  var got = Messages()
+  g:maskd_cmd = saved
+  H.Eq(true, !empty(got) && got[0] =~ 'cannot run', 'message: ' .. string(got))
+  H.Eq(false, client.Running(), 'running')
+  # With the command fixed, the next field starts it.
+  H.Command('MaskdField phone.us')
+  H.Eq(true, client.Running(), 'running after the fix')
+  H.Type('5', 'i')
+  H.Eq('+1 (5', getline(1), 'typed')
+enddef
+H.Case('a missing daemon is a message, and the next command starts it', TestNoDaemon)
+
+def TestDaemonExit()
+  H.Buffer([''])
+  H.Command('MaskdField phone.us')
+  var bufnr = bufnr('%')
+  job_stop(job_info()->filter((_, j) => job_info(j).cmd == g:maskd_cmd)[0])
+  var waited = 0
+  while client.Running() && waited < 2000
+    sleep 1m
+    waited += 1
+  endwhile
+  H.Eq(false, client.Running(), 'running after the daemon was killed')
+  H.Eq(false, client.Attached(bufnr), 'attached')
+  # Typing goes on unformatted, and no error is raised.
+  H.Normal('i5', {format: false})
+  H.Eq('5', getline(1), 'text')
+  var errors = client.Log().errors
+  H.Eq(true, !empty(errors) && errors[-1] =~ 'exited', 'the exit is reported: ' .. string(errors))
+enddef
+H.Case('the daemon going away detaches the buffers', TestDaemonExit)
+
+def TestSourcedTwice()
+  # Vim sources plugin/ itself after a vimrc that sourced it: the commands must survive.
+  execute 'source ' .. fnameescape(H.PLUGIN_DIR .. '/plugin/maskd.vim')
+  H.Buffer(['4111111111111111'])
+  # As typed on the command line.
+  feedkeys(":MaskdField card\<CR>", 'xt')
+  H.Settle()
+  H.Eq('4111 1111 1111 1111', getline(1), 'text')
+enddef
+H.Case('the plugin sourced a second time', TestSourcedTwice)
+
+def TestHelp()
+  # The help file's tags, built in a copy so the repository is left as it is.
+  var dir = tempname()
+  mkdir(dir .. '/doc', 'p')
+  writefile(readfile(H.PLUGIN_DIR .. '/doc/maskd.txt'), dir .. '/doc/maskd.txt')
+  execute 'helptags ' .. fnameescape(dir .. '/doc')
+  execute 'set runtimepath+=' .. fnameescape(dir)
+  for tag in ['maskd', ':MaskdField', ':MaskdSetMask', ':MaskdClose', ':MaskdInfo', ':MaskdFields',
+      'g:maskd_cmd', 'g:maskd_presets', 'maskd#commands#Status()', 'maskd-limitations']
+    execute 'help ' .. tag
+    H.Eq('maskd.txt', expand('%:t'), ':help ' .. tag)
+    helpclose
+  endfor
+  delete(dir, 'rf')
+enddef
+H.Case(':help maskd and its tags', TestHelp)
+
+H.Run()

@@ -1,0 +1,180 @@
+// maskd for VS Code: the `maskd.*` commands.
+'use strict';
+
+const { PRESET_DESCRIPTIONS } = require('./protocol');
+
+/** Every command the extension registers; package.json contributes exactly these. */
+const Command = Object.freeze({
+  formatFieldAs: 'maskd.formatFieldAs',
+  closeField: 'maskd.closeField',
+  showFieldInfo: 'maskd.showFieldInfo',
+});
+
+/**
+ * Registers the commands.
+ * @param {typeof import('vscode')} vscode
+ * @param {import('./session').Session} session
+ * @returns {{dispose(): void}[]}
+ */
+function register(vscode, session) {
+  return [
+    vscode.commands.registerCommand(Command.formatFieldAs, (mask) => formatFieldAs(vscode, session, mask)),
+    vscode.commands.registerCommand(Command.closeField, () => closeField(vscode, session)),
+    vscode.commands.registerCommand(Command.showFieldInfo, () => showFieldInfo(vscode, session)),
+  ];
+}
+
+/**
+ * "maskd: Format Field As...": makes the selection (or an empty field at the caret) a field, or
+ * gives the field at the caret a new mask.
+ *
+ * Without `mask` a quick pick offers the daemon's presets and a custom mask; keybindings and
+ * other extensions may pass a MaskSpec instead.
+ * @param {import('./protocol').MaskSpec} [mask]
+ * @returns {Promise<import('./protocol').FieldResult | undefined>} undefined when cancelled or refused.
+ */
+async function formatFieldAs(vscode, session, mask) {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) return fail(vscode, 'open a text editor first');
+  const { document, selection } = editor;
+  if (selection.start.line !== selection.end.line) return fail(vscode, 'a field is one line: select text on one line');
+  try {
+    await session.ensureStarted();
+    if (mask === undefined || mask === null) mask = await pickMask(vscode, session.presets);
+    if (mask === undefined) return undefined;
+    const existing = await session.fieldAt(document, selection.active);
+    const result =
+      existing && (selection.isEmpty || sameRange(existing.range, selection))
+        ? await session.setMask(document, existing.field, mask, selection.active)
+        : await session.openField(document, new vscode.Range(selection.start, selection.end), mask);
+    const dropped = [result.rejected && `refused "${result.rejected}"`, result.overflow && `cut "${result.overflow}"`]
+      .filter(Boolean)
+      .join(', ');
+    if (dropped) vscode.window.setStatusBarMessage(`maskd ${result.field}: ${dropped}`, 5000);
+    return result;
+  } catch (error) {
+    return failWith(vscode, session, error);
+  }
+}
+
+/**
+ * "maskd: Close Field": stops formatting the field at the caret; its text stays.
+ * @returns {Promise<string | undefined>} the closed field's id.
+ */
+async function closeField(vscode, session) {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) return fail(vscode, 'open a text editor first');
+  try {
+    const state = await session.fieldAt(editor.document, editor.selection.active);
+    if (!state) {
+      vscode.window.showInformationMessage('maskd: no field at the cursor');
+      return undefined;
+    }
+    await session.closeField(editor.document, state.field);
+    vscode.window.setStatusBarMessage(`maskd: closed field ${state.field}`, 3000);
+    return state.field;
+  } catch (error) {
+    return failWith(vscode, session, error);
+  }
+}
+
+/**
+ * "maskd: Show Field Info": the state of the field at the caret, in a message.
+ * @returns {Promise<import('./protocol').FieldState | undefined>}
+ */
+async function showFieldInfo(vscode, session) {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) return fail(vscode, 'open a text editor first');
+  try {
+    const state = await session.fieldAt(editor.document, editor.selection.active);
+    if (!state) {
+      vscode.window.showInformationMessage('maskd: no field at the cursor');
+      return undefined;
+    }
+    vscode.window.showInformationMessage(describe(state));
+    return state;
+  } catch (error) {
+    return failWith(vscode, session, error);
+  }
+}
+
+/**
+ * Asks for a mask: a preset, or a custom one typed in.
+ * @param {string[]} presets the names the daemon offers.
+ * @returns {Promise<import('./protocol').MaskSpec | undefined>} undefined when cancelled.
+ */
+async function pickMask(vscode, presets) {
+  const items = presets.map((name) => ({ label: name, description: PRESET_DESCRIPTIONS[name] || '', mask: { preset: name } }));
+  items.push({ label: 'Custom mask...', description: 'bracket notation or a MaskSpec object', custom: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'maskd: Format Field As',
+    placeHolder: 'A preset, or a custom mask',
+    matchOnDescription: true,
+  });
+  if (!picked) return undefined;
+  if (!picked.custom) return picked.mask;
+  const typed = await vscode.window.showInputBox({
+    title: 'maskd: Custom Mask',
+    prompt: 'Bracket notation, e.g. +1 ([000]) [000]-[0000], or a JSON MaskSpec, e.g. {"groups": [4, 4, 4, 4]}',
+    placeHolder: '+1 ([000]) [000]-[0000]',
+    validateInput: (text) => parseMask(text).error || null,
+  });
+  if (typed === undefined) return undefined;
+  const parsed = parseMask(typed);
+  if (parsed.error) throw new Error(parsed.error);
+  return parsed.mask;
+}
+
+/**
+ * Reads a typed mask: text starting with `{` is a JSON MaskSpec object, anything else bracket
+ * notation exactly as typed (spaces are literals). The daemon judges the mask itself.
+ * @returns {{mask?: import('./protocol').MaskSpec, error?: string}}
+ */
+function parseMask(text) {
+  if (text.length === 0) return { error: 'a mask cannot be empty' };
+  if (!text.trimStart().startsWith('{')) return { mask: text };
+  try {
+    const mask = JSON.parse(text);
+    if (mask === null || typeof mask !== 'object' || Array.isArray(mask)) return { error: 'a MaskSpec must be a JSON object' };
+    return { mask };
+  } catch (error) {
+    return { error: `not JSON: ${error.message}` };
+  }
+}
+
+/**
+ * One line about a field, for "Show Field Info".
+ * @param {import('./protocol').FieldState} s
+ */
+function describe(s) {
+  const parts = [`maskd ${s.field}: ${s.mask}`, `text "${s.text}"`, `value "${s.value}"`];
+  parts.push(s.complete ? (s.valid ? 'complete, valid' : 'complete, not valid') : 'incomplete');
+  if (s.brand) parts.push(`brand ${s.brand}`);
+  if (s.next) parts.push(`next: ${s.next}`);
+  if (s.placeholder) parts.push(`to fill "${s.placeholder}"`);
+  if (s.problems && s.problems.length > 0) parts.push(`problems: ${s.problems.join('; ')}`);
+  return parts.join(', ');
+}
+
+function sameRange(lsp, range) {
+  return (
+    lsp.start.line === range.start.line &&
+    lsp.start.character === range.start.character &&
+    lsp.end.line === range.end.line &&
+    lsp.end.character === range.end.character
+  );
+}
+
+/** Reports an error, logging the daemon's error code (the message alone is shown). */
+function failWith(vscode, session, error) {
+  const code = error.code === undefined ? '' : ` (${error.code})`;
+  session.output.appendLine(`error: ${error.message}${code}`);
+  return fail(vscode, error.message);
+}
+
+function fail(vscode, message) {
+  vscode.window.showErrorMessage(`maskd: ${message}`);
+  return undefined;
+}
+
+module.exports = { Command, register, formatFieldAs, closeField, showFieldInfo, pickMask, parseMask, describe };

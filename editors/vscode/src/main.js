@@ -1,0 +1,52 @@
+// maskd for VS Code: activation and deactivation.
+'use strict';
+
+const vscode = require('vscode');
+const commands = require('./commands');
+const config = require('./config');
+const { Session } = require('./session');
+const packageJson = require('../package.json');
+
+/** @type {Session | null} */
+let session = null;
+
+/**
+ * Wires the session to VS Code's events and registers the commands.
+ *
+ * The daemon starts with the first command that needs it, not here: activation only happens
+ * on a maskd command anyway, and a missing binary is then reported where the person asked.
+ * @returns {{session: Session, settle(document): Promise<void>, fieldsOf(document): any[],
+ *   onDidFormat: Function}} the extension's API, for other extensions and the tests.
+ */
+function activate(context) {
+  const output = vscode.window.createOutputChannel('maskd');
+  session = new Session(vscode, output, { name: 'maskd-vscode', version: packageJson.version });
+  const s = session;
+  context.subscriptions.push(
+    output,
+    ...commands.register(vscode, s),
+    vscode.workspace.onDidChangeTextDocument((event) => s.onDidChangeTextDocument(event)),
+    vscode.workspace.onDidCloseTextDocument((document) => s.onDidCloseTextDocument(document)),
+    vscode.window.onDidChangeVisibleTextEditors((editors) => s.onDidChangeVisibleTextEditors(editors)),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (!config.needsRestart(event) || !s.client) return;
+      output.appendLine('maskd settings changed: restarting the daemon (open fields are closed)');
+      s.stop().catch((error) => output.appendLine(`stop: ${error.message}`));
+    }),
+  );
+  return {
+    session: s,
+    settle: (document) => s.settle(document),
+    fieldsOf: (document) => s.fieldsOf(document),
+    onDidFormat: s.onDidFormat,
+  };
+}
+
+/** Shuts the daemon down (`shutdown`, `exit`); VS Code waits for the returned promise. */
+function deactivate() {
+  const s = session;
+  session = null;
+  return s ? s.stop() : undefined;
+}
+
+module.exports = { activate, deactivate };

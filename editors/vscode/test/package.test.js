@@ -1,0 +1,59 @@
+// maskd for VS Code, tests: package.json says what the code does, and nothing outside node is needed.
+'use strict';
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const path = require('path');
+const H = require('./helpers');
+const { Command } = require('../src/commands');
+const config = require('../src/config');
+
+const pkg = JSON.parse(fs.readFileSync(path.join(H.extensionRoot, 'package.json'), 'utf8'));
+
+test('package.json has what VS Code needs to load the extension', () => {
+  assert.match(pkg.engines.vscode, /^\^1\.\d+\.\d+$/);
+  assert.ok(fs.existsSync(path.join(H.extensionRoot, pkg.main)), pkg.main);
+  assert.equal(pkg.dependencies, undefined);
+  assert.equal(pkg.devDependencies, undefined);
+});
+
+test('the contributed commands are the registered ones, namespaced and in the maskd category', async () => {
+  const contributed = pkg.contributes.commands.map((c) => c.command).sort();
+  assert.deepEqual(contributed, Object.values(Command).sort());
+  for (const c of pkg.contributes.commands) {
+    assert.match(c.command, /^maskd\.[a-zA-Z]+$/);
+    assert.equal(c.category, 'maskd');
+    assert.ok(pkg.activationEvents.includes(`onCommand:${c.command}`), c.command);
+  }
+  assert.equal(pkg.contributes.commands.find((c) => c.command === Command.formatFieldAs).title, 'Format Field As...');
+  await H.activate();
+  for (const id of contributed) assert.ok(H.fake.commands.has(id), `${id} is not registered`);
+  await H.deactivate();
+});
+
+test('the settings are maskd.path and maskd.logLevel under one title, with what config.js reads', () => {
+  const { title, properties } = pkg.contributes.configuration;
+  assert.equal(title, 'maskd');
+  assert.deepEqual(Object.keys(properties).sort(), ['maskd.logLevel', 'maskd.path']);
+  assert.deepEqual(properties['maskd.logLevel'].enum, config.LOG_LEVELS);
+  const read = config.read(H.vscode);
+  assert.equal(read.logLevel, properties['maskd.logLevel'].default);
+  assert.deepEqual(config.serverCommand({ path: '~/bin/maskd', logLevel: 'debug' }).args, ['--stdio', '--log-level', 'debug']);
+  assert.ok(config.serverCommand({ path: '~/bin/maskd', logLevel: 'warn' }).command.endsWith('/bin/maskd'));
+  assert.ok(!config.serverCommand({ path: '~/bin/maskd', logLevel: 'warn' }).command.startsWith('~'));
+});
+
+test('the source needs only node, vscode and itself', () => {
+  const builtin = new Set(require('module').builtinModules);
+  const dir = path.join(H.extensionRoot, 'src');
+  for (const file of fs.readdirSync(dir)) {
+    const source = fs.readFileSync(path.join(dir, file), 'utf8');
+    for (const [, name] of source.matchAll(/require\('([^']+)'\)/g)) {
+      const ok = name === 'vscode' || name.startsWith('.') || builtin.has(name);
+      assert.ok(ok, `${file} requires '${name}'`);
+    }
+    // Method names are spelled in protocol.js only.
+    if (file !== 'protocol.js') assert.doesNotMatch(source, /'maskd\/|'textDocument\//, file);
+  }
+});
