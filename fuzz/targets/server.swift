@@ -218,9 +218,6 @@ final class Session {
     default:
       fail("request \(method) was answered with \(reply)\n" + context())
     }
-    for (method, _) in outbox where method != "window/logMessage" && method != "maskd/didFormat" {
-      fail("a request made the daemon send \(method)\n" + context())
-    }
     return reply
   }
 
@@ -411,8 +408,9 @@ final class Session {
       }
       change(uri, changes, drop: drop)
     case 9 where editor[uri] != nil && !(skipKnownBugs && !(server.documents[uri]?.pending.isEmpty ?? true)):
-      // Known bug S2: a full-content change while edits of both an openField and a setMask are pending (never
-      // echoed) kills the daemon (String index out of bounds in String.scalarSlice, from Document.splice).
+      // Known bug S2: a change while edits of an openField or didFormat and of a later setMask are pending (never
+      // echoed) can kill the daemon (String index out of bounds in String.scalarSlice, from Document.splice).
+      // Skipping known bugs, the editor echoes every openField and setMask, and sends no full content meanwhile.
       // Full content: the text with a piece replaced, or something else entirely.
       var copy = editor[uri]!
       let a = randomIndex(&source, copy), b = randomIndex(&source, copy)
@@ -440,12 +438,12 @@ final class Session {
         params = .object(object)
       }
       let reply = request("maskd/openField", params)
-      if !drop, let edits = result(reply)?["edits"]?.arrayValue { echo(uri, edits, what: "openField") }
+      if !drop || skipKnownBugs, let edits = result(reply)?["edits"]?.arrayValue { echo(uri, edits, what: "openField") }
     case 13 where editor[uri] != nil:
       let id = source.pick(["f1", "f2", "f3", "x"])
       let reply = request("maskd/setMask", ["textDocument": ["uri": .string(uri)], "field": .string(id),
                                             "mask": source.pick(masks)])
-      if !drop, let edits = result(reply)?["edits"]?.arrayValue { echo(uri, edits, what: "setMask") }
+      if !drop || skipKnownBugs, let edits = result(reply)?["edits"]?.arrayValue { echo(uri, edits, what: "setMask") }
     case 14:
       request("maskd/closeField", ["textDocument": ["uri": .string(uri)], "field": .string(source.pick(["f1", "f2", "x"]))])
     case 15:
@@ -486,6 +484,45 @@ extension Array {
   func randomElement(using source: inout ByteSource) -> Element? {
     isEmpty ? nil : self[source.byte() % count]
   }
+}
+
+// MARK: - Regressions
+
+/// The bugs this target found, as minimal sessions; checked once at start-up (not when skipping known bugs).
+func checkRegressions() {
+  func session() -> Session {
+    let s = Session()
+    s.request("initialize", ["processId": .null, "capabilities": [:]])
+    s.initialized = true
+    return s
+  }
+  func change(_ s: Session, _ version: Int, _ changes: JSONValue) {
+    s.notify("textDocument/didChange", ["textDocument": ["uri": "file:///a", "version": .int(Int64(version))],
+                                        "contentChanges": changes])
+  }
+  var failed: [String] = []
+  // S1: "\r" typed before "\n" makes one line break.
+  var s = session()
+  s.notify("textDocument/didOpen", ["textDocument": ["uri": "file:///a", "languageId": "plaintext", "version": 1, "text": "a\nb"]])
+  change(s, 2, [["range": range((0, 1, 0, 1)), "text": "\r"]])
+  let reply = s.request("maskd/openField", ["textDocument": ["uri": "file:///a"], "range": range((1, 0, 1, 1)), "mask": "[*]"])
+  let s1 = s.result(reply) == nil
+  fputs("server regression S1: a \\r typed before a \\n joins them into one line break: \(s1 ? "FAILS: " + "\(reply)" : "ok")\n", stderr)
+  if s1 { failed.append("S1: after typing \\r before \\n in \"a\\nb\", line 1 is not \"b\": \(reply)") }
+  // S2, last: it traps. Edits of an openField and a setMask pending, then a full-content change.
+  fputs("server regression S2: a full-content change over unechoed openField and setMask edits (a trap here is the bug)\n", stderr)
+  s = session()
+  s.notify("textDocument/didOpen", ["textDocument": ["uri": "file:///a", "languageId": "plaintext", "version": 1, "text": "abcdefg"]])
+  s.request("maskd/openField", ["textDocument": ["uri": "file:///a"], "range": range((0, 2, 0, 7)), "mask": "[AAA]-[000]", "field": "f1"])
+  s.request("maskd/setMask", ["textDocument": ["uri": "file:///a"], "field": "f1", "mask": "[000]"])
+  change(s, 2, [["text": ""]])
+  if !failed.isEmpty { fail("\(failed.count) regressions fail:\n  " + failed.joined(separator: "\n  ")) }
+}
+
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
+  if !skipKnownBugs { checkRegressions() }
+  return 0
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
