@@ -61,7 +61,8 @@ class Daemon:
             self.reading.wait()
             try:
                 chunk = os.read(out.fileno(), 1 << 16)
-            except OSError:
+            except (OSError, ValueError):
+                # ValueError: the test closed the pipe (or killed the daemon) while this thread waited.
                 chunk = b""
             if not chunk:
                 self.eof.set()

@@ -128,7 +128,10 @@ final class Daemon {
     let deadline = now() + seconds
     while queue.isEmpty {
       while let event = splitter.next() {
-        if case .message(let body) = event, let value = try? JSONValue.parse(body) { queue.append(value) }
+        guard case .message(let body) = event else { continue }
+        // Diagnostics (the whole document's, after every keystroke) are not checked here: skip them unparsed.
+        if body.prefix(80).starts(with: diagnosticsPrefix) || containsDiagnostics(body.prefix(80)) { continue }
+        if let value = try? JSONValue.parse(body) { queue.append(value) }
       }
       if !queue.isEmpty { break }
       var fd = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
@@ -149,6 +152,20 @@ final class Daemon {
       if message["method"]?.stringValue == "maskd/didFormat" { fatalError("soak: an unexpected didFormat") }
     }
     fatalError("soak: no answer to request \(id)")
+  }
+
+  /// The CPU time the daemon has used, in seconds (user plus system), from /proc.
+  func cpuSeconds() -> Double {
+    guard let file = fopen("/proc/\(pid)/stat", "r") else { return 0 }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 1024)
+    guard fgets(&line, 1024, file) != nil else { return 0 }
+    let text = String(cString: line)
+    guard let close = text.lastIndex(of: ")") else { return 0 }
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    // After the command: state is field 3, utime 14 and stime 15 (1-based), so 11 and 12 here.
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
   }
 
   /// The resident set in KiB, from /proc.
@@ -173,6 +190,19 @@ func fixed(_ x: Double, _ digits: Int = 1) -> String {
   var fraction = String(part)
   while fraction.count < digits { fraction = "0" + fraction }
   return (x < 0 ? "-" : "") + String(whole) + (digits > 0 ? "." + fraction : "")
+}
+
+let diagnosticsPrefix = Array(#"{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics""#.utf8)
+let diagnosticsMethod = Array(#""textDocument/publishDiagnostics""#.utf8)
+
+/// Whether the method name of diagnostics appears in the first bytes of a body.
+func containsDiagnostics(_ head: ArraySlice<UInt8>) -> Bool {
+  let bytes = Array(head)
+  guard bytes.count >= diagnosticsMethod.count else { return false }
+  for i in 0...(bytes.count - diagnosticsMethod.count) where bytes[i] == UInt8(ascii: "\"") {
+    if Array(bytes[i..<i + diagnosticsMethod.count]) == diagnosticsMethod { return true }
+  }
+  return false
 }
 
 func now() -> Double {
@@ -409,6 +439,7 @@ final class Soak {
     open()
     let opened = now()
     let rssStart = daemon.rss()
+    let cpuAtOpen = daemon.cpuSeconds()
     var rssHalf = rssStart, rssPeakSecondHalf = 0
     print("soak: \(options.documents) documents, \(options.documents * options.fieldsPerDocument) fields open in "
       + "\(fixed(opened - started)) s, RSS \(rssStart) KiB")
@@ -433,6 +464,7 @@ final class Soak {
     }
     for d in 0..<documents.count { compareFields(d) }
     let rssEnd = daemon.rss()
+    let daemonCPU = daemon.cpuSeconds() - cpuAtOpen
     rssPeakSecondHalf = max(rssPeakSecondHalf, rssEnd)
     let took = now() - opened
     _ = daemon.response(daemon.request("shutdown", .null))
@@ -444,7 +476,8 @@ final class Soak {
     let perKeystroke = fixed(took / Double(options.keystrokes) * 1e6, 0)
     let sign = growth >= 0 ? "+" : ""
     print("soak: \(options.keystrokes) keystrokes (\(checked) didFormats checked) across \(options.documents) "
-      + "documents and \(options.documents * options.fieldsPerDocument) fields in \(fixed(took)) s (\(perKeystroke) µs each)")
+      + "documents and \(options.documents * options.fieldsPerDocument) fields in \(fixed(took)) s (\(perKeystroke) µs each, "
+      + "of which the daemon's CPU \(fixed(daemonCPU / Double(options.keystrokes) * 1e6, 0)) µs)")
     print("soak: RSS \(rssStart) KiB at start, \(rssHalf) KiB at half, \(rssEnd) KiB at the end "
       + "(\(sign)\(fixed(growth))% over the second half); \(failures) mismatches; exit code \(exitCode)")
     var ok = true
