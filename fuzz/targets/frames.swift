@@ -9,6 +9,10 @@
 // - Mode "framed" (odd first byte): the rest is cut into bodies at each 0xFF byte; they are framed correctly
 //   (with header variations) and the splitter must give back exactly those bodies and no error.
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Draws small numbers from the fuzzer's bytes, then zeros when they run out.
 struct ByteSource {
   private let bytes: [UInt8]
@@ -80,6 +84,43 @@ func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
   return nil
 }
 
+/// Whether steps around known bugs are taken (MASKD_FUZZ_KNOWN_BUGS=skip): then errors compare by kind only.
+let skipKnownBugs = getenv("MASKD_FUZZ_KNOWN_BUGS").map { String(cString: $0) } == "skip"
+
+/// Known bug F1: how many skipped bytes an error reports depends on how the input was cut when a header line is
+/// too long (4,201 `A`s then `Coutf8t-Length: 2\r\n\r\nok`: `skipped 4216 bytes, including a header line longer than
+/// 4096 bytes` fed at once, `skipped 4089 bytes, ...` fed 7 bytes at a time). Messages are the same either way.
+func sameEvents(_ a: [FrameEvent], _ b: [FrameEvent]) -> Bool {
+  guard skipKnownBugs else { return a == b }
+  guard a.count == b.count else { return false }
+  return zip(a, b).allSatisfy { x, y in
+    switch (x, y) {
+    case (.message(let p), .message(let q)): return p == q
+    case (.error(let p), .error(let q)): return p.kind == q.kind
+    default: return false
+    }
+  }
+}
+
+/// The bug this target found, checked once at start-up unless skipping known bugs.
+func checkRegressions() {
+  guard !skipKnownBugs else { return }
+  var stream = [UInt8](repeating: UInt8(ascii: "A"), count: 4201)
+  stream += Array("Coutf8t-Length: 2\r\n\r\nok".utf8)
+  let whole = run(stream, sizes: [], limit: 64), cut = run(stream, sizes: [7], limit: 64)
+  if whole.events != cut.events {
+    fputs("frames regression F1: the skipped-byte count of an error depends on chunking: FAILS\n", stderr)
+    fail("bug F1: 4,201 A then Coutf8t-Length: 2, at once: \(whole.events.first.map { "\($0)" } ?? "-"); "
+      + "7 bytes at a time: \(cut.events.first.map { "\($0)" } ?? "-")")
+  }
+}
+
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
+  checkRegressions()
+  return 0
+}
+
 func checkRaw(_ source: inout ByteSource) {
   let limit = Int(source.byte()) * 4
   var sizes: [Int] = []
@@ -103,9 +144,12 @@ func checkRaw(_ source: inout ByteSource) {
   let whole = run(stream, sizes: [], limit: limit)
   // Byte by byte costs a call per byte; long streams get one-to-three-byte chunks instead.
   let bytewise = run(stream, sizes: stream.count <= 2048 ? [1] : [1, 3, 2], limit: limit)
-  if whole.events != chunked.events || bytewise.events != chunked.events {
-    fail("chunking changed the events: whole \(whole.events.count), chunked \(chunked.events.count), "
-      + "byte-wise \(bytewise.events.count)")
+  for (name, other) in [("whole", whole), ("byte-wise", bytewise)] where !sameEvents(other.events, chunked.events) {
+    let i = (0..<min(other.events.count, chunked.events.count)).first { other.events[$0] != chunked.events[$0] }
+      ?? min(other.events.count, chunked.events.count)
+    let a = i < other.events.count ? "\(other.events[i])" : "nothing"
+    let b = i < chunked.events.count ? "\(chunked.events[i])" : "nothing"
+    fail("chunking changed event \(i): fed \(name), \(String(a.prefix(300))); fed in chunks \(sizes), \(String(b.prefix(300)))")
   }
   if whole.atBoundary != chunked.atBoundary || bytewise.atBoundary != chunked.atBoundary {
     fail("chunking changed whether the stream ended on a frame boundary")
