@@ -16,8 +16,9 @@ extension JSONValue {
   /// - NaN and the infinities, which JSON cannot express, are written as `null`.
   /// - NUL characters in strings and keys are written as `\u0000` (though jansson, and so ``parse(_:)-(String)``,
   ///   refuses one in a key); other characters are written as UTF-8, not escaped.
-  /// - Arrays and objects nested deeper than ``maximumDepth`` (which no jansson reader would accept) are written as
-  ///   `null`, so serialising never overflows the stack.
+  /// - Arrays and objects nested deeper than ``maximumDepth``, and non-empty ones at that depth (their contents would
+  ///   be too deep for jansson's reader), are written as `null`, so serialising never overflows the stack and what
+  ///   it writes always parses.
   ///
   /// Complexity: O(n) in the size of the value.
   /// - Returns: the UTF-8 bytes, with no terminator.
@@ -98,11 +99,14 @@ private func makeNode(_ value: JSONValue, depth: Int, stack: inout [BuildFrame])
   case .string(let text):
     return withUTF8(text) { json_stringn_nocheck($0, $1) } ?? json_null()
   case .array(let elements):
-    guard depth <= JSONValue.maximumDepth, let node = json_array() else { return json_null() }
+    // jansson's parser refuses a value below the deepest container, so a non-empty one there is cut too.
+    guard depth < JSONValue.maximumDepth || (depth == JSONValue.maximumDepth && elements.isEmpty),
+          let node = json_array() else { return json_null() }
     if !elements.isEmpty { stack.append(BuildFrame(target: node, elements: elements, isObject: false, count: elements.count)) }
     return node
   case .object(let object):
-    guard depth <= JSONValue.maximumDepth, let node = json_object() else { return json_null() }
+    guard depth < JSONValue.maximumDepth || (depth == JSONValue.maximumDepth && object.isEmpty),
+          let node = json_object() else { return json_null() }
     if !object.isEmpty {
       stack.append(BuildFrame(target: node, entries: object.entries, isObject: true, count: object.count))
     }

@@ -176,6 +176,12 @@ public struct FrameSplitter {
       skip(nameLength - contentLengthName.count)
       return .progress
     }
+    if wasCut, !(nameLength == contentLengthName.count && equalsIgnoringCase(lineStart..<colon, contentLengthName)) {
+      // The rest of an over-long line is garbage however it arrived, even where it holds a colon: so the
+      // bytes skipped, and the errors reported, do not depend on how the input was cut into reads.
+      skip(consumed)
+      return .progress
+    }
     start += consumed
     block.lineCount += 1
     block.byteCount += consumed

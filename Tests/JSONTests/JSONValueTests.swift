@@ -144,9 +144,11 @@ final class JSONValueTests: XCTestCase {
     var value: JSONValue = 1
     for _ in 0..<5000 { value = ["a": [value]] }
     let text = value.serializedString()
-    // Containers past the limit are written as null: 1024 objects, each holding an array, then null.
-    let expected = String(repeating: "{\"a\":[", count: 1024) + "null" + String(repeating: "]}", count: 1024)
+    // The non-empty array at the deepest level the parser takes, and all below it, is written as null:
+    // 1023 objects each holding an array, then one object holding null. What is written parses again.
+    let expected = String(repeating: "{\"a\":[", count: 1023) + "{\"a\":null}" + String(repeating: "]}", count: 1023)
     XCTAssertEqual(text, expected)
+    XCTAssertNoThrow(try JSONValue.parse(text))
   }
 
   func testSyntaxErrors_carryPosition() {

@@ -417,19 +417,21 @@ let regressions: [(name: String, check: () throws -> String?)] = [
     return mask.format(r.text).text == r.text ? nil : "typing a space gave \(r.text.debugDescription), which formats to "
       + "\(mask.format(r.text).text.debugDescription)"
   }),
-  ("9a: a literal after an optional slot that accepts it stays a literal", {
-    let mask = try Mask.compile("[9a]ab")
-    let r = mask.format("12")
-    return mask.format(r.text).text == r.text ? nil : "12 formats to \(r.text.debugDescription), then to \(mask.format(r.text).text.debugDescription)"
+  ("9a: a mask whose literal an optional slot before it takes is refused as ambiguous", {
+    for notation in ["[9a]ab", "[A…]x"] {
+      do {
+        _ = try Mask.compile(notation)
+        return "\(notation) compiled; formatting it cannot be idempotent"
+      } catch let error as MaskError where error.message.hasPrefix("ambiguous mask") {
+        continue
+      }
+    }
+    return nil
   }),
   ("9b: eager literals after a … block show from the first character", {
     let mask = try Mask.compile(MaskSpec(.notation("[0…] kg"), eager: true))
     let one = mask.apply(.insert("1", at: 0..<0), to: "").text, two = mask.apply(.insert("2", at: 1..<1), to: one).text
-    let x = try Mask.compile(MaskSpec(.notation("[A…]x"), eager: true))
-    var r = x.format("")
-    for key in ["z", "q", "r"] { r = x.apply(.insert(key, at: r.selection), to: r.text) }
-    return (one == "1 kg" || one == "1") && two.hasPrefix("12") && (one == "1") == (two == "12") && r.text.filter({ $0 == "x" }).count <= 1
-      ? nil : "[0…] kg: 1 gave \(one.debugDescription), 12 gave \(two.debugDescription); [A…]x: zqr gave \(r.text.debugDescription)"
+    return one == "1 kg" && two == "12 kg" ? nil : "[0…] kg: 1 gave \(one.debugDescription), 12 gave \(two.debugDescription)"
   }),
   // Last: a trap here ends the process (its name is printed before, so the log shows which).
   ("10: group sizes that overflow are refused, not a trap", {
