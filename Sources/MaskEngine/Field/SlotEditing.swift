@@ -112,7 +112,11 @@ extension Program {
                 while from > 0, d.cellCount(before: from - 1) == k0 { from -= 1 }
                 // Only literals that follow the previous cell directly appeared by themselves; a
                 // literal reached by skipping an optional slot was typed and stays behind the caret.
-                if !(d.cursor(at: from)..<d.cursor(at: s)).allSatisfy({ !elements[$0].isSlot }) { from = s }
+                // (A `…` slot holding the previous cell is passed, as `settle` passes it.)
+                let lastCell = k0 > 0 ? cells[k0 - 1].element : -1
+                if !(d.cursor(at: from)..<d.cursor(at: s)).allSatisfy({ !elements[$0].isSlot || $0 == lastCell }) {
+                    from = s
+                }
             }
             let read = self.read(inserted, from: d.cursor(at: from), into: &newCells)
             outcome.rejected = read.rejected

@@ -18,6 +18,9 @@ final class Program: @unchecked Sendable {
     let firstSlot: Int
     /// The `…` slot's element index, if the mask has one.
     let repeatingSlot: Int?
+    /// Only literals follow the `…` slot (a unit such as ` kg`): `eager` shows them. Slots after a
+    /// `…` are never reached, so then nothing after it shows.
+    let onlyLiteralsAfterRepeat: Bool
     /// Whether every literal is one ASCII byte, so ASCII text can run on the byte path.
     let asciiLiterals: Bool
     /// Classes of all slots, to tell a character cut at the mask's end (overflow) from one that
@@ -53,6 +56,7 @@ final class Program: @unchecked Sendable {
         literalsBefore = before
         firstSlot = elements.firstIndex(where: \.isSlot) ?? elements.count
         repeatingSlot = elements.firstIndex(where: \.repeats)
+        onlyLiteralsAfterRepeat = repeatingSlot.map { r in elements[(r + 1)...].allSatisfy { !$0.isSlot } } ?? false
         asciiLiterals = elements.allSatisfy { $0.isSlot || $0.literalByte != 0 }
         var classes: [SlotClass] = []
         for element in elements {
@@ -252,7 +256,8 @@ extension Program {
             // A `…` slot counts as filled once a character is in the field, so the literals after it
             // (a unit such as ` kg`) show from the first character on.
             while layout.end < elements.count,
-                  !elements[layout.end].isSlot || (elements[layout.end].repeats && !layout.cells.isEmpty) {
+                  !elements[layout.end].isSlot
+                    || (elements[layout.end].repeats && onlyLiteralsAfterRepeat && !layout.cells.isEmpty) {
                 layout.end += 1
             }
         }
