@@ -101,8 +101,9 @@ public final class Connection {
     while !outputClosed {
       guard inputOpen, !stopRequested else {
         guard hasPendingOutput else { break }
-        // After stop(), a client that neither reads nor closes its end must not hold the process forever.
-        guard wait(for: output, events: Int16(POLLOUT), timeout: stopRequested ? 10_000 : -1) else {
+        // After stop(), a client that neither reads nor closes its end must not hold the process forever (a minute
+        // is long enough for a client slowed by a loaded machine).
+        guard wait(for: output, events: Int16(POLLOUT), timeout: stopRequested ? 60_000 : -1) else {
           let bytes = queued[queuedHead...].reduce(0) { $0 + $1.count } - queuedStart
           log("maskd: gave up writing \(bytes) queued bytes: the output takes nothing")
           break
