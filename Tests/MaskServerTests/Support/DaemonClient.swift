@@ -46,34 +46,45 @@ final class DaemonClient {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            self?.receive(data)
-        }
-        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
+        try process.run()
+        // One thread per pipe, each blocking in read(2): a plain loop, where FileHandle's readabilityHandler was
+        // seen to stop delivering a large burst on a loaded machine.
+        startReader(output.fileHandleForReading.fileDescriptor) { [weak self] bytes in self?.receive(bytes) }
+        startReader(errors.fileHandleForReading.fileDescriptor) { [weak self] bytes in
             guard let self else { return }
             self.condition.lock()
-            self.stderrText += String(decoding: data, as: UTF8.self)
+            self.stderrText += String(decoding: bytes, as: UTF8.self)
             self.condition.unlock()
         }
-        try process.run()
+    }
+
+    /// Reads `fd` on a thread of its own until the end of input, passing each chunk (and, at the end, an empty one).
+    private func startReader(_ fd: Int32, _ deliver: @escaping ([UInt8]) -> Void) {
+        let thread = Thread {
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { break }
+                deliver(Array(buffer[..<count]))
+            }
+            deliver([])
+        }
+        thread.start()
     }
 
     deinit {
         if process.isRunning { process.terminate() }
-        output.fileHandleForReading.readabilityHandler = nil
-        errors.fileHandleForReading.readabilityHandler = nil
     }
 
-    private func receive(_ data: Data) {
+    private func receive(_ bytes: [UInt8]) {
         condition.lock()
         defer { condition.broadcast(); condition.unlock() }
-        if data.isEmpty {
+        if bytes.isEmpty {
             ended = true
             return
         }
-        splitter.append([UInt8](data))
+        splitter.append(bytes)
         while let event = splitter.next() {
             if case .message(let body) = event, let value = try? JSONValue.parse(body) {
                 inbox.append(value)
