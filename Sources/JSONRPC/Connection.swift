@@ -44,6 +44,9 @@ public final class Connection {
   public let output: Int32
   /// Receives diagnostics (framing errors, broken messages, I/O errors); by default, writes a line to stderr.
   public var log: (String) -> Void = { writeLineToStandardError($0) }
+  /// Called once every message of a read has been handled (and not after ``stop()``): the place to send what
+  /// a burst of messages changed once for the burst, not once per message.
+  public var afterMessages: () -> Void = {}
 
   private var splitter: FrameSplitter
   private var handler: ((Message) -> Message?)?
@@ -215,18 +218,30 @@ public final class Connection {
     // The frames sent while this queue is handled go out together (see `writeBatch`); those of its last message
     // (and so those of a message read alone) as soon as each is sent.
     batching = true
+    // `afterMessages` runs once, before the last message's reply: a client waiting for that reply has by then
+    // what the messages before it changed, as if each had been answered alone.
+    var finished = false
+    func finish() {
+      guard !finished, !stopRequested else { return }
+      finished = true
+      afterMessages()
+    }
     defer {
+      finish()
       batching = false
       writeBatch()
     }
     for (index, incoming) in queue.enumerated() {
       if stopRequested { return }
-      if index == queue.count - 1 { batching = false }
+      let last = index == queue.count - 1
+      if last { batching = false }
       switch incoming {
       case .message(let message):
         // A notification's handler may end the process (`exit`): what was answered before it goes out first.
         if case .notification = message { writeBatch() }
-        if let reply = handle(message, at: position, cancels: cancels) { send(reply) }
+        let reply = handle(message, at: position, cancels: cancels)
+        if last { finish() }
+        if let reply { send(reply) }
         position += 1
       case .batch(let elements):
         var replies: [JSONValue] = []
@@ -243,6 +258,7 @@ public final class Connection {
             }
           }
         }
+        if last { finish() }
         if !replies.isEmpty { write(JSONValue.array(replies)) }
       case .malformed(let failure):
         if let id = failure.id {

@@ -36,6 +36,10 @@ public final class Server {
     var awaiting: [RequestID: (Result<JSONValue, ResponseError>) -> Void] = [:]
     /// The diagnostics last published for each URI (absent: none, or an empty list).
     var publishedDiagnostics: [String: [Diagnostic]] = [:]
+    /// Documents whose diagnostics may have changed since `publishChanges` last ran.
+    var diagnosticsToCheck: Set<String> = []
+    /// Fields were opened, re-masked or closed since `publishChanges` last ran.
+    var inlayHintsChanged = false
 
     /// - Parameters:
     ///   - notify: sends a notification (method, params) to the client.

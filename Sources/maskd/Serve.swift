@@ -40,6 +40,7 @@ func runServe(_ arguments: [String]) throws -> Int32 {
     let server = Server(version: maskdVersion, log: logger,
                         notify: { method, params in connection.sendNotification(method, params) },
                         request: { method, params in connection.sendRequest(method, params) })
+    connection.afterMessages = { server.publishChanges() }
     logger.info("maskd \(maskdVersion) serving on stdio")
     connection.run { message in
         let reply = server.handle(message)

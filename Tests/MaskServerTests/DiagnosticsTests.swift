@@ -111,4 +111,42 @@ final class DiagnosticsTests: XCTestCase {
         let reopened = client.takeDiagnostics(editor.document.uri)
         XCTAssertEqual(reopened.map(\.diagnostics), [[]])
     }
+
+    /// A plugin restoring many fields at once sends their openField requests in one burst: the daemon publishes
+    /// the document's diagnostics once for the burst (not once per field, which made a burst quadratic), and
+    /// that publication lists every field that has a problem, in document order.
+    func testDiagnostics_burstOfOpenFields_publishedOnceForTheBurst() {
+        let count = 2_000
+        // Every line a card with a wrong check digit, already in form: the fields propose no edits.
+        let lines = (0..<count).map { _ in "card 4111 1111 1111 1112" }
+        let editor = Editor(client, text: lines.joined(separator: "\n"))
+        var frames: [UInt8] = []
+        for line in 0..<count {
+            let request: JSONValue = ["jsonrpc": "2.0", "id": .string("open-\(line)"), "method": "maskd/openField",
+                                      "params": ["textDocument": editor.document.identifier,
+                                                 "range": ClientDocument.range(line, 5, line, 24),
+                                                 "mask": ["preset": "card"], "field": .string("c\(line)")]]
+            let body = request.serialized()
+            frames += Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body
+        }
+        client.write(frames)
+        XCTAssertNotNil(client.waitFor { $0["id"] == .string("open-\(count - 1)") })
+        client.sync()
+        let publications = client.takeDiagnostics(editor.document.uri)
+        XCTAssertGreaterThan(publications.count, 0)
+        XCTAssertLessThan(publications.count, count / 10, "one publication per read of the burst, not per field")
+        let last = publications.last?.diagnostics ?? []
+        XCTAssertEqual(last.count, count)
+        XCTAssertEqual(last.first, diagnostic(ClientDocument.range(0, 5, 0, 24), 1, "invalid", "check digit does not match"))
+        XCTAssertEqual(last.last?["range"], ClientDocument.range(count - 1, 5, count - 1, 24))
+
+        // Typing into one of them republishes with that field's new state, the others unchanged.
+        editor.document.cursor = (1000, 24)
+        editor.backspace()
+        let after = client.takeDiagnostics(editor.document.uri).last?.diagnostics ?? []
+        XCTAssertEqual(after.count, count)
+        XCTAssertEqual(after[1000]["code"], "invalid")
+        XCTAssertEqual(after[1000]["range"], ClientDocument.range(1000, 5, 1000, 23))
+        XCTAssertEqual(after[999], last[999])
+    }
 }

@@ -209,7 +209,9 @@ final class Session {
     nextID += 1
     log.append("request \(method) \(params.serializedString().prefix(trace ? 4000 : 160))")
     outbox.removeAll()
-    guard let reply = server.handle(.request(id: id, method: method, params: params)) else {
+    let answer = server.handle(.request(id: id, method: method, params: params))
+    server.publishChanges()
+    guard let reply = answer else {
       fail("request \(method) got no answer\n" + context())
     }
     switch reply {
@@ -223,7 +225,9 @@ final class Session {
 
   func notify(_ method: String, _ params: JSONValue) {
     log.append("notify \(method) \(params.serializedString().prefix(trace ? 4000 : 160))")
-    if let reply = server.handle(.notification(method: method, params: params)) {
+    let answer = server.handle(.notification(method: method, params: params))
+    server.publishChanges()
+    if let reply = answer {
       fail("notification \(method) was answered: \(reply)\n" + context())
     }
   }

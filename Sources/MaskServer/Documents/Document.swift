@@ -71,6 +71,9 @@ final class Document {
     private(set) var pending: [PendingEdit] = []
     /// A change was refused: the client's copy may differ until a full-content change.
     private(set) var suspect = false
+    /// The problem of each field that has one, by field id, as of the field's last state: what
+    /// its diagnostic says. Kept as states change, so diagnostics never visit every field.
+    private var problems: [String: FieldProblem] = [:]
     private var fieldCounter = 0
 
     init(uri: String, languageId: String, version: Int, text: String, encoding: PositionEncoding) {
@@ -185,6 +188,35 @@ final class Document {
         return snapshot(span.id)
     }
 
+    /// The diagnostics of the fields that have a problem, in document order.
+    /// - Complexity: O(p log n) for p such fields and n lines.
+    func diagnostics() -> [Diagnostic] {
+        var located: [(line: Int, column: Int, Diagnostic)] = []
+        for (id, problem) in problems {
+            // A field whose line was replaced away has no place any more: it is gone.
+            guard let (line, span, text) = fieldSpan(id) else {
+                problems[id] = nil
+                continue
+            }
+            let range = TextRange(start: position(line: line, column: span.start, in: text),
+                                  end: position(line: line, column: span.end, in: text))
+            located.append((line, span.start,
+                            Diagnostic(range: range, severity: problem.severity, code: problem.code,
+                                       message: problem.message)))
+        }
+        located.sort { ($0.line, $0.column) < ($1.line, $1.column) }
+        return located.map(\.2)
+    }
+
+    /// Forgets the state kept for a field whose proposed edits were dropped (its text is not the
+    /// one that state describes), and reads its problem from its text as it is.
+    private func forgetProposal(_ id: String) {
+        guard let slot = lines.slot(of: id), var session = lines.session(slot: slot) else { return }
+        session.keep(nil)
+        lines.setSession(session, slot: slot)
+        problems[id] = snapshot(id).flatMap { FieldProblem($0.result) }
+    }
+
     /// A fresh field id, `f1`, `f2`, ... skipping ids in use.
     func newFieldID() -> String {
         repeat { fieldCounter += 1 } while lines.session(of: "f\(fieldCounter)") != nil
@@ -232,6 +264,7 @@ final class Document {
         content.fields.removeAll { $0.id == id }
         lines[line] = content
         pending.removeAll { $0.field == id }
+        problems[id] = nil
         return true
     }
 
@@ -252,7 +285,9 @@ final class Document {
 
     /// Forgets the edits waiting for their echo: the client said it will not apply them.
     func discardPending() {
+        let fields = Set(pending.map(\.field))
         pending.removeAll()
+        for id in fields { forgetProposal(id) }
     }
 
     /// Stores `results` as the fields' states, and makes pending the edits that turn each
@@ -287,6 +322,7 @@ final class Document {
             let oldText = current(line).text.scalarSlice(span.start, span.end)
             session.keep(formatted && result.text == oldText ? nil : result)
             lines.setSession(session, slot: slot)
+            problems[id] = FieldProblem(result)
             guard oldText != result.text else { continue }
             let old = Array(oldText.unicodeScalars)
             let new = Array(result.text.unicodeScalars)
@@ -380,6 +416,8 @@ final class Document {
         var personTouched = false
         var cursor: (ScalarPosition, field: String?)?
         var resynchronised = false
+        // Fields whose proposed edits a person's change overtook: their text is not the result proposed.
+        var dropped: Set<String> = []
 
         func rollback() {
             for step in undo.reversed() {
@@ -413,6 +451,7 @@ final class Document {
                 }
                 continue
             }
+            dropped.formUnion(pendingCopy.map(\.field))
             pendingCopy.removeAll()
             let outcome = applyPersonChange(joiningLineBreaks(scalarChange))
             undo.append(outcome.undo)
@@ -431,6 +470,7 @@ final class Document {
         version = newVersion
         pending = pendingCopy
         if resynchronised { suspect = false }
+        for id in dropped where results[id] == nil { forgetProposal(id) }
         guard personTouched else { return nil }
         let formatted = formatEdits(results)
         var caret: Position

@@ -9,7 +9,7 @@ extension Server {
         documents[uri] = Document(uri: uri, languageId: languageId, version: version, text: text, encoding: encoding)
         log.debug("opened \(uri) at version \(version)")
         // A replaced document's fields are gone, and so are their diagnostics.
-        if publishedDiagnostics[uri] != nil { publishDiagnostics(uri) }
+        if publishedDiagnostics[uri] != nil { diagnosticsMayHaveChanged(uri) }
     }
 
     func closeDocument(uri: String) {
@@ -18,7 +18,7 @@ extension Server {
             return
         }
         log.debug("closed \(uri)")
-        publishDiagnostics(uri)
+        diagnosticsMayHaveChanged(uri)
     }
 
     /// Applies a `didChange`; when a person's change touched a field, delivers the edits that
@@ -37,7 +37,7 @@ extension Server {
             if let formatted { deliver(formatted, uri: uri) }
             // Diagnostics can only have changed when a field's state did, when an echo completed (they
             // waited for it), or when fields that have diagnostics may have moved.
-            if formatted != nil || echoExpected || publishedDiagnostics[uri] != nil { publishDiagnostics(uri) }
+            if formatted != nil || echoExpected || publishedDiagnostics[uri] != nil { diagnosticsMayHaveChanged(uri) }
         } catch let refusal as ChangeRefusal {
             report(.warn, "textDocument/didChange '\(uri)' version \(version) refused, nothing applied: "
                 + "\(refusal); send the full content to resynchronise")

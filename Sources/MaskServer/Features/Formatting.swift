@@ -27,7 +27,7 @@ extension Server {
             ids = document.allSnapshots().map(\.id)
         }
         let edits = document.reformat(ids)
-        publishDiagnostics(uri)
+        diagnosticsMayHaveChanged(uri)
         return .from(edits)
     }
 }

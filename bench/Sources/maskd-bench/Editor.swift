@@ -12,7 +12,7 @@ enum Key {
 /// What the person types into a field: a 19-digit card number key by key, then backspaces
 /// until the field is empty, and again.
 struct TypingScript {
-    static let digits = Array("4000123456789010123")
+    static let digits = Array("4000123456789017123")
 
     /// Digits in the field now.
     private(set) var entered: Int
