@@ -95,7 +95,13 @@ public final class Mask: @unchecked Sendable {
                 let lower = min(max(edit.range.lowerBound, 0), count)
                 var kept = field.format(text, selection: nil)
                 kept.text = text
-                kept.selection = lower..<min(max(edit.range.upperBound, lower), count)
+                let range = lower..<min(max(edit.range.upperBound, lower), count)
+                if edit.text.isEmpty {
+                    let caret = Self.caretBefore(edit, range)
+                    kept.selection = caret..<caret
+                } else {
+                    kept.selection = range
+                }
                 kept.rejected = edit.text
                 kept.overflow = ""
                 return checked(kept)
@@ -214,11 +220,13 @@ public final class Mask: @unchecked Sendable {
             let cells = chosen.outcome.layout.cells
             let (next, brand) = dynamic.program(forPrefix: U.alnumPrefix(cells.lazy.map { $0.char }))
             if next !== chosen.program {
-                let k = chosen.program.cellCount(beforeOffset: chosen.outcome.caret, in: chosen.outcome.layout)
-                var moved = next.replay(before: cells[0..<k].lazy.map { $0.char }, inserted: nil,
-                                        after: cells[k...].lazy.map { $0.char })
-                moved.rejected = chosen.outcome.rejected
-                moved.overflow = chosen.outcome.overflow + moved.overflow
+                // The edit is replayed in the new program from every entered character (those before
+                // it, the inserted text, those after it), not from the cells the old program kept: a
+                // longer brand takes what the shorter one cut. What the new program cuts is then the
+                // whole overflow, in text order, and the caret keeps its count of characters to its left.
+                let edited = chosen.outcome
+                let moved = next.replay(before: edited.before.lazy.map { $0.char }, inserted: edited.inserted,
+                                        after: edited.after.lazy.map { $0.char })
                 chosen = (next, moved, brand)
             } else {
                 chosen.brand = brand
@@ -230,7 +238,15 @@ public final class Mask: @unchecked Sendable {
             var unchanged = d.layout
             program.settle(&unchanged)
             let rejected = outcome.refused ? outcome.rejected : edit.text
-            return result(program, unchanged, rendered: (text, program.value(of: unchanged)), selection: range,
+            // A refused insertion leaves the selection as it was; a deletion that changes nothing
+            // leaves a collapsed caret: where the deletion rule puts it when there was nothing to
+            // delete, else where the key was pressed.
+            var selection = range
+            if inserted.isEmpty {
+                let caret = outcome.refused ? min(outcome.caret, chars.count) : Self.caretBefore(edit, range)
+                selection = caret..<caret
+            }
+            return result(program, unchanged, rendered: (text, program.value(of: unchanged)), selection: selection,
                           rejected: rejected, overflow: outcome.refused ? outcome.overflow : "",
                           brand: currentBrand)
         }
@@ -335,6 +351,12 @@ public final class Mask: @unchecked Sendable {
         return (kept(low), cut)
     }
 
+    /// Where the caret stood for a deletion over `range`: after it for a backspace, before it for
+    /// a forward delete.
+    private static func caretBefore(_ edit: FieldEdit, _ range: Range<Int>) -> Int {
+        edit.direction == .forward ? range.lowerBound : range.upperBound
+    }
+
     private func clamp(_ range: Range<Int>, _ count: Int) -> Range<Int> {
         let lower = min(max(range.lowerBound, 0), count)
         return lower..<min(max(range.upperBound, lower), count)
@@ -368,15 +390,6 @@ public final class Mask: @unchecked Sendable {
         r.problems += checks.problems(r.value)
         r.valid = r.problems.isEmpty
         return r
-    }
-}
-
-extension Program {
-    /// How many cells stand before text offset `offset` of a rendered layout.
-    func cellCount<U>(beforeOffset offset: Int, in layout: Layout<U>) -> Int {
-        var k = 0
-        while k < layout.cells.count, textOffset(afterCell: k, in: layout.cells) <= offset { k += 1 }
-        return k
     }
 }
 

@@ -51,4 +51,46 @@ final class CardPresetTests: XCTestCase {
         XCTAssertEqual(amex.brand, "amex")
         XCTAssertEqual(amex.overflow, "1")
     }
+    func testBrandSwitchToALongerBrand_keepsEveryDigitThatFits() {
+        // Amex (15 digits) to Visa (up to 19): the 16 digits entered all fit, as formatting them does.
+        var typed = TypingField(card, "|3782 822463 10005")
+        let visa = typed.type("4")
+        check(typed, "4|378 2822 4631 0005")
+        XCTAssertEqual(visa.brand, "visa")
+        XCTAssertEqual(visa.value, "4378282246310005")
+        XCTAssertEqual(visa.overflow, "")
+        XCTAssertEqual(card.format("4378282246310005").text, typed.text)
+
+        var pasted = TypingField(card, "3782 822463 10005")
+        pasted.select(0..<2)
+        let r = pasted.paste("4111")
+        check(pasted, "4111| 8282 2463 1000 5")
+        XCTAssertEqual(r.brand, "visa")
+        XCTAssertEqual(r.overflow, "")
+    }
+
+    func testBrandSwitch_overflowListsTheCutDigitsInTextOrder() {
+        var mastercard = TypingField(card, "5123 4567 8901 2345")
+        mastercard.select(0..<1)
+        let amex = mastercard.paste("37")
+        check(mastercard, "37|12 345678 90123")
+        XCTAssertEqual(amex.brand, "amex")
+        XCTAssertEqual(amex.overflow, "45")
+
+        var visa = TypingField(card, "4123 4567 8901 2345 678")
+        visa.select(0..<1)
+        let r = visa.paste("34")
+        check(visa, "34|12 345678 90123")
+        XCTAssertEqual(r.brand, "amex")
+        XCTAssertEqual(r.overflow, "45678")
+    }
+
+    func testBrandSwitchByDeletion_keepsTheCaretCount() {
+        // Deleting the 4 of a Visa leaves 37...: Amex, 15 digits; the caret stays before every digit.
+        var field = TypingField(card, "4|378 2822 4631 0005")
+        let r = field.backspace()
+        check(field, "|3782 822463 10005")
+        XCTAssertEqual(r.brand, "amex")
+        XCTAssertEqual(r.overflow, "")
+    }
 }

@@ -178,6 +178,55 @@ final class SeedTests: XCTestCase {
         XCTAssertEqual(plate.format("ab1c2").text, "AB-1C2")
     }
 
+    /// A Chinese mobile number as a `#` pattern, constrained by a regular expression.
+    private func mobilePattern(_ regex: String) -> Mask {
+        try! Mask.compile(MaskSpec(.pattern("### #### ####"), regex: regex))
+    }
+
+    func testSeed3_regex_editThatBreaksItIsRefused_textAndCaretUnchanged() {
+        let m = mobilePattern("1[3-9]\\d{9}")
+        // Typing a 2 after the leading 1 can never match: refused and reported.
+        var f = TypingField(m, "1|38 0013 8000")
+        f.type("2")
+        check(f, "1|38 0013 8000")
+        XCTAssertEqual(f.last?.rejected, "2")
+        XCTAssertEqual(f.last?.value, "13800138000")
+        // A paste over a selection that would break it leaves the selection too.
+        f.select(0..<1)
+        f.paste("5")
+        check(f, "[1]38 0013 8000")
+        XCTAssertEqual(f.last?.rejected, "5")
+        // A deletion that would break it changes nothing, and the caret stays where it was.
+        f.select(1..<1)
+        f.backspace()
+        check(f, "1|38 0013 8000")
+        // An edit that keeps it is taken.
+        f.select(1..<2)
+        f.paste("5")
+        check(f, "15|8 0013 8000")
+    }
+
+    func testSeed3_regex_newExpressionAdaptsTheExistingText() {
+        let before = mobilePattern("1[3-9]\\d{9}")
+        var f = TypingField(before)
+        f.type("13800138000")
+        check(f, "138 0013 8000|")
+        // A new expression that allows only seven digits cuts what no longer fits.
+        let after = mobilePattern("1[3-9]\\d{5}")
+        let r = after.reflow(f.text, from: before, caret: f.selection.upperBound)
+        XCTAssertEqual(marked(r), "138 0013|")
+        XCTAssertEqual(r.value, "1380013")
+        XCTAssertEqual(r.overflow, "8000")
+        // One that rejects the second digit keeps only the start it still accepts; the caret
+        // keeps its count of digits to its left as far as they remain.
+        let strict = mobilePattern("1[5-9]\\d{9}")
+        let s = strict.reflow(f.text, from: before, caret: 5)
+        XCTAssertEqual(marked(s), "1|")
+        XCTAssertEqual(s.overflow, "3800138000")
+        // Formatting with the new expression (setting the text) adapts it the same way.
+        XCTAssertEqual(after.format("13800138000").text, "138 0013")
+    }
+
     // MARK: Seed 4: bracket notation
 
     func testSeed4_sevenPrefix_tenDigitValue() {

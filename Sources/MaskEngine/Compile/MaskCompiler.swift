@@ -67,9 +67,9 @@ enum MaskCompiler {
     }
 
     /// A program over `elements` with the options of `spec`.
-    static func makeProgram(_ elements: [Element], _ spec: MaskSpec) -> Program {
+    static func makeProgram(_ elements: [Element], _ spec: MaskSpec, asciiOnly: Bool = false) -> Program {
         Program(elements: elements, eager: spec.eager ?? false, letterCase: spec.letterCase,
-                placeholderChar: spec.placeholderChar ?? "_")
+                placeholderChar: spec.placeholderChar ?? "_", asciiOnly: asciiOnly)
     }
 
     /// `alternative` with the options of the enclosing `oneOf` filled in where it has none.

@@ -138,7 +138,7 @@ final class DynamicProgram: @unchecked Sendable {
     }()
 
     /// The `iban` preset: two letters, two check digits, then letters or digits in fours up to
-    /// the country's length (34 while the country is not known).
+    /// the country's length (34 while the country is not known), ASCII only.
     static func iban(_ spec: MaskSpec) throws -> DynamicProgram {
         func make(_ length: Int) throws -> Program {
             var s = spec
@@ -153,7 +153,8 @@ final class DynamicProgram: @unchecked Sendable {
                 slot += 1
             }
             try ProgramChecks.check(elements, letterCase: s.letterCase)
-            return MaskCompiler.makeProgram(elements, s)
+            // ISO 13616: an IBAN is ASCII A-Z and 0-9; other letters are rejected.
+            return MaskCompiler.makeProgram(elements, s, asciiOnly: true)
         }
         let broad = try make(spec.maxLength ?? 34)
         var byLength: [Int: Program] = [:]

@@ -25,6 +25,8 @@ protocol FieldUnit: Hashable {
     /// The unit as an ASCII digit or upper-case ASCII letter, or nil: what dynamic masks
     /// (the card brand, the IBAN country) decide by.
     var asciiAlnum: UInt8? { get }
+    /// Whether the unit is ASCII (for programs that store nothing else, such as the IBAN's).
+    var isASCII: Bool { get }
 }
 
 extension FieldUnit {
@@ -85,6 +87,8 @@ extension Character: FieldUnit {
         return n
     }
 
+    var isASCII: Bool { utf8.allSatisfy { $0 < 0x80 } }
+
     var asciiAlnum: UInt8? {
         if let digit = asciiDigit(self) { return digit.asciiValue }
         guard utf8.count == 1, let a = asciiValue else { return nil }
@@ -142,6 +146,9 @@ extension UInt8: FieldUnit {
         buffer[offset] = self
         return offset + 1
     }
+
+    @inline(__always)
+    var isASCII: Bool { self < 0x80 }
 
     var asciiAlnum: UInt8? {
         switch self {

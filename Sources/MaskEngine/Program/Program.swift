@@ -8,6 +8,9 @@ final class Program: @unchecked Sendable {
     let elements: [Element]
     let eager: Bool
     let letterCase: LetterCase?
+    /// Slots store ASCII only: a character whose stored form is not ASCII fits no slot (the IBAN,
+    /// whose letters are A-Z; digits of other scripts still become ASCII digits).
+    let asciiOnly: Bool
     let placeholderChar: Character
     /// The canonical bracket notation.
     let notation: String
@@ -40,10 +43,11 @@ final class Program: @unchecked Sendable {
     private let nextFrom: [SlotKind?]
     private let placeholderFrom: [String]
 
-    init(elements: [Element], eager: Bool, letterCase: LetterCase?, placeholderChar: Character) {
+    init(elements: [Element], eager: Bool, letterCase: LetterCase?, placeholderChar: Character, asciiOnly: Bool = false) {
         self.elements = elements
         self.eager = eager
         self.letterCase = letterCase
+        self.asciiOnly = asciiOnly
         self.placeholderChar = placeholderChar
         self.notation = Program.canonicalNotation(elements)
         var before = [Int](repeating: 0, count: elements.count + 1)
@@ -111,7 +115,14 @@ final class Program: @unchecked Sendable {
 
     /// Whether `c` would fit some slot of this mask (it is then overflow, not rejected, when cut).
     func fitsSomeSlot<U: FieldUnit>(_ c: U) -> Bool {
-        slotClasses.contains { c.fit($0, letterCase) != nil }
+        slotClasses.contains { fitted(c, $0) != nil }
+    }
+
+    /// What a slot of `slotClass` stores for `c`, or nil when it does not fit.
+    @inline(__always)
+    func fitted<U: FieldUnit>(_ c: U, _ slotClass: SlotClass) -> U? {
+        guard let stored = c.fit(slotClass, letterCase) else { return nil }
+        return !asciiOnly || stored.isASCII ? stored : nil
     }
 
     /// The problems list for `count` missing required slots: one sentence.
@@ -171,7 +182,7 @@ extension Program {
                 walkedLiteral = true
                 e += 1
             case .slot(let slotClass):
-                if let stored = c.fit(slotClass, letterCase) {
+                if let stored = fitted(c, slotClass) {
                     cells.append(Cell(char: stored, element: e))
                     cursor = self.cursor(after: e)
                     return .cell
@@ -230,7 +241,7 @@ extension Program {
                     e += 1
                     continue
                 }
-                if let stored = c.fit(slotClass, letterCase) {
+                if let stored = fitted(c, slotClass) {
                     cells.append(Cell(char: stored, element: e))
                     cursor = self.cursor(after: e)
                     placed = true
