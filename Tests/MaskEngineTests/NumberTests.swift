@@ -387,6 +387,9 @@ final class NumberTests: XCTestCase {
             (NumberSpec(group: ".", decimal: "."), "contains the decimal mark"),
             (NumberSpec(fraction: -1), "fraction"),
             (NumberSpec(maxInteger: 0), "maxInteger"),
+            // Found by the engine fuzzer: a placeholder of 2^62 characters was allocated on the first keystroke.
+            (NumberSpec(fraction: 1 << 62), "fraction must be between 0 and 4096"),
+            (NumberSpec(maxInteger: Int.max), "maxInteger must be between 1 and 4096"),
         ]
         for (spec, message) in bad {
             XCTAssertThrowsError(try NumberField.validate(spec)) { error in

@@ -211,15 +211,38 @@ func hasKnownBug9(_ mask: Mask) -> Bool {
   }
 }
 
+/// The one open class (RELIABILITY.md): in a `oneOf` where a literal of one alternative fits a slot of another, a text
+/// can be read by both, with different counts of entered characters (`oneOf [{"groups": [5], "accept": "any"},
+/// {"pattern": "  #    ", "accept": "any"}]` reads `  a` as one character or three; with `#9` and `date`, `19` is one
+/// digit and a literal, or two digits). The text is kept either way; only the counts this target checks are
+/// ambiguous, so for these masks they are not checked (crashes, bounds and positions still are).
+func hasAmbiguousAlternatives(_ mask: Mask) -> Bool {
+  guard isOneOf(mask) else { return false }
+  let programs = allPrograms(mask)
+  for (i, program) in programs.enumerated() {
+    let literals = program.elements.compactMap(\.literal)
+    for (j, other) in programs.enumerated() where j != i {
+      let slots = other.elements.compactMap(\.slotClass)
+      if literals.contains(where: { c in slots.contains { $0.fit(c, letterCase: other.letterCase) != nil } }) {
+        return true
+      }
+    }
+  }
+  return false
+}
+
 struct Session {
   var spec: MaskSpec
   var mask: Mask
   var text = ""
   var selection = 0..<0
   var log: [String] = []
-  /// Whether idempotence and the counts of entered characters are checked (not for `oneOf` masks when skipping
-  /// known bugs 1-4, 6 and 7, which are all about how `oneOf` chooses its alternative).
-  var checksContent: Bool { !(skipKnownBugs && (isOneOf(mask) || hasKnownBug9(mask))) }
+  /// Whether idempotence and the counts of entered characters are checked: not for the open class
+  /// (`hasAmbiguousAlternatives`), nor for any `oneOf` mask when skipping known bugs (1-4, 6 and 7 were all about how
+  /// `oneOf` chooses its alternative).
+  var checksContent: Bool {
+    !hasAmbiguousAlternatives(mask) && !(skipKnownBugs && (isOneOf(mask) || hasKnownBug9(mask)))
+  }
 
   init(spec: MaskSpec, mask: Mask) {
     self.spec = spec
@@ -266,8 +289,12 @@ struct Session {
     accept(result, step: step)
     guard checksContent, countsEntered(mask), collapsed, !inserted.contains(where: { matchesLiteral(mask, $0) }) else { return }
     let enteredAfter = enteredCount(mask, result)
-    let expected = enteredBefore + inserted.count - result.rejected.count - result.overflow.count
-    if enteredAfter != expected {
+    // `rejected` and `overflow` are strings: characters cut apart can join into one there (two regional indicators
+    // become a flag), so how many they stand for lies between their counts of characters and of scalars.
+    let cutAtLeast = result.rejected.count + result.overflow.count
+    let cutAtMost = result.rejected.unicodeScalars.count + result.overflow.unicodeScalars.count
+    let expected = enteredBefore + inserted.count - cutAtLeast
+    if enteredAfter > expected || enteredAfter < enteredBefore + inserted.count - cutAtMost {
       fail("lost input: \(enteredBefore) entered + \(inserted.count) inserted - \(result.rejected.count) rejected - "
         + "\(result.overflow.count) overflow != \(enteredAfter) entered after\n" + context())
     }
@@ -432,6 +459,12 @@ let regressions: [(name: String, check: () throws -> String?)] = [
     let mask = try Mask.compile(MaskSpec(.notation("[0…] kg"), eager: true))
     let one = mask.apply(.insert("1", at: 0..<0), to: "").text, two = mask.apply(.insert("2", at: 1..<1), to: one).text
     return one == "1 kg" && two == "12 kg" ? nil : "[0…] kg: 1 gave \(one.debugDescription), 12 gave \(two.debugDescription)"
+  }),
+  ("11: a number mask's fraction and maxInteger are bounded by the field's size", {
+    let refused = [NumberSpec(fraction: 1 << 62), NumberSpec(maxInteger: Int.max)].allSatisfy { spec in
+      (try? Mask.compile(MaskSpec(.number(spec)))) == nil
+    }
+    return refused ? nil : "a number mask with fraction 2^62 or maxInteger Int.max compiled"
   }),
   // Last: a trap here ends the process (its name is printed before, so the log shows which).
   ("10: group sizes that overflow are refused, not a trap", {

@@ -91,11 +91,14 @@ final class NumberField: Sendable {
                 throw MaskError("number: the group separator \"\(spec.group)\" contains the decimal mark")
             }
         }
-        if spec.fraction < 0 {
-            throw MaskError("number: fraction must not be negative")
+        // A field holds at most `Program.maximumCells` characters; larger bounds would only let one
+        // request allocate without limit (a placeholder of `fraction` characters).
+        let limit = Program.maximumCells
+        if spec.fraction < 0 || spec.fraction > limit {
+            throw MaskError("number: fraction must be between 0 and \(limit)")
         }
-        if let maxInteger = spec.maxInteger, maxInteger < 1 {
-            throw MaskError("number: maxInteger must be at least 1")
+        if let maxInteger = spec.maxInteger, maxInteger < 1 || maxInteger > limit {
+            throw MaskError("number: maxInteger must be between 1 and \(limit)")
         }
     }
 
