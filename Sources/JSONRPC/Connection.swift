@@ -18,15 +18,18 @@ import Darwin
 ///
 /// What the connection does by itself, without calling the handler:
 /// - A body that is not JSON, or not UTF-8, is ``ErrorCode/parseError``; a JSON body that is not a valid envelope
-///   is ``ErrorCode/invalidRequest``, and so is an empty batch `[]`. When the broken message had a usable id, the
-///   connection answers it with an error response; otherwise, and for framing errors, it sends a
-///   `window/logMessage` notification of type 1 (error) and calls ``log``. It keeps serving either way.
+///   is ``ErrorCode/invalidRequest``. When the broken message had a usable id, the connection answers it with an
+///   error response; otherwise, and for framing errors, it sends a `window/logMessage` notification of type 1
+///   (error) and calls ``log``. It keeps serving either way.
 /// - `$/cancelRequest`: frames that arrive in one read are all decoded before any is dispatched; a queued request
 ///   that a later `$/cancelRequest` in the same queue cancels is answered ``ErrorCode/requestCancelled`` and never
 ///   reaches the handler. Cancels for other ids (unknown, or already answered) are ignored. Other `$/`
 ///   notifications reach the handler.
-/// - A JSON array body is a batch: the handler is called for each element, and the responses (including errors for
-///   broken elements with an id) go back as one array, or not at all when there are none.
+/// - A JSON array body is a batch: the handler is called for each element, and the responses go back as one array,
+///   or not at all when there are none. As JSON-RPC 2.0 says, a broken element is answered in that array with an
+///   ``ErrorCode/invalidRequest`` error, under its id when it had a usable one and under a `null` id otherwise (a
+///   non-object such as the `1` of `[1]`, an object that is no message); only a broken response is never answered,
+///   just logged. An empty batch `[]` is answered with one such error (not an array).
 ///
 /// Output never blocks the reader: when the output pipe is full, frames wait in a queue and ``run(_:)`` keeps
 /// reading input while it waits for room (the output descriptor is made non-blocking while ``run(_:)`` runs).
@@ -183,9 +186,20 @@ public final class Connection {
   /// One entry of the queue built from one read.
   private enum Incoming {
     case message(Message)
-    case batch([Result<Message, DecodingFailure>])
+    case batch([BatchElement])
     case malformed(DecodingFailure)
+    /// An empty batch: answered with one error under a `null` id.
+    case invalidBatch(DecodingFailure)
     case framingError(FramingError)
+  }
+
+  /// One element of a batch: a message, or how to answer a broken one.
+  private enum BatchElement {
+    case message(Message)
+    /// Answered with an error response (under a `null` id when `failure.id` is nil).
+    case answered(DecodingFailure)
+    /// A broken response: logged only, since responses are not answered.
+    case logged(DecodingFailure)
   }
 
   /// Decodes every frame available, then dispatches them in order.
@@ -206,11 +220,11 @@ public final class Connection {
         noteCancel(message, at: position, in: &cancels)
         position += 1
       case .batch(let elements):
-        for case .success(let message) in elements {
+        for case .message(let message) in elements {
           noteCancel(message, at: position, in: &cancels)
           position += 1
         }
-      case .malformed, .framingError:
+      case .malformed, .invalidBatch, .framingError:
         break
       }
     }
@@ -247,19 +261,22 @@ public final class Connection {
         var replies: [JSONValue] = []
         for element in elements {
           switch element {
-          case .success(let message):
+          case .message(let message):
             if let reply = handle(message, at: position, cancels: cancels) { replies.append(reply.json) }
             position += 1
-          case .failure(let failure):
-            if let id = failure.id {
-              replies.append(Message.errorResponse(id: id, error: failure.error).json)
-            } else {
-              report("maskd: a message in a batch was refused: \(failure.error.message)")
-            }
+          case .answered(let failure):
+            replies.append(Message.errorResponse(id: failure.id, error: failure.error).json)
+            log("maskd: answered a broken message in a batch (id \(failure.id?.description ?? "null")): "
+              + failure.error.message)
+          case .logged(let failure):
+            report("maskd: a response in a batch was refused: \(failure.error.message)")
           }
         }
         if last { finish() }
         if !replies.isEmpty { write(JSONValue.array(replies)) }
+      case .invalidBatch(let failure):
+        send(.errorResponse(id: nil, error: failure.error))
+        log("maskd: answered a broken batch: \(failure.error.message)")
       case .malformed(let failure):
         if let id = failure.id {
           send(.errorResponse(id: id, error: failure.error))
@@ -283,9 +300,21 @@ public final class Connection {
     }
     if case .array(let elements) = value {
       guard !elements.isEmpty else {
-        return .malformed(DecodingFailure(id: nil, error: .invalidRequest("an empty batch")))
+        return .invalidBatch(DecodingFailure(id: nil, error: .invalidRequest("an empty batch")))
       }
-      return .batch(elements.map(Message.decode))
+      return .batch(elements.map { element in
+        switch Message.decode(element) {
+        case .success(let message):
+          return .message(message)
+        case .failure(let failure):
+          // A broken response (no method, but a result or an error) is not answered; anything else is.
+          if failure.id == nil, case .object(let object) = element, object["method"] == nil,
+             object["result"] != nil || object["error"] != nil {
+            return .logged(failure)
+          }
+          return .answered(failure)
+        }
+      })
     }
     switch Message.decode(value) {
     case .success(let message): return .message(message)

@@ -16,15 +16,29 @@ func apply(_ params: JSONObject) throws -> JSONValue {
     }
 }
 
-/// The mask argument: a JSON object when it starts with `{`, bracket notation otherwise.
+/// The mask argument: a JSON MaskSpec object, or bracket notation.
+///
+/// Bracket notation may start with `{` too (`{7} ([000]) [000]`), so the text is a JSON object only when it parses
+/// as one; anything else is read as notation. A text that starts with `{` and is neither is refused with both
+/// readings' problems.
 func maskArgument(_ text: String) throws -> JSONValue {
     // Leading blanks (tabs and space separators, not line breaks) do not count.
     let start = text.unicodeScalars.firstIndex { $0 != "\t" && $0.properties.generalCategory != .spaceSeparator }
     guard let start, String(text.unicodeScalars[start...]).hasPrefix("{") else { return .string(text) }
+    let jsonProblem: String
     do {
-        return try JSONValue.parse(text)
+        let value = try JSONValue.parse(text)
+        if case .object = value { return value }
+        jsonProblem = "not an object"
     } catch {
-        throw UsageError(message: "--mask is not valid JSON: \(error)", showUsage: false)
+        jsonProblem = "\(error)"
+    }
+    do {
+        _ = try Mask.compile(text)
+        return .string(text)
+    } catch let error as MaskError {
+        throw UsageError(message: "--mask is neither a JSON object (\(jsonProblem)) nor bracket notation (\(error))",
+                         showUsage: false)
     }
 }
 
@@ -70,10 +84,14 @@ func runEdit(_ arguments: [String]) throws -> Int32 {
             editEnd = characterStarts.first { $0 > end } ?? end
         }
     }
+    // maskd/apply reads a deletion as a forward delete when the selection is collapsed at its start (any other is
+    // a backspace), so --delete over a selection sends the caret at the selection's start: over literals only, it
+    // then removes the entered character after them.
+    let selectionEnd = actions[2] ? start : end
     let params: JSONObject = [
         "mask": try maskArgument(try parsed.required("mask")),
         "text": .string(text),
-        "selection": ["start": .int(Int64(start)), "end": .int(Int64(end))],
+        "selection": ["start": .int(Int64(start)), "end": .int(Int64(selectionEnd))],
         "edit": ["start": .int(Int64(editStart)), "end": .int(Int64(editEnd)),
                  "text": .string(parsed.options["insert"] ?? "")],
     ]

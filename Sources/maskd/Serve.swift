@@ -42,8 +42,12 @@ func runServe(_ arguments: [String]) throws -> Int32 {
                         request: { method, params in connection.sendRequest(method, params) })
     connection.afterMessages = { server.publishChanges() }
     logger.info("maskd \(maskdVersion) serving on stdio")
+    // At `debug`, every message's handling is logged with its time; at other levels nothing is timed or built.
+    let debugging = level >= .debug
     connection.run { message in
+        let started = debugging ? monotonicNanoseconds() : 0
         let reply = server.handle(message)
+        if debugging { logger.debug(describeHandling(message, reply, nanoseconds: monotonicNanoseconds() - started)) }
         // On `exit`, stop reading; `run` still writes every queued frame before it returns.
         if server.exitCode != nil { connection.stop() }
         return reply
@@ -54,4 +58,28 @@ func runServe(_ arguments: [String]) throws -> Int32 {
     }
     logger.info("input closed")
     return server.exitCodeAtEndOfInput
+}
+
+/// One line for the debug log: what was handled, how it ended, and how long it took.
+func describeHandling(_ message: Message, _ reply: Message?, nanoseconds: UInt64) -> String {
+    let what: String
+    switch message {
+    case let .request(id, method, _): what = "request '\(method)' id \(id)"
+    case let .notification(method, _): what = "notification '\(method)'"
+    case let .response(id, _): what = "response id \(id)"
+    case let .errorResponse(id, error): what = "error response id \(id?.description ?? "null") (\(error.code))"
+    }
+    var outcome = ""
+    if case let .errorResponse(_, error)? = reply { outcome = " -> error \(error.code)" }
+    let microseconds = nanoseconds / 1000
+    let fraction = String(microseconds % 1000)
+    let padding = String(repeating: "0", count: 3 - fraction.count)
+    return "handled \(what)\(outcome) in \(microseconds / 1000).\(padding)\(fraction) ms"
+}
+
+/// A monotonic clock reading, in nanoseconds.
+func monotonicNanoseconds() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }

@@ -202,12 +202,47 @@ final class ConnectionTests: XCTestCase {
       check(replies[1], answers: 2)
       check(replies[2], answers: 3, code: ErrorCode.invalidRequest)
     }
-    harness.writeFrames("[]")
-    check(harness.readMessage(), logs: "empty batch")
     harness.writeFrames("[\(notification("a")),\(notification("b"))]", request(4))
     check(harness.readMessage(), answers: 4)
     harness.finish()
     XCTAssertEqual(harness.handled.map(\.method), ["ping", "n", "ping", "a", "b", "ping"])
+  }
+
+  /// As JSON-RPC 2.0 says: an empty batch is one Invalid Request error with a null id (not an array); each element
+  /// that is not a message is one in the batch's array; only a broken response is never answered.
+  func testBatch_emptyOrWithBrokenElements_answeredWithNullIdErrors() {
+    let harness = Harness()
+    harness.writeFrames("[]")
+    let empty = harness.readMessage()
+    XCTAssertEqual(empty?["id"], .null)
+    XCTAssertEqual(empty?["error"]?["code"]?.intValue, ErrorCode.invalidRequest)
+    XCTAssertNil(empty?.arrayValue)
+
+    harness.writeFrames("[1]")
+    let one = harness.readMessage()?.arrayValue ?? []
+    XCTAssertEqual(one.count, 1)
+    XCTAssertEqual(one.first?["id"], .null)
+    XCTAssertEqual(one.first?["error"]?["code"]?.intValue, ErrorCode.invalidRequest)
+
+    harness.writeFrames("[1,2]")
+    let two = harness.readMessage()?.arrayValue ?? []
+    XCTAssertEqual(two.map { $0["id"] }, [.null, .null])
+    XCTAssertEqual(two.map { $0["error"]?["code"]?.intValue }, [ErrorCode.invalidRequest, ErrorCode.invalidRequest])
+
+    // Requests are answered in order with the broken elements; notifications and broken responses are not.
+    harness.writeFrames(#"[{"foo":"boo"},\#(request(1)),"x",\#(notification("n")),{"jsonrpc":"2.0","result":1}]"#)
+    check(harness.readMessage(), logs: "a response in a batch was refused")
+    let mixed = harness.readMessage()?.arrayValue ?? []
+    XCTAssertEqual(mixed.count, 3)
+    if mixed.count == 3 {
+      XCTAssertEqual(mixed[0]["id"], .null)
+      check(mixed[1], answers: 1)
+      XCTAssertEqual(mixed[2]["error"]?["code"]?.intValue, ErrorCode.invalidRequest)
+    }
+    harness.writeFrames(request(2))
+    check(harness.readMessage(), answers: 2)
+    harness.finish()
+    XCTAssertEqual(harness.handled.map(\.method), ["ping", "n", "ping"])
   }
 
   func testServerRequest_responseReachesTheHandler() {

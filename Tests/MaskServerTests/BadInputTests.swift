@@ -174,4 +174,40 @@ final class BadInputTests: XCTestCase {
         XCTAssertTrue(client.take("window/logMessage").first?["message"]?.stringValue?.contains("params.textDocument.uri") ?? false)
         checkStateKept()
     }
+
+    func testNegativeApplyOffsets_sayTheyAreNegative() {
+        let start = client.callFailing("maskd/apply", ["mask": "[000]", "text": "12",
+                                                       "edit": ["start": -1, "end": 0, "text": ""]], code: -32602)
+        XCTAssertEqual(start["message"], "params.edit.start: must not be negative, got -1")
+        let end = client.callFailing("maskd/apply", ["mask": "[000]", "text": "12",
+                                                     "selection": ["start": -3, "end": -2]], code: -32602)
+        XCTAssertEqual(end["message"], "params.selection.start: must not be negative, got -3")
+        checkStateKept()
+    }
+
+    /// Every request taking a range refuses one whose end comes before its start, naming `params.range`.
+    func testRangeEndingBeforeItsStart_isInvalidParams_forEveryRangeRequest() {
+        let backwards = ClientDocument.range(0, 9, 0, 2)
+        let requests: [(String, JSONValue)] = [
+            ("textDocument/inlayHint", ["textDocument": editor.document.identifier, "range": backwards]),
+            ("textDocument/rangeFormatting", ["textDocument": editor.document.identifier, "range": backwards,
+                                              "options": ["tabSize": 4, "insertSpaces": true]]),
+            ("textDocument/codeAction", ["textDocument": editor.document.identifier, "range": backwards,
+                                         "context": ["diagnostics": []]]),
+            ("maskd/openField", ["textDocument": editor.document.identifier, "range": ClientDocument.range(1, 3, 1, 0),
+                                 "mask": "[000]"]),
+        ]
+        for (method, params) in requests {
+            let error = client.callFailing(method, params, code: -32602)
+            XCTAssertEqual(error["message"], "params.range: the range's end comes before its start", method)
+        }
+        // Across lines too, and also where the lines are past the document's end (which an in-order range may be).
+        for range in [ClientDocument.range(1, 0, 0, 5), ClientDocument.range(9, 0, 8, 0)] {
+            client.callFailing("textDocument/inlayHint", ["textDocument": editor.document.identifier, "range": range],
+                               code: -32602)
+        }
+        XCTAssertEqual(client.call("textDocument/inlayHint", ["textDocument": editor.document.identifier,
+                                                              "range": ClientDocument.range(8, 0, 9, 0)]), [])
+        checkStateKept()
+    }
 }

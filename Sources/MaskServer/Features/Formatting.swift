@@ -8,9 +8,12 @@ extension Server {
     /// form gives no edit. The edits become pending like a `didFormat`'s, so the `didChange` that
     /// applies them is the daemon's echo.
     /// - Returns: `TextEdit[]`, sorted, against the current version (empty when all is in form).
-    /// - Throws: `-32602` for a document that is not open.
+    /// - Throws: `-32602` for a document that is not open or a range whose end comes before its start.
     func format(uri: String, range: TextRange?) throws -> JSONValue {
         let document = try document(uri)
+        if let range, range.end < range.start {
+            throw MessageError.invalidParams("params.range: the range's end comes before its start")
+        }
         var ids: [String] = []
         if let range {
             let last = min(range.end.line, document.lines.count - 1)

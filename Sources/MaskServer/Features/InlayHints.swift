@@ -8,9 +8,12 @@ extension Server {
     /// A field is in the range when its end is (both ends count). Lines past the document's end are
     /// ignored, so a client may ask for a generous range.
     /// - Complexity: O(l log n + f) for l lines in the range holding f fields.
-    /// - Throws: `-32602` for a document that is not open.
+    /// - Throws: `-32602` for a document that is not open or a range whose end comes before its start.
     func inlayHints(uri: String, range: TextRange) throws -> JSONValue {
         let document = try document(uri)
+        if range.end < range.start {
+            throw MessageError.invalidParams("params.range: the range's end comes before its start")
+        }
         var hints: [JSONValue] = []
         let last = min(range.end.line, document.lines.count - 1)
         guard range.start.line <= last else { return [] }

@@ -39,6 +39,8 @@ final class DaemonClient {
     /// Every request the daemon sent (`workspace/applyEdit`, ...), in order, whole envelopes.
     private(set) var serverRequests: [JSONValue] = []
     private(set) var stderrText = ""
+    /// What the daemon wrote to stdout that was not a frame of JSON (always empty for a correct daemon).
+    private var strayOutput: [String] = []
 
     init(arguments: [String] = ["--stdio"]) throws {
         process.executableURL = try maskdBinary()
@@ -86,10 +88,24 @@ final class DaemonClient {
         }
         splitter.append(bytes)
         while let event = splitter.next() {
-            if case .message(let body) = event, let value = try? JSONValue.parse(body) {
-                inbox.append(value)
+            switch event {
+            case .message(let body):
+                if let value = try? JSONValue.parse(body) {
+                    inbox.append(value)
+                } else {
+                    strayOutput.append("a body that is not JSON: \(String(decoding: body.prefix(80), as: UTF8.self))")
+                }
+            case .error(let error):
+                strayOutput.append("\(error)")
             }
         }
+    }
+
+    /// What the daemon wrote to stdout that was not a frame of JSON, so far.
+    var stdoutProblems: [String] {
+        condition.lock()
+        defer { condition.unlock() }
+        return strayOutput
     }
 
     // MARK: - Sending
@@ -183,6 +199,11 @@ final class DaemonClient {
         let matching = serverRequests.filter { $0["method"]?.stringValue == method }
         serverRequests.removeAll { $0["method"]?.stringValue == method }
         return matching
+    }
+
+    /// Waits for the next batch answer (a JSON array), moving the notifications before it into `notifications`.
+    func waitForBatch(timeout: TimeInterval = 10) -> [JSONValue]? {
+        waitFor(timeout: timeout) { $0.arrayValue != nil }?.arrayValue
     }
 
     /// Waits until every message sent so far is handled (a cheap request round trip).

@@ -36,6 +36,9 @@ struct ApplyRequest: RequestMessage {
 
     private static func span(_ p: Params) throws -> Span {
         let span = Span(start: try p.int("start"), end: try p.int("end"))
+        for (key, offset) in [("start", span.start), ("end", span.end)] where offset < 0 {
+            throw MessageError.invalidParams("\(p.name(key)): must not be negative, got \(offset)")
+        }
         guard span.start <= span.end else { throw MessageError.invalidParams("\(p.path): start is after end") }
         return span
     }
@@ -59,6 +62,8 @@ struct ApplyRequest: RequestMessage {
             let selected = try selection.map { try characters($0, "params.selection") } ?? (range.upperBound..<range.upperBound)
             let fieldEdit: FieldEdit
             if edit.text.isEmpty {
+                // A forward delete is told by a selection collapsed at the deletion's start (the CLI's `--delete`
+                // over a selection sends it so); a deletion with any other selection is a backspace.
                 let forward = selected.isEmpty && selected.lowerBound == range.lowerBound
                 fieldEdit = forward ? .forwardDelete(range) : .backspace(range)
             } else {
