@@ -3,6 +3,7 @@
 ;; Version: 0.1.0
 ;; URL: https://github.com/maskd/maskd
 ;; Keywords: convenience, tools
+;; Package-Requires: ((emacs "28.1") (eglot "1.9") (maskd "0.1.0"))
 
 ;; This file is not part of GNU Emacs.
 

@@ -116,12 +116,15 @@
     (maskd-field mask beg end)))
 
 (defun maskd-test--sync ()
-  "Make the driver send the last change and await its formatting."
+  "Make the driver send the last change and await its formatting.
+With `maskd-format-timeout' 0 it does not wait, as the package's own
+hooks do not."
   (when (and (eq maskd-test--driver 'eglot) (eglot-managed-p))
     ;; Eglot's idle timer does not fire in batch: send by hand.
     (when eglot--recent-changes
       (eglot--signal-textDocument/didChange)
-      (maskd-eglot-await eglot--versioned-identifier))))
+      (when (> maskd-format-timeout 0)
+        (maskd-eglot-await eglot--versioned-identifier)))))
 
 (defun maskd-test--set-mask (mask)
   "Change the mask of the field at point to MASK through the driver."
@@ -430,46 +433,91 @@ STATES is a list of (TEXT CARET); OFFSET is added to each CARET."
   (activate-mark)
   (maskd-test--step "9" "+1 (912) 345-67" 5))
 
+(defun maskd-test--connection ()
+  "Return the driver's connection to the daemon."
+  (if (eq maskd-test--driver 'eglot) (eglot-current-server) maskd--connection))
+
+(defun maskd-test--version ()
+  "Return the version of the current buffer the driver last sent."
+  (if (eq maskd-test--driver 'eglot) eglot--versioned-identifier maskd--version))
+
 (defun maskd-test--await-format ()
   "Let the daemon's answer to the current version arrive."
   (let ((deadline (+ (float-time) maskd-format-timeout))
-        (version maskd--version))
+        (version (maskd-test--version))
+        (proc (jsonrpc--process (maskd-test--connection))))
     (while (and (< maskd--formatted version) (< (float-time) deadline))
-      (accept-process-output (jsonrpc--process maskd--connection) 0.02))))
+      (accept-process-output proc 0.02))))
 
-(ert-deftest maskd-test-late-format ()
+(maskd-test--deftest late-format
   "A didFormat that comes after its command ended joins its undo step."
-  (maskd-test--run
-   'jsonrpc
-   (lambda ()
-     (maskd-test--field "" maskd-test-phone)
-     (maskd-test--type "555")
-     (maskd-test--keys "C-e")
-     (let ((maskd-format-timeout 0))
-       (maskd-test--type "1"))
-     ;; The command loop puts a boundary after each command.
-     (undo-boundary)
-     (should (equal "+1 (5551" (buffer-string)))
-     (maskd-test--await-format)
-     (maskd-test--expect "late" "+1 (555) 1" 10)
-     (maskd-test--step "C-/" "+1 (555" 7))))
+  (maskd-test--field "" maskd-test-phone)
+  (maskd-test--type "555")
+  (maskd-test--keys "C-e")
+  (let ((maskd-format-timeout 0))
+    (maskd-test--type "1"))
+  ;; The command loop puts a boundary after each command.
+  (undo-boundary)
+  (should (equal "+1 (5551" (buffer-string)))
+  (maskd-test--await-format)
+  (maskd-test--expect "late" "+1 (555) 1" 10)
+  (maskd-test--step "C-/" "+1 (555" 7))
 
-(ert-deftest maskd-test-stale-format ()
+(maskd-test--deftest stale-format
   "A didFormat for a version the buffer has moved past is dropped."
-  (maskd-test--run
-   'jsonrpc
-   (lambda ()
-     (maskd-test--field "" maskd-test-phone)
-     (let ((maskd-format-timeout 0))
-       ;; The second key goes out before the first one's answer is read.
-       (maskd-test--type "55")
-       (should (equal "55" (buffer-string))))
-     (maskd-test--await-format)
-     (should (equal 1 (maskd-test--stat :stale)))
-     ;; The daemon formats the buffer the person left.
-     (maskd-test--expect "late" "+1 (55" 6)
-     (maskd-test--step "5" "+1 (555" 7)
-     (maskd-test--step "1" "+1 (555) 1" 10))))
+  (maskd-test--field "" maskd-test-phone)
+  (let ((maskd-format-timeout 0))
+    ;; The second key goes out before the first one's answer is read.
+    (maskd-test--type "55")
+    (should (equal "55" (buffer-string))))
+  (maskd-test--await-format)
+  (should (equal 1 (maskd-test--stat :stale)))
+  ;; The daemon formats the buffer the person left.
+  (maskd-test--expect "late" "+1 (55" 6)
+  (maskd-test--step "5" "+1 (555" 7)
+  (maskd-test--step "1" "+1 (555) 1" 10))
+
+(maskd-test--deftest echo-no-loop
+  "The daemon's echo gets no didFormat: one per key, and no loop.
+Over a phone typed key by key, the didChange notifications sent are
+the ten keys plus one echo for each didFormat that had edits, and
+the didFormat notifications received are the ten keys' answers;
+then nothing more comes."
+  (maskd-test--field "" maskd-test-phone)
+  (let* ((sent nil)
+         (answered nil)
+         (with-edits 0)
+         (count (lambda (_conn method params)
+                  (when (eq method :textDocument/didChange)
+                    (push (plist-get (plist-get params :textDocument) :version)
+                          sent))))
+         (maskd-format-functions
+          (list (lambda (params)
+                  (push (plist-get (plist-get params :textDocument) :version)
+                        answered)
+                  (when (> (length (plist-get params :edits)) 0)
+                    (cl-incf with-edits))))))
+    (advice-add 'jsonrpc-notify :before count)
+    (unwind-protect
+        (progn
+          (maskd-test--type "5551234567")
+          ;; Time for a didFormat answering an echo, were one to come.
+          (let ((deadline (+ (float-time) 0.3))
+                (proc (jsonrpc--process (maskd-test--connection))))
+            (while (< (float-time) deadline)
+              (accept-process-output proc 0.05))))
+      (advice-remove 'jsonrpc-notify count))
+    (maskd-test--expect "typed" "+1 (555) 123-4567" 17)
+    ;; "+1 (", ") " and "-": three answers with edits, three echoes.
+    (should (equal 3 with-edits))
+    (should (equal (+ 10 with-edits) (length sent)))
+    (should (equal '(10 0 0) (list (maskd-test--stat :applied)
+                                   (maskd-test--stat :stale)
+                                   (maskd-test--stat :echo))))
+    ;; Each key's didChange was answered; the echoes were not.
+    (should (equal 10 (length answered)))
+    (should (cl-subsetp answered sent))
+    (should (equal with-edits (length (cl-set-difference sent answered))))))
 
 (defun maskd-test--silent-insert ()
   "Insert 1 without running the modification hooks."

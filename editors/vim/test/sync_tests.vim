@@ -81,6 +81,77 @@ def TestStale()
 enddef
 H.Case('a didFormat for a version the buffer has left is dropped', TestStale)
 
+def TestStaleJunkResynced()
+  H.Buffer([''])
+  H.Command('MaskdField ' .. PHONE)
+  H.Type('5551234567', 'i')
+  H.Eq('+1 (555) 123-4567', getline(1), 'typed')
+  # Junk after the full number, each key sent before the answer to the one before: every
+  # didFormat but the last is stale and dropped, and the daemon's formatting of the last key
+  # leaves the first one.  Once nothing is on its way (Await()), the plugin reads the field
+  # again with rangeFormatting: the junk goes, the caret stays at the field's end.
+  var flush = "\<Cmd>call maskd#client#Flush(bufnr())\<CR>"
+  var keys = "A " .. flush .. "e" .. flush .. "x" .. flush
+  keys ..= "\<Cmd>call g:MaskdTestWait()\<CR>\<Cmd>call maskd#client#Await(bufnr())\<CR>"
+  keys ..= "\<Cmd>call g:MaskdTestCaret()\<CR>\<Esc>"
+  feedkeys(keys, 'xt')
+  H.Settle()
+  H.Eq('+1 (555) 123-4567', getline(1), 'text')
+  H.Eq(17, H.LastCaret(), 'caret')
+  var s = H.Stats()
+  H.Eq(2, s.stale, 'stale didFormat notifications')
+  H.Eq(1, s.resynced, 'fields brought into form again')
+  H.Eq(0, s.echo, 'echo notifications')
+  H.Eq(true, client.InSync(bufnr('%')), 'in sync')
+  # Typing goes on as usual, and u takes the junk and its removal together.
+  H.Normal('u', {format: false})
+  H.Eq('+1 (555) 123-4567', getline(1), 'after u')
+enddef
+H.Case('dropped didFormat notifications: the field is read again once settled', TestStaleJunkResynced)
+
+# Returns the versions of the didChange and didFormat notifications in the trace file
+# `path` (g:maskd_trace), in order: {didChange: [...], didFormat: [...]}.
+def Traced(path: string): dict<list<number>>
+  var got: dict<list<number>> = {didChange: [], didFormat: []}
+  for line in readfile(path)
+    var msg = json_decode(matchstr(line, '^\S\+ \zs.*'))
+    var method = type(msg) == v:t_dict ? get(msg, 'method', '') : ''
+    if method == 'textDocument/didChange'
+      add(got.didChange, msg.params.textDocument.version)
+    elseif method == 'maskd/didFormat'
+      add(got.didFormat, msg.params.textDocument.version)
+    endif
+  endfor
+  return got
+enddef
+
+def TestEchoNoLoop()
+  H.Buffer([''])
+  H.Command('MaskdField ' .. PHONE)
+  var saved = get(g:, 'maskd_trace', '')
+  var trace = tempname()
+  g:maskd_trace = trace
+  try
+    H.Type('5551234567', 'i')
+    # Time for a didFormat answering an echo, were one to come.
+    sleep 100m
+  finally
+    g:maskd_trace = saved
+  endtry
+  H.Eq('+1 (555) 123-4567', getline(1), 'typed')
+  var n = Traced(trace)
+  delete(trace)
+  # One didFormat per key, each for the version of that key's didChange; the three with
+  # edits ("+1 (", ") ", "-") each made one more didChange, the echo, which nothing
+  # answered.
+  H.Eq(10, len(n.didFormat), 'didFormat notifications received')
+  H.Eq(10 + 3, len(n.didChange), 'didChange notifications sent (10 keys and 3 echoes)')
+  var echoes = filter(copy(n.didChange), (_, v) => index(n.didFormat, v) < 0)
+  H.Eq(3, len(echoes), 'didChange notifications no didFormat answered')
+  H.Eq([10, 0, 0], [H.Stats().applied, H.Stats().stale, H.Stats().echo], 'applied, stale, echo')
+enddef
+H.Case("the daemon's echo brings no didFormat and no loop", TestEchoNoLoop)
+
 def TestTwoFields()
   H.Buffer(['Tel:  Card: '])
   cursor(1, 5)

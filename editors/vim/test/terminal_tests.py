@@ -51,6 +51,9 @@ class Vim:
             f.write('set runtimepath^=%s\n' % PLUGIN.replace(' ', '\\ '))
             f.write('let g:maskd_cmd = [%r]\n' % MASKD)
             f.write('runtime plugin/maskd.vim\n')
+            if os.environ.get('MASKD_TRACE'):
+                # Every message to and from the daemon, for a failure's diagnosis.
+                f.write('let g:maskd_trace = %r\n' % os.environ['MASKD_TRACE'])
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
             os.environ['TERM'] = 'xterm'
@@ -166,6 +169,14 @@ def main():
         vim.keys('\x1b[200~+1 (555) 123-4567 ext\x1b[201~', 0.002)
         vim.keys('\x1b')
         check('a bracketed paste with junk', 'Paste: +1 (555) 123-4567', vim.snapshot()[2])
+        # Keys as fast as a terminal sends them, past the end of the number: each refused key
+        # goes, though it arrives before the answer to the key before it.
+        vim.keys('oFast: \x1b', 0.01)
+        vim.command('MaskdField phone.us')
+        vim.keys('A')
+        vim.keys('5551234567 ext9', 0.003)
+        vim.keys('\x1b')
+        check('junk typed fast after a full phone', 'Fast: +1 (555) 123-4567', vim.snapshot()[3])
     finally:
         vim.close()
         shutil.rmtree(tmp, ignore_errors=True)

@@ -27,6 +27,8 @@ test('the contributed commands are the registered ones, namespaced and in the ma
     assert.ok(pkg.activationEvents.includes(`onCommand:${c.command}`), c.command);
   }
   assert.equal(pkg.contributes.commands.find((c) => c.command === Command.formatFieldAs).title, 'Format Field As...');
+  // No default keybindings: a key for "format as card" is the person's choice (README says how).
+  assert.equal(pkg.contributes.keybindings, undefined);
   await H.activate();
   for (const id of contributed) assert.ok(H.fake.commands.has(id), `${id} is not registered`);
   await H.deactivate();

@@ -5,6 +5,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const H = require('./helpers');
+const { Method } = require('../src/protocol');
 
 const PHONE = '+1 ([000]) [000]-[0000]';
 const CARD = '[0000] [0000] [0000] [0000] [999]';
@@ -220,6 +221,49 @@ test('the extension\'s own edits are the echo: one didFormat per keystroke', asy
   // Keystrokes 1 and 4 needed edits ("+1 (" and ") "): 4 keystrokes + 2 echoes.
   assert.equal(H.fake.events.length - eventsBefore, 6);
   assert.equal(api.session.stats.echo, 0);
+});
+
+test('the echo gets no didFormat: over a typed phone, didChange sent = keys + echoes, and no loop', async () => {
+  const { api } = await H.activate();
+  const editor = await fieldEditor('Tel: |', PHONE);
+  const client = api.session.client;
+  const uri = editor.document.uri.toString();
+  const sent = [];
+  const received = [];
+  const notify = client.notify;
+  client.notify = function countingNotify(method, params) {
+    if (method === Method.didChange && params.textDocument.uri === uri) sent.push(params.textDocument.version);
+    return notify.call(this, method, params);
+  };
+  const onNotification = (method, params) => {
+    if (method === Method.didFormat && params.textDocument.uri === uri) received.push(params);
+  };
+  client.on('notification', onNotification);
+  try {
+    await H.typeKeys(editor, '5551234567', [
+      'Tel: +1 (5|', 'Tel: +1 (55|', 'Tel: +1 (555|', 'Tel: +1 (555) 1|', 'Tel: +1 (555) 12|',
+      'Tel: +1 (555) 123|', 'Tel: +1 (555) 123-4|', 'Tel: +1 (555) 123-45|', 'Tel: +1 (555) 123-456|',
+      'Tel: +1 (555) 123-4567|',
+    ]);
+    // Time for a didFormat answering an echo, and for the echo of that, were they to come.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await H.settle(editor);
+  } finally {
+    client.notify = notify;
+    client.off('notification', onNotification);
+  }
+  // One didFormat per key, each answering that key's didChange.
+  assert.equal(received.length, 10);
+  const answered = received.map((p) => p.textDocument.version);
+  assert.ok(answered.every((v) => sent.includes(v)), `answered ${answered}, sent ${sent}`);
+  // "+1 (", ") " and "-": three answers had edits, and each made one more didChange, the echo.
+  const withEdits = received.filter((p) => p.edits.length > 0).length;
+  assert.equal(withEdits, 3);
+  assert.equal(sent.length, 10 + withEdits);
+  const echoes = sent.filter((v) => !answered.includes(v));
+  assert.equal(echoes.length, withEdits);
+  // The extension marked each echo's version as its own, and the daemon answered none of them.
+  assert.ok(echoes.every((v) => api.session.echoes.isOwn(uri, v)), `echoes ${echoes}`);
 });
 
 test('an undo is not formatted again', async () => {

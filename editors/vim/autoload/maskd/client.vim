@@ -15,6 +15,15 @@ vim9script
 # after the inserted text.  Listener callbacks run before the screen is redrawn, so in
 # Insert mode each keystroke is its own didChange; TextChanged and TextChangedI send them
 # at once, a zero timer otherwise (see OnChange()).
+#
+# Keys typed fast: a change is sent, and the next key must act on the text as the daemon
+# formatted it.  Were that key inserted before the didFormat is applied, the didFormat would
+# be stale and dropped, and what the daemon refused in it (a letter, a digit too many) would
+# stay in the buffer.  So after TextChanged(I) or the zero timer has sent a change, Await()
+# waits for the daemon's answers, its didFormat handled during the wait, before Vim reads
+# the next key: keys that arrive meanwhile wait in the typeahead buffer.  (The zero timer
+# matters in a bracketed paste that arrives slowly: Vim reads it in a loop of its own, where
+# TextChangedI is not triggered but timers run while it waits for the next character.)
 
 import autoload './offset.vim'
 
@@ -46,6 +55,11 @@ enddef
 
 def Timeout(): number
   return get(g:, 'maskd_timeout', 5000)
+enddef
+
+# Milliseconds Await() waits for the formatting of a change (0: it does not wait).
+def FormatTimeout(): number
+  return get(g:, 'maskd_format_timeout', 1000)
 enddef
 
 # Appends `what` and `msg` to the file g:maskd_trace names, when it is set.
@@ -337,6 +351,7 @@ export def Attach(bufnr: number): bool
     listener: 0,
     pending: [],
     timer: 0,
+    unsettled: false,
   }
   var ft = getbufvar(bufnr, '&filetype')
   Notify('textDocument/didOpen', {textDocument: {
@@ -349,7 +364,7 @@ export def Attach(bufnr: number): bool
   docs[string(bufnr)] = doc
   augroup maskd_buffers
     execute printf('autocmd! * <buffer=%d>', bufnr)
-    execute printf('autocmd TextChanged,TextChangedI,TextChangedP <buffer=%d> Flush(%d)', bufnr, bufnr)
+    execute printf('autocmd TextChanged,TextChangedI,TextChangedP <buffer=%d> Changed(%d)', bufnr, bufnr)
     execute printf('autocmd BufUnload <buffer=%d> Detach(%d)', bufnr, bufnr)
   augroup END
   return true
@@ -383,6 +398,55 @@ def FlushAll()
   for key in keys(docs)
     Flush(str2nr(key))
   endfor
+enddef
+
+# TextChanged, TextChangedI, TextChangedP and the zero timer: the change goes out, and its
+# formatting is applied before the next key is read.
+def Changed(bufnr: number)
+  Flush(bufnr)
+  Await(bufnr)
+enddef
+
+# Handles the messages that ch_evalexpr() left queued.  It returns as soon as its answer has
+# been read, and a notification read with it, before it, is still in the channel's queue:
+# Vim would hand it to OnMessage() only once it next waits for a key, after the keys typed
+# meanwhile.
+def Drain()
+  for _ in range(1000)
+    if ch_status(chan) != 'open' || !ch_canread(chan)
+      return
+    endif
+    var msg = ch_read(chan, {timeout: 0})
+    if type(msg) != v:t_dict
+      return
+    endif
+    OnMessage(chan, msg)
+  endfor
+enddef
+
+# Waits until the daemon has answered every didChange sent for `bufnr` (at most
+# g:maskd_format_timeout ms): the daemon handles messages in order, so the answer to a
+# request sent after them comes after their didFormat notifications, which are handled
+# during the wait (ch_evalexpr() runs the channel's callbacks while it waits) or right
+# after it (Drain()).  Then emits 'settled' ({bufnr}): nothing the daemon sent for the
+# buffer is still on its way.  Returns whether it settled.
+export def Await(bufnr: number): bool
+  var doc = get(docs, string(bufnr), {})
+  if empty(doc) || !doc.unsettled || !Running() || FormatTimeout() <= 0
+    return false
+  endif
+  var params = {textDocument: {uri: doc.uri}, position: {line: 0, character: 0}}
+  Trace('->', {method: 'maskd/formatHints', params: params})
+  var reply = ch_evalexpr(chan, {method: 'maskd/formatHints', params: params}, {timeout: FormatTimeout()})
+  Trace('<-', reply)
+  Drain()
+  if !has_key(docs, string(bufnr)) || type(reply) != v:t_dict
+    return false
+  endif
+  # The didFormat handler may have sent the echo of its edits meanwhile: it gets no answer.
+  doc.unsettled = false
+  Emit('settled', {bufnr: bufnr})
+  return true
 enddef
 
 # Returns the VersionedTextDocumentIdentifier of attached buffer `bufnr`: the daemon refuses a
@@ -486,8 +550,8 @@ enddef
 # is sent from here: Vim calls a listener in the middle of some commands (J changes a line,
 # calls it, then deletes the next line), and sending then would show the daemon a step no
 # person made: a joined field would seem deleted.  A zero timer sends what one command
-# changed once it is done, unless a flush (an autocmd, a request, the didFormat handler)
-# sends it first.
+# changed once it is done, and waits for its formatting (see Changed()), unless a flush (an
+# autocmd, a request, the didFormat handler) sends it first.
 def OnChange(bufnr: number, start: number, end: number, added: number, changes: list<any>)
   var key = string(bufnr)
   if !has_key(docs, key)
@@ -506,7 +570,7 @@ def OnChange(bufnr: number, start: number, end: number, added: number, changes: 
     endif
   endfor
   if doc.timer == 0
-    doc.timer = timer_start(0, (_) => Send(bufnr))
+    doc.timer = timer_start(0, (_) => Changed(bufnr))
   endif
 enddef
 
@@ -545,6 +609,7 @@ def Send(bufnr: number)
       textDocument: {uri: doc.uri, version: version},
       contentChanges: [{text: Text(doc.lines)}],
     })
+    doc.unsettled = true
     Emit('changed', {bufnr: bufnr, version: version})
     return
   endif
@@ -570,5 +635,6 @@ def Send(bufnr: number)
       text: strpart(ntext, p, nend - p),
     }],
   })
+  doc.unsettled = true
   Emit('changed', {bufnr: bufnr, version: version})
 enddef

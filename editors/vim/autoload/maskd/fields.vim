@@ -24,7 +24,8 @@ export def Buf(bufnr: number): dict<any>
       last: {rejected: '', overflow: ''},
       shown: {},
       refresh: 0,
-      stats: {formats: 0, applied: 0, stale: 0, echo: 0, last_version: -1},
+      resync: {},
+      stats: {formats: 0, applied: 0, stale: 0, echo: 0, resynced: 0, last_version: -1},
     }
   endif
   return bufs[key]
@@ -211,7 +212,9 @@ enddef
 
 # Handles `maskd/didFormat`: drops it when it answers the plugin's own edits or when the
 # buffer has moved past its version; otherwise applies its edits joined to the person's
-# undo step, places the cursor and records the fields.  Sends only the echo.
+# undo step, places the cursor and records the fields.  Sends only the echo.  The lines of
+# the fields a dropped one formatted are brought into form again once the buffer has
+# settled (see Resync()).
 def OnDidFormat(params: any)
   if type(params) != v:t_dict || type(get(params, 'textDocument', 0)) != v:t_dict
     return
@@ -232,6 +235,12 @@ def OnDidFormat(params: any)
   client.Flush(bufnr)
   if version != client.Version(bufnr)
     b.stats.stale += 1
+    var states = get(params, 'fields', [])
+    for s in type(states) == v:t_list ? states : []
+      if IsState(s)
+        b.resync[string(s.range.start.line)] = true
+      endif
+    endfor
     return
   endif
   filter(b.own, (k, _) => str2nr(k) > version)
@@ -243,6 +252,83 @@ def OnDidFormat(params: any)
   if exists('#User#MaskdFormat')
     doautocmd <nomodeline> User MaskdFormat
   endif
+enddef
+
+def ByStart(x: dict<any>, y: dict<any>): number
+  var a = x.range.start
+  var b = y.range.start
+  return a.line != b.line ? a.line - b.line : a.character - b.character
+enddef
+
+# Returns LSP Position `pos` moved by `edits` (TextEdits against the text it is in), as a
+# caret moves with text changed around it: edits before it shift it, an edit over it puts it
+# after the edit's new text, edits after it leave it.
+def Shifted(pos: dict<any>, edits: list<any>): dict<any>
+  var line = pos.line
+  var character = pos.character
+  var delta = 0
+  for e in sort(copy(edits), ByStart)
+    var r = e.range
+    if r.start.line != line || r.end.line != line || r.start.character > character
+      continue
+    endif
+    var text = get(e, 'newText', '')
+    if r.end.character <= character
+      delta += offset.Utf16Len(text) - (r.end.character - r.start.character)
+    else
+      return {line: line, character: r.start.character + offset.Utf16Len(text) + delta}
+    endif
+  endfor
+  return {line: line, character: character + delta}
+enddef
+
+# Brings the fields on the lines of dropped didFormat notifications into form.  A
+# didFormat the plugin dropped (keys came faster than its answer, or the wait for it timed
+# out) leaves what the daemon refused in it in the buffer, and formatting the next change
+# does not always take it away (junk after a complete field stays).  So once nothing is on
+# its way (Await() emitted 'settled'), textDocument/rangeFormatting reads those fields'
+# text into their masks afresh; its edits are the ones the daemon waits for, and the plugin
+# applies them as its own, in the person's undo step, the cursor moved with them.
+def Resync(bufnr: number)
+  if !has_key(bufs, string(bufnr))
+    return
+  endif
+  var b = Buf(bufnr)
+  if empty(b.resync) || !client.Attached(bufnr) || !bufloaded(bufnr)
+    return
+  endif
+  var lines = sort(mapnew(keys(b.resync), (_, k) => str2nr(k)), 'n')
+  b.resync = {}
+  var count = get(get(getbufinfo(bufnr), 0, {}), 'linecount', 0)
+  var first = min([lines[0], count - 1])
+  var last = min([lines[-1], count - 1])
+  if first < 0
+    return
+  endif
+  client.Flush(bufnr)
+  var version = client.Version(bufnr)
+  var reply = client.Request('textDocument/rangeFormatting', {
+    textDocument: {uri: client.Document(bufnr).uri},
+    range: {start: {line: first, character: 0},
+            end: {line: last, character: offset.Utf16Len(get(getbufline(bufnr, last + 1), 0, ''))}},
+    options: {tabSize: &tabstop, insertSpaces: &expandtab ? true : false},
+  })
+  var result = get(reply, 'result', [])
+  if type(result) != v:t_list || client.Version(bufnr) != version
+    return
+  endif
+  var edits = filter(copy(result), (_, e) => type(e) == v:t_dict && type(get(e, 'range', 0)) == v:t_dict)
+  if empty(edits)
+    return
+  endif
+  var current = bufnr == bufnr('%')
+  var caret = current ? CursorPosition() : {}
+  ApplyOwn(bufnr, edits, true)
+  if current
+    textedit.SetCursor(bufnr, Shifted(caret, edits))
+  endif
+  b.stats.resynced += 1
+  Fetch(bufnr)
 enddef
 
 # Applies an openField or setMask result: its edits when the buffer is still at its
@@ -358,4 +444,5 @@ enddef
 
 client.On('maskd/didFormat', OnDidFormat)
 client.On('changed', OnChanged)
+client.On('settled', (p) => Resync(p.bufnr))
 client.On('detach', (p) => Forget(p.bufnr))
