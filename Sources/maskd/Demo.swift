@@ -209,12 +209,16 @@ func runDemo(_ arguments: [String]) throws -> Int32 {
         editor.expect("Phone: " + expected)
     }
 
-    step("Type a card number, 4111111111111111")
+    step("Type a card number, 4111111111111111: a space comes with every fifth digit")
     editor.cursor = (1, 6)
+    var typed = ""
     for key in "4111111111111111" {
         editor.personChange(1, editor.cursor.character, editor.cursor.character, String(key), quiet: true)
+        typed.append(key)
+        // The digits so far in fours, the caret after the last.
+        let grouped = stride(from: 0, to: typed.count, by: 4).map { String(typed.dropFirst($0).prefix(4)) }
+        editor.expect("Card: " + grouped.joined(separator: " ") + "|")
     }
-    editor.expect("Card: 4111 1111 1111 1111|")
 
     step("Backspace in the middle of the card number (after '4111 1'): the rest re-flows, the caret stays")
     editor.personChange(1, 11, 12, "")
@@ -263,6 +267,10 @@ func runDemo(_ arguments: [String]) throws -> Int32 {
     editor.personChange(2, editor.cursor.character, editor.cursor.character, "5", quiet: true)
     editor.expect("Pay with: 3782 822463 10005|")
     print("    corrected: \(describe(state()))")
+    print("  the first digit replaced by 4: Amex becomes Visa, the digits re-flow into fours, the caret stays after the 4")
+    editor.personChange(2, 10, 11, "4")
+    editor.expect("Pay with: 4|782 8224 6310 005")
+    print("    \(describe(state()))")
 
     step("Type an amount after 'Amount: ': groups from the right, two decimals")
     let amount = editor.request("maskd/openField", ["textDocument": ["uri": .string(editor.uri)],

@@ -40,7 +40,8 @@ func runServe(_ arguments: [String]) throws -> Int32 {
     let server = Server(version: maskdVersion, log: logger,
                         notify: { method, params in connection.sendNotification(method, params) },
                         request: { method, params in connection.sendRequest(method, params) })
-    connection.afterMessages = { server.publishChanges() }
+    // Weak: the server already holds the connection (through `notify`); a strong capture would make a cycle.
+    connection.afterMessages = { [weak server] in server?.publishChanges() }
     logger.info("maskd \(maskdVersion) serving on stdio")
     // At `debug`, every message's handling is logged with its time; at other levels nothing is timed or built.
     let debugging = level >= .debug

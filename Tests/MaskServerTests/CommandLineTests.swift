@@ -4,24 +4,9 @@ import JSON
 import XCTest
 
 final class CommandLineTests: XCTestCase {
-    /// Runs the binary. - Returns: its exit code, stdout and stderr.
-    private func run(_ arguments: [String]) throws -> (code: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = try maskdBinary()
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-    }
-
     /// The first line of a successful run's output (the text with the caret marked).
     private func firstLine(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let result = try run(arguments)
+        let result = try runMaskd(arguments)
         XCTAssertEqual(result.code, 0, result.err, file: file, line: line)
         return String(result.out.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
     }
@@ -35,13 +20,13 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testFormat_maskNeitherJSONNorNotation_namesBothReadings() throws {
-        let result = try run(["format", "--mask", #"{"groups": [2"#, "12"])
+        let result = try runMaskd(["format", "--mask", #"{"groups": [2"#, "12"])
         XCTAssertEqual(result.code, 2)
         XCTAssertEqual(result.out, "")
         XCTAssertTrue(result.err.contains("--mask is neither a JSON object ("), result.err)
         XCTAssertTrue(result.err.contains(") nor bracket notation ("), result.err)
         // A JSON object that is no MaskSpec is refused as one, naming the key.
-        let unknown = try run(["format", "--mask", #"{"colour": "red"}"#, "12"])
+        let unknown = try runMaskd(["format", "--mask", #"{"colour": "red"}"#, "12"])
         XCTAssertEqual(unknown.code, 2)
         XCTAssertTrue(unknown.err.contains("colour"), unknown.err)
     }
@@ -65,7 +50,7 @@ final class CommandLineTests: XCTestCase {
 
     /// `--json` prints the `maskd/apply` result object on one line, members in the documented order.
     func testFormatAndEdit_json_isTheApplyResultObject() throws {
-        let formatted = try run(["format", "--mask", "+1 ([000]) [000]-[0000]", "--caret", "3", "--json", "5551"])
+        let formatted = try runMaskd(["format", "--mask", "+1 ([000]) [000]-[0000]", "--caret", "3", "--json", "5551"])
         XCTAssertEqual(formatted.code, 0, formatted.err)
         XCTAssertEqual(formatted.err, "")
         XCTAssertTrue(formatted.out.hasSuffix("}\n"), formatted.out)
@@ -89,7 +74,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(json["overflow"], "")
         XCTAssertEqual(json["edits"], [["start": 0, "end": 0, "text": "+1 ("], ["start": 3, "end": 3, "text": ") "]])
         // A card preset's result has its brand, after the mask.
-        let card = try run(["format", "--mask", #"{"preset": "card"}"#, "--json", "4111"])
+        let card = try runMaskd(["format", "--mask", #"{"preset": "card"}"#, "--json", "4111"])
         let cardJSON = try JSONValue.parse(card.out.trimmingCharacters(in: .whitespacesAndNewlines))
         XCTAssertEqual(cardJSON["brand"], "visa")
         let keys = cardJSON.objectValue?.keys ?? []

@@ -88,37 +88,29 @@ final class LifecycleTests: XCTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0, text)
         XCTAssertTrue(text.contains("Phone: +1 (800) 555-0199|"), text)
+        XCTAssertTrue(text.contains("Card: 4111 1|"), "the card is shown key by key: \(text)")
+        XCTAssertTrue(text.contains("Pay with: 4|782 8224 6310 005"), "a brand switch: \(text)")
+        XCTAssertTrue(text.contains("brand: visa"), text)
+        XCTAssertTrue(text.contains("check digit does not match"), text)
+        XCTAssertTrue(text.contains("Amount: 1,234,567.89|"), text)
     }
 
     func testCommandLine_versionHelpAndBadArguments() throws {
-        func run(_ arguments: [String]) throws -> (Int32, String, String) {
-            let process = Process()
-            process.executableURL = try maskdBinary()
-            process.arguments = arguments
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            let o = out.fileHandleForReading.readDataToEndOfFile()
-            let e = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-        }
-        let version = try run(["--version"])
+        let version = try runMaskd(["--version"])
         XCTAssertEqual(version.0, 0)
         XCTAssertTrue(version.1.hasPrefix("maskd "))
-        XCTAssertTrue(try run(["--help"]).1.contains("maskd format"))
-        XCTAssertEqual(try run(["--bogus"]).0, 2)
-        XCTAssertEqual(try run(["format", "--mask", "[00", "1"]).0, 2)
-        let formatted = try run(["format", "--mask", "+1 ([000]) [000]-[0000]", "5551234"])
+        XCTAssertTrue(try runMaskd(["--help"]).1.contains("maskd format"))
+        XCTAssertEqual(try runMaskd(["--bogus"]).0, 2)
+        XCTAssertEqual(try runMaskd(["format", "--mask", "[00", "1"]).0, 2)
+        let formatted = try runMaskd(["format", "--mask", "+1 ([000]) [000]-[0000]", "5551234"])
         XCTAssertEqual(formatted.0, 0)
         XCTAssertTrue(formatted.1.hasPrefix("+1 (555) 123-4|\n"), formatted.1)
-        let edited = try run(["edit", "--mask", "[0000] [0000]", "--text", "1234 5678", "--selection", "5:5",
+        let edited = try runMaskd(["edit", "--mask", "[0000] [0000]", "--text", "1234 5678", "--selection", "5:5",
                               "--backspace", "--json"])
         XCTAssertEqual(edited.0, 0)
         let json = try JSONValue.parse(edited.1.trimmingCharacters(in: .whitespacesAndNewlines))
         XCTAssertEqual(json["text"], "1235 678")
         XCTAssertEqual(json["caret"], 3)
-        XCTAssertEqual(try run(["edit", "--mask", "[00]", "--text", "1", "--selection", "1:1"]).0, 2)
+        XCTAssertEqual(try runMaskd(["edit", "--mask", "[00]", "--text", "1", "--selection", "1:1"]).0, 2)
     }
 }

@@ -236,3 +236,18 @@ final class DaemonClient {
         return process.isRunning ? nil : process.terminationStatus
     }
 }
+
+/// Runs the built binary once with `arguments`. - Returns: its exit code, stdout and stderr.
+func runMaskd(_ arguments: [String]) throws -> (code: Int32, out: String, err: String) {
+    let process = Process()
+    process.executableURL = try maskdBinary()
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+}
