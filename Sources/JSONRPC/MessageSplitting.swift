@@ -149,6 +149,13 @@ public struct FrameSplitter {
     let consumed = newline + 1 - start
     let wasCut = lineWasCut
     lineWasCut = false
+    if wasCut, let found = findContentLength(from: lineStart, to: lineEnd), found > lineStart {
+      // The rest of an over-long line is garbage up to a Content-Length that starts inside it, even past a
+      // colon: fed at once, the line would have been cut right there.
+      skip(found - lineStart)
+      lineWasCut = true
+      return .progress
+    }
 
     if lineEnd == lineStart {
       start += consumed
@@ -191,16 +198,26 @@ public struct FrameSplitter {
   }
 
   /// Skips part of a line that is too long, keeping a Content-Length header that starts inside it.
+  ///
+  /// The skip never crosses the end of the over-long line: the lines after it are read one by one, as they are
+  /// when they arrive in later reads, so the bytes skipped and the errors reported do not depend on how the
+  /// input was cut.
   private mutating func cutLongLine() {
     skippedLongLine = true
+    let newline = buffer[start...].firstIndex(of: 0x0A)
     // A Content-Length at the very start would be this over-long line itself, so look after it.
-    if let found = findContentLength(from: start + 1, to: buffer.count) {
+    if let found = findContentLength(from: start + 1, to: newline ?? buffer.count) {
       skip(found - start)
+      lineWasCut = true
+    } else if let newline {
+      // The whole over-long line, with its line ending, is garbage.
+      skip(newline + 1 - start)
+      lineWasCut = false
     } else {
       // Keep a tail too short to hold the whole header name, in case the name continues in later bytes.
       skip(bufferedByteCount - (contentLengthName.count - 1))
+      lineWasCut = true
     }
-    lineWasCut = true
   }
 
   /// Drops `count` bytes, and the current header block, as garbage.

@@ -134,6 +134,49 @@ final class MessageSplittingTests: XCTestCase {
     check(String(repeating: "z", count: 10_000) + frame("[1]"), [.error(.headerLineTooLong), .message("[1]")])
   }
 
+  /// Bug F2 (found by the `frames` fuzzer): fed at once, an over-long line was skipped past its end, over the
+  /// well-formed header line after it, up to a later Content-Length (or to the end of what was buffered); fed in
+  /// reads, that header line began a block. The events, with their skipped-byte counts, must not depend on the cut.
+  func testHeaderLineTooLong_thenHeaderLine_sameEventsHoweverCut() {
+    let input = String(repeating: "A", count: 4200) + "\r\nX: y\r\n\r\n" + frame("ok")
+    let expected: [FrameEvent] = [
+      .error(FramingError(.headerLineTooLong, "skipped 4202 bytes, including a header line longer than 4096 bytes")),
+      .error(FramingError(.missingContentLength, "a header block without Content-Length")),
+      .message(Array("ok".utf8)),
+    ]
+    XCTAssertEqual(exactEvents(input, chunk: nil), expected, "fed at once")
+    XCTAssertEqual(exactEvents(input, chunk: 7), expected, "fed in chunks of 7")
+    XCTAssertEqual(exactEvents(input, chunk: 1), expected, "fed byte by byte")
+  }
+
+  /// The rest of an over-long line that arrives in a later read is garbage up to a Content-Length inside it, even
+  /// past a colon, as it is when the line arrives at once.
+  func testHeaderLineTooLong_contentLengthAfterAColon_foundHoweverCut() {
+    let input = String(repeating: "A", count: 5000) + "h: 1" + frame("ok")
+    let expected: [FrameEvent] = [
+      .error(FramingError(.headerLineTooLong, "skipped 5004 bytes, including a header line longer than 4096 bytes")),
+      .message(Array("ok".utf8)),
+    ]
+    for chunk in [nil, 7, 1] {
+      XCTAssertEqual(exactEvents(input, chunk: chunk), expected, "fed in chunks of \(chunk ?? input.utf8.count)")
+    }
+  }
+
+  /// Feeds `input` at once (`chunk` nil) or in chunks, draining after each, and returns the events as they are.
+  private func exactEvents(_ input: String, chunk: Int?) -> [FrameEvent] {
+    let bytes = Array(input.utf8)
+    let size = chunk ?? bytes.count
+    var splitter = FrameSplitter(maxMessageSize: 64)
+    var events: [FrameEvent] = []
+    var offset = 0
+    while offset < bytes.count {
+      splitter.append(Array(bytes[offset..<min(bytes.count, offset + size)]))
+      offset += size
+      while let event = splitter.next() { events.append(event) }
+    }
+    return events
+  }
+
   func testHeaderLineTooLong_memoryStaysBounded() {
     var splitter = FrameSplitter()
     for _ in 0..<1000 {
