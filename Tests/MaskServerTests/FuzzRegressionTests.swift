@@ -41,4 +41,57 @@ final class ServerFuzzRegressionTests: XCTestCase {
         XCTAssertNotNil(fields.arrayValue, "the daemon answers after the change")
         _ = client.finish()
     }
+
+    /// S3: two fields that meet (an empty one right before another) both insert at one column. The `didFormat`
+    /// lists the earlier field's insertion first, so its text comes first (LSP), and the editor's echo of the two,
+    /// in either order, is recognised as the echo: it gets no `didFormat` of its own.
+    func testS3_insertionsOfTwoFieldsAtOneColumn_areEchoedInEitherOrder() throws {
+        for reversed in [false, true] {
+            let client = try DaemonClient()
+            client.initialize()
+            open(client, "---2")
+            // Field f1 over the whole line (its formatting waits for an echo that never comes), then an empty field
+            // x at its start: x comes first on the line.
+            client.call("maskd/openField", ["textDocument": ["uri": "file:///a"], "range": ClientDocument.range(0, 0, 0, 4),
+                                            "mask": "+1 ([000]) [000]-[0000]", "field": "f1"])
+            client.call("maskd/openField", ["textDocument": ["uri": "file:///a"], "range": ClientDocument.range(0, 0, 0, 0),
+                                            "mask": "+1 ([000]) [000]-[0000]", "field": "x"])
+            // The person's changes (the fuzzer's): the pending openField edits are dropped, both fields change.
+            change(client, 2, [["range": ClientDocument.range(0, 0, 0, 0), "text": ""],
+                               ["range": ClientDocument.range(0, 0, 0, 3), "text": "111"],
+                               ["range": ClientDocument.range(0, 0, 0, 1), "text": ""]])
+            guard let format = client.waitFor({ $0["method"] == "maskd/didFormat" }),
+                  let edits = format["params"]?["edits"]?.arrayValue else {
+                return XCTFail("no didFormat for the person's change")
+            }
+            // The editor applies the edits and echoes each one, last first (as most editors do) or first first.
+            var echo = edits.map { ["range": $0["range"] ?? .null, "text": $0["newText"] ?? .null] as JSONValue }
+            if !reversed {
+                echo.reverse()
+            } else {
+                // Applied first to last, each later edit's range moves by what the earlier ones inserted there.
+                var shifted: [JSONValue] = []
+                var moved = 0
+                for edit in echo {
+                    let start = edit["range"]?["start"]?["character"]?.intValue ?? 0
+                    let end = edit["range"]?["end"]?["character"]?.intValue ?? 0
+                    let text = edit["text"]?.stringValue ?? ""
+                    shifted.append(["range": ClientDocument.range(0, start + moved, 0, end + moved), "text": .string(text)])
+                    moved += text.unicodeScalars.count - (end - start)
+                }
+                echo = shifted
+            }
+            change(client, 3, .array(echo))
+            client.sync()
+            XCTAssertEqual(client.take("maskd/didFormat").count, 1, "the echo (\(reversed ? "first to last" : "last first")) "
+                + "got a didFormat: \(echo)")
+            // After the echo the daemon holds what the didFormat promised, field by field.
+            let promised = (format["params"]?["fields"]?.arrayValue ?? []).map { [$0["field"], $0["text"]] }
+            let fields = client.call("maskd/fields", ["textDocument": ["uri": "file:///a"]]).arrayValue ?? []
+            let held = fields.map { [$0["field"], $0["text"]] }
+            XCTAssertFalse(promised.isEmpty)
+            XCTAssertEqual(held.filter { promised.contains($0) }.count, promised.count, "held \(held), promised \(promised)")
+            _ = client.finish()
+        }
+    }
 }

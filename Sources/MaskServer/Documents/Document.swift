@@ -54,6 +54,15 @@ struct PendingEdit: Hashable, Sendable {
     var end: Int
     var text: String
     var field: String
+    /// The field's place among the fields of its line: two fields that meet (an empty one right before another)
+    /// can both insert at the same column, and the earlier field's text comes first, as the order of the edits
+    /// in the array says (LSP).
+    var fieldOrder: Int
+
+    /// Document order, the field's place breaking ties between insertions at one column.
+    static func inOrder(_ a: PendingEdit, _ b: PendingEdit) -> Bool {
+        (a.line, a.start, a.fieldOrder) < (b.line, b.start, b.fieldOrder)
+    }
 }
 
 /// An open document.
@@ -326,13 +335,14 @@ final class Document {
             guard oldText != result.text else { continue }
             let old = Array(oldText.unicodeScalars)
             let new = Array(result.text.unicodeScalars)
+            let order = current(line).fields.firstIndex { $0.id == id } ?? 0
             for d in TextDiff.edits(old, new) {
                 newPending.append(PendingEdit(
                     line: line, start: span.start + d.start, end: span.start + d.end,
-                    text: String(String.UnicodeScalarView(new[d.newStart..<d.newEnd])), field: id))
+                    text: String(String.UnicodeScalarView(new[d.newStart..<d.newEnd])), field: id, fieldOrder: order))
             }
         }
-        newPending.sort { ($0.line, $0.start) < ($1.line, $1.start) }
+        newPending.sort(by: PendingEdit.inOrder)
         var edits: [TextEdit] = []
         for p in newPending {
             let text = current(p.line).text
@@ -358,7 +368,7 @@ final class Document {
         }
         snapshots.sort { $0.range.start < $1.range.start }
         pending.append(contentsOf: newPending)
-        pending.sort { ($0.line, $0.start) < ($1.line, $1.start) }
+        pending.sort(by: PendingEdit.inOrder)
         return (edits, carets, snapshots)
     }
 
@@ -515,7 +525,10 @@ final class Document {
            }) {
             let edit = pending.remove(at: i)
             let delta = edit.text.unicodeScalars.count - (edit.end - edit.start)
-            for j in pending.indices where pending[j].line == edit.line && pending[j].start >= edit.end {
+            // The edits after it on its line move with it; an insertion at its start that comes before it in the
+            // array (an earlier field's) stays where it is, its text going before this one's.
+            for j in pending.indices where pending[j].line == edit.line
+                && (pending[j].start > edit.end || (pending[j].start == edit.end && j >= i)) {
                 pending[j].start += delta
                 pending[j].end += delta
             }
