@@ -94,4 +94,18 @@ final class ServerFuzzRegressionTests: XCTestCase {
             _ = client.finish()
         }
     }
+
+    /// S4: a full-content change that only decomposes an `é` (canonically equal, other scalars) reaches the
+    /// daemon's copy: it holds the editor's scalars, not text that merely compares equal.
+    func testS4_fullContentChange_toCanonicallyEqualText_isApplied() throws {
+        let client = try DaemonClient()
+        client.initialize()
+        open(client, "x\u{E9}")
+        change(client, 2, [["text": "x\u{65}\u{301}"]])
+        // Two UTF-16 units after the x: only there if the decomposed form arrived.
+        let result = client.call("maskd/openField", ["textDocument": ["uri": "file:///a"],
+                                                     "range": ClientDocument.range(0, 1, 0, 3), "mask": "[*]"])
+        XCTAssertEqual(result["state"]?["text"]?.stringValue?.unicodeScalars.map(\.value), [0x65, 0x301])
+        _ = client.finish()
+    }
 }

@@ -15,6 +15,7 @@ Usage: check_session.py MASKD_BINARY. Prints failures, then "N passed, N failed,
 """
 
 import json
+import os
 import queue
 import subprocess
 import sys
@@ -136,7 +137,7 @@ class Session:
     def __init__(self, binary, name, initialization_options=None, literals=True, document_changes=True):
         self.name = name
         self.process = subprocess.Popen([binary, "--stdio"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL)
+                                        stderr=None if os.environ.get("MASKD_SCHEMA_STDERR") else subprocess.DEVNULL)
         self.inbox = queue.Queue()
         self.methods = {}
         self.next_id = 0

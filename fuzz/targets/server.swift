@@ -520,6 +520,7 @@ func checkRegressions() {
   s.request("maskd/openField", ["textDocument": ["uri": "file:///a"], "range": range((0, 2, 0, 7)), "mask": "[AAA]-[000]", "field": "f1"])
   s.request("maskd/setMask", ["textDocument": ["uri": "file:///a"], "field": "f1", "mask": "[000]"])
   change(s, 2, [["text": ""]])
+  fputs("server regression S2: ok\n", stderr)
   if !failed.isEmpty { fail("\(failed.count) regressions fail:\n  " + failed.joined(separator: "\n  ")) }
 }
 

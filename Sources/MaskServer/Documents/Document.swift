@@ -329,10 +329,10 @@ final class Document {
             guard let slot = lines.slot(of: id), var session = lines.session(slot: slot) else { continue }
             let (line, span) = lines.locate(slot: slot)
             let oldText = current(line).text.scalarSlice(span.start, span.end)
-            session.keep(formatted && result.text == oldText ? nil : result)
+            session.keep(formatted && result.text.sameScalars(oldText) ? nil : result)
             lines.setSession(session, slot: slot)
             problems[id] = FieldProblem(result)
-            guard oldText != result.text else { continue }
+            guard !oldText.sameScalars(result.text) else { continue }
             let old = Array(oldText.unicodeScalars)
             let new = Array(result.text.unicodeScalars)
             let order = current(line).fields.firstIndex { $0.id == id } ?? 0
@@ -521,7 +521,7 @@ final class Document {
         if change.start.line == change.end.line,
            let i = pending.firstIndex(where: {
                $0.line == change.start.line && $0.start == change.start.column && $0.end == change.end.column
-                   && $0.text == change.text
+                   && $0.text.sameScalars(change.text)
            }) {
             let edit = pending.remove(at: i)
             let delta = edit.text.unicodeScalars.count - (edit.end - edit.start)
@@ -550,7 +550,7 @@ final class Document {
         let lastStart = actual.unicodeScalars.count - last.scalarCount - last.ending.scalarCount
         let to = lastStart + change.end.column
         actual = actual.scalarSlice(0, from) + change.text + actual.scalarSlice(to, actual.unicodeScalars.count)
-        guard actual == expected else { return nil }
+        guard actual.sameScalars(expected) else { return nil }
         pending.removeAll { span.contains($0.line) }
         return inSpan
     }
@@ -577,11 +577,11 @@ final class Document {
         let newLines = Line.split(newText)
         var p = 0
         while p < oldLines.count, p < newLines.count,
-              oldLines[p].text == newLines[p].text, oldLines[p].ending == newLines[p].ending { p += 1 }
+              oldLines[p].text.sameScalars(newLines[p].text), oldLines[p].ending == newLines[p].ending { p += 1 }
         if p == oldLines.count && p == newLines.count { return nil }
         var q = 0
         while q < oldLines.count - p, q < newLines.count - p,
-              oldLines[oldLines.count - 1 - q].text == newLines[newLines.count - 1 - q].text,
+              oldLines[oldLines.count - 1 - q].text.sameScalars(newLines[newLines.count - 1 - q].text),
               oldLines[oldLines.count - 1 - q].ending == newLines[newLines.count - 1 - q].ending { q += 1 }
         if p == oldLines.count { p -= 1; q = 0 }
         let oldRegion = Array(oldLines[p..<(oldLines.count - q)].map { $0.text + $0.ending.rawValue }.joined().unicodeScalars)

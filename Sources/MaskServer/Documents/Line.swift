@@ -106,6 +106,12 @@ enum UTF8Scan {
 }
 
 extension String {
+    /// Whether the two hold the same Unicode scalars. `==` on strings is canonical equivalence (a precomposed
+    /// `é` equals `e` + U+0301), but the editor's text is what the daemon must hold, scalar for scalar.
+    func sameScalars(_ other: String) -> Bool {
+        utf8.elementsEqual(other.utf8)
+    }
+
     /// Calls `body` with the string's UTF-8 bytes, without copying a native string.
     func withUTF8Bytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
