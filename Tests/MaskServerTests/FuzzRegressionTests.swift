@@ -108,4 +108,25 @@ final class ServerFuzzRegressionTests: XCTestCase {
         XCTAssertEqual(result["state"]?["text"]?.stringValue?.unicodeScalars.map(\.value), [0x65, 0x301])
         _ = client.finish()
     }
+
+    /// S5: the echo of a formatting edit that empties a line between a `\r` and a `\n` joins them into one line
+    /// break, as the editor counts lines (S1 through the echo path).
+    func testS5_echoEmptyingALineBetweenCRAndLF_joinsThem() throws {
+        let client = try DaemonClient()
+        client.initialize()
+        open(client, "Z\rZZ\r")
+        client.call("maskd/openField", ["textDocument": ["uri": "file:///a"], "range": ClientDocument.range(1, 0, 1, 2),
+                                        "mask": ["oneOf": ["[00]", "[AA]"]], "field": "f1"])
+        change(client, 2, [["range": ClientDocument.range(1, 2, 1, 2), "text": "\n"]])
+        // Letters do not fit a Chinese phone number: the new mask's edit deletes them, emptying line 1.
+        let result = client.call("maskd/setMask", ["textDocument": ["uri": "file:///a"], "field": "f1",
+                                                   "mask": ["preset": "phone.cn"]])
+        XCTAssertEqual(result["edits"], [["range": ClientDocument.range(1, 0, 1, 2), "newText": ""]])
+        change(client, 3, [["range": ClientDocument.range(1, 0, 1, 2), "text": ""]])
+        // "Z\r\n\r": three lines for the editor ("Z", "", "").
+        let past = client.callFailing("maskd/formatHints", ["textDocument": ["uri": "file:///a"],
+                                                            "position": ["line": 3, "character": 0]], code: -32602)
+        XCTAssertTrue(past["message"]?.stringValue?.contains("the document has 3 lines") == true, "\(past)")
+        _ = client.finish()
+    }
 }

@@ -383,6 +383,14 @@ final class Document {
 
     // MARK: - Changes
 
+    /// Whether line `index` is empty between a line ending in a lone `\r` and its own `\n`: the two then make
+    /// one line break for the editor, which the daemon's lines must follow.
+    private func joinsLineBreaks(emptied index: Int) -> Bool {
+        guard index > 0, index < lines.count else { return false }
+        let line = lines[index]
+        return line.scalarCount == 0 && line.ending == .lf && lines[index - 1].ending == .cr
+    }
+
     /// `change` widened so that a `\r` and a `\n` it brings together are one line break, as the
     /// editor counts them: a `\r` typed before a line's `\n` ending, a `\n` typed after a lone `\r`
     /// ending, or a deletion of what stood between them. The widened change writes the same text.
@@ -458,6 +466,16 @@ final class Document {
                     lines[edit.line] = Document.track(line: old, start: edit.start, end: edit.end,
                                                       text: edit.text, claimant: edit.field)
                     undo.append((edit.line, 1, [old]))
+                }
+                // An echo that empties a line between a `\r` and a `\n` brings them together: one line break for
+                // the editor (S5). Join them as a person's change would; what is still pending was computed on the
+                // lines as they were, so it is dropped (the editor's next change is then formatted afresh).
+                for line in Set(echo.map(\.line)).sorted(by: >) where joinsLineBreaks(emptied: line) {
+                    undo.append(applyPersonChange(joiningLineBreaks(ScalarChange(
+                        start: ScalarPosition(line: line, column: 0), end: ScalarPosition(line: line, column: 0),
+                        text: ""))).undo)
+                    dropped.formUnion(pendingCopy.map(\.field))
+                    pendingCopy.removeAll()
                 }
                 continue
             }
