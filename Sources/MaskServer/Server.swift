@@ -62,6 +62,14 @@ public final class Server {
         notify(LogMessageNotification.method, LogMessageNotification.params(level, message))
     }
 
+    /// Checks `params.range` of a request that reads a range as it is (not through the document's positions).
+    /// - Throws: `-32602` when its end comes before its start.
+    static func requireOrdered(_ range: TextRange) throws {
+        guard range.start <= range.end else {
+            throw MessageError.invalidParams("params.range: the range's end comes before its start")
+        }
+    }
+
     /// The open document `uri`. - Throws: `-32602` when it is not open.
     func document(_ uri: String) throws -> Document {
         guard let document = documents[uri] else {

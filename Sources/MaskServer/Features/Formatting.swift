@@ -11,9 +11,7 @@ extension Server {
     /// - Throws: `-32602` for a document that is not open or a range whose end comes before its start.
     func format(uri: String, range: TextRange?) throws -> JSONValue {
         let document = try document(uri)
-        if let range, range.end < range.start {
-            throw MessageError.invalidParams("params.range: the range's end comes before its start")
-        }
+        if let range { try Server.requireOrdered(range) }
         var ids: [String] = []
         if let range {
             let last = min(range.end.line, document.lines.count - 1)

@@ -11,9 +11,7 @@ extension Server {
     /// - Throws: `-32602` for a document that is not open or a range whose end comes before its start.
     func inlayHints(uri: String, range: TextRange) throws -> JSONValue {
         let document = try document(uri)
-        if range.end < range.start {
-            throw MessageError.invalidParams("params.range: the range's end comes before its start")
-        }
+        try Server.requireOrdered(range)
         var hints: [JSONValue] = []
         let last = min(range.end.line, document.lines.count - 1)
         guard range.start.line <= last else { return [] }
