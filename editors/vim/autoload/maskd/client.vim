@@ -353,6 +353,10 @@ export def Attach(bufnr: number): bool
     timer: 0,
     unsettled: false,
   }
+  if bufnr == bufnr('%')
+    doc.changenr = changenr()
+    doc.highest = changenr()
+  endif
   var ft = getbufvar(bufnr, '&filetype')
   Notify('textDocument/didOpen', {textDocument: {
     uri: doc.uri,
@@ -574,6 +578,18 @@ def OnChange(bufnr: number, start: number, end: number, added: number, changes: 
   endif
 enddef
 
+# Returns whether the change about to be sent for the current buffer `doc` came from an
+# undo or a redo, and records the undo state: undo lowers changenr(), a redo raises it to a
+# number the buffer has had before, a new change (or one joined to the last) never does.
+def UndoOrRedo(doc: dict<any>): bool
+  var now = changenr()
+  var last = get(doc, 'changenr', now)
+  var highest = get(doc, 'highest', now)
+  doc.changenr = now
+  doc.highest = max([highest, now])
+  return now < last || (now > last && now <= highest)
+enddef
+
 # Sends the pending change of `bufnr` as one didChange: the daemon's lines of the pending
 # region against the buffer's, narrowed to the characters that differ.
 def Send(bufnr: number)
@@ -616,7 +632,9 @@ def Send(bufnr: number)
   var otext = Text(before)
   var ntext = Text(after)
   var hint = -1
-  if bufnr == bufnr('%') && line('.') >= start && line('.') < start + len(after)
+  # After an undo or a redo the cursor is wherever Vim put it, not after the change: the
+  # change is then what the texts say (the longest common prefix first), never the cursor's.
+  if bufnr == bufnr('%') && !UndoOrRedo(doc) && line('.') >= start && line('.') < start + len(after)
     hint = 0
     for i in range(line('.') - start)
       hint += len(after[i]) + 1
