@@ -105,7 +105,7 @@ H.case('a line range that is not the last selection is refused', function()
 end)
 
 H.case('your own presets from setup{presets = ...}', function()
-  H.buffer({ '12345678' })
+  H.buffer({ '123-45' })
   H.command('MaskdField zip')
   H.eq({ '12345' }, lines(), 'buffer')
 end)

@@ -142,7 +142,7 @@ H.case('an open that would drop the label is refused with its reason; ! forces i
   H.eq(true, got[1]:find("^maskd: .*Phone:.*phone.us") ~= nil, 'the message names what would be lost: ' .. got[1])
   H.command('MaskdField! phone.us')
   H.eq(1, #fields.list(api.nvim_get_current_buf()), 'forced open')
-  H.keys('u')
+  H.keys('u', { format = false })
   H.eq({ 'Phone: 5551234567' }, lines(), 'u gives the label back')
   H.sleep(100)
   H.eq({ 'Phone: 5551234567' }, lines(), 'and it stays')

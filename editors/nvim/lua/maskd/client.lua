@@ -113,7 +113,7 @@ local function make_config()
       sync.attach(bufnr, client)
     end,
     on_exit = function(code, signal, id)
-      local expected = M.stopping
+      local expected = M.stopping == id
       if not expected and (code ~= 0 or (signal ~= 0 and signal ~= 15)) then
         swallow_quit_warning(id)
       end
@@ -143,7 +143,9 @@ function M.exited(id, code, signal, expected)
     end
   end
   uris = {}
-  M.stopping = false
+  if M.stopping == id then
+    M.stopping = nil
+  end
   -- Requests waiting for initialize fail without a message each: one message says why.
   for _, fn in ipairs(pending) do
     fn(true)
@@ -356,7 +358,7 @@ end
 --- Stops the daemon (shutdown, then exit).
 function M.stop()
   if client_id then
-    M.stopping = true
+    M.stopping = client_id
     vim.lsp.stop_client(client_id)
   end
 end
