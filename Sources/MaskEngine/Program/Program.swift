@@ -24,8 +24,11 @@ final class Program: @unchecked Sendable {
     /// Only literals follow the `…` slot (a unit such as ` kg`): `eager` shows them. Slots after a
     /// `…` are never reached, so then nothing after it shows.
     let onlyLiteralsAfterRepeat: Bool
-    /// Whether every literal is one ASCII byte, so ASCII text can run on the byte path.
+    /// Whether every literal (and every word of an enum block) is one ASCII byte, so ASCII text can
+    /// run on the byte path.
     let asciiLiterals: Bool
+    /// The blocks (range and enum) the slots point at, in element order.
+    let blocks: [Block]
     /// Classes of all slots, to tell a character cut at the mask's end (overflow) from one that
     /// fits nowhere (rejected).
     private let slotClasses: [SlotClass]
@@ -43,8 +46,10 @@ final class Program: @unchecked Sendable {
     private let nextFrom: [SlotKind?]
     private let placeholderFrom: [String]
 
-    init(elements: [Element], eager: Bool, letterCase: LetterCase?, placeholderChar: Character, asciiOnly: Bool = false) {
+    init(elements: [Element], eager: Bool, letterCase: LetterCase?, placeholderChar: Character, asciiOnly: Bool = false,
+         blocks: [Block] = []) {
         self.elements = elements
+        self.blocks = blocks
         self.eager = eager
         self.letterCase = letterCase
         self.asciiOnly = asciiOnly
@@ -62,6 +67,10 @@ final class Program: @unchecked Sendable {
         repeatingSlot = elements.firstIndex(where: \.repeats)
         onlyLiteralsAfterRepeat = repeatingSlot.map { r in elements[(r + 1)...].allSatisfy { !$0.isSlot } } ?? false
         asciiLiterals = elements.allSatisfy { $0.isSlot || $0.literalByte != 0 }
+            && blocks.allSatisfy { block in
+                guard case .words(let words) = block.rule else { return true }
+                return words.joined().allSatisfy { $0.utf8.count == 1 && $0.isASCII }
+            }
         var classes: [SlotClass] = []
         for element in elements {
             if let c = element.slotClass, !classes.contains(c) { classes.append(c) }
@@ -165,8 +174,10 @@ extension Program {
     /// tried on what follows. At a slot, a fitting character fills it; an optional slot it does
     /// not fit is skipped; a required one refuses it. Past the mask's end the character is cut,
     /// and the literals it walked over stay shown.
+    /// - Parameter strict: enforce the blocks' rules (reading typed or pasted text); false when text
+    ///   already in a field is read, which takes it as it stands.
     @inline(__always)
-    func step<U: FieldUnit>(_ c: U, cursor: inout Int, into cells: inout [Cell<U>]) -> Step {
+    func step<U: FieldUnit>(_ c: U, cursor: inout Int, into cells: inout [Cell<U>], strict: Bool = true) -> Step {
         if cells.count >= Program.maximumCells { return fitsSomeSlot(c) ? .overflow(walked: false) : .rejected }
         var e = cursor
         var walkedLiteral = false
@@ -182,6 +193,21 @@ extension Program {
                 walkedLiteral = true
                 e += 1
             case .slot(let slotClass):
+                if element.block >= 0, strict {
+                    switch readIntoBlock(c, at: e, block: Int(element.block), slotClass: slotClass, into: &cells) {
+                    case .cell(let next):
+                        cursor = next
+                        return .cell
+                    case .literal(let next):
+                        cursor = next
+                        return .literal
+                    case .skip:
+                        e += 1
+                        continue
+                    case .refused:
+                        return .rejected
+                    }
+                }
                 if let stored = fitted(c, slotClass) {
                     cells.append(Cell(char: stored, element: e))
                     cursor = self.cursor(after: e)
