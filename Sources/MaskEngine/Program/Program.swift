@@ -24,6 +24,9 @@ final class Program: @unchecked Sendable {
     /// Only literals follow the `…` slot (a unit such as ` kg`): `eager` shows them. Slots after a
     /// `…` are never reached, so then nothing after it shows.
     let onlyLiteralsAfterRepeat: Bool
+    /// The elements from here on are never reached: those after a `…` slot that slots follow
+    /// (`[0…][AAA]`, as RedMadRobot compiles it); `elements.count` otherwise.
+    let reachableEnd: Int
     /// Whether every literal (and every word of an enum block) is one ASCII byte, so ASCII text can
     /// run on the byte path.
     let asciiLiterals: Bool
@@ -90,8 +93,13 @@ final class Program: @unchecked Sendable {
         var tails = [String](repeating: "", count: elements.count + 1)
         var tail: [UInt8] = []  // reversed
         let placeholderBytes = Array(placeholderChar.utf8)
+        var reached = elements.count
+        if let r = repeatingSlot, !onlyLiteralsAfterRepeat { reached = r + 1 }
+        reachableEnd = reached
         for e in stride(from: elements.count - 1, through: 0, by: -1) {
             let element = elements[e]
+            // What follows a `…` slot with slots after it is never reached: it is neither missing nor drawn.
+            guard e < reached else { continue }
             missing[e] = missing[e + 1] + ((element.isRequiredSlot || element.isExtracted) ? 1 : 0)
             next[e] = element.slotClass?.kind ?? next[e + 1]
             if element.isSlot {
@@ -106,7 +114,7 @@ final class Program: @unchecked Sendable {
         missingFrom = missing
         nextFrom = next
         placeholderFrom = tails
-        let required = elements.filter { $0.isRequiredSlot || $0.isExtracted }
+        let required = elements[..<reached].filter { $0.isRequiredSlot || $0.isExtracted }
         let digitsOnly = required.allSatisfy { $0.slotClass == .digit || $0.slotClass == .digitX }
         missingProblems = (0...required.count).map { n in
             let noun = digitsOnly ? (n == 1 ? "digit" : "digits") : (n == 1 ? "character" : "characters")
@@ -213,7 +221,7 @@ extension Program {
                     cursor = self.cursor(after: e)
                     return .cell
                 }
-                guard element.isOptional else { return .rejected }
+                guard element.isOptional, e + 1 < reachableEnd else { return .rejected }
                 e += 1
             }
         }
@@ -273,7 +281,7 @@ extension Program {
                     placed = true
                     break
                 }
-                if element.isOptional {
+                if element.isOptional, e + 1 < reachableEnd {
                     e += 1
                     continue
                 }
@@ -410,7 +418,7 @@ extension Program {
     private func placeholder(from limit: Int) -> String {
         if elements.count <= Program.precomputedTailLimit { return placeholderFrom[limit] }
         var tail = ""
-        for e in limit..<elements.count {
+        for e in limit..<max(reachableEnd, limit) {
             switch elements[e].kind {
             case .literal(let c): tail.append(c)
             case .slot: if !elements[e].repeats { tail.append(placeholderChar) }
@@ -422,7 +430,8 @@ extension Program {
     /// How many required slots and `{}` literals are still to fill.
     func missing<U>(in layout: Layout<U>) -> Int {
         var count = 0
-        for e in limit(of: layout)..<elements.count where elements[e].isRequiredSlot || elements[e].isExtracted {
+        for e in limit(of: layout)..<max(reachableEnd, limit(of: layout))
+        where elements[e].isRequiredSlot || elements[e].isExtracted {
             count += 1
         }
         return count
