@@ -31,6 +31,10 @@ extension Program {
     }
 
     /// Reads `chars` from the start of the mask, one character at a time.
+    ///
+    /// Text already in a field (formatted, opened over, or read back before an edit) is taken as it
+    /// stands: blocks' rules are not enforced here, only by reading typed or pasted text, so no text
+    /// the engine renders changes when it is formatted again.
     /// - Parameter carets: also record where each character's output starts.
     func decompose<U: FieldUnit>(_ chars: [U], carets: Bool = false) -> Decomposition<U> {
         var cells: [Cell<U>] = []
@@ -41,7 +45,7 @@ extension Program {
         var cursor = 0
         for c in chars {
             let before = cells.count
-            let step = self.step(c, cursor: &cursor, into: &cells)
+            let step = self.step(c, cursor: &cursor, into: &cells, strict: false)
             if carets {
                 switch step {
                 case .cell: d.outputStart.append(literalsBefore[cells[before].element] + before)
