@@ -70,8 +70,7 @@ struct ApplyRequest: RequestMessage {
                 fieldEdit = .insert(edit.text, at: range)
             }
             result = mask.apply(fieldEdit, to: text)
-            let chars = Array(text)
-            naive = String(chars[..<range.lowerBound]) + edit.text + String(chars[range.upperBound...])
+            naive = ApplyRequest.splice(text, encoded, range, edit.text)
         } else {
             // No edit, or one that changes nothing: format, carrying the selection through.
             let caret = edit.map { Span(start: $0.span.end, end: $0.span.end) }
@@ -82,16 +81,40 @@ struct ApplyRequest: RequestMessage {
         return ApplyRequest.encode(result, naive: naive, encoding: encoding)
     }
 
+    /// `text` with its characters `range` replaced by `inserted`.
+    private static func splice(_ text: String, _ encoded: EncodedText, _ range: Range<Int>, _ inserted: String) -> String {
+        if encoded.isSingleByte {
+            let bytes = text.utf8
+            let start = bytes.index(bytes.startIndex, offsetBy: range.lowerBound)
+            let end = bytes.index(start, offsetBy: range.count)
+            return String(text[..<start]) + inserted + String(text[end...])
+        }
+        let start = text.index(text.startIndex, offsetBy: range.lowerBound)
+        let end = text.index(start, offsetBy: range.count)
+        return String(text[..<start]) + inserted + String(text[end...])
+    }
+
     static func encode(_ result: FieldResult, naive: String, encoding: PositionEncoding) -> JSONValue {
         let out = EncodedText(result.text)
         let naiveText = EncodedText(naive)
         func units(_ c: Int) -> JSONValue { .from(out.unitOffset(ofCharacter: min(c, out.characterCount), in: encoding)) }
-        let old = Array(naive), new = Array(result.text)
-        let edits: [JSONValue] = TextDiff.edits(old, new).map { d in
+        // Texts of one byte per character (nearly all) are compared as bytes: no grapheme breaking, and a paste of
+        // a megabyte costs a copy of its bytes, not an array of characters.
+        let replacements: [(DiffEdit, String)]
+        if naiveText.isSingleByte && out.isSingleByte {
+            let new = Array(result.text.utf8)
+            replacements = TextDiff.edits(Array(naive.utf8), new).map {
+                ($0, String(decoding: new[$0.newStart..<$0.newEnd], as: UTF8.self))
+            }
+        } else {
+            let new = Array(result.text)
+            replacements = TextDiff.edits(Array(naive), new).map { ($0, String(new[$0.newStart..<$0.newEnd])) }
+        }
+        let edits: [JSONValue] = replacements.map { d, text in
             [
                 "start": .from(naiveText.unitOffset(ofCharacter: d.start, in: encoding)),
                 "end": .from(naiveText.unitOffset(ofCharacter: d.end, in: encoding)),
-                "text": .string(String(new[d.newStart..<d.newEnd])),
+                "text": .string(text),
             ]
         }
         var members: [(String, JSONValue)] = [
