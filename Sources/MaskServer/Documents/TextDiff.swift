@@ -13,6 +13,24 @@ enum TextDiff {
     /// The most differences searched for before the changed middle is replaced whole.
     static let searchLimit = 512
 
+    /// The replacements that turn text `old` into `new`, each with its new text, in units of `split`.
+    ///
+    /// When `bytesAreUnits` (both texts are ASCII, or one byte per character), the texts are compared
+    /// as bytes: no array of characters or scalars is made, so a megabyte pasted into a field costs a copy
+    /// of its bytes.
+    static func replacements<T: Equatable>(_ old: String, _ new: String, bytesAreUnits: Bool,
+                                           split: (String) -> [T], join: (ArraySlice<T>) -> String)
+        -> [(edit: DiffEdit, text: String)] {
+        if bytesAreUnits {
+            let newBytes = Array(new.utf8)
+            return edits(Array(old.utf8), newBytes).map {
+                ($0, String(decoding: newBytes[$0.newStart..<$0.newEnd], as: UTF8.self))
+            }
+        }
+        let newUnits = split(new)
+        return edits(split(old), newUnits).map { ($0, join(newUnits[$0.newStart..<$0.newEnd])) }
+    }
+
     /// The sorted, non-overlapping, non-adjacent replacements that turn `old` into `new`,
     /// changing as few elements as possible.
     ///

@@ -98,18 +98,8 @@ struct ApplyRequest: RequestMessage {
         let out = EncodedText(result.text)
         let naiveText = EncodedText(naive)
         func units(_ c: Int) -> JSONValue { .from(out.unitOffset(ofCharacter: min(c, out.characterCount), in: encoding)) }
-        // Texts of one byte per character (nearly all) are compared as bytes: no grapheme breaking, and a paste of
-        // a megabyte costs a copy of its bytes, not an array of characters.
-        let replacements: [(DiffEdit, String)]
-        if naiveText.isSingleByte && out.isSingleByte {
-            let new = Array(result.text.utf8)
-            replacements = TextDiff.edits(Array(naive.utf8), new).map {
-                ($0, String(decoding: new[$0.newStart..<$0.newEnd], as: UTF8.self))
-            }
-        } else {
-            let new = Array(result.text)
-            replacements = TextDiff.edits(Array(naive), new).map { ($0, String(new[$0.newStart..<$0.newEnd])) }
-        }
+        let replacements = TextDiff.replacements(naive, result.text, bytesAreUnits: naiveText.isSingleByte && out.isSingleByte,
+                                                 split: { Array($0) }, join: { String($0) })
         let edits: [JSONValue] = replacements.map { d, text in
             [
                 "start": .from(naiveText.unitOffset(ofCharacter: d.start, in: encoding)),
