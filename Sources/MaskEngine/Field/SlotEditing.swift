@@ -37,6 +37,10 @@ extension Program {
 
     /// Reads `chars` from the start of the mask, one character at a time until reading stops
     /// (`isFull`); the rest is sorted into rejected and overflow in one pass.
+    ///
+    /// Text already in a field (formatted, opened over, or read back before an edit) is taken as it
+    /// stands: blocks' rules are not enforced here, only by reading typed or pasted text, so no text
+    /// the engine renders changes when it is formatted again.
     /// - Parameter carets: also record where each character's output starts.
     func decompose<U: FieldUnit>(_ chars: [U], carets: Bool = false) -> Decomposition<U> {
         var cells: [Cell<U>] = []
@@ -49,7 +53,7 @@ extension Program {
             let c = chars[i]
             i += 1
             let before = cells.count
-            let step = self.step(c, cursor: &cursor, into: &cells)
+            let step = self.step(c, cursor: &cursor, into: &cells, strict: false)
             if carets {
                 switch step {
                 case .cell: d.outputStart.append(literalsBefore[cells[before].element] + before)
