@@ -243,4 +243,54 @@ def TestKeepsDying()
 enddef
 H.Case('a daemon that keeps dying: restarted 3 times, then one message and plain typing', TestKeepsDying)
 
+def TestStalledDaemon()
+  H.Buffer([''])
+  H.Command('MaskdField phone.us')
+  H.Type('5', 'i')
+  var pid = DaemonPid()
+  var stalls = client.Stalls()
+  messages clear
+  system('kill -STOP ' .. pid)
+  try
+    # Each key would wait for its formatting: the first wait runs out, and no key waits after.
+    var started = reltime()
+    feedkeys("A5\<Cmd>call maskd#client#Flush(bufnr('%')) | call maskd#client#Await(bufnr('%'))\<CR>"
+      .. "5\<Cmd>call maskd#client#Flush(bufnr('%')) | call maskd#client#Await(bufnr('%'))\<CR>"
+      .. "1\<Cmd>call maskd#client#Flush(bufnr('%')) | call maskd#client#Await(bufnr('%'))\<CR>\<Esc>", 'xt')
+    H.Out(printf('      three keys into a stopped daemon took %.0f ms', reltimefloat(reltime(started)) * 1000))
+    H.Eq(stalls + 1, client.Stalls(), 'stalls (waits that ran out)')
+    H.Eq(true, client.Stalled(), 'stalled')
+    H.Eq('+1 (5551', getline(1), 'typed, unformatted')
+    H.Eq(1, len(Messages()), 'one message')
+  finally
+    system('kill -CONT ' .. pid)
+  endtry
+  WaitFor(() => !client.Stalled(), 'the daemon to answer again')
+  # Typing goes on formatted once it answers (what it formatted late is dropped as stale, and
+  # the field is read again).
+  H.Type('2', 'A')
+  WaitFor(() => getline(1) == '+1 (555) 12', 'the field in form again, now ' .. getline(1))
+enddef
+H.Case('a stalled daemon: one wait runs out, typing never waits after it', TestStalledDaemon)
+
+def TestColorScheme()
+  colorscheme default
+  H.Eq(hlID('Comment'), synIDtrans(hlID('MaskdPlaceholder')), 'MaskdPlaceholder after :colorscheme')
+enddef
+H.Case('MaskdPlaceholder keeps its colour across :colorscheme', TestColorScheme)
+
+def TestMissingDaemonOnce()
+  client.Stop()
+  var saved = g:maskd_cmd
+  g:maskd_cmd = ['/nonexistent/maskd']
+  H.Buffer([''])
+  messages clear
+  H.Command('MaskdField phone.us')
+  H.Command('MaskdField phone.us')
+  var got = Messages()
+  g:maskd_cmd = saved
+  H.Eq(["maskd: cannot run ['/nonexistent/maskd']: set g:maskd_cmd to the maskd binary"], got, 'one line, once')
+enddef
+H.Case('a missing daemon: one line once, naming the option', TestMissingDaemonOnce)
+
 H.Run()

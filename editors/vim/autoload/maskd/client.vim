@@ -48,6 +48,10 @@ var messages: list<string> = []
 var errors: list<string> = []
 var resyncs = 0
 var said_missing = ''
+# Set when the daemon let a wait run out; no wait is made until it sends something again,
+# so a stalled daemon costs one wait, and typing goes on unformatted.
+var stalled = false
+var stalls = 0
 const RESTARTS = 3
 const RESTART_WINDOW = 60000
 # reltime() of each restart within the window.
@@ -65,12 +69,13 @@ def Command(): list<string>
 enddef
 
 def Timeout(): number
-  return get(g:, 'maskd_timeout', 5000)
+  return get(g:, 'maskd_timeout', 1000)
 enddef
 
-# Milliseconds Await() waits for the formatting of a change (0: it does not wait).
+# Milliseconds Await() waits for the formatting of a change (0: it does not wait): a
+# keystroke's budget.
 def FormatTimeout(): number
-  return get(g:, 'maskd_format_timeout', 1000)
+  return get(g:, 'maskd_format_timeout', 200)
 enddef
 
 # Appends `what` and `msg` to the file g:maskd_trace names, when it is set.
@@ -115,8 +120,10 @@ export def Start(): bool
     endif
     return false
   endif
+  said_missing = ''
   stderr_lines = []
   stopping = false
+  stalled = false
   job = job_start(argv, {
     in_mode: 'lsp',
     out_mode: 'lsp',
@@ -287,6 +294,29 @@ export def ForgetRestarts()
   restarts = []
 enddef
 
+# Records that the daemon let a wait run out (said once per stall).
+def Stall()
+  if !stalled
+    stalled = true
+    stalls += 1
+    Problem('the daemon is not answering: typing goes on unformatted until it does')
+  endif
+enddef
+
+# Returns whether the daemon let a wait run out and has sent nothing since.  Messages that
+# came meanwhile are read first (they end the stall).
+export def Stalled(): bool
+  if stalled && ch_status(chan) == 'open' && ch_canread(chan)
+    Drain()
+  endif
+  return stalled
+enddef
+
+# Returns how many times the daemon stalled (for the tests).
+export def Stalls(): number
+  return stalls
+enddef
+
 # Returns the daemon's initialize result ({capabilities, serverInfo}), or {} when it is not running.
 export def Server(): dict<any>
   return Running() ? server : {}
@@ -336,6 +366,7 @@ enddef
 
 def OnMessage(ch: channel, msg: any)
   Trace('<-', msg)
+  stalled = false
   if type(msg) != v:t_dict || type(get(msg, 'method', 0)) != v:t_string
     return
   endif
@@ -362,6 +393,9 @@ export def Request(method: string, params: dict<any>): dict<any>
   if !Running()
     return {error: {code: -32603, message: 'maskd is not running'}}
   endif
+  if Stalled()
+    return {error: {code: -32603, message: 'maskd is not answering'}}
+  endif
   FlushAll()
   Trace('->', {method: method, params: params})
   var reply: any
@@ -373,6 +407,7 @@ export def Request(method: string, params: dict<any>): dict<any>
   endtry
   Trace('<-', reply)
   if type(reply) != v:t_dict || (!has_key(reply, 'result') && !has_key(reply, 'error'))
+    Stall()
     return {error: {code: -32603, message: 'no answer to ' .. method .. ' within ' .. Timeout() .. ' ms'}}
   endif
   return reply
@@ -542,7 +577,7 @@ enddef
 # buffer is still on its way.  Returns whether it settled.
 export def Await(bufnr: number): bool
   var doc = get(docs, string(bufnr), {})
-  if empty(doc) || !doc.unsettled || !Running() || FormatTimeout() <= 0
+  if empty(doc) || !doc.unsettled || !Running() || FormatTimeout() <= 0 || Stalled()
     return false
   endif
   var params = {textDocument: {uri: doc.uri}, position: {line: 0, character: 0}}
@@ -554,8 +589,12 @@ export def Await(bufnr: number): bool
     return false
   endtry
   Trace('<-', reply)
+  if type(reply) != v:t_dict || empty(reply)
+    Stall()
+    return false
+  endif
   Drain()
-  if !has_key(docs, string(bufnr)) || type(reply) != v:t_dict
+  if !has_key(docs, string(bufnr))
     return false
   endif
   # The didFormat handler may have sent the echo of its edits meanwhile: it gets no answer.
