@@ -57,7 +57,9 @@ final class NumberField: Sendable {
     let placeholderChar: Character
     /// The characters that count as group separators when read.
     private let groupCharacters: Set<Character>
-    /// The characters of the prefix and suffix, dropped when typed (the field shows its own).
+    /// How each ASCII byte is read, for the byte path of `read`.
+    private let asciiKinds: [ReadKind]
+    /// The characters of the prefix and suffix, dropped when read (the field shows its own).
     private let affixCharacters: Set<Character>
 
     /// Builds a field; `validate` the spec first, since a field takes any spec as it is.
@@ -70,7 +72,11 @@ final class NumberField: Sendable {
             group.insert("\u{202F}")
         }
         self.groupCharacters = group
-        self.affixCharacters = Set(spec.prefix + spec.suffix)
+        let affix = Set(spec.prefix + spec.suffix)
+        self.affixCharacters = affix
+        asciiKinds = (0..<128).map {
+            Self.kind(of: Character(Unicode.Scalar(UInt8($0))), decimal: spec.decimal, group: group, affix: affix)
+        }
     }
 
     /// Checks that a spec can be read unambiguously.
@@ -104,7 +110,7 @@ final class NumberField: Sendable {
             throw MaskError("number: maxInteger must be between 1 and \(limit)")
         }
         if let min = spec.min, let max = spec.max, min > max {
-            throw MaskError("number: min (\(min)) is greater than max (\(max))")
+            throw MaskError("number: min (\(plain(min))) is greater than max (\(plain(max)))")
         }
         for (name, affix) in [("prefix", spec.prefix), ("suffix", spec.suffix)] {
             if affix.contains(where: { digitValue($0) != nil || signs.contains($0) || $0.isNewline }) {
@@ -187,12 +193,17 @@ final class NumberField: Sendable {
 
     /// The ASCII value of a Unicode decimal digit, or nil.
     static func digitValue(_ character: Character) -> UInt8? {
+        if let ascii = character.asciiValue { return (0x30...0x39).contains(ascii) ? ascii - 0x30 : nil }
         let scalars = character.unicodeScalars
         guard scalars.count == 1, let scalar = scalars.first,
               scalar.properties.numericType == .decimal,
               let value = scalar.properties.numericValue, value >= 0, value <= 9 else { return nil }
         return UInt8(value)
     }
+
+    /// The character of a digit 0-9.
+    @inline(__always)
+    static func character(_ digit: UInt8) -> Character { Character(Unicode.Scalar(0x30 + digit)) }
 
     /// The ASCII character a full-width form stands for (`．` is `.`), or the character itself.
     static func folded(_ character: Character) -> Character {
@@ -205,87 +216,140 @@ final class NumberField: Sendable {
         return character
     }
 
-    /// Whether `character` is read as the decimal mark.
-    private func isMark(_ character: Character) -> Bool {
-        character == spec.decimal || Self.folded(character) == spec.decimal
+    /// What a character read into the field is.
+    enum ReadKind {
+        case digit(UInt8), mark, group, minus, plus, other
     }
 
-    /// Whether `character` is read as a group separator (and dropped).
-    private func isGroup(_ character: Character) -> Bool {
-        groupCharacters.contains(character) || groupCharacters.contains(Self.folded(character))
+    /// How `character` is read.
+    private func kind(of character: Character) -> ReadKind {
+        Self.kind(of: character, decimal: spec.decimal, group: groupCharacters, affix: affixCharacters)
+    }
+
+    /// How `character` is read with the decimal mark `decimal` and the group characters `group`; a
+    /// character of the prefix or suffix (`affix`) is dropped as a group separator is.
+    private static func kind(of character: Character, decimal: Character, group: Set<Character>,
+                             affix: Set<Character>) -> ReadKind {
+        if let digit = digitValue(character) { return .digit(digit) }
+        let folded = folded(character)
+        if character == decimal || folded == decimal { return .mark }
+        if group.contains(character) || group.contains(folded) || affix.contains(character) { return .group }
+        switch folded {
+        case "-": return .minus
+        case "+": return .plus
+        default: return .other
+        }
     }
 
     /// The decimal aliases that act as the mark in an edit's text: all of them in a key press; in a
     /// longer text (a paste) only those that are not also group separators, which a pasted
     /// `1,234.50` is full of.
-    private func aliases(forInserted text: [Character]) -> Set<Character> {
-        text.count == 1 ? Set(spec.decimalAliases) : Set(spec.decimalAliases.filter { !isGroup($0) })
+    private func aliases(forInserted text: String) -> Set<Character> {
+        guard !spec.decimalAliases.isEmpty else { return [] }
+        if text.count == 1 { return Set(spec.decimalAliases) }
+        return Set(spec.decimalAliases.filter { if case .group = kind(of: $0) { return false } else { return true } })
     }
 
-    /// A bound written as a person reads it: `100`, `2.5` (with the field's decimal mark).
+    /// A bound written as a person reads it: `100`, `2.5`.
     static func plain(_ bound: Double) -> String {
         if bound == bound.rounded(), abs(bound) < 1e15 { return String(Int(bound)) }
         return String(bound)
     }
 
+    /// A bound with the field's decimal mark.
     private func written(_ bound: Double) -> String {
         String(Self.plain(bound).map { $0 == "." ? spec.decimal : $0 })
     }
 
-    /// The characters of a field's own text that carry the number, with their offsets: the prefix
-    /// and suffix it shows are left out.
-    private func body(_ characters: [Character]) -> [(Character, Int)] {
-        var start = 0, end = characters.count
-        let prefix = Array(spec.prefix), suffix = Array(spec.suffix)
-        if !prefix.isEmpty, characters.starts(with: prefix) { start = prefix.count }
-        if !suffix.isEmpty, end - start >= suffix.count, Array(characters[(end - suffix.count)...]) == suffix {
-            end -= suffix.count
+    /// The part of a field's own text that carries the number, and the offset it starts at: the
+    /// prefix and suffix the field shows are left out.
+    private func body(_ text: String) -> (text: String, offset: Int) {
+        var body = Substring(text)
+        var offset = 0
+        if !spec.prefix.isEmpty, body.hasPrefix(spec.prefix) {
+            body = body.dropFirst(spec.prefix.count)
+            offset = spec.prefix.count
         }
-        return (start..<end).map { (characters[$0], $0) }
+        if !spec.suffix.isEmpty, body.hasSuffix(spec.suffix) { body = body.dropLast(spec.suffix.count) }
+        return (String(body), offset)
     }
 
-    /// Reads `inserted` (characters with their offsets) between the kept elements `before` and
-    /// `after`, and applies the limits and the zero rules.
-    private func read(before: [Element], inserted: [(Character, Int)], after: [Element], negative: Bool,
+    /// Reads `inserted` (its characters' offsets, plus `offset`, are their positions) between the kept
+    /// elements `before` and `after`, and applies the limits and the zero rules; a character of
+    /// `aliases` is read as the decimal mark.
+    private func read(before: [Element], inserted: String, offset: Int = 0, after: [Element], negative: Bool,
                       aliases: Set<Character> = []) -> State {
         var state = State()
         state.negative = negative
         var markSeen = before.contains(where: \.isMark) || after.contains(where: \.isMark)
         var cutRest = false
         var readIn: [Element] = []
-        // Overflow pieces with a sort key: (index in the joined sequence, then order among pieces cut while reading).
-        var cut: [((Int, Int), Character)] = []
-        for (character, position) in inserted {
-            if let digit = Self.digitValue(character) {
-                if cutRest {
-                    cut.append(((before.count + readIn.count - 1, cut.count + 1), Character(String(digit))))
+        // Overflow pieces with a sort key: (index in the joined sequence, then order among pieces cut while reading);
+        // each a digit, or nil for the decimal mark.
+        var cut: [((Int, Int), UInt8?)] = []
+        // A field holds at most `Program.maximumCells` entered elements: what is read beyond them is cut.
+        let room = Program.maximumCells - before.count - after.count
+        WorkCounter.count(before.count + after.count)
+        // Leading zeros are dropped anyway: past the first one read in, they take no room (a paste of
+        // 20,000 zeros and a 5 is 5).
+        var onlyZeros = before.allSatisfy { $0.digit == 0 }
+        var zeroRead = false
+        func take(_ kind: ReadKind, _ character: Character, at position: Int) {
+            WorkCounter.count()
+            var kind = kind
+            if !aliases.isEmpty, aliases.contains(character) { kind = .mark }
+            if case .digit(0) = kind, onlyZeros, !cutRest {
+                if zeroRead {
+                    state.droppedZeros.append(position)
+                    return
+                }
+                zeroRead = true
+            } else if case .digit = kind {
+                onlyZeros = false
+            } else if case .mark = kind {
+                onlyZeros = false
+            }
+            switch kind {
+            case .digit(let digit):
+                if cutRest || readIn.count >= room {
+                    cut.append(((before.count + readIn.count - 1, cut.count + 1), digit))
                 } else {
                     readIn.append(Element(digit: digit, origin: .inserted, position: position))
                 }
-            } else if isMark(character) || aliases.contains(character) {
+            case .mark:
                 if markSeen {
                     state.rejected.append(character)
-                } else if spec.fraction == 0 {
+                } else if spec.fraction == 0 || readIn.count >= room {
                     markSeen = true
                     cutRest = true
-                    cut.append(((before.count + readIn.count - 1, cut.count + 1), spec.decimal))
+                    cut.append(((before.count + readIn.count - 1, cut.count + 1), nil))
                 } else {
                     markSeen = true
                     readIn.append(Element(digit: nil, origin: .inserted, position: position))
                 }
-            } else if isGroup(character) || affixCharacters.contains(character) {
-                continue
-            } else if Self.folded(character) == "-" {
+            case .group:
+                break
+            case .minus:
                 if spec.negative {
                     state.negative.toggle()
                     state.signPositions.append(position)
                 } else {
                     state.rejected.append(character)
                 }
-            } else if Self.folded(character) == "+" {
+            case .plus:
                 if spec.negative { state.negative = false } else { state.rejected.append(character) }
-            } else {
+            case .other:
                 state.rejected.append(character)
+            }
+        }
+        // An ASCII text without `\r` (nearly every paste) is read byte by byte: a byte is a character there.
+        if inserted.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
+            for (position, byte) in inserted.utf8.enumerated() {
+                take(asciiKinds[Int(byte)], Character(Unicode.Scalar(byte)), at: offset + position)
+            }
+        } else {
+            for (position, character) in inserted.enumerated() {
+                take(kind(of: character), character, at: offset + position)
             }
         }
 
@@ -322,7 +386,7 @@ final class NumberField: Sendable {
                 if keep[index] {
                     kept.append(item)
                 } else {
-                    cut.append(((item.offset, 0), Character(String(item.element.digit ?? 0))))
+                    cut.append(((item.offset, 0), item.element.digit ?? 0))
                 }
             }
             part = kept
@@ -338,7 +402,12 @@ final class NumberField: Sendable {
         state.integer = integer.map(\.element)
         state.fraction = fraction.map(\.element)
         cut.sort { $0.0 < $1.0 }
-        state.overflow = String(cut.map(\.1))
+        var overflow: [UInt8] = []
+        overflow.reserveCapacity(cut.count)
+        for (_, digit) in cut {
+            if let digit { overflow.append(0x30 + digit) } else { overflow.append(contentsOf: spec.decimal.utf8) }
+        }
+        state.overflow = String(decoding: overflow, as: UTF8.self)
         return state
     }
 
@@ -388,7 +457,7 @@ final class NumberField: Sendable {
             shown.counted.append(true)
             shown.signLength = 1
         }
-        var digits = state.integer.map { Character(String($0.digit ?? 0)) }
+        var digits = state.integer.map { Self.character($0.digit ?? 0) }
         if digits.isEmpty, state.mark != nil {
             shown.impliedZero = shown.characters.count
             digits = ["0"]
@@ -407,7 +476,7 @@ final class NumberField: Sendable {
             shown.characters.append(spec.decimal)
             shown.counted.append(true)
             for element in state.fraction {
-                shown.characters.append(Character(String(element.digit ?? 0)))
+                shown.characters.append(Self.character(element.digit ?? 0))
                 shown.counted.append(true)
             }
         }
@@ -443,9 +512,9 @@ final class NumberField: Sendable {
     /// The value of a state: the number with `.` as the mark and no separators (`-1234567.5`, `0.`, `-`).
     private func value(of state: State) -> String {
         var value = state.negative ? "-" : ""
-        value += state.integer.isEmpty && state.mark != nil ? "0" : String(state.integer.map { Character(String($0.digit ?? 0)) })
+        value += state.integer.isEmpty && state.mark != nil ? "0" : String(state.integer.map { Self.character($0.digit ?? 0) })
         if state.mark != nil {
-            value += "." + String(state.fraction.map { Character(String($0.digit ?? 0)) })
+            value += "." + String(state.fraction.map { Self.character($0.digit ?? 0) })
         }
         return value
     }
@@ -453,7 +522,7 @@ final class NumberField: Sendable {
     /// Whether `value` lies beyond a bound that more digits cannot bring it back from: above `max`
     /// when `max` >= 0, below `min` when `min` <= 0. A key that would take it there is refused.
     private func isPastFarBound(_ value: String) -> Bool {
-        guard let v = Double(value) else { return false }
+        guard spec.min != nil || spec.max != nil, let v = Double(value) else { return false }
         if let max = spec.max, max >= 0, v > max { return true }
         if let min = spec.min, min <= 0, v < min { return true }
         return false
@@ -474,7 +543,7 @@ final class NumberField: Sendable {
         let placeholder = state.mark != nil
             ? String(repeating: placeholderChar, count: max(0, spec.fraction - state.fraction.count)) : ""
         let complete = problems.isEmpty
-        if complete, let v = Double(value) {
+        if complete, spec.min != nil || spec.max != nil, let v = Double(value) {
             // Under a positive `min` (or over a negative `max`) the person may still be typing: a problem, not a refusal.
             if let min = spec.min, v < min { problems.append("must be at least \(written(min))") }
             if let max = spec.max, v > max { problems.append("must be at most \(written(max))") }
@@ -491,13 +560,14 @@ final class NumberField: Sendable {
     /// Reads `text` into an empty field, carrying `selection` through (nil: the end of the text).
     ///
     /// Each end of the selection keeps its count of entered elements (and the sign) to its right.
+    ///
     /// With `padFraction`, a number with a digit gets its fraction filled with zeros (`12.5` is `12.50`,
-    /// `12` is `12.00`); a caret at the end of the text stays at the end.
+    /// `12` is `12.00`); a caret at the end of the number stays at its end.
     func format(_ text: String, selection: Range<Int>? = nil) -> FieldResult {
-        let characters = Array(text)
-        var state = read(before: [], inserted: body(characters), after: [], negative: false,
-                         aliases: aliases(forInserted: characters))
-        let original = state.elements
+        let (body, offset) = body(text)
+        var state = read(before: [], inserted: body, offset: offset, after: [], negative: false,
+                         aliases: aliases(forInserted: text))
+        let bodyEnd = (state.elements.map(\.position).max() ?? -1) + 1
         if spec.padFraction, spec.fraction > 0, !state.integer.isEmpty || !state.fraction.isEmpty {
             // Padding stands right of every caret but one at the end: position `Int.max`.
             if state.mark == nil { state.mark = Element(digit: nil, origin: .inserted, position: Int.max) }
@@ -508,7 +578,6 @@ final class NumberField: Sendable {
         let shown = show(state)
         let elements = state.elements
         let signAt = state.negative ? state.signPositions.first : nil
-        let bodyEnd = original.map(\.position).max().map { $0 + 1 } ?? 0
         /// Where an offset of `text` lands in the formatted text.
         func carry(_ offset: Int) -> Int {
             let right = offset >= bodyEnd && offset > 0 ? 0 : elements.filter { $0.position >= offset }.count
@@ -524,9 +593,9 @@ final class NumberField: Sendable {
     /// Characters of `text` that are not part of a formatted number are dropped and reported, as
     /// `format` does.
     func apply(_ edit: FieldEdit, to text: String) -> FieldResult {
-        let characters = Array(text)
-        let old = read(before: [], inserted: body(characters), after: [], negative: false)
-        let count = characters.count
+        let (body, offset) = body(text)
+        let old = read(before: [], inserted: body, offset: offset, after: [], negative: false)
+        let count = text.count
         var range = min(max(edit.range.lowerBound, 0), count)..<min(max(edit.range.upperBound, 0), count)
         let pressed = range
         let elements = old.elements
@@ -574,9 +643,8 @@ final class NumberField: Sendable {
                 after.append(element)
             }
         }
-        let inserted = Array(edit.text)
-        var state = read(before: before, inserted: Array(zip(inserted, inserted.indices)), after: after,
-                         negative: old.negative && !signDeleted, aliases: aliases(forInserted: inserted))
+        var state = read(before: before, inserted: edit.text, after: after,
+                         negative: old.negative && !signDeleted, aliases: aliases(forInserted: edit.text))
         state.rejected = old.rejected + state.rejected
         state.overflow = old.overflow + state.overflow
         if isPastFarBound(value(of: state)), !isPastFarBound(value(of: old)) {

@@ -190,7 +190,9 @@ extension Program {
         var e = cursor
         var walkedLiteral = false
         let count = elements.count
+        WorkCounter.count()
         while e < count {
+            WorkCounter.count()
             let element = elements[e]
             switch element.kind {
             case .literal:
@@ -241,19 +243,44 @@ extension Program {
         var overflow = ""
     }
 
-    /// Reads `chars` into `cells` from mask cursor `start`, one `step` each.
+    /// Reads `chars` into `cells` from mask cursor `start`, one `step` each, until the mask has
+    /// ended or the field is full; the rest is then only sorted into overflow and rejected.
     func read<U: FieldUnit>(_ chars: [U], from start: Int, into cells: inout [Cell<U>]) -> ReadOutcome {
         var outcome = ReadOutcome(cursor: start)
-        for c in chars {
+        var rejected: [U] = [], overflow: [U] = []
+        var i = 0
+        while i < chars.count, !isFull(cursor: outcome.cursor, cells: cells.count) {
+            let c = chars[i]
+            i += 1
             switch step(c, cursor: &outcome.cursor, into: &cells) {
             case .cell, .literal: outcome.accepted = true
-            case .rejected: outcome.rejected.append(c.character)
+            case .rejected: rejected.append(c)
             case .overflow(let walked):
-                outcome.overflow.append(c.character)
+                overflow.append(c)
                 if walked { outcome.accepted = true }
             }
         }
+        sortUnread(chars[i...], rejected: &rejected, overflow: &overflow)
+        outcome.rejected = U.string(rejected)
+        outcome.overflow = U.string(overflow)
         return outcome
+    }
+
+    /// Whether reading has stopped for good: the mask has ended (literals after the last slot were
+    /// shown), or the field holds `maximumCells`. No character can then be read in, so a long paste
+    /// costs one pass over its rest, however long the field and the text before it.
+    @inline(__always)
+    func isFull(cursor: Int, cells: Int) -> Bool {
+        cursor >= elements.count || cells >= Program.maximumCells
+    }
+
+    /// Sorts characters that can no longer be read in: those that fit some slot are cut into
+    /// `overflow`, the others are `rejected`, as `step` would report each of them.
+    func sortUnread<U: FieldUnit>(_ rest: ArraySlice<U>, rejected: inout [U], overflow: inout [U]) {
+        WorkCounter.count(rest.count)
+        for c in rest {
+            if fitsSomeSlot(c) { overflow.append(c) } else { rejected.append(c) }
+        }
     }
 
     /// Places already-entered characters into the slots from `start`, as re-flow does.
@@ -269,7 +296,9 @@ extension Program {
         for c in chars {
             var e = cursor
             var placed = false
+            WorkCounter.count()
             while e < count, cells.count < Program.maximumCells {
+                WorkCounter.count()
                 let element = elements[e]
                 guard case .slot(let slotClass) = element.kind else {
                     e += 1
@@ -334,6 +363,7 @@ extension Program {
     func render<U>(_ layout: Layout<U>) -> (text: String, value: String) {
         let limit = limit(of: layout)
         let cells = layout.cells
+        WorkCounter.count(2 * (limit + cells.count))
         var cellBytes = 0
         for cell in cells { cellBytes += cell.char.utf8Count }
         let text = String(unsafeUninitializedCapacity: literalUTF8Before[limit] + cellBytes) { buffer in
