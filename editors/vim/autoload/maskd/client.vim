@@ -296,6 +296,10 @@ enddef
 
 # Records that the daemon let a wait run out (said once per stall).
 def Stall()
+  # A wait cut short by the daemon's death is no stall: OnExit() says what happened.
+  if job_status(job) != 'run' || ch_status(chan) != 'open'
+    return
+  endif
   if !stalled
     stalled = true
     stalls += 1
