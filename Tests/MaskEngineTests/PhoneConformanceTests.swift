@@ -44,4 +44,35 @@ final class PhoneConformanceTests: XCTestCase {
         XCTAssertEqual(finalAgreeing, finals)
         XCTAssertEqual(agreeing, steps)
     }
+
+    /// The field, typed key by key through `Mask.apply` as an editor sends keystrokes.
+    func testFieldAgreesKeyByKey() throws {
+        var steps = 0, agreeing = 0, finals = 0, finalAgreeing = 0, valid = 0
+        var differences: [String] = []
+        for c in Self.cases {
+            let mask = try Mask.compile(MaskSpec(.preset("phone"), region: c.national ? c.region : nil))
+            var text = ""
+            var caret = 0
+            var allAgree = true
+            for (key, expected) in zip(c.keys, c.steps) {
+                let r = mask.apply(.insert(String(key), at: caret..<caret), to: text)
+                text = r.text
+                caret = r.caret
+                steps += 1
+                // An international field shows the `+` by itself; typing it is stepping over it.
+                if text == expected { agreeing += 1 } else if allAgree {
+                    allAgree = false
+                    differences.append("\(c.region) \(c.type) \(c.national ? "national" : "intl") \(c.keys): \(text) != \(expected)")
+                }
+                XCTAssertEqual(caret, text.count, "\(c.keys): the caret follows the typing")
+            }
+            finals += 1
+            if text == c.steps.last || text == c.formatted { finalAgreeing += 1 }
+            let state = mask.format(text)
+            if state.valid { valid += 1 } else { differences.append("\(c.region) \(c.keys) \(text): \(state.problems)") }
+        }
+        print("phone field: \(finalAgreeing)/\(finals) final texts, \(agreeing)/\(steps) steps agree, \(valid) valid")
+        for d in differences.prefix(40) { print("  " + d) }
+        XCTAssertEqual(finalAgreeing, finals)
+    }
 }

@@ -44,12 +44,14 @@ public struct MaskSpec: Hashable, Sendable {
     public var validate: [String]?
     /// How an unfilled slot is shown in `placeholder` (default `_`).
     public var placeholderChar: Character?
+    /// The `phone` preset: the region of national input (ISO 3166-1 alpha-2); nil: international.
+    public var region: String?
 
     public init(
         _ form: Form, slot: Character? = nil, accept: CharacterClass? = nil, separator: String? = nil,
         minLength: Int? = nil, maxLength: Int? = nil, repeat: Bool? = nil, eager: Bool? = nil,
         letterCase: LetterCase? = nil, regex: String? = nil, validate: [String]? = nil,
-        placeholderChar: Character? = nil
+        placeholderChar: Character? = nil, region: String? = nil
     ) {
         self.form = form
         self.slot = slot
@@ -63,6 +65,7 @@ public struct MaskSpec: Hashable, Sendable {
         self.regex = regex
         self.validate = validate
         self.placeholderChar = placeholderChar
+        self.region = region
     }
 
     /// The plain string form: bracket notation with no options.

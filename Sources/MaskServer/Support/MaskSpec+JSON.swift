@@ -7,7 +7,7 @@ extension MaskSpec {
     static let formKeys = ["notation", "pattern", "groups", "separatorAt", "preset", "oneOf", "number"]
     /// The options allowed beside any form.
     static let optionKeys = ["slot", "accept", "separator", "minLength", "maxLength", "repeat", "eager", "case",
-                             "regex", "validate", "placeholderChar"]
+                             "regex", "validate", "placeholderChar", "region"]
 
     /// Reads a JSON mask: a string (bracket notation) or an object with one form and options.
     /// - Parameter path: where the mask sits in the params, for error messages (`params.mask`).
@@ -85,6 +85,7 @@ extension MaskSpec {
             }
         }
         spec.placeholderChar = try character(p, "placeholderChar")
+        spec.region = try p.optionalString("region")
         return spec
     }
 
