@@ -5,7 +5,8 @@ region, typed key by key into phonenumbers' AsYouTypeFormatter, with every step'
 Each case: region (the number's), type, mode ("national": the national format's digits typed
 into a formatter for the region; "international": `+`, the calling code and the national
 significant number typed into a formatter for ZZ), keys, steps (the text after each key) and
-formatted (format_number NATIONAL or INTERNATIONAL).
+formatted (format_number NATIONAL or INTERNATIONAL), numberRegion (region_code_for_number) and
+numberType (number_type, named as the field's `type`).
 """
 import argparse
 import json
@@ -18,6 +19,10 @@ TYPES = [("fixed", "fixed_line"), ("mobile", "mobile"), ("tollFree", "toll_free"
          ("premiumRate", "premium_rate"), ("sharedCost", "shared_cost"), ("voip", "voip"),
          ("personalNumber", "personal_number"), ("pager", "pager"), ("uan", "uan"),
          ("voicemail", "voicemail")]
+
+
+TYPE_NAMES = {0: "fixed", 1: "mobile", 2: "fixedOrMobile", 3: "tollFree", 4: "premiumRate", 5: "sharedCost",
+              6: "voip", 7: "personalNumber", 8: "pager", 9: "uan", 10: "voicemail"}
 
 
 def typed(region, keys):
@@ -33,14 +38,18 @@ def cases_for(region, metadata, geographic):
             continue
         number = phonenumbers.parse("+%d%s" % (metadata.country_code, desc.example_number))
         intl_keys = "+%d%s" % (metadata.country_code, phonenumbers.national_significant_number(number))
+        # What libphonenumber says of the number: the region it belongs to, and its type.
+        facts = {"numberRegion": phonenumbers.region_code_for_number(number),
+                 "numberType": TYPE_NAMES.get(phonenumbers.number_type(number))}
         out.append({"region": region, "type": name, "mode": "international", "keys": intl_keys,
-                    "steps": typed("ZZ", intl_keys), "formatted": phonenumbers.format_number(number, F.INTERNATIONAL)})
+                    "steps": typed("ZZ", intl_keys), "formatted": phonenumbers.format_number(number, F.INTERNATIONAL),
+                    **facts})
         if geographic:
             national = phonenumbers.format_number(number, F.NATIONAL)
             keys = phonenumbers.normalize_diallable_chars_only(national)
             if keys and keys.isdigit():
                 out.append({"region": region, "type": name, "mode": "national", "keys": keys,
-                            "steps": typed(region, keys), "formatted": national})
+                            "steps": typed(region, keys), "formatted": national, **facts})
     return out
 
 

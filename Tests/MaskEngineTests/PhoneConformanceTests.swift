@@ -7,6 +7,8 @@ import XCTest
 final class PhoneConformanceTests: XCTestCase {
     struct Case {
         var region: String, type: String, national: Bool, keys: String, steps: [String], formatted: String
+        /// libphonenumber's region and type of the number.
+        var numberRegion: String, numberType: String?
     }
 
     static let cases: [Case] = {
@@ -15,7 +17,8 @@ final class PhoneConformanceTests: XCTestCase {
         let root = try! JSONSerialization.jsonObject(with: data) as! [String: Any]
         return (root["cases"] as! [[String: Any]]).map {
             Case(region: $0["region"] as! String, type: $0["type"] as! String, national: $0["mode"] as! String == "national",
-                 keys: $0["keys"] as! String, steps: $0["steps"] as! [String], formatted: $0["formatted"] as! String)
+                 keys: $0["keys"] as! String, steps: $0["steps"] as! [String], formatted: $0["formatted"] as! String,
+                 numberRegion: $0["numberRegion"] as! String, numberType: $0["numberType"] as? String)
         }
     }()
 
@@ -70,9 +73,14 @@ final class PhoneConformanceTests: XCTestCase {
             if text == c.steps.last || text == c.formatted { finalAgreeing += 1 }
             let state = mask.format(text)
             if state.valid { valid += 1 } else { differences.append("\(c.region) \(c.keys) \(text): \(state.problems)") }
+            // libphonenumber's region (a national field's is its own) and type for the number.
+            XCTAssertEqual(state.region, c.national ? c.region : c.numberRegion, "\(c.keys)")
+            XCTAssertEqual(state.phoneType, c.numberType, "\(c.region) \(c.keys)")
         }
         print("phone field: \(finalAgreeing)/\(finals) final texts, \(agreeing)/\(steps) steps agree, \(valid) valid")
         for d in differences.prefix(40) { print("  " + d) }
         XCTAssertEqual(finalAgreeing, finals)
+        XCTAssertEqual(agreeing, steps, "every difference is explained in Protocol/presets.md")
+        XCTAssertEqual(valid, finals)
     }
 }

@@ -65,13 +65,15 @@ struct PhoneNumber {
         return possible.contains(length) ? .possible : .invalidLength
     }
 
-    /// The number with the national prefix (and carrier code) set apart, as `parse` does: only
-    /// when what is left is still a number of the region, and transformed where the region says so.
+    /// The number with the national prefix (and carrier code) set apart, as `parse` does, with
+    /// one difference for numbers still being typed: the prefix stays only when the number with
+    /// it is a valid number and without it is not (`parse` also keeps it while what is left is too
+    /// short, which would call `0121 234` a possible 7-digit number). Transformed where the region
+    /// says so (AR's `15` mobile token).
     static func strippingNationalPrefix(_ number: [UInt8], _ region: PhoneRegion) -> [UInt8] {
         guard let parsing = region.nationalPrefixForParsing, !number.isEmpty,
               let match = parsing.match(number[...], whole: false) else { return number }
         let general = region.general?.pattern
-        let viable = general?.matches(number[...], whole: true) ?? false
         let groups = parsing.groupCount
         var stripped: [UInt8]
         if let rule = region.transformRule, !rule.isEmpty, groups > 0, match[2 * groups] >= 0 {
@@ -81,11 +83,12 @@ struct PhoneNumber {
         } else {
             stripped = Array(number[match[1]...])
         }
-        if viable, !(general?.matches(stripped[...], whole: true) ?? false) { return number }
-        switch checkLength(stripped.count, region) {
-        case .tooShort, .possibleLocalOnly, .invalidLength: return number
-        case .possible, .tooLong: return stripped
+        if general?.matches(number[...], whole: true) ?? false, !(general?.matches(stripped[...], whole: true) ?? false),
+           region.type(of: number[...]) != nil {
+            return number
         }
+        if checkLength(stripped.count, region) == .possible || region.type(of: number[...]) == nil { return stripped }
+        return number
     }
 
     /// Which of the calling code's regions a national number belongs to: the first whose leading
