@@ -119,19 +119,51 @@ public enum LetterCase: String, Hashable, Sendable {
 
 /// The `number` form's settings: `{"group": ",", "decimal": ".", "fraction": 2, ...}`.
 public struct NumberSpec: Hashable, Sendable {
+    /// How the integer part is grouped from the right.
+    public enum Grouping: String, Hashable, Sendable, CaseIterable {
+        /// Threes: `1,234,567`.
+        case thousand
+        /// India's lakh and crore: three, then twos: `12,34,567`.
+        case lakh
+        /// China's and Japan's wan: fours: `1,2345,6789`.
+        case wan
+        /// No group separators.
+        case none
+    }
+
     public var group: String
     public var decimal: Character
     public var fraction: Int
     public var negative: Bool
     public var maxInteger: Int?
+    public var grouping: Grouping
+    /// Bounds of the value: a key that would take it past `max` (when `max` >= 0) or below `min` (when
+    /// `min` <= 0) is refused; a value beyond a bound on the other side is a problem.
+    public var min: Double?
+    public var max: Double?
+    /// Shown before and after the number, never in the value (`$`, ` ₽`).
+    public var prefix: String
+    public var suffix: String
+    /// Characters that, typed, act as the decimal mark.
+    public var decimalAliases: [Character]
+    /// Formatting pads the fraction with zeros to `fraction` digits (`12.5` is `12.50`).
+    public var padFraction: Bool
 
     public init(group: String = ",", decimal: Character = ".", fraction: Int = 2, negative: Bool = false,
-                maxInteger: Int? = nil) {
+                maxInteger: Int? = nil, grouping: Grouping = .thousand, min: Double? = nil, max: Double? = nil,
+                prefix: String = "", suffix: String = "", decimalAliases: [Character] = [], padFraction: Bool = false) {
         self.group = group
         self.decimal = decimal
         self.fraction = fraction
         self.negative = negative
         self.maxInteger = maxInteger
+        self.grouping = grouping
+        self.min = min
+        self.max = max
+        self.prefix = prefix
+        self.suffix = suffix
+        self.decimalAliases = decimalAliases
+        self.padFraction = padFraction
     }
 }
 

@@ -177,7 +177,7 @@ export def Field(arg: string, count: number, line1: number, line2: number, force
       return
     endif
     var ranges = LineRanges(line1, line2)
-    var [opened, errors] = fields.OpenMany(bufnr('%'), ranges, spec, force)
+    var [opened, errors] = fields.OpenMany(bufnr('%'), mapnew(ranges, (_, r) => ({range: r, mask: spec})), force)
     if !empty(errors)
       Warn(printf('%d of %d fields opened; line %d: %s', opened, len(ranges), errors[0][0] + 1, errors[0][1]))
     endif
