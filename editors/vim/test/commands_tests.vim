@@ -61,9 +61,9 @@ H.Case(':MaskdField takes presets, bracket notation and JSON', TestMaskForms)
 
 def TestComplete()
   var names = commands.Complete('ph', 'MaskdField ph', 13)
-  H.Eq(['phone.cn', 'phone.us'], names, 'completion of "ph"')
+  H.Eq(['phone', 'phone.cn', 'phone.us'], names, 'completion of "ph"')
   g:maskd_presets = {phoenix: '[00]'}
-  H.Eq(['phoenix', 'phone.cn', 'phone.us'], commands.Complete('ph', '', 0), 'own presets first')
+  H.Eq(['phoenix', 'phone', 'phone.cn', 'phone.us'], commands.Complete('ph', '', 0), 'own presets first')
   unlet g:maskd_presets
   H.Eq(true, index(getcompletion('MaskdField ca', 'cmdline'), 'card') >= 0, 'getcompletion()')
 enddef

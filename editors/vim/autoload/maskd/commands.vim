@@ -7,7 +7,7 @@ import autoload './offset.vim'
 
 # The presets of PROTOCOL.md section 4, for completion before the daemon has started.
 const KNOWN_PRESETS = ['amount', 'bankcard.cn', 'card', 'date', 'expiry', 'iban', 'id.cn',
-  'phone.cn', 'phone.us', 'time']
+  'phone', 'phone.cn', 'phone.us', 'time']
 
 def Error(text: string)
   echohl ErrorMsg
