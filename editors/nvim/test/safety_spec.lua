@@ -321,4 +321,18 @@ H.case('a missing daemon: not started by setup(), one line once naming the optio
   H.setup({ cmd = saved })
 end)
 
+H.case(':MaskdInfo on a card fits one line, however narrow the screen', function()
+  H.buffer({ '4111111111111111' })
+  H.command('MaskdField card')
+  local columns = vim.o.columns
+  vim.o.columns = 50
+  vim.cmd('messages clear')
+  H.command('MaskdInfo')
+  local shown = vim.split(vim.fn.execute('messages'), '\n', { trimempty = true })
+  vim.o.columns = columns
+  H.eq(1, #shown, 'lines: ' .. vim.inspect(shown))
+  H.eq(true, vim.fn.strdisplaywidth(shown[1]) < 50, 'width of ' .. shown[1])
+  H.eq(true, shown[1]:find('^maskd visa 4111111111111111 %[valid%]') ~= nil, 'text: ' .. shown[1])
+end)
+
 H.run()
