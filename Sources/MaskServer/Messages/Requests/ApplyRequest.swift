@@ -79,10 +79,22 @@ struct ApplyRequest: RequestMessage {
             result = mask.format(text, selection: selected)
             naive = text
         }
-        return ApplyRequest.encode(result, naive: naive, encoding: encoding)
+        return ApplyResult.json(result, naive: naive, encoding: encoding)
+    }
+}
+
+/// `maskd/apply` for callers that have no server: the command line's bulk formatting reads the mask and builds each
+/// line's result object here, so its output and the daemon's answers cannot drift apart.
+public enum ApplyResult {
+    /// Reads and compiles `value` as `maskd/apply` reads `params.mask`.
+    /// - Throws: `MessageError` (`-32602`) whose message starts with `name`, for a malformed spec or a bad mask.
+    public static func compileMask(_ value: JSONValue, name: String) throws -> Mask {
+        try MaskSpec.compileJSON(value, path: name).1
     }
 
-    static func encode(_ result: FieldResult, naive: String, encoding: PositionEncoding) -> JSONValue {
+    /// The `maskd/apply` result object for `result`, its `edits` taking `naive` (the text with the edit applied
+    /// as typed) to `result.text`, offsets in `encoding`.
+    public static func json(_ result: FieldResult, naive: String, encoding: PositionEncoding) -> JSONValue {
         let out = EncodedText(result.text)
         let naiveText = EncodedText(naive)
         func units(_ c: Int) -> JSONValue { .from(out.unitOffset(ofCharacter: min(c, out.characterCount), in: encoding)) }
