@@ -98,9 +98,11 @@ its answer is applied when it arrives, unless the buffer has changed."
   "Seconds to wait for the daemon's answer to a request."
   :type 'number)
 
-(defcustom maskd-events-buffer-size 200000
+(defcustom maskd-events-buffer-size 0
   "How many characters of the protocol log to keep (0: none, nil: all).
-The log is in the buffer `*maskd events*'."
+The log is in the buffer `*maskd events*'.  It is off by default:
+jsonrpc pretty-prints every message into it, which costs more than
+the rest of a keystroke in a buffer of many fields."
   :type '(choice (const :tag "Unlimited" nil) integer))
 
 (defface maskd-placeholder
@@ -444,7 +446,7 @@ of its line is the line's end."
   "What `maskd--before-change' saw of the change under way.")
 
 (defvar-local maskd--changes nil
-  "Changes not yet sent, oldest first.
+  "Changes not yet sent, newest first.
 Each is a vector [START END TEXT BEG NEW-END], START and END being
 LSP positions in the document as the previous changes left it; the
 last one is still open: TEXT is nil and BEG and NEW-END delimit its
@@ -547,7 +549,7 @@ new text in the buffer.")
 (defun maskd--before-change (beg end)
   "Record what the change of BEG..END is about to replace."
   (when maskd--opened
-    (let ((open (car (last maskd--changes))))
+    (let ((open (car maskd--changes)))
       (setq maskd--before
             (vector beg end
                     (maskd--position beg) (maskd--position end)
@@ -598,7 +600,7 @@ touches the open change is merged into it; any other one starts a
 new change."
   (when (aref before 5)
     (setq maskd--touched t))
-  (let* ((open (car (last maskd--changes)))
+  (let* ((open (car maskd--changes))
          (ob (and open (aref open 3)))
          (oe (and open (aref open 4))))
     ;; The daemon's edits stay one change each, so it knows its echo.
@@ -632,9 +634,8 @@ new change."
           (aset open 2 (buffer-substring-no-properties (+ ob shift)
                                                        (+ oe shift)))))
       (setq maskd--changes
-            (append maskd--changes
-                    (list (vector (aref before 2) (aref before 3) nil
-                                  b0 new-end)))))))
+            (cons (vector (aref before 2) (aref before 3) nil b0 new-end)
+                  maskd--changes)))))
 
 (defun maskd--flush (&optional own)
   "Send what changed in the current buffer since the last didChange.
@@ -655,7 +656,7 @@ Return the version sent, or nil when there was nothing to send."
                               :text (or (aref c 2)
                                         (buffer-substring-no-properties
                                          (aref c 3) (aref c 4)))))
-                      maskd--changes)))))
+                      (reverse maskd--changes))))))
       (setq maskd--changes nil
             maskd--full-sync nil
             maskd--version (1+ maskd--version))
@@ -1017,7 +1018,8 @@ with the text around it.  Return the list of errors (plists with
     (seq-doseq (result results)
       (if (plist-get result :error)
           (push (plist-get result :error) errors)
-        (setq edits (append edits (plist-get result :edits) nil))))
+        (seq-doseq (edit (plist-get result :edits))
+          (push edit edits))))
     (funcall apply-edits edits)
     (cl-loop for result across results
              for mask in masks
