@@ -192,6 +192,16 @@ class WorkspaceEdit {
 }
 
 const DecorationRangeBehavior = Object.freeze({ OpenOpen: 0, ClosedClosed: 1, OpenClosed: 2, ClosedOpen: 3 });
+const DiagnosticSeverity = Object.freeze({ Error: 0, Warning: 1, Information: 2, Hint: 3 });
+const StatusBarAlignment = Object.freeze({ Left: 1, Right: 2 });
+
+class Diagnostic {
+  constructor(range, message, severity = DiagnosticSeverity.Error) {
+    this.range = range;
+    this.message = message;
+    this.severity = severity;
+  }
+}
 const TextDocumentChangeReason = Object.freeze({ Undo: 1, Redo: 2 });
 
 // MARK: Documents and editors
@@ -268,12 +278,16 @@ class TextEditor {
     const anchor = this.document.validatePosition(s.anchor);
     const active = this.document.validatePosition(s.active);
     this.selectionValue = new Selection(anchor, active);
+    this.extraSelections = [];
+    onDidChangeTextEditorSelection.fire({ textEditor: this, selections: this.selections });
   }
+  /** The primary selection first, as VS Code lists them. */
   get selections() {
-    return [this.selectionValue];
+    return [this.selectionValue, ...(this.extraSelections || [])];
   }
   set selections(list) {
     this.selection = list[0];
+    this.extraSelections = list.slice(1).map((s) => new Selection(this.document.validatePosition(s.anchor), this.document.validatePosition(s.active)));
   }
   setDecorations(type, rangesOrOptions) {
     if (type.disposed) throw new Error('setDecorations with a disposed decoration type');
@@ -354,6 +368,7 @@ const onDidOpenTextDocument = new EventEmitter();
 const onDidChangeConfiguration = new EventEmitter();
 const onDidChangeVisibleTextEditors = new EventEmitter();
 const onDidChangeActiveTextEditor = new EventEmitter();
+const onDidChangeTextEditorSelection = new EventEmitter();
 
 const packageJson = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
 const defaults = Object.fromEntries(
@@ -370,6 +385,11 @@ const fake = {
   statusMessages: [],
   outputs: new Map(),
   decorationTypes: new Set(),
+  /** name -> Map(uri string -> Diagnostic[]) of every diagnostic collection made. */
+  diagnostics: new Map(),
+  statusItems: [],
+  /** Output channels shown, by name. */
+  shownOutputs: [],
   /** Answers `showQuickPick(items, options)`; a test sets it. Default: cancel. */
   quickPick: () => undefined,
   /** Answers `showInputBox(options)`; a test sets it. Default: cancel. */
@@ -428,10 +448,13 @@ const fake = {
     for (const [editor, selection] of carets) {
       const move = (p) => document.positionAt(mapOffset(offsetIn(before, p), sorted));
       editor.selectionValue = new Selection(move(selection.anchor), move(selection.active));
+      editor.extraSelections = (editor.extraSelections || []).map((x) => new Selection(move(x.anchor), move(x.active)));
     }
     const event = { document, contentChanges, reason };
     fake.events.push(event);
     onDidChangeTextDocument.fire(event);
+    // VS Code reports the selections the change moved after the change itself.
+    for (const [editor] of carets) onDidChangeTextEditorSelection.fire({ textEditor: editor, selections: editor.selections });
   },
 
   /** The placeholders drawn in `editor`: `{offset, text}` for every live decoration with `after` text. */
@@ -554,6 +577,31 @@ const window = {
   },
   onDidChangeVisibleTextEditors: onDidChangeVisibleTextEditors.event,
   onDidChangeActiveTextEditor: onDidChangeActiveTextEditor.event,
+  onDidChangeTextEditorSelection: onDidChangeTextEditorSelection.event,
+  createStatusBarItem(alignment, priority) {
+    const item = {
+      alignment,
+      priority,
+      text: '',
+      tooltip: undefined,
+      command: undefined,
+      name: undefined,
+      visible: false,
+      disposed: false,
+      show() {
+        item.visible = true;
+      },
+      hide() {
+        item.visible = false;
+      },
+      dispose() {
+        item.visible = false;
+        item.disposed = true;
+      },
+    };
+    fake.statusItems.push(item);
+    return item;
+  },
   createOutputChannel(name) {
     if (!fake.outputs.has(name)) fake.outputs.set(name, []);
     const lines = fake.outputs.get(name);
@@ -561,7 +609,9 @@ const window = {
       name,
       appendLine: (line) => lines.push(String(line)),
       append: (text) => lines.push(String(text)),
-      show() {},
+      show() {
+        fake.shownOutputs.push(name);
+      },
       clear: () => lines.splice(0),
       dispose() {},
     };
@@ -604,6 +654,33 @@ const window = {
   },
 };
 
+const languages = {
+  createDiagnosticCollection(name) {
+    const entries = new Map();
+    fake.diagnostics.set(name, entries);
+    return {
+      name,
+      set(uri, list) {
+        if (list && list.length > 0) entries.set(uri.toString(), [...list]);
+        else entries.delete(uri.toString());
+      },
+      delete(uri) {
+        entries.delete(uri.toString());
+      },
+      get(uri) {
+        return entries.get(uri.toString());
+      },
+      clear() {
+        entries.clear();
+      },
+      dispose() {
+        entries.clear();
+        fake.diagnostics.delete(name);
+      },
+    };
+  },
+};
+
 const commands = {
   registerCommand(id, handler) {
     if (fake.commands.has(id)) throw new Error(`command '${id}' already exists`);
@@ -636,7 +713,11 @@ module.exports = {
   WorkspaceEdit,
   DecorationRangeBehavior,
   TextDocumentChangeReason,
+  DiagnosticSeverity,
+  StatusBarAlignment,
+  Diagnostic,
   workspace,
+  languages,
   window,
   commands,
   version: '1.75.0-fake',
