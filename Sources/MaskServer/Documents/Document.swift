@@ -356,13 +356,13 @@ final class Document {
             lines.setSession(session, slot: slot)
             problems[id] = FieldProblem(result)
             guard !oldText.sameScalars(result.text) else { continue }
-            let old = Array(oldText.unicodeScalars)
-            let new = Array(result.text.unicodeScalars)
             let order = current(line).fields.firstIndex { $0.id == id } ?? 0
-            for d in TextDiff.edits(old, new) {
-                newPending.append(PendingEdit(
-                    line: line, start: span.start + d.start, end: span.start + d.end,
-                    text: String(String.UnicodeScalarView(new[d.newStart..<d.newEnd])), field: id, fieldOrder: order))
+            let ascii = oldText.utf8.allSatisfy { $0 < 0x80 } && result.text.utf8.allSatisfy { $0 < 0x80 }
+            for (d, text) in TextDiff.replacements(oldText, result.text, bytesAreUnits: ascii,
+                                                   split: { Array($0.unicodeScalars) },
+                                                   join: { String(String.UnicodeScalarView($0)) }) {
+                newPending.append(PendingEdit(line: line, start: span.start + d.start, end: span.start + d.end,
+                                              text: text, field: id, fieldOrder: order))
             }
         }
         newPending.sort(by: PendingEdit.inOrder)
@@ -427,12 +427,11 @@ final class Document {
             && lines[change.start.line - 1].ending == .cr ? "\r" : nil
         let endLine = lines[change.end.line]
         let after: Character? = change.end.column == endLine.scalarCount && endLine.ending == .lf ? "\n" : nil
-        let joined = (before.map { String($0) } ?? "") + change.text + (after.map { String($0) } ?? "")
-        guard joined.unicodeScalars.count >= 2 else { return change }
-        // Where the widened text would hold a `\r` then a `\n` across a boundary of the change.
-        let scalars = Array(joined.unicodeScalars)
-        let startJoins = before != nil && scalars.count > 1 && scalars[1] == "\n"
-        let endJoins = after != nil && scalars[scalars.count - 2] == "\r"
+        // Where the widened text would hold a `\r` then a `\n` across a boundary of the change: only the
+        // change's first and last scalars matter (a pasted megabyte is not copied to find them).
+        let scalars = change.text.unicodeScalars
+        let startJoins = before != nil && (scalars.first ?? (after != nil ? "\n" : nil)) == "\n"
+        let endJoins = after != nil && (scalars.last ?? (before != nil ? "\r" : nil)) == "\r"
         if startJoins {
             let previous = lines[change.start.line - 1]
             change.start = ScalarPosition(line: change.start.line - 1, column: previous.scalarCount)
