@@ -241,16 +241,17 @@ new daemon gets the whole text."
   (maskd-eglot--send)
   (eglot--VersionedTextDocumentIdentifier))
 
-(defun maskd-eglot-open-field (mask beg end &optional id)
+(defun maskd-eglot-open-field (mask beg end &optional id force)
   "Open a field with MASK over BEG..END through eglot's connection.
-MASK, ID and the result are as for `maskd-open-field'; an undo of the
-open closes the field and gives the text back."
+MASK, ID, FORCE and the result are as for `maskd-open-field'; an undo
+of the open closes the field and gives the text back."
   (let ((result (maskd-eglot--request
                  :maskd/openField
                  (append (list :textDocument (maskd-eglot--document)
                                :range (maskd--range beg end)
                                :mask mask)
-                         (and id (list :field id))))))
+                         (and id (list :field id))
+                         (and force (list :force t))))))
     (maskd-eglot--apply-result result mask)
     (maskd--push-undo-open (plist-get result :field)
                            #'maskd-eglot-close-field #'maskd-eglot-open-field)
@@ -263,10 +264,10 @@ open closes the field and gives the text back."
     (when (eql version eglot--versioned-identifier)
       (maskd-eglot--apply edits))))
 
-(defun maskd-eglot-open-fields (mask ranges)
-  "Open a field with MASK over each of RANGES, through eglot.
+(defun maskd-eglot-open-fields (mask ranges &optional force)
+  "Open a field with MASK over each of RANGES, through eglot, with FORCE.
 As `maskd-open-fields'."
-  (let* ((answer (maskd-request-open-fields (maskd-line-entries mask ranges)
+  (let* ((answer (maskd-request-open-fields (maskd-line-entries mask ranges force)
                                             #'maskd-eglot--request
                                             (maskd-eglot--document)))
          (errors (maskd-apply-open-results
@@ -278,15 +279,17 @@ As `maskd-open-fields'."
     errors))
 
 ;;;###autoload
-(defun maskd-eglot-field (mask &optional beg end)
+(defun maskd-eglot-field (mask &optional beg end force)
   "Format the text from BEG to END as a field with MASK, through eglot.
-The region, the word at point and MASK are taken as by `maskd-field';
-a region over several lines opens one field per line."
+The region, the word at point, MASK and FORCE (the prefix argument)
+are taken as by `maskd-field'; a region over several lines opens one
+field per line."
   (interactive
    (let ((bounds (if (use-region-p)
                      (cons (region-beginning) (region-end))
                    (maskd--word-bounds))))
-     (list (maskd-eglot--read-mask "Field mask: ") (car bounds) (cdr bounds))))
+     (list (maskd-eglot--read-mask "Field mask: ") (car bounds) (cdr bounds)
+           current-prefix-arg)))
   (maskd--reporting
     (let ((mask (if (stringp mask)
                     (maskd--resolve-mask mask #'maskd-eglot--presets)
@@ -296,10 +299,10 @@ a region over several lines opens one field per line."
         (deactivate-mark))
       (if (> (count-lines (car bounds) (cdr bounds)) 1)
           (let* ((ranges (maskd-line-ranges (car bounds) (cdr bounds)))
-                 (errors (maskd-eglot-open-fields mask ranges)))
+                 (errors (maskd-eglot-open-fields mask ranges force)))
             (maskd-report-open-errors (length ranges) errors)
             errors)
-        (maskd-eglot-open-field mask (car bounds) (cdr bounds))))))
+        (maskd-eglot-open-field mask (car bounds) (cdr bounds) nil force)))))
 
 (defun maskd-eglot--presets ()
   "Return the names of the presets of the current buffer's eglot server."
@@ -325,16 +328,16 @@ MASK is the MaskSpec the field was opened with."
   (when (plist-get result :state)
     (maskd--set-field (plist-get result :state) mask)))
 
-(defun maskd-eglot-set-field-mask (field mask)
-  "Change the mask of FIELD (its id) to MASK, through eglot.
+(defun maskd-eglot-set-field-mask (field mask &optional force)
+  "Change the mask of FIELD (its id) to MASK, through eglot, with FORCE.
 As `maskd-set-field-mask'."
   (let ((result (maskd-eglot--request
                  :maskd/setMask
-                 (list :textDocument (progn (maskd-eglot--send)
-                                            (eglot--VersionedTextDocumentIdentifier))
-                       :field field
-                       :mask mask
-                       :position (maskd--position (point))))))
+                 (append (list :textDocument (maskd-eglot--document)
+                               :field field
+                               :mask mask
+                               :position (maskd--position (point)))
+                         (and force (list :force t))))))
     (maskd-eglot--apply-result result mask)
     result))
 

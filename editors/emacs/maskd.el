@@ -921,10 +921,11 @@ and, for card masks, `:brand'.  No request is made."
 (defun maskd--resolve-mask (name &optional daemon-presets)
   "Return the MaskSpec that NAME stands for.
 NAME is one of `maskd-presets', a JSON object (when it starts with {),
-a mask in bracket notation (when it has a [), or else the name of a
-preset of the daemon: DAEMON-PRESETS, a function returning their
-names (default: those of `maskd-mode''s daemon).  An unknown preset
-name is a `user-error' listing the presets."
+the name of a preset of the daemon when it is a bare word (letters,
+digits, dots, dashes, underscores), or else a mask in bracket notation.
+DAEMON-PRESETS is a function returning the daemon's preset names
+\(default: those of `maskd-mode''s daemon).  An unknown preset name is
+a `user-error' listing the presets."
   (let ((name (string-trim name)))
     (cond
      ((assoc name maskd-presets) (cdr (assoc name maskd-presets)))
@@ -933,7 +934,7 @@ name is a `user-error' listing the presets."
           (json-parse-string name :object-type 'plist
                              :null-object nil :false-object :json-false)
         (json-parse-error (user-error "[maskd] not a JSON object: %s" name))))
-     ((string-search "[" name) name)
+     ((not (string-match-p "\\`[[:alnum:]._-]+\\'" name)) name)
      (t
       (let ((names (funcall (or daemon-presets #'maskd--daemon-presets))))
         (if (member name names)
@@ -1127,7 +1128,7 @@ OPEN to open the field again over the same range."
   "Redo the open of field ID: OPEN it with MASK over BEG..END."
   (maskd--reporting (funcall open mask beg end id)))
 
-(defun maskd-open-field (mask beg end &optional id)
+(defun maskd-open-field (mask beg end &optional id force)
   "Open a field with MASK over BEG..END of the current buffer.
 MASK is a MaskSpec as the daemon takes it: a string in bracket
 notation or a plist or hash table standing for a JSON object.  ID
@@ -1135,7 +1136,8 @@ names the field (the daemon picks one when it is nil).  The text is
 brought into form and point moves to the field's end when it changed.
 An undo of the open closes the field and gives the text back.
 Return the daemon's result, a plist; signal `maskd-error' on failure,
-such as the daemon's refusal to drop letters or digits (-32803)."
+such as the daemon's refusal to drop letters or digits (-32803),
+unless FORCE is non-nil."
   (unless maskd-mode
     (maskd-mode 1))
   (maskd--ensure-open)
@@ -1144,30 +1146,33 @@ such as the daemon's refusal to drop letters or digits (-32803)."
                  (append (list :textDocument (maskd--document)
                                :range (maskd--range beg end)
                                :mask mask)
-                         (and id (list :field id))))))
+                         (and id (list :field id))
+                         (and force (list :force t))))))
     (maskd--apply-result result mask)
     (maskd--push-undo-open (plist-get result :field))
     result))
 
-(defun maskd-open-fields (mask ranges)
+(defun maskd-open-fields (mask ranges &optional force)
   "Open a field with MASK over each of RANGES, a list of (BEG . END).
-They go to the daemon in one `maskd/openFields'.  Return the list of
-errors of the ranges that were not opened (plists with `:code' and
-`:message'); signal `maskd-error' when the request itself fails."
+They go to the daemon in one `maskd/openFields', with FORCE as for
+`maskd-open-field'.  Return the list of errors of the ranges that were
+not opened (plists with `:code' and `:message'); signal `maskd-error'
+when the request itself fails."
   (unless maskd-mode
     (maskd-mode 1))
   (maskd--ensure-open)
   (let ((answer (maskd-request-open-fields
-                 (maskd-line-entries mask ranges) #'maskd--request
+                 (maskd-line-entries mask ranges force) #'maskd--request
                  (maskd--document))))
     (maskd-apply-open-results (plist-get answer :results)
                               (make-list (length ranges) mask)
                               (maskd--edits-applier (plist-get answer :version))
                               (list #'maskd-close-field #'maskd-open-field))))
 
-(defun maskd-line-entries (mask ranges)
-  "Return the `maskd/openFields' entries opening MASK over RANGES."
-  (mapcar (lambda (r) (list :range (maskd--range (car r) (cdr r)) :mask mask))
+(defun maskd-line-entries (mask ranges &optional force)
+  "Return the `maskd/openFields' entries opening MASK over RANGES, with FORCE."
+  (mapcar (lambda (r) (append (list :range (maskd--range (car r) (cdr r)) :mask mask)
+                              (and force (list :force t))))
           ranges))
 
 (defun maskd-report-open-errors (count errors)
@@ -1179,7 +1184,7 @@ errors of the ranges that were not opened (plists with `:code' and
              (maskd--error-message (car errors)))))
 
 ;;;###autoload
-(defun maskd-field (mask &optional beg end)
+(defun maskd-field (mask &optional beg end force)
   "Format the text from BEG to END as a field with MASK, as you type.
 Interactively, the field is the region when it is active, otherwise
 the non-blank text around point, or an empty field at point after a
@@ -1188,12 +1193,14 @@ is read with completion of the preset names; it may also be a mask in
 bracket notation or a JSON object.  From Lisp, MASK is a preset name
 or mask string (resolved as when read) or a plist.  The daemon refuses
 to open a field that would drop letters or digits of the text (a
-label, say), and says what they are."
+label, say), and says what they are; with a prefix argument, or FORCE
+from Lisp, it opens anyway."
   (interactive
    (let ((bounds (if (use-region-p)
                      (cons (region-beginning) (region-end))
                    (maskd--word-bounds))))
-     (list (maskd--read-mask "Field mask: ") (car bounds) (cdr bounds))))
+     (list (maskd--read-mask "Field mask: ") (car bounds) (cdr bounds)
+           current-prefix-arg)))
   (maskd--reporting
     (let ((mask (if (stringp mask) (maskd--resolve-mask mask) mask))
           (bounds (if beg (cons beg (or end beg)) (maskd--word-bounds))))
@@ -1201,10 +1208,10 @@ label, say), and says what they are."
         (deactivate-mark))
       (if (> (count-lines (car bounds) (cdr bounds)) 1)
           (let* ((ranges (maskd-line-ranges (car bounds) (cdr bounds)))
-                 (errors (maskd-open-fields mask ranges)))
+                 (errors (maskd-open-fields mask ranges force)))
             (maskd-report-open-errors (length ranges) errors)
             errors)
-        (let ((result (maskd-open-field mask (car bounds) (cdr bounds))))
+        (let ((result (maskd-open-field mask (car bounds) (cdr bounds) nil force)))
           (when (called-interactively-p 'interactive)
             (message "[maskd] field %s  %s" (plist-get result :field)
                      (maskd-describe (plist-get result :state))))
@@ -1220,18 +1227,21 @@ That is the field containing point or touching it."
                   (list :textDocument (maskd--document)
                         :position (maskd--position (point)))))
 
-(defun maskd-set-field-mask (field mask)
+(defun maskd-set-field-mask (field mask &optional force)
   "Change the mask of FIELD (its id) to MASK, as the daemon takes it.
 MASK is sent as is, as for `maskd-open-field'.  The entered
 characters re-flow; point keeps its count of entered characters to
-its left.  Return the daemon's result; signal `maskd-error' on failure."
+its left.  A mask that would cut letters or digits is refused unless
+FORCE is non-nil.  Return the daemon's result; signal `maskd-error'
+on failure."
   (maskd--ensure-open)
   (let ((result (maskd--request
                  :maskd/setMask
-                 (list :textDocument (maskd--document)
-                       :field field
-                       :mask mask
-                       :position (maskd--position (point))))))
+                 (append (list :textDocument (maskd--document)
+                               :field field
+                               :mask mask
+                               :position (maskd--position (point)))
+                         (and force (list :force t))))))
     (maskd--apply-result result mask)
     result))
 

@@ -1,7 +1,7 @@
 // maskd for VS Code: the `maskd.*` commands.
 'use strict';
 
-const { PRESET_DESCRIPTIONS } = require('./protocol');
+const { ErrorCode, PRESET_DESCRIPTIONS } = require('./protocol');
 
 /** Every command the extension registers; package.json contributes exactly these. */
 const Command = Object.freeze({
@@ -20,7 +20,7 @@ const Command = Object.freeze({
  */
 function register(vscode, session) {
   return [
-    vscode.commands.registerCommand(Command.formatFieldAs, (mask) => formatFieldAs(vscode, session, mask)),
+    vscode.commands.registerCommand(Command.formatFieldAs, (mask, options) => formatFieldAs(vscode, session, mask, options)),
     vscode.commands.registerCommand(Command.closeField, () => closeField(vscode, session)),
     vscode.commands.registerCommand(Command.showFieldInfo, () => showFieldInfo(vscode, session)),
     vscode.commands.registerCommand(Command.restartDaemon, () => restartDaemon(vscode, session)),
@@ -63,14 +63,14 @@ function lineRanges(vscode, document, selections) {
 }
 
 /**
- * A mask given as a string: a JSON MaskSpec when it starts with `{`, bracket notation when it has
- * a `[`, otherwise the name of a preset.
+ * A mask given as a string: a bare word (letters, digits, `.`, `_`, `-`) is the name of a preset;
+ * anything else is bracket notation (or, typed in, a JSON MaskSpec), for the daemon to judge.
  * @param {string[]} presets the daemon's preset names.
  * @returns {import('./protocol').MaskSpec}
  * @throws {Error} for an unknown preset name, listing the presets.
  */
 function resolveMask(mask, presets) {
-  if (typeof mask !== 'string' || mask.includes('[') || mask.trimStart().startsWith('{')) return mask;
+  if (typeof mask !== 'string' || !/^\s*[\p{L}\p{N}._-]+\s*$/u.test(mask)) return mask;
   const name = mask.trim();
   if (presets.includes(name)) return { preset: name };
   throw new Error(`unknown preset '${name}'; the presets are ${presets.join(', ')}`);
@@ -81,11 +81,15 @@ function resolveMask(mask, presets) {
  * gives the field at the caret a new mask.
  *
  * Without `mask` a quick pick offers the daemon's presets and a custom mask; keybindings and
- * other extensions may pass a MaskSpec instead.
+ * other extensions may pass a MaskSpec instead (a string without `[` names a preset).
+ * The daemon refuses to open a field that would drop letters or digits of the text (a label, say):
+ * the error says what they are and offers "Open Anyway", which passes `force`.
  * @param {import('./protocol').MaskSpec} [mask]
+ * @param {{force?: boolean}} [options] `force`: open even where letters or digits are dropped.
  * @returns {Promise<import('./protocol').FieldResult | undefined>} undefined when cancelled or refused.
  */
-async function formatFieldAs(vscode, session, mask) {
+async function formatFieldAs(vscode, session, mask, options = {}) {
+  const force = Boolean(options && options.force);
   const editor = vscode.window.activeTextEditor;
   if (!editor) return fail(vscode, 'open a text editor first');
   const { document, selection, selections } = editor;
@@ -97,7 +101,7 @@ async function formatFieldAs(vscode, session, mask) {
     if (selections.length > 1 || selection.start.line !== selection.end.line) {
       // One field per line of every selection, in one request.
       const ranges = lineRanges(vscode, document, selections);
-      const outcome = await session.openFields(document, ranges, mask);
+      const outcome = await session.openFields(document, ranges, mask, force);
       if (outcome.errors.length > 0) {
         vscode.window.showErrorMessage(
           `maskd: opened ${outcome.opened} of ${ranges.length} fields; the first refused: ${outcome.errors[0].message}`,
@@ -110,17 +114,23 @@ async function formatFieldAs(vscode, session, mask) {
     const existing = await session.fieldAt(document, selection.active);
     const result =
       existing && (selection.isEmpty || sameRange(existing.range, selection))
-        ? await session.setMask(document, existing.field, mask, selection.active)
-        : await session.openField(document, new vscode.Range(selection.start, selection.end), mask);
+        ? await session.setMask(document, existing.field, mask, selection.active, force)
+        : await session.openField(document, new vscode.Range(selection.start, selection.end), mask, force);
     const dropped = [result.rejected && `refused "${result.rejected}"`, result.overflow && `cut "${result.overflow}"`]
       .filter(Boolean)
       .join(', ');
     if (dropped) vscode.window.setStatusBarMessage(`maskd ${result.field}: ${dropped}`, 5000);
     return result;
   } catch (error) {
-    return failWith(vscode, session, error);
+    if (error.code !== ErrorCode.requestFailed || force) return failWith(vscode, session, error);
+    session.output.appendLine(`refused: ${error.message}`);
+    const choice = await vscode.window.showErrorMessage(`maskd: ${error.message}`, OPEN_ANYWAY);
+    return choice === OPEN_ANYWAY ? formatFieldAs(vscode, session, mask, { force: true }) : undefined;
   }
 }
+
+/** The action of the message refusing an open that would drop letters or digits. */
+const OPEN_ANYWAY = 'Open Anyway';
 
 /**
  * "maskd: Close Field": stops formatting the field at the caret; its text stays.
@@ -192,7 +202,7 @@ async function pickMask(vscode, presets) {
 
 /**
  * Reads a typed mask: text starting with `{` is a JSON MaskSpec object, anything else bracket
- * notation exactly as typed (spaces are literals), or a preset name when it has no `[` (see
+ * notation exactly as typed (spaces are literals), or a preset name when it is a bare word (see
  * `resolveMask`). The daemon judges the mask itself.
  * @returns {{mask?: import('./protocol').MaskSpec, error?: string}}
  */

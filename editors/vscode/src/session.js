@@ -247,12 +247,7 @@ class Session {
     const uri = event.document.uri.toString();
     const state = this.documents.get(uri);
     if (!state || event.contentChanges.length === 0) return;
-    // Follow each field through the change, so the fields can be opened again where they are.
-    for (const [id, field] of state.fields) {
-      let range = field.range;
-      for (const c of event.contentChanges) range = edits.shiftRange(range, c);
-      state.fields.set(id, { ...field, range });
-    }
+    state.followChanges(event.contentChanges);
     if (!this.client || !state.opened) return;
     const version = event.document.version;
     const echo = this.echoes.claim(uri, version, event.contentChanges);
@@ -356,15 +351,17 @@ class Session {
   // MARK: Fields
 
   /**
-   * Opens a field over `range` (one line; empty for a field to type into).
+   * Opens a field over `range` (one line; empty for a field to type into); with `force` even where
+   * the mask drops letters or digits of the text (otherwise the daemon refuses, -32803).
    * @returns {Promise<import('./protocol').FieldResult>} after its edits and caret are applied.
    */
-  async openField(document, range, mask) {
+  async openField(document, range, mask, force = false) {
     const state = await this.track(document);
     const result = await this.client.request(Method.openField, {
       textDocument: textDocumentIdentifier(document, true),
       range: edits.fromRange(range),
       mask,
+      ...(force ? { force } : {}),
     });
     state.masks.set(result.field, mask);
     await this.applyFieldResult(state, result, true);
@@ -375,9 +372,9 @@ class Session {
    * Opens one field with `mask` over each of `ranges` (one line each), in one `maskd/openFields`.
    * @returns {Promise<{opened: number, errors: {code: number, message: string}[]}>}
    */
-  async openFields(document, ranges, mask) {
+  async openFields(document, ranges, mask, force = false) {
     const state = await this.track(document);
-    const entries = ranges.map((r) => ({ range: edits.fromRange(r), mask }));
+    const entries = ranges.map((r) => ({ range: edits.fromRange(r), mask, ...(force ? { force } : {}) }));
     const answer = await this.requestOpenFields(this.client, document, entries);
     const opened = await this.applyOpenResults(state, answer, mask);
     return { opened, errors: answer.results.filter((r) => r.error).map((r) => r.error) };
@@ -427,13 +424,14 @@ class Session {
    * Changes a field's mask; the caret at `position` keeps its count of entered characters.
    * @returns {Promise<import('./protocol').FieldResult>}
    */
-  async setMask(document, field, mask, position) {
+  async setMask(document, field, mask, position, force = false) {
     const state = await this.track(document);
     const result = await this.client.request(Method.setMask, {
       textDocument: textDocumentIdentifier(document, true),
       field,
       mask,
       position: edits.fromPosition(position),
+      ...(force ? { force } : {}),
     });
     state.masks.set(result.field, mask);
     await this.applyFieldResult(state, result, false);
@@ -533,6 +531,37 @@ class DocumentState {
     /** The editor-side work for this document, in order. */
     this.queue = Promise.resolve();
     this.tasks = 0;
+  }
+
+  /**
+   * Follows each field's range through one change event, so that the fields can be opened again
+   * where they are (after the daemon exits) and the status bar knows the field at the caret.
+   * A change within one line moves only the fields of that line; one that adds or removes lines
+   * moves every field after it.
+   */
+  followChanges(contentChanges) {
+    if (this.fields.size === 0) return;
+    let byLine = null;
+    for (const c of contentChanges) {
+      const flat = c.range.start.line === c.range.end.line && !c.text.includes('\n');
+      if (!flat) {
+        byLine = null;
+        for (const [id, f] of this.fields) this.fields.set(id, { ...f, range: edits.shiftRange(f.range, c) });
+        continue;
+      }
+      if (byLine === null) {
+        byLine = new Map();
+        for (const f of this.fields.values()) {
+          const line = f.range.start.line;
+          if (!byLine.has(line)) byLine.set(line, []);
+          byLine.get(line).push(f.field);
+        }
+      }
+      for (const id of byLine.get(c.range.start.line) || []) {
+        const f = this.fields.get(id);
+        this.fields.set(id, { ...f, range: edits.shiftRange(f.range, c) });
+      }
+    }
   }
 
   /**

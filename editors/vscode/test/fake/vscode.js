@@ -245,9 +245,14 @@ class TextDocument {
   positionAt(offset) {
     offset = Math.max(0, Math.min(offset, this.text.length));
     const starts = this.lineStarts();
-    let line = 0;
-    while (line + 1 < starts.length && starts[line + 1] <= offset) line++;
-    return new Position(line, offset - starts[line]);
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (starts[mid] <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return new Position(low, offset - starts[low]);
   }
   validatePosition(position) {
     return this.positionAt(this.offsetAt(position));
@@ -256,8 +261,11 @@ class TextDocument {
     return new Range(this.validatePosition(range.start), this.validatePosition(range.end));
   }
   lineStarts() {
+    if (this.cachedStarts && this.cachedFor === this.text) return this.cachedStarts;
     const starts = [0];
-    for (let i = 0; i < this.text.length; i++) if (this.text[i] === '\n') starts.push(i + 1);
+    for (let i = this.text.indexOf('\n'); i >= 0; i = this.text.indexOf('\n', i + 1)) starts.push(i + 1);
+    this.cachedStarts = starts;
+    this.cachedFor = this.text;
     return starts;
   }
 }
@@ -392,6 +400,8 @@ const fake = {
   shownOutputs: [],
   /** Answers `showQuickPick(items, options)`; a test sets it. Default: cancel. */
   quickPick: () => undefined,
+  /** Answers a message's action buttons `(text, items)`; a test sets it. Default: dismissed. */
+  chooseAction: () => undefined,
   /** Answers `showInputBox(options)`; a test sets it. Default: cancel. */
   inputBox: () => undefined,
   /** Every change event, as fired. */
@@ -644,9 +654,9 @@ const window = {
     fake.messages.push({ kind: 'warning', text });
     return Promise.resolve(undefined);
   },
-  showErrorMessage(text) {
-    fake.messages.push({ kind: 'error', text });
-    return Promise.resolve(undefined);
+  showErrorMessage(text, ...items) {
+    fake.messages.push({ kind: 'error', text, items });
+    return Promise.resolve(fake.chooseAction(text, items));
   },
   setStatusBarMessage(text) {
     fake.statusMessages.push(text);
