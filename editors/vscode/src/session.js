@@ -157,7 +157,7 @@ class Session {
       return;
     }
     this.restarts.push(now);
-    this.recovering = this.ensureStarted().then(
+    const recovering = this.ensureStarted().then(
       () => {
         const n = this.reopened;
         this.vscode.window.showWarningMessage(
@@ -170,7 +170,10 @@ class Session {
           `maskd: the daemon exited (${how}) and did not restart: ${error.message}; fields closed until you open one`,
         );
       },
-    );
+    ).finally(() => {
+      if (this.recovering === recovering) this.recovering = null;
+    });
+    this.recovering = recovering;
   }
 
   forgetAll() {

@@ -35,7 +35,7 @@ test('a missing binary is reported, and the next command after fixing the settin
   fake.settings['maskd.path'] = '/nonexistent/maskd';
   const editor = H.openEditor('|');
   assert.equal(await vscode.commands.executeCommand('maskd.formatFieldAs', '[00]'), undefined);
-  assert.match(lastMessage('error'), /^maskd: cannot start '\/nonexistent\/maskd': .*ENOENT/);
+  assert.match(lastMessage('error'), /^maskd: cannot start '\/nonexistent\/maskd': .*ENOENT; set maskd\.path/);
   fake.setSetting('maskd.path', H.MASKD);
   assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs', '[00]'));
   await H.typeKeys(editor, '12', ['1|', '12|']);
