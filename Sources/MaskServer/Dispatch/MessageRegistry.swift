@@ -33,6 +33,7 @@ enum MessageRegistry {
         FieldsRequest.self,                     // maskd/fields
         FormatHintsRequest.self,                // maskd/formatHints
         OpenFieldRequest.self,                  // maskd/openField
+        OpenFieldsRequest.self,                 // maskd/openFields
         SetMaskRequest.self,                    // maskd/setMask
         ShutdownRequest.self,                   // shutdown
         CodeActionRequest.self,                 // textDocument/codeAction

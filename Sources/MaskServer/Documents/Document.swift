@@ -237,22 +237,45 @@ final class Document {
     ///   when nothing changes), and the field's state as it will be.
     func openField(id: String, line: Int, start: Int, end: Int, spec: MaskSpec, mask: Mask)
         -> (edits: [TextEdit], cursor: Position?, state: FieldSnapshot) {
+        let result = mask.format(lines[line].text.scalarSlice(start, end))
+        insertField(id: id, line: line, start: start, end: end, mask: mask)
+        return proposeOpened([id: result])[id]!
+    }
+
+    /// Places a new field over `start..<end` of line `line` (which no field of it overlaps); nothing is
+    /// proposed yet (`proposeOpened`). - Complexity: O(log n + the line).
+    func insertField(id: String, line: Int, start: Int, end: Int, mask: Mask) {
         var content = lines[line]
-        let text = content.text.scalarSlice(start, end)
-        let result = mask.format(text)
         let index = content.fields.firstIndex(where: { $0.start >= end }) ?? content.fields.count
         content.fields.insert(FieldSpan(id: id, start: start, end: end), at: index)
         lines[line] = content
         lines.setSession(FieldSession(mask: mask), of: id)
-        return propose([id: result], cursorField: id, alwaysCursor: false, formatted: true)
+    }
+
+    /// Proposes the edits that format fields just placed by `insertField`, `results` being `mask.format`
+    /// of each one's text: one pass for all of them (`maskd/openFields`).
+    /// - Returns: for each field, its edits (against the current version), the caret after them (nil when
+    ///   its text is already in form) and its state as it will be.
+    func proposeOpened(_ results: [String: FieldResult])
+        -> [String: (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)] {
+        let formatted = formatEdits(results, formatted: true)
+        var outcomes: [String: (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)] = [:]
+        for state in formatted.snapshots {
+            let edits = formatted.fieldEdits[state.id] ?? []
+            outcomes[state.id] = (edits, edits.isEmpty ? nil : formatted.caret[state.id], state)
+        }
+        return outcomes
     }
 
     /// Changes a field's mask, re-flowing what was entered.
     /// - Parameter caret: the editor's cursor, when the client sends it; inside or touching the
     ///   field it keeps its count of entered characters to its left, elsewhere (or nil) the
     ///   field's end stands for it.
-    func setMask(id: String, spec: MaskSpec, mask: Mask, caret: Position?)
-        -> (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)? {
+    /// - Parameter check: sees the field's text and its re-flowed state before anything changes, and may
+    ///   refuse (`setMask` then throws its error and changes nothing).
+    func setMask(id: String, spec: MaskSpec, mask: Mask, caret: Position?,
+                 check: (_ fieldText: String, _ result: FieldResult) throws -> Void = { _, _ in })
+        rethrows -> (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)? {
         guard var session = lines.session(of: id), let (line, span, text) = fieldSpan(id) else { return nil }
         let fieldText = text.scalarSlice(span.start, span.end)
         var fieldCaret: Int?
@@ -261,6 +284,7 @@ final class Document {
             fieldCaret = fieldText.characterOffset(ofScalar: p.column - span.start, roundUp: false)
         }
         let result = mask.reflow(fieldText, from: session.mask, caret: fieldCaret)
+        try check(fieldText, result)
         session.setMask(spec, mask)
         lines.setSession(session, of: id)
         return propose([id: result], cursorField: id, alwaysCursor: true)
@@ -301,10 +325,9 @@ final class Document {
 
     /// Stores `results` as the fields' states, and makes pending the edits that turn each
     /// field's current text into its result's.
-    private func propose(_ results: [String: FieldResult], cursorField: String, alwaysCursor: Bool,
-                         formatted isFormat: Bool = false)
+    private func propose(_ results: [String: FieldResult], cursorField: String, alwaysCursor: Bool)
         -> (edits: [TextEdit], cursor: Position?, state: FieldSnapshot) {
-        let formatted = formatEdits(results, formatted: isFormat)
+        let formatted = formatEdits(results)
         let cursor = formatted.edits.isEmpty && !alwaysCursor ? nil : formatted.caret[cursorField]
         let state = formatted.snapshots.first { $0.id == cursorField }!
         return (formatted.edits, cursor, state)
@@ -315,14 +338,14 @@ final class Document {
     /// - Parameter formatted: the results are `mask.format` of each field's current text; a field
     ///   whose text is already in form then keeps no state (it is recomputed when asked for).
     private func formatEdits(_ results: [String: FieldResult], formatted: Bool = false)
-        -> (edits: [TextEdit], caret: [String: Position], snapshots: [FieldSnapshot]) {
+        -> (edits: [TextEdit], fieldEdits: [String: [TextEdit]], caret: [String: Position], snapshots: [FieldSnapshot]) {
         var newPending: [PendingEdit] = []
-        // Each touched line as it is now, read once (a change touches one line or a few).
-        var touched: [(index: Int, line: Line)] = []
+        // Each touched line as it is now, read once (a change touches one line or a few, `openFields` many).
+        var touched: [Int: Line] = [:]
         func current(_ index: Int) -> Line {
-            if let hit = touched.first(where: { $0.index == index }) { return hit.line }
+            if let line = touched[index] { return line }
             let line = lines[index]
-            touched.append((index, line))
+            touched[index] = line
             return line
         }
         for (id, result) in results {
@@ -333,28 +356,32 @@ final class Document {
             lines.setSession(session, slot: slot)
             problems[id] = FieldProblem(result)
             guard !oldText.sameScalars(result.text) else { continue }
-            let old = Array(oldText.unicodeScalars)
-            let new = Array(result.text.unicodeScalars)
             let order = current(line).fields.firstIndex { $0.id == id } ?? 0
-            for d in TextDiff.edits(old, new) {
-                newPending.append(PendingEdit(
-                    line: line, start: span.start + d.start, end: span.start + d.end,
-                    text: String(String.UnicodeScalarView(new[d.newStart..<d.newEnd])), field: id, fieldOrder: order))
+            let ascii = oldText.utf8.allSatisfy { $0 < 0x80 } && result.text.utf8.allSatisfy { $0 < 0x80 }
+            for (d, text) in TextDiff.replacements(oldText, result.text, bytesAreUnits: ascii,
+                                                   split: { Array($0.unicodeScalars) },
+                                                   join: { String(String.UnicodeScalarView($0)) }) {
+                newPending.append(PendingEdit(line: line, start: span.start + d.start, end: span.start + d.end,
+                                              text: text, field: id, fieldOrder: order))
             }
         }
         newPending.sort(by: PendingEdit.inOrder)
         var edits: [TextEdit] = []
+        var fieldEdits: [String: [TextEdit]] = [:]
         for p in newPending {
             let text = current(p.line).text
-            edits.append(TextEdit(range: TextRange(start: position(line: p.line, column: p.start, in: text),
-                                                   end: position(line: p.line, column: p.end, in: text)),
-                                  newText: p.text))
+            let edit = TextEdit(range: TextRange(start: position(line: p.line, column: p.start, in: text),
+                                                 end: position(line: p.line, column: p.end, in: text)),
+                                newText: p.text)
+            edits.append(edit)
+            fieldEdits[p.field, default: []].append(edit)
         }
         // The document as it will be: lines with the edits applied and spans moved.
         var carets: [String: Position] = [:]
         var snapshots: [FieldSnapshot] = []
+        let pendingByLine = Dictionary(grouping: newPending, by: \.line)
         for (lineIndex, now) in touched {
-            let line = newPending.isEmpty ? now : applying(newPending.filter { $0.line == lineIndex }, to: now)
+            let line = pendingByLine[lineIndex].map { applying($0, to: now) } ?? now
             for span in line.fields {
                 guard let result = results[span.id] else { continue }
                 let caretScalar = span.start + result.text.scalarOffset(ofCharacter: result.caret)
@@ -369,7 +396,7 @@ final class Document {
         snapshots.sort { $0.range.start < $1.range.start }
         pending.append(contentsOf: newPending)
         pending.sort(by: PendingEdit.inOrder)
-        return (edits, carets, snapshots)
+        return (edits, fieldEdits, carets, snapshots)
     }
 
     /// `line` with `edits` (sorted, on this line) applied, each claimed by its field.
@@ -400,12 +427,11 @@ final class Document {
             && lines[change.start.line - 1].ending == .cr ? "\r" : nil
         let endLine = lines[change.end.line]
         let after: Character? = change.end.column == endLine.scalarCount && endLine.ending == .lf ? "\n" : nil
-        let joined = (before.map { String($0) } ?? "") + change.text + (after.map { String($0) } ?? "")
-        guard joined.unicodeScalars.count >= 2 else { return change }
-        // Where the widened text would hold a `\r` then a `\n` across a boundary of the change.
-        let scalars = Array(joined.unicodeScalars)
-        let startJoins = before != nil && scalars.count > 1 && scalars[1] == "\n"
-        let endJoins = after != nil && scalars[scalars.count - 2] == "\r"
+        // Where the widened text would hold a `\r` then a `\n` across a boundary of the change: only the
+        // change's first and last scalars matter (a pasted megabyte is not copied to find them).
+        let scalars = change.text.unicodeScalars
+        let startJoins = before != nil && (scalars.first ?? (after != nil ? "\n" : nil)) == "\n"
+        let endJoins = after != nil && (scalars.last ?? (before != nil ? "\r" : nil)) == "\r"
         if startJoins {
             let previous = lines[change.start.line - 1]
             change.start = ScalarPosition(line: change.start.line - 1, column: previous.scalarCount)
