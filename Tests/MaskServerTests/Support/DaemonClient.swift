@@ -211,12 +211,16 @@ final class DaemonClient {
         _ = request("maskd/apply", ["mask": "[0]", "text": ""])
     }
 
-    /// Initializes with `encodings` offered (nil: the capability is left out).
+    /// Initializes with `encodings` offered (nil: the capability is left out), and `diagnosticsDelay` (0, the
+    /// default here: diagnostics go out once the messages of a read are handled; nil: the daemon's default).
     @discardableResult
-    func initialize(encodings: [String]? = nil) -> JSONValue {
+    func initialize(encodings: [String]? = nil, diagnosticsDelay: Int? = 0) -> JSONValue {
         var general: JSONObject = [:]
         if let encodings { general["positionEncodings"] = .array(encodings.map(JSONValue.string)) }
-        let result = call("initialize", ["processId": nil, "capabilities": ["general": .object(general)]])
+        // The test process as the editor: alive all along, so the daemon's watch on it must never end a test.
+        var params: JSONObject = ["processId": .int(Int64(getpid())), "capabilities": ["general": .object(general)]]
+        if let diagnosticsDelay { params["initializationOptions"] = ["diagnosticsDelay": .int(Int64(diagnosticsDelay))] }
+        let result = call("initialize", .object(params))
         notify("initialized", [:])
         return result
     }
