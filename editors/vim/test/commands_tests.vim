@@ -176,7 +176,8 @@ def TestHelp()
   execute 'helptags ' .. fnameescape(dir .. '/doc')
   execute 'set runtimepath+=' .. fnameescape(dir)
   for tag in ['maskd', ':MaskdField', ':MaskdSetMask', ':MaskdClose', ':MaskdInfo', ':MaskdFields',
-      'g:maskd_cmd', 'g:maskd_presets', 'maskd#commands#Status()', 'maskd-limitations']
+      'g:maskd_cmd', 'g:maskd_presets', 'maskd#commands#Status()', 'maskd-limitations', 'maskd-restart',
+      'g:maskd_insert_on_open']
     execute 'help ' .. tag
     H.Eq('maskd.txt', expand('%:t'), ':help ' .. tag)
     helpclose

@@ -533,6 +533,8 @@ export def OpenMany(bufnr: number, entries: list<dict<any>>, force = false): lis
     return [0, [[ranges[0].start.line, get(reply.error, 'message', string(reply.error))]]]
   endif
   var results = get(reply.result, 'results', [])
+  var current = bufnr == bufnr('%')
+  var caret = current ? CursorPosition() : {}
   var all: list<any> = []
   var states: list<any> = []
   var errors: list<any> = []
@@ -541,14 +543,22 @@ export def OpenMany(bufnr: number, entries: list<dict<any>>, force = false): lis
     if type(r) == v:t_dict && has_key(r, 'error')
       add(errors, [ranges[i].start.line, get(r.error, 'message', '')])
     elseif type(r) == v:t_dict
-      extend(all, get(r, 'edits', []))
-      add(states, get(r, 'state', {}))
+      var edits = get(r, 'edits', [])
+      var state = get(r, 'state', {})
+      var mergeable = !current || ranges[i].start.line != caret.line
+      if mergeable && type(edits) == v:t_list && len(edits) > 1 && type(state) == v:t_dict && type(get(state, 'text', 0)) == v:t_string
+        # A field's edits lie within the range it was opened over: one replacement of the
+        # range by the field's text is the same change, in a third of the buffer updates
+        # (not on the caret's line, where the edits say how the caret moves).
+        add(all, {range: ranges[i], newText: state.text})
+      else
+        extend(all, edits)
+      endif
+      add(states, state)
       Remember(bufnr, get(r, 'field', ''), entries[i].mask)
     endif
   endfor
   if get(reply.result, 'version', -1) == client.Version(bufnr) && !empty(all)
-    var current = bufnr == bufnr('%')
-    var caret = current ? CursorPosition() : {}
     ApplyOwn(bufnr, all, false)
     if current
       textedit.SetCursor(bufnr, Shifted(caret, all))
