@@ -811,6 +811,60 @@ Under eglot, the maskd-eglot command of the same name."
   (maskd-test--open "[000]" (point-max) (point-max))
   (maskd-test--step "7" "+1 (557" 7))
 
+(ert-deftest maskd-test-restart-fails ()
+  "A daemon that exits and whose restart dies at start-up: one line, no loop."
+  (maskd-test--run
+   'jsonrpc
+   (lambda ()
+     (setq maskd--restarts nil)
+     (maskd-test--field "" "phone.us")
+     (maskd-test--type "55")
+     (let* ((maskd-command (list (executable-find "false")))
+            (shown (maskd-test--showing
+                     (maskd-test--await-restart (maskd-test--kill))
+                     (let ((deadline (+ (float-time) 0.5)))
+                       (while (< (float-time) deadline)
+                         (accept-process-output nil 0.05))))))
+       (should (equal 1 (length shown)))
+       (should (string-match-p "\\`\\[maskd\\] the daemon exited (killed by signal 9) \
+and did not restart: could not start .*false: .*; fields closed until you open one\\'"
+                               (car shown)))
+       (should (null maskd--fields))
+       (should (null maskd--connection))
+       (should (= 1 (length maskd--restarts))))
+     (maskd-test--step "5" "+1 (555" 7))))
+
+(ert-deftest maskd-test-eglot-bad-command ()
+  "Under eglot, a daemon that dies at start-up is eglot's one error, and no loop."
+  :tags '(eglot)
+  (skip-unless (maskd-test--eglot-available-p))
+  (maskd-test--run
+   'eglot
+   (lambda ()
+     (let* ((file (make-temp-file "maskd-bad" nil ".txt"))
+            (buffer (find-file-noselect file))
+            (err nil)
+            (shown nil))
+       (push buffer maskd-test--buffers)
+       (with-current-buffer buffer
+         (let ((default-directory (file-name-directory file)))
+           (setq shown
+                 (maskd-test--showing
+                   (setq err (should-error
+                              (eglot '(text-mode) (eglot--current-project)
+                                      'eglot-lsp-server (list (executable-find "false"))
+                                      "plaintext")))
+                   (let ((deadline (+ (float-time) 0.5)))
+                     (while (< (float-time) deadline)
+                       (accept-process-output nil 0.05))))))
+         (should err)
+         (should-not (eglot-managed-p))
+         ;; eglot's lines about the attempt; none comes after it.
+         (should (<= (length shown) 2))
+         (should-not (seq-some (lambda (m) (string-match-p "Reconnect\\|maskd" m)) shown))
+         (set-buffer-modified-p nil))
+       (delete-file file)))))
+
 (ert-deftest maskd-test-bad-command ()
   "A daemon that cannot start, or dies at start-up: one line, no restart."
   (maskd-test--run
