@@ -907,20 +907,19 @@ and did not restart: could not start .*false: .*; fields closed until you open o
      (should (eq #'maskd-field (lookup-key maskd-mode-map (kbd "C-c , f"))))
      (should (eq #'maskd-list-fields (lookup-key maskd-mode-map (kbd "C-c , l")))))))
 
-(ert-deftest maskd-test-list-fields ()
+(maskd-test--deftest list-fields
   "The list of fields: one line each, with its place and state."
-  (maskd-test--run
-   'jsonrpc
-   (lambda ()
-     (maskd-test--buffer "Tel: \nCard: 4111111111111111")
-     (maskd-field "phone.us" 6 6)
-     (maskd-field "card" 13 (point-max))
-     (let ((states (maskd-list-fields)))
-       (should (= 2 (length states)))
-       (with-current-buffer "*maskd fields*"
-         (should (equal (format "Fields of %s: 2\n1:5  f1  incomplete \n\
-2:6  f2  valid      4111 1111 1111 1111\n" (buffer-name (car maskd-test--buffers)))
-                        (buffer-substring-no-properties (point-min) (point-max)))))))))
+  (maskd-test--buffer "Tel: \nCard: 4111111111111111")
+  (maskd-test--call 'maskd-field "phone.us" 6 6)
+  (maskd-test--call 'maskd-field "card" 13 (point-max))
+  (let ((states (maskd-test--call 'maskd-list-fields))
+        (ids (mapcar #'car (reverse maskd--fields))))
+    (should (= 2 (length states)))
+    (with-current-buffer "*maskd fields*"
+      (should (equal (format "Fields of %s: 2\n1:5  %s  incomplete \n\
+2:6  %s  valid      4111 1111 1111 1111\n" (buffer-name (car maskd-test--buffers))
+                             (nth 0 ids) (nth 1 ids))
+                     (buffer-substring-no-properties (point-min) (point-max)))))))
 
 (ert-deftest maskd-test-autoloads ()
   "Every command has an autoload cookie."
