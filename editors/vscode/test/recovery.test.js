@@ -20,6 +20,15 @@ async function kill(api) {
   await died;
 }
 
+/** A new editor with a phone field holding `5`, and no restarts counted yet. */
+async function phoneWithFive(api) {
+  api.session.restarts = [];
+  const editor = H.openEditor('|');
+  assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs', 'phone.us'));
+  await H.typeKeys(editor, '5', ['+1 (5|']);
+  return editor;
+}
+
 test.after(() => H.deactivate());
 
 test('killed mid-typing: restarted, fields re-opened, what was typed meanwhile formatted, one message', async () => {
@@ -64,10 +73,7 @@ test('"Restart Daemon" re-opens the fields; "Show Log" shows the output channel'
 
 test('after 3 restarts within a minute, the 4th exit closes the fields; the next command starts again', async () => {
   const { api } = await H.activate();
-  api.session.restarts = [];
-  const editor = H.openEditor('|');
-  assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs', 'phone.us'));
-  await H.typeKeys(editor, '5', ['+1 (5|']);
+  const editor = await phoneWithFive(api);
   const before = fake.messages.length;
   for (let i = 0; i < 3; i++) {
     await kill(api);
@@ -91,10 +97,7 @@ test('after 3 restarts within a minute, the 4th exit closes the fields; the next
 
 test('a daemon that exits and whose restart dies at start-up: one message, the fields closed, no loop', async () => {
   const { api } = await H.activate();
-  api.session.restarts = [];
-  const editor = H.openEditor('|');
-  assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs', 'phone.us'));
-  await H.typeKeys(editor, '5', ['+1 (5|']);
+  const editor = await phoneWithFive(api);
   const before = fake.messages.length;
   fake.settings['maskd.path'] = '/bin/false';
   try {
