@@ -335,4 +335,26 @@ H.case(':MaskdInfo on a card fits one line, however narrow the screen', function
   H.eq(true, shown[1]:find('^maskd visa 4111111111111111 %[valid%]') ~= nil, 'text: ' .. shown[1])
 end)
 
+H.case('while the daemon is away the fields follow the text around them', function()
+  local bufnr = H.buffer({ 'Tel: ', 'x' })
+  H.keys('$')
+  H.command('MaskdField phone.us')
+  H.keys('a')
+  H.type('555')
+  H.keys('<Esc>')
+  client._forget_restarts()
+  said(function()
+    kill_daemon()
+    -- While it is away: a line above, text before the field on its line, digits after it.
+    api.nvim_input('ggOtop<Esc>j0iMy <Esc>A1234567<Esc>')
+    wait_reopened(bufnr, maskd._stats(bufnr).reopened + 1)
+    H.wait(function()
+      return lines()[2] == 'My Tel: +1 (555) 123-4567'
+    end, 'the field in form, now ' .. vim.inspect(lines()))
+  end)
+  H.eq({ 'top', 'My Tel: +1 (555) 123-4567', 'x' }, lines(), 'text')
+  local r = fields.list(bufnr)[1].range
+  H.eq({ 1, 8, 25 }, { r.start.line, r.start.character, r['end'].character }, 'range')
+end)
+
 H.run()

@@ -293,4 +293,26 @@ def TestMissingDaemonOnce()
 enddef
 H.Case('a missing daemon: one line once, naming the option', TestMissingDaemonOnce)
 
+def TestRangesFollowedWhileAway()
+  H.Buffer(['Tel: ', 'x'])
+  var bufnr = bufnr('%')
+  cursor(1, 5)
+  H.Command('MaskdField phone.us')
+  H.Type('555', 'a')
+  client.ForgetRestarts()
+  messages clear
+  system('kill -9 ' .. DaemonPid())
+  # While it is away: a line above, text before the field on its line, digits after it,
+  # each command's change sent by itself as TextChanged sends it in a terminal.
+  for keys in ["ggOtop\<Esc>", "j0iMy \<Esc>", "A1234567\<Esc>"]
+    feedkeys(keys, 'xt')
+    client.Flush(bufnr)
+  endfor
+  WaitFor(() => fields.Buf(bufnr).stats.reopened >= 1, 'the fields to open again')
+  WaitFor(() => getline(2) == 'My Tel: +1 (555) 123-4567', 'the field in form, now ' .. string(getline(1, '$')))
+  H.Eq(['top', 'My Tel: +1 (555) 123-4567', 'x'], getline(1, '$'), 'text')
+  H.Eq({start: {line: 1, character: 8}, end: {line: 1, character: 25}}, H.FirstField().range, 'range')
+enddef
+H.Case('while the daemon is away the fields follow the text around them', TestRangesFollowedWhileAway)
+
 H.Run()
