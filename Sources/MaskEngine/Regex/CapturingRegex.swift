@@ -7,15 +7,15 @@
 /// is `re.fullmatch` (Java `matches`). `$` asserts the end of the input. Bytes outside ASCII never
 /// match. The phone metadata's patterns (digits, classes, groups, alternation, counted repetition)
 /// are run this way.
-struct CapturingRegex: Sendable {
+public struct CapturingRegex: Sendable {
     private enum Op: UInt8, Sendable {
         case consume, split, accept, save, assertEnd
     }
 
     /// The pattern as given.
-    let pattern: String
+    public let pattern: String
     /// The capturing groups, numbered from 1.
-    let groupCount: Int
+    public let groupCount: Int
     private let ops: [Op]
     /// consume: next; split: first choice; save: slot; assertEnd: next.
     private let first: [Int32]
@@ -24,11 +24,16 @@ struct CapturingRegex: Sendable {
     /// For consume states: the ASCII bytes 0-63 and 64-127 the state takes, as bits.
     private let low: [UInt64]
     private let high: [UInt64]
+    /// For consume states: the class (in `sets`) they take, for scalars beyond ASCII (`search`).
+    private let setIndex: [Int32]
+    private let sets: [ScalarSet]
     private let start: Int32
+    /// The pattern begins with `^`: `search` tries the start of the input only.
+    private let anchored: Bool
 
     /// Compiles `pattern`.
     /// - Throws: `MaskError` for what `LinearRegex` refuses.
-    init(_ pattern: String) throws {
+    public init(_ pattern: String) throws {
         let regex = try LinearRegex(pattern, capturing: true)
         self.pattern = pattern
         groupCount = regex.groupCount
@@ -41,21 +46,24 @@ struct CapturingRegex: Sendable {
             setMasks.append(mask)
         }
         var ops: [Op] = [], first: [Int32] = [], second: [Int32] = [], low: [UInt64] = [], high: [UInt64] = []
+        var setIndex: [Int32] = []
         for (index, state) in regex.states.enumerated() {
-            var op = Op.accept, a: Int32 = 0, b: Int32 = 0, maskLow: UInt64 = 0, maskHigh: UInt64 = 0
+            var op = Op.accept, a: Int32 = 0, b: Int32 = 0, maskLow: UInt64 = 0, maskHigh: UInt64 = 0, set: Int32 = -1
             switch state {
-            case .consume(let set, let next):
+            case .consume(let index, let next):
                 op = .consume
                 a = Int32(next)
-                (maskLow, maskHigh) = setMasks[set]
+                (maskLow, maskHigh) = setMasks[index]
+                set = Int32(index)
             case .split(let x, let y): op = .split; a = Int32(x); b = Int32(y)
             case .accept: op = .accept
             case .save(let slot, let next): op = .save; a = Int32(slot); b = Int32(next)
             case .assertEnd(let next): op = .assertEnd; a = Int32(next)
             }
             // A state the accept state cannot be reached from is never worth a thread.
-            if !regex.live[index] { op = .consume; maskLow = 0; maskHigh = 0 }
+            if !regex.live[index] { op = .consume; maskLow = 0; maskHigh = 0; set = -1 }
             ops.append(op)
+            setIndex.append(set)
             first.append(a)
             second.append(b)
             low.append(maskLow)
@@ -66,7 +74,10 @@ struct CapturingRegex: Sendable {
         self.second = second
         self.low = low
         self.high = high
+        self.setIndex = setIndex
+        self.sets = regex.sets
         self.start = Int32(regex.start)
+        anchored = pattern.hasPrefix("^")
     }
 
     @inline(__always)
@@ -79,16 +90,36 @@ struct CapturingRegex: Sendable {
     /// false, the end of the input when true): slots `2g` and `2g+1` hold group `g`'s bounds
     /// (group 0: the whole match), -1 for a group that took no part.
     func match(_ input: ArraySlice<UInt8>, whole: Bool) -> [Int]? {
-        let slotCount = 2 * (groupCount + 1)
-        let count = input.count
         let base = input.startIndex
+        return run(count: input.count, searching: false, whole: whole) { state, position in
+            takes(state, input[base + position])
+        }
+    }
+
+    /// Python's `re.search` over Unicode scalars: the leftmost match, and among matches starting
+    /// there the highest-priority one, anywhere in `input` (at its start only when the pattern
+    /// begins with `^`); slots as `match` gives them, in scalar offsets. Linear in the input.
+    public func search(_ input: [Unicode.Scalar]) -> [Int]? {
+        run(count: input.count, searching: !anchored, whole: false) { state, position in
+            let value = input[position].value
+            if value < 128 { return takes(state, UInt8(value)) }
+            let set = setIndex[state]
+            return set >= 0 && sets[Int(set)].contains(input[position])
+        }
+    }
+
+    /// The Pike VM: `takes(state, position)` says whether consume state `state` takes the input's
+    /// element at `position`. When `searching`, a thread starts at every position until a match is
+    /// found, each below those that started earlier, so the leftmost match wins.
+    @inline(__always)
+    private func run(count: Int, searching: Bool, whole: Bool, takes: (Int, Int) -> Bool) -> [Int]? {
+        let slotCount = 2 * (groupCount + 1)
         var marks = [Int32](repeating: -1, count: ops.count)
         // Thread lists: a state and its capture slots (flattened, slotCount per thread).
         var current: [Int32] = [], currentSlots: [Int] = []
         var next: [Int32] = [], nextSlots: [Int] = []
         var found: [Int]?
         var slots = [Int](repeating: -1, count: slotCount)
-        slots[0] = 0
 
         /// Adds `state`'s closure at `position` to the list, in priority order.
         func add(_ state: Int32, _ slots: inout [Int], _ position: Int, _ list: inout [Int32], _ listSlots: inout [Int]) {
@@ -113,10 +144,10 @@ struct CapturingRegex: Sendable {
             }
         }
 
+        slots[0] = 0
         add(start, &slots, 0, &current, &currentSlots)
         var position = 0
-        while !current.isEmpty {
-            let byte: UInt8? = position < count ? input[base + position] : nil
+        while !current.isEmpty || (searching && found == nil && position <= count) {
             next.removeAll(keepingCapacity: true)
             nextSlots.removeAll(keepingCapacity: true)
             for (t, state) in current.enumerated() {
@@ -131,12 +162,17 @@ struct CapturingRegex: Sendable {
                     }
                     continue
                 }
-                guard let byte, takes(s, byte) else { continue }
+                guard position < count, takes(s, position) else { continue }
                 var threadSlots = Array(currentSlots[(t * slotCount)..<((t + 1) * slotCount)])
                 add(first[s], &threadSlots, position + 1, &next, &nextSlots)
             }
             if position == count { break }
             position += 1
+            if searching && found == nil {
+                // A match starting here comes after every one that started earlier.
+                slots[0] = position
+                add(start, &slots, position, &next, &nextSlots)
+            }
             swap(&current, &next)
             swap(&currentSlots, &nextSlots)
         }

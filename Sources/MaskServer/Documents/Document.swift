@@ -40,7 +40,9 @@ public struct ContentChange: Hashable, Sendable {
 public struct FormatReport: Hashable, Sendable {
     public var version: Int
     public var edits: [TextEdit]
-    public var cursor: Position
+    /// Where the caret goes; nil when no person's change is behind the edits (a rule's fields opened with the
+    /// document, or when the rules changed): the caret stays where it is.
+    public var cursor: Position?
     public var fields: [FieldSnapshot]
     public var rejected: String
     public var overflow: String
@@ -84,6 +86,15 @@ final class Document {
     /// its diagnostic says. Kept as states change, so diagnostics never visit every field.
     private var problems: [String: FieldProblem] = [:]
     private var fieldCounter = 0
+    /// The field rules this document is under (`Rules/`), tried on the lines a person's change touches.
+    var rules = DocumentRules.none
+    /// The rule that opened each field a rule opened, by field id.
+    var ruleOrigins: [String: RuleOrigin] = [:]
+    /// The lines where the person closed a field: rules open nothing there again (kept in place as lines come
+    /// and go; a few lines, closed by hand).
+    var closedLines: Set<Int> = []
+    /// How many lines the rules were tried on, ever: the work the cost rule bounds, counted for the tests.
+    var linesTriedByRules = 0
 
     init(uri: String, languageId: String, version: Int, text: String, encoding: PositionEncoding) {
         self.uri = uri
@@ -173,7 +184,8 @@ final class Document {
             range: TextRange(start: position(line: line, column: span.start, in: lineText),
                              end: position(line: line, column: span.end, in: lineText)),
             text: text,
-            result: session.result(fieldText: text))
+            result: session.result(fieldText: text),
+            rule: ruleOrigins[span.id])
     }
 
     /// Every field in document order, in O(f log n).
@@ -250,6 +262,7 @@ final class Document {
         content.fields.insert(FieldSpan(id: id, start: start, end: end), at: index)
         lines[line] = content
         lines.setSession(FieldSession(mask: mask), of: id)
+        ruleOrigins[id] = nil
     }
 
     /// Proposes the edits that format fields just placed by `insertField`, `results` being `mask.format`
@@ -265,6 +278,13 @@ final class Document {
             outcomes[state.id] = (edits, edits.isEmpty ? nil : formatted.caret[state.id], state)
         }
         return outcomes
+    }
+
+    /// `proposeOpened` for fields delivered together (a rule's, in one `didFormat` or `applyEdit`).
+    /// - Returns: all their edits, sorted, and their states in document order.
+    func proposeOpenedTogether(_ results: [String: FieldResult]) -> (edits: [TextEdit], fields: [FieldSnapshot]) {
+        let formatted = formatEdits(results, formatted: true)
+        return (formatted.edits, formatted.snapshots)
     }
 
     /// Changes a field's mask, re-flowing what was entered.
@@ -298,6 +318,8 @@ final class Document {
         lines[line] = content
         pending.removeAll { $0.field == id }
         problems[id] = nil
+        ruleOrigins[id] = nil
+        closedLines.insert(line)
         return true
     }
 
@@ -390,7 +412,7 @@ final class Document {
                     id: span.id,
                     range: TextRange(start: position(line: lineIndex, column: span.start, in: line.text),
                                      end: position(line: lineIndex, column: span.end, in: line.text)),
-                    text: result.text, result: result))
+                    text: result.text, result: result, rule: ruleOrigins[span.id]))
             }
         }
         snapshots.sort { $0.range.start < $1.range.start }
@@ -462,6 +484,8 @@ final class Document {
         var resynchronised = false
         // Fields whose proposed edits a person's change overtook: their text is not the result proposed.
         var dropped: Set<String> = []
+        // The steps of `undo` that are a person's changes rules may open fields after (not inside a field).
+        var ruleSteps: Set<Int> = []
 
         func rollback() {
             for step in undo.reversed() {
@@ -508,6 +532,10 @@ final class Document {
             dropped.formUnion(pendingCopy.map(\.field))
             pendingCopy.removeAll()
             let outcome = applyPersonChange(joiningLineBreaks(scalarChange))
+            // Typing inside a field is that field's; a change that made or replaced lines may bring new matches.
+            if outcome.touches.isEmpty || outcome.undo.count > 1 || outcome.undo.old.count > 1 {
+                ruleSteps.insert(undo.count)
+            }
             undo.append(outcome.undo)
             personTouched = personTouched || !outcome.touches.isEmpty
             for touch in outcome.touches {
@@ -525,6 +553,11 @@ final class Document {
         pending = pendingCopy
         if resynchronised { suspect = false }
         for id in dropped where results[id] == nil { forgetProposal(id) }
+        let opened = openRuleFields(afterSteps: undo, ruleSteps)
+        if !opened.isEmpty {
+            results.merge(opened) { touched, _ in touched }
+            personTouched = true
+        }
         guard personTouched else { return nil }
         let formatted = formatEdits(results)
         var caret: Position
