@@ -56,7 +56,8 @@ extension Server {
         if let id, document.sessions[id] != nil {
             throw MessageError.invalidParams("params.field: field '\(id)' is already open in '\(uri)'")
         }
-        if let other = document.lines[start.line].fields.first(where: { $0.start < end.column && start.column < $0.end }) {
+        if let other = document.fields(touching: start.line, from: start.column, to: end.column)
+            .first(where: { $0.start < end.column && start.column < $0.end }) {
             throw MessageError.invalidParams("params.range: overlaps field '\(other.id)'")
         }
         let outcome = document.openField(id: id ?? document.newFieldID(), line: start.line, start: start.column,
