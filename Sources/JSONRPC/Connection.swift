@@ -50,6 +50,11 @@ public final class Connection {
   /// Called once every message of a read has been handled (and not after ``stop()``): the place to send what
   /// a burst of messages changed once for the burst, not once per message.
   public var afterMessages: () -> Void = {}
+  /// How long the connection may wait for input before calling ``onTimeout``, in milliseconds (nil: as long as it
+  /// takes). Asked each time ``run(_:)`` is about to wait: the poll timeout is the one timer, so no thread is needed.
+  public var timeout: () -> Int? = { nil }
+  /// Called when the time ``timeout`` gave has passed with no input (and not after ``stop()``).
+  public var onTimeout: () -> Void = {}
 
   private var splitter: FrameSplitter
   private var handler: ((Message) -> Message?)?
@@ -118,15 +123,21 @@ public final class Connection {
         continue
       }
       var readable = true
-      if hasPendingOutput {
+      let waitLimit = timeout()
+      if hasPendingOutput || waitLimit != nil {
         var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: output, events: Int16(POLLOUT), revents: 0)]
-        guard poll(&fds, 2, -1) >= 0 else {
+        let count = poll(&fds, hasPendingOutput ? 2 : 1, Connection.pollTimeout(waitLimit))
+        guard count >= 0 else {
           if errno == EINTR { continue }
           log("maskd: poll failed: \(describeErrno())")
           break
         }
-        if fds[1].revents != 0 { flush() }
+        if count == 0 {
+          onTimeout()
+          continue
+        }
+        if hasPendingOutput, fds[1].revents != 0 { flush() }
         readable = fds[0].revents != 0
       }
       guard readable else { continue }
@@ -139,7 +150,9 @@ public final class Connection {
         if !splitter.isAtFrameBoundary { log("maskd: input ended in the middle of a message") }
       } else if errno == EAGAIN || errno == EWOULDBLOCK {
         // The input is non-blocking (it may share its file description with the output): wait for it.
-        if !hasPendingOutput { wait(for: input, events: Int16(POLLIN)) }
+        if !hasPendingOutput, !wait(for: input, events: Int16(POLLIN), timeout: Connection.pollTimeout(timeout())) {
+          onTimeout()
+        }
       } else if errno != EINTR {
         log("maskd: read failed: \(describeErrno())")
         inputOpen = false
@@ -466,6 +479,12 @@ public final class Connection {
       }
     }
     return offset
+  }
+
+  /// A ``timeout`` as poll(2) takes it: -1 for none, else clamped to 0...Int32.max.
+  private static func pollTimeout(_ milliseconds: Int?) -> Int32 {
+    guard let milliseconds else { return -1 }
+    return Int32(clamping: max(0, milliseconds))
   }
 
   /// Blocks until `fd` is ready for `events` (or fails), or for at most `timeout` milliseconds (-1: no limit).

@@ -20,6 +20,9 @@ public enum ErrorCode {
   public static let requestCancelled = -32800
   /// The document changed under the request, so its answer would be stale.
   public static let contentModified = -32801
+  /// The request was valid but could not be carried out (LSP's RequestFailed): maskd refuses an open that would
+  /// drop the person's letters or digits.
+  public static let requestFailed = -32803
 }
 
 /// The `error` member of a JSON-RPC error response.
@@ -94,5 +97,10 @@ extension ResponseError {
   /// A ``ErrorCode/contentModified`` error.
   public static func contentModified(_ message: String, data: JSONValue? = nil) -> ResponseError {
     ResponseError(code: ErrorCode.contentModified, message: message, data: data)
+  }
+
+  /// A ``ErrorCode/requestFailed`` error.
+  public static func requestFailed(_ message: String, data: JSONValue? = nil) -> ResponseError {
+    ResponseError(code: ErrorCode.requestFailed, message: message, data: data)
   }
 }

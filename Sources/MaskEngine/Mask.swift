@@ -371,6 +371,7 @@ public final class Mask: @unchecked Sendable {
         if tail.missing > 0 {
             problems = program.missingProblem(tail.missing)
         } else {
+            problems += program.blockProblems(layout)
             if case .dynamic(let dynamic) = kind {
                 let prefix = U.alnumPrefix(layout.cells.lazy.map { $0.char })
                 problems += dynamic.problems(prefix, layout.cells.count, brand)

@@ -34,23 +34,31 @@ public final class Server {
     var client = ClientOptions()
     /// The requests sent to the client that still wait for their response, by id.
     var awaiting: [RequestID: (Result<JSONValue, ResponseError>) -> Void] = [:]
-    /// The diagnostics last published for each URI (absent: none, or an empty list).
-    var publishedDiagnostics: [String: [Diagnostic]] = [:]
-    /// Documents whose diagnostics may have changed since `publishChanges` last ran.
-    var diagnosticsToCheck: Set<String> = []
+    /// Per URI: the diagnostics last sent, their revision and when they are due (`Features/Diagnostics.swift`).
+    var diagnosticsState: [String: DiagnosticsRecord] = [:]
+    /// The next diagnostics revision (a `resultId`), counted across documents so that none is reused.
+    var nextDiagnosticsRevision = 1
     /// Fields were opened, re-masked or closed since `publishChanges` last ran.
     var inlayHintsChanged = false
+    /// The `processId` of `initialize`: the editor, whose end the daemon outlives by a second at most (nil: none
+    /// given).
+    public internal(set) var clientProcessID: Int32?
+    /// Monotonic milliseconds: when diagnostics are due is measured with it.
+    let clock: () -> UInt64
 
     /// - Parameters:
     ///   - notify: sends a notification (method, params) to the client.
     ///   - request: sends a request (method, params) to the client and returns its id; its response must
     ///     come back through `handle(_:)`. Without it, the daemon cannot send `workspace/applyEdit`.
+    ///   - clock: monotonic milliseconds (tests pass their own, to run the diagnostics' delay without waiting).
     public init(version: String, log: Logger = .silent, notify: @escaping (String, JSONValue) -> Void,
-                request: ((String, JSONValue) -> RequestID)? = nil) {
+                request: ((String, JSONValue) -> RequestID)? = nil,
+                clock: @escaping () -> UInt64 = monotonicMilliseconds) {
         self.version = version
         self.log = log
         self.notify = notify
         self.sendRequest = request
+        self.clock = clock
     }
 
     /// The process exit code when the input ends without an `exit`: 0 after `shutdown`, else 1.

@@ -19,6 +19,12 @@ let usage = """
           Logs go to stderr, or to PATH; never to stdout. Default level: warn.
       maskd format --mask M [--caret N] [--json] TEXT
           Read TEXT into an empty field of mask M.
+      maskd format --mask M [--json] [--check] [-]
+          Format standard input line by line: one formatted line out per line in, each ended as it came.
+          --json prints one maskd/apply result per line, with "line" (JSON Lines). --check reports each
+          line that is not complete and valid on stderr ("line N: problems") and exits 1 if there is any.
+          A line that is not UTF-8, or longer than 65536 bytes, is reported and copied out unchanged.
+          On a terminal, stderr shows progress, and with --check a summary.
       maskd edit --mask M --text T --selection S:E (--insert X | --backspace | --delete) [--json]
           Apply one edit to field text T with the caret or selection S:E.
       maskd presets
@@ -31,7 +37,8 @@ let usage = """
     ({"groups": [4, 4, 4, 4], "accept": "digits"}). Offsets (N, S, E) count UTF-16 code units,
     as maskd/apply does. The result prints with the caret as '|', then the field's state;
     --json prints the maskd/apply result object instead.
-    Exit codes: 0 success, 1 demo failure, 2 bad arguments or bad mask.
+    Exit codes: 0 success; 1 a demo failure, or lines reported by format over standard input;
+    2 bad arguments or bad mask (then nothing is read or written).
 
     """
 

@@ -1,6 +1,7 @@
 // maskd: `maskd format` and `maskd edit`, one field operation printed for people or as JSON.
 import JSON
 import MaskEngine
+import JSONRPC
 import MaskServer
 
 /// Runs one `maskd/apply` through a fresh in-process server, so the commands and the daemon
@@ -43,9 +44,23 @@ func maskArgument(_ text: String) throws -> JSONValue {
 }
 
 func runFormat(_ arguments: [String]) throws -> Int32 {
-    let parsed = try OptionParser(arguments, valued: ["mask", "caret"], flags: ["json"])
-    guard parsed.positional.count == 1 else {
-        throw UsageError(message: "format takes exactly one TEXT argument, got \(parsed.positional.count)")
+    let parsed = try OptionParser(arguments, valued: ["mask", "caret"], flags: ["json", "check"])
+    guard parsed.positional.count <= 1 else {
+        throw UsageError(message: "format takes one TEXT argument (or none, or '-', for standard input), "
+            + "got \(parsed.positional.count)")
+    }
+    if parsed.positional.isEmpty || parsed.positional == ["-"] {
+        guard parsed.options["caret"] == nil else { throw UsageError(message: "--caret needs a TEXT argument") }
+        let mask: Mask
+        do {
+            mask = try ApplyResult.compileMask(try maskArgument(try parsed.required("mask")), name: "--mask")
+        } catch let error as MessageError {
+            throw UsageError(message: error.message, showUsage: false)
+        }
+        return formatLines(mask, json: parsed.flags.contains("json"), check: parsed.flags.contains("check"))
+    }
+    guard !parsed.flags.contains("check") else {
+        throw UsageError(message: "--check is for lines on standard input (no TEXT argument)")
     }
     var params: JSONObject = ["mask": try maskArgument(try parsed.required("mask")),
                               "text": .string(parsed.positional[0])]

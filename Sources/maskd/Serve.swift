@@ -41,7 +41,25 @@ func runServe(_ arguments: [String]) throws -> Int32 {
                         notify: { method, params in connection.sendNotification(method, params) },
                         request: { method, params in connection.sendRequest(method, params) })
     // Weak: the server already holds the connection (through `notify`); a strong capture would make a cycle.
-    connection.afterMessages = { [weak server] in server?.publishChanges() }
+    let editor = EditorWatch()
+    connection.afterMessages = { [weak server, weak connection] in
+        server?.publishChanges()
+        if let server, let connection { editor.check(server, connection, logger) }
+    }
+    // The poll loop's one timer: diagnostics due after a pause, and the editor's process looked at every second.
+    connection.timeout = { [weak server] in
+        guard let server else { return nil }
+        let watch = server.clientProcessID == nil ? nil : editor.millisecondsUntilCheck()
+        switch (server.millisecondsUntilDue, watch) {
+        case let (due?, watch?): return min(due, watch)
+        case let (due, watch): return due ?? watch
+        }
+    }
+    connection.onTimeout = { [weak server, weak connection] in
+        guard let server, let connection else { return }
+        server.publishChanges()
+        editor.check(server, connection, logger)
+    }
     logger.info("maskd \(maskdVersion) serving on stdio")
     // At `debug`, every message's handling is logged with its time; at other levels nothing is timed or built.
     let debugging = level >= .debug
@@ -56,6 +74,10 @@ func runServe(_ arguments: [String]) throws -> Int32 {
     if let code = server.exitCode {
         logger.info("exit \(code)")
         return code
+    }
+    if editor.gone {
+        logger.info("the editor's process \(server.clientProcessID ?? 0) is gone")
+        return server.exitCodeAtEndOfInput
     }
     logger.info("input closed")
     return server.exitCodeAtEndOfInput
@@ -83,4 +105,32 @@ func monotonicNanoseconds() -> UInt64 {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
     return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
+/// Watches the editor's process (`initialize`'s `processId`): when it is gone the daemon stops, as LSP asks, even if
+/// something else still holds its input open. Looked at from the poll loop at most once a second, with `kill(pid, 0)`.
+final class EditorWatch {
+    static let interval: UInt64 = 1000
+    private var nextCheck = monotonicMilliseconds() + EditorWatch.interval
+    /// Set once the process was found gone.
+    private(set) var gone = false
+
+    func millisecondsUntilCheck() -> Int {
+        let now = monotonicMilliseconds()
+        return nextCheck <= now ? 0 : Int(nextCheck - now)
+    }
+
+    /// Looks at the editor's process when a second has passed since the last look; stops `connection` when it is
+    /// gone (`ESRCH`; `EPERM` means it exists under another user).
+    func check(_ server: Server, _ connection: Connection, _ logger: Logger) {
+        guard let pid = server.clientProcessID, !gone else { return }
+        let now = monotonicMilliseconds()
+        guard now >= nextCheck else { return }
+        nextCheck = now + EditorWatch.interval
+        if kill(pid, 0) != 0 && errno == ESRCH {
+            gone = true
+            logger.warn("the editor (process \(pid), initialize's processId) is gone: exiting")
+            connection.stop()
+        }
+    }
 }

@@ -154,7 +154,7 @@ enum VectorSpec {
         guard let object = json as? [String: Any] else { throw Malformed() }
         let forms = ["notation", "pattern", "groups", "separatorAt", "preset", "oneOf", "number"].filter { object[$0] != nil }
         let options = ["slot", "accept", "separator", "minLength", "maxLength", "repeat", "eager", "case", "regex",
-                       "validate", "placeholderChar"]
+                       "validate", "placeholderChar", "blocks", "order"]
         guard forms.count == 1, object.keys.allSatisfy({ forms.contains($0) || options.contains($0) }) else { throw Malformed() }
         var spec: MaskSpec
         switch forms[0] {
@@ -186,6 +186,17 @@ enum VectorSpec {
         spec.regex = try optional(object["regex"], String.self)
         if let v = object["validate"] { spec.validate = (v as? String).map { [$0] } ?? (v as? [String]) }
         spec.placeholderChar = try optional(object["placeholderChar"], String.self)?.first
+        if let blocks = try optional(object["blocks"], [String: Any].self) {
+            spec.blocks = try blocks.mapValues { value in
+                let block: [String: Any] = try typed(value)
+                let pad = try optional(block["pad"], Bool.self)
+                if let range = block["range"] as? [Int], range.count == 2 {
+                    return BlockSpec(.range(min: range[0], max: range[1]), pad: pad)
+                }
+                return BlockSpec(.words(try typed(block["enum"])), pad: pad)
+            }
+        }
+        spec.order = try optional(object["order"], String.self)
         return spec
     }
 

@@ -46,6 +46,15 @@ final class CodeActionTests: XCTestCase {
         XCTAssertLessThan(date.firstIndex(of: "Format as date")!, date.firstIndex(of: "Format as amount")!)
     }
 
+    func testCodeAction_offersNoPresetThatWouldDropLettersOrDigits() throws {
+        client = try DaemonClient()
+        client.initializeLSP()
+        // Each preset would drop the letters (or cut digits past 16): opening it would be refused (-32803).
+        let editor = Editor(client, text: "card 4111111111111111\n41111111111111111111111\n")
+        XCTAssertEqual(titles(editor, line: 0), [])
+        XCTAssertFalse(titles(editor, line: 1).contains("Format as card"), "a card has at most 19 digits")
+    }
+
     func testCodeAction_shape_commandArguments_trimmedRange_preferredFirst() throws {
         client = try DaemonClient()
         client.initializeLSP()

@@ -149,4 +149,70 @@ final class DiagnosticsTests: XCTestCase {
         XCTAssertEqual(after[1000]["range"], ClientDocument.range(1000, 5, 1000, 23))
         XCTAssertEqual(after[999], last[999])
     }
+
+    /// With the daemon's default delay, diagnostics come once the person stops typing, with no further message:
+    /// the connection's poll timeout carries the timer.
+    func testDiagnostics_pushedAfterThePause_byThePollLoopsTimer() throws {
+        _ = client.finish()
+        client = try DaemonClient()
+        let result = client.initializeLSP(diagnosticsDelay: nil)
+        XCTAssertEqual(result["capabilities"]?["experimental"]?["maskd"]?["diagnosticsDelay"], 250)
+        let editor = Editor(client, text: "Card: ")
+        editor.openField(0, 6, 6, mask: ["preset": "card"], id: "card")
+        editor.document.cursor = (0, 6)
+        editor.type("41111")
+        XCTAssertEqual(editor.document.lines[0], "Card: 4111 1")
+        // Nothing is sent from here on: only the daemon's timer can publish.
+        let published = client.waitFor(timeout: 20) { message in
+            message["method"] == "textDocument/publishDiagnostics"
+                && message["params"]?["version"] == .int(Int64(editor.document.version))
+        }
+        XCTAssertEqual(published?["params"]?["diagnostics"],
+                       [diagnostic(ClientDocument.range(0, 6, 0, 12), 4, "incomplete", "8 more digits needed")])
+    }
+
+    /// No diagnostics ever come between a person's `didChange` and the `didFormat` it causes, even when they are
+    /// published as soon as possible (delay 0).
+    func testDidFormat_alwaysComesBeforeAnyDiagnosticsOfItsChange() {
+        var document = ClientDocument(uri: "file:///order.txt", text: "Card: ", version: 1)
+        client.notify("textDocument/didOpen", document.openParams)
+        let opened = client.call("maskd/openField", ["textDocument": document.identifier,
+                                                     "range": ClientDocument.range(0, 6, 0, 6), "mask": ["preset": "card"]])
+        XCTAssertEqual(opened["edits"], [])
+        document.cursor = (0, 6)
+        var personVersions: [Int] = []
+        for key in "41111111111111119" {
+            document.version += 1
+            personVersions.append(document.version)
+            let (l, c) = document.cursor
+            document.replace(line: l, from: c, to: c, with: String(key))
+            client.notify("textDocument/didChange", document.changeParams([
+                ["range": ClientDocument.range(l, c, l, c), "text": .string(String(key))]]))
+            guard let format = client.waitFor({ $0["method"] == "maskd/didFormat" }) else { return XCTFail("no didFormat") }
+            let echo = document.applyFormat(format["params"] ?? .null)
+            if !echo.isEmpty {
+                document.version += 1
+                client.notify("textDocument/didChange", document.changeParams(echo))
+            }
+        }
+        client.sync()
+        XCTAssertEqual(document.lines[0], "Card: 4111 1111 1111 1111 9")
+        var formatted: Set<Int> = []
+        var publications = 0
+        for message in client.notifications {
+            let version = message["params"]?["textDocument"]?["version"]?.intValue ?? message["params"]?["version"]?.intValue
+            switch message["method"]?.stringValue {
+            case "maskd/didFormat":
+                formatted.insert(version ?? -1)
+            case "textDocument/publishDiagnostics":
+                publications += 1
+                let owed = personVersions.filter { $0 <= version ?? Int.max && !formatted.contains($0) }
+                XCTAssertEqual(owed, [], "diagnostics for version \(version ?? -1) before these changes' didFormat")
+            default:
+                break
+            }
+        }
+        XCTAssertEqual(formatted.count, personVersions.count)
+        XCTAssertGreaterThan(publications, 2, "diagnostics were published along the way")
+    }
 }

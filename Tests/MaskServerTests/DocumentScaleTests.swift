@@ -87,4 +87,50 @@ final class DocumentScaleTests: XCTestCase {
         }
         XCTAssertEqual(TextDiff.edits(Array("+1 (5551"), Array("+1 (555) 1")).count, 1)
     }
+    /// Random pairs: the edits turn old into new, and change as few characters as the longest common
+    /// subsequence allows (checked against the dynamic programme), while the search stays under its limit.
+    func testTextDiff_randomPairs_areMinimalAndCorrect() {
+        var state: UInt64 = 2026_12_03
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        for _ in 0..<400 {
+            let old = (0..<next(40)).map { _ in Character(Unicode.Scalar(UInt8(97 + next(3)))) }
+            var new = old
+            for _ in 0..<next(8) {
+                let at = next(new.count + 1)
+                if next(2) == 0, at < new.count { new.remove(at: at) } else { new.insert("d", at: at) }
+            }
+            var result = old
+            var changed = 0
+            for d in TextDiff.edits(old, new).reversed() {
+                result.replaceSubrange(d.start..<d.end, with: new[d.newStart..<d.newEnd])
+                changed += (d.end - d.start) + (d.newEnd - d.newStart)
+            }
+            XCTAssertEqual(result, new)
+            // LCS by dynamic programming: the fewest deletions plus insertions.
+            var lcs = [[Int]](repeating: [Int](repeating: 0, count: new.count + 1), count: old.count + 1)
+            for i in stride(from: old.count - 1, through: 0, by: -1) {
+                for j in stride(from: new.count - 1, through: 0, by: -1) {
+                    lcs[i][j] = old[i] == new[j] ? lcs[i + 1][j + 1] + 1 : max(lcs[i + 1][j], lcs[i][j + 1])
+                }
+            }
+            XCTAssertEqual(changed, old.count + new.count - 2 * lcs[0][0], "\(String(old)) -> \(String(new))")
+        }
+    }
+
+    /// A megabyte pasted into a card field against its 23-character result: one replacement of the changed
+    /// middle, found without searching the product of the lengths (which took gigabytes before).
+    func testTextDiff_hugeDifference_isOneReplacement() {
+        let old = Array("4111 " + String(repeating: "4", count: 1_000_000))
+        let new = Array("4111 4444 4444 4444 444")
+        // The common prefix "4111 4444" and suffix "444" stay; the rest is one replacement.
+        XCTAssertEqual(TextDiff.edits(old, new), [DiffEdit(start: 9, end: old.count - 3, newStart: 9, newEnd: new.count - 3)])
+        // Many scattered differences beyond the limit: one replacement too, still correct.
+        let a = Array(String(repeating: "ab", count: 2_000)), b = Array(String(repeating: "ba", count: 2_000) + "c")
+        var result = a
+        for d in TextDiff.edits(a, b).reversed() { result.replaceSubrange(d.start..<d.end, with: b[d.newStart..<d.newEnd]) }
+        XCTAssertEqual(result, b)
+    }
 }

@@ -170,8 +170,10 @@ struct VectorRunner {
                                                      "mask": state.mask, "field": "v"])
         document.apply(opened["edits"] ?? .array([]))
         let caret = state.selection.1
+        // Forced: the vectors describe the re-flow, cuts included (the daemon refuses a cut unless forced).
         let result = client.call("maskd/setMask", ["textDocument": document.identifier, "field": "v", "mask": newMask,
-                                                   "position": ["line": 0, "character": .int(Int64(caret))]])
+                                                   "position": ["line": 0, "character": .int(Int64(caret))],
+                                                   "force": true])
         document.apply(result["edits"] ?? .array([]))
         client.notify("textDocument/didClose", ["textDocument": document.identifier])
         guard let fieldState = result["state"] else { return XCTFail("\(where_): no state") }

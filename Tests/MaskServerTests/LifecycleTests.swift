@@ -17,6 +17,23 @@ final class LifecycleTests: XCTestCase {
         XCTAssertEqual(client.callFailing("initialize", ["capabilities": [:]], code: -32600)["code"], -32600)
     }
 
+    /// LSP: when the process `initialize` names is gone, the server exits. The "editor" here is a child process
+    /// that the test kills, while the test still holds the daemon's input open (so only the watch can end it).
+    func testEditorProcessGone_theDaemonExits_whileItsInputIsStillOpen() throws {
+        let editor = Process()
+        editor.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        editor.arguments = ["60"]
+        try editor.run()
+        let client = try DaemonClient()
+        client.call("initialize", ["processId": .int(Int64(editor.processIdentifier)), "capabilities": [:]])
+        client.notify("initialized", [:])
+        client.sync()
+        XCTAssertTrue(client.process.isRunning, "the editor is alive: the daemon serves")
+        editor.terminate()
+        editor.waitUntilExit()
+        XCTAssertEqual(client.waitForExit(timeout: 20), 1, "gone without shutdown: exit code 1")
+    }
+
     func testInitialize_encodings_preferUTF16ThenUTF8ThenUTF32() throws {
         let cases: [([String]?, String)] = [
             (nil, "utf-16"), ([], "utf-16"), (["utf-8"], "utf-8"), (["utf-32", "utf-8"], "utf-8"),

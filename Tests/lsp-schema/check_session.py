@@ -134,7 +134,7 @@ class Document:
 class Session:
     """One daemon process and the editor talking to it."""
 
-    def __init__(self, binary, name, initialization_options=None, literals=True, document_changes=True):
+    def __init__(self, binary, name, initialization_options=None, literals=True, document_changes=True, pull=False):
         self.name = name
         self.process = subprocess.Popen([binary, "--stdio"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=None if os.environ.get("MASKD_SCHEMA_STDERR") else subprocess.DEVNULL)
@@ -155,6 +155,9 @@ class Session:
                 "publishDiagnostics": {"versionSupport": True},
             },
         }
+        if pull:
+            capabilities["textDocument"]["diagnostic"] = {"dynamicRegistration": False}
+            capabilities["workspace"]["diagnostics"] = {"refreshSupport": True}
         if literals:
             capabilities["textDocument"]["codeAction"] = {"codeActionLiteralSupport": {
                 "codeActionKind": {"valueSet": ["quickfix", "refactor", "refactor.rewrite"]}}}
@@ -232,7 +235,7 @@ class Session:
             for uri, edits in edit.get("changes", {}).items():
                 self.apply(self.documents[uri], edits)
             self.send({"jsonrpc": "2.0", "id": message["id"], "result": {"applied": applied}})
-        elif method == "workspace/inlayHint/refresh":
+        elif method in ("workspace/inlayHint/refresh", "workspace/diagnostic/refresh"):
             self.send({"jsonrpc": "2.0", "id": message["id"], "result": None})
         elif method == "maskd/didFormat" and not self.drop_formats:
             document = self.documents[params["textDocument"]["uri"]]
@@ -294,7 +297,8 @@ class Session:
 
 def plugin_session(binary):
     """A client with a maskd plugin: every standard request, diagnostics, a refused change."""
-    s = Session(binary, "plugin")
+    # Diagnostics pushed as soon as the messages of a read are handled, so the session's pushes are all checked.
+    s = Session(binary, "plugin", initialization_options={"diagnosticsDelay": 0})
     form = s.open("file:///form.txt", "Card: 4111111111111112\nTel: \nDate: 20240229\nNote: x")
     s.run(s.code_actions(form, form.line_range(0, 6, 22)), "Format as card")
     assert form.lines[0] == "Card: 4111 1111 1111 1112", form.lines
@@ -333,7 +337,7 @@ def plugin_session(binary):
 
 def plain_session(binary):
     """A client without a plugin: formatting arrives as versioned workspace/applyEdit."""
-    s = Session(binary, "plain", initialization_options={"edits": "applyEdit"})
+    s = Session(binary, "plain", initialization_options={"edits": "applyEdit", "diagnosticsDelay": 0})
     form = s.open("file:///plain.txt", "Card: \nId: 110105194912310021")
     s.request("workspace/executeCommand", {"command": "maskd.openField", "arguments": [
         {"textDocument": {"uri": form.uri}, "range": form.line_range(0, 6, 6), "mask": {"preset": "card"}}]})
@@ -342,6 +346,20 @@ def plain_session(binary):
     s.run(s.code_actions(form, form.line_range(1, 4, 22)), "Format as id.cn")
     assert form.lines[1] == "Id: 110105 19491231 0021", form.lines
     s.request("textDocument/hover", {"textDocument": {"uri": form.uri}, "position": {"line": 1, "character": 6}})
+    s.finish()
+
+
+def pull_session(binary):
+    """A client that pulls diagnostics (textDocument/diagnostic): full reports, unchanged ones, a refresh."""
+    s = Session(binary, "pull", initialization_options={"diagnosticsDelay": 0}, pull=True)
+    form = s.open("file:///pull.txt", "Card: 4111111111111112")
+    s.run(s.code_actions(form, form.line_range(0, 6, 22)), "Format as card")
+    s.sync()
+    report = s.request("textDocument/diagnostic", {"textDocument": {"uri": form.uri}})["result"]
+    assert report["kind"] == "full" and len(report["items"]) == 1, report
+    again = s.request("textDocument/diagnostic", {"textDocument": {"uri": form.uri},
+                                                  "previousResultId": report["resultId"]})["result"]
+    assert again["kind"] == "unchanged", again
     s.finish()
 
 
@@ -359,13 +377,14 @@ EXPECTED = {
     "textDocument/codeAction response", "workspace/executeCommand response", "textDocument/formatting response",
     "textDocument/rangeFormatting response", "textDocument/publishDiagnostics notification",
     "window/logMessage notification", "workspace/applyEdit request", "workspace/inlayHint/refresh request",
-    "textDocument/hover error", "workspace/executeCommand error",
+    "textDocument/hover error", "workspace/executeCommand error", "textDocument/diagnostic response",
+    "workspace/diagnostic/refresh request",
 }
 
 
 def main():
     binary = sys.argv[1]
-    for session in (plugin_session, plain_session, old_client_session):
+    for session in (plugin_session, plain_session, pull_session, old_client_session):
         try:
             session(binary)
         except Exception as error:  # A session that breaks off is one failure; the others still run.

@@ -6,18 +6,81 @@ enum FormCompiler {
     /// The most slots a `groups` mask with `repeat` and no `maxLength` may hold.
     static let unboundedRepeatLimit = 64
 
-    /// `{"pattern": "+1 (###) ###-####", "slot": "#", "accept": "digits"}`.
-    static func pattern(_ pattern: String, slot: Character, accept: SlotClass) throws -> [Element] {
+    /// `{"pattern": "+1 (###) ###-####", "slot": "#", "accept": "digits"}`, with named `blocks`.
+    ///
+    /// At each place of the pattern the longest block name that stands there wins; then the slot
+    /// character; anything else is a literal.
+    static func pattern(_ pattern: String, slot: Character, accept: SlotClass,
+                        blocks named: [String: BlockSpec] = [:]) throws -> (elements: [Element], blocks: [Block]) {
         if pattern.isEmpty { throw MaskError("empty pattern", offset: 0) }
+        let names = named.keys.sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
+        if names.contains(where: \.isEmpty) { throw MaskError("blocks: a block name must not be empty") }
+        let chars = Array(pattern)
+        let nameChars = names.map { Array($0) }
         var elements: [Element] = []
-        for (i, c) in pattern.enumerated() {
-            if c == slot {
+        var blocks: [Block] = []
+        var used = Set<String>()
+        var i = 0
+        while i < chars.count {
+            if let n = nameChars.firstIndex(where: { i + $0.count <= chars.count && Array(chars[i..<(i + $0.count)]) == $0 }) {
+                let name = names[n]
+                used.insert(name)
+                let block = try Self.block(name, named[name]!, start: elements.count, index: blocks.count, offset: i)
+                elements += block.slots
+                blocks.append(block.block)
+                i += nameChars[n].count
+            } else if chars[i] == slot {
                 elements.append(Element(kind: .slot(accept), offset: i))
+                i += 1
             } else {
-                elements.append(Element(kind: .literal(c), offset: i))
+                elements.append(Element(kind: .literal(chars[i]), offset: i))
+                i += 1
             }
         }
-        return elements
+        if let unused = names.first(where: { !used.contains($0) }) {
+            throw MaskError("blocks: the block '\(unused)' does not occur in the pattern")
+        }
+        return (elements, blocks)
+    }
+
+    /// The slots of one named block, and the block they point at.
+    private static func block(_ name: String, _ spec: BlockSpec, start: Int, index: Int, offset: Int) throws
+        -> (slots: [Element], block: Block) {
+        let tag = Int32(index)
+        switch spec.rule {
+        case .range(let low, let high):
+            guard low >= 0, low <= high else {
+                throw MaskError("blocks: '\(name)': a range is [min, max] with 0 <= min <= max, got [\(low), \(high)]",
+                                offset: offset)
+            }
+            let width = String(high).count
+            guard width <= Block.maximumRangeDigits else {
+                throw MaskError("blocks: '\(name)': a range has at most \(Block.maximumRangeDigits) digits", offset: offset)
+            }
+            let slots = (0..<width).map { _ in Element(kind: .slot(.digit), offset: offset, block: tag) }
+            return (slots, Block(rule: .range(min: low, max: high), pad: spec.pad ?? true, label: name, start: start,
+                                 width: width))
+        case .words(let words):
+            guard !words.isEmpty else { throw MaskError("blocks: '\(name)': an enum needs at least one word", offset: offset) }
+            let spelled = words.map { Array($0) }
+            if spelled.contains(where: { $0.isEmpty || $0.contains(where: \.isNewline) }) {
+                throw MaskError("blocks: '\(name)': an enum word must be a non-empty line", offset: offset)
+            }
+            var seen = Set<String>()
+            for word in words where !seen.insert(word.lowercased()).inserted {
+                throw MaskError("blocks: '\(name)': the word '\(word)' is listed twice", offset: offset)
+            }
+            let width = spelled.map(\.count).max()!, shortest = spelled.map(\.count).min()!
+            if width > ProgramChecks.maximumElements {
+                throw MaskError("blocks: '\(name)': a word has more than \(ProgramChecks.maximumElements) characters",
+                                offset: offset)
+            }
+            let slotClass = Block.slotClass(of: spelled)
+            let slots = (0..<width).map {
+                Element(kind: .slot(slotClass), isOptional: $0 >= shortest, offset: offset, block: tag)
+            }
+            return (slots, Block(rule: .words(spelled), pad: false, label: name, start: start, width: width))
+        }
     }
 
     /// `{"groups": [4, 4, 4, 4, 3], "separator": " ", "minLength": 16, "maxLength": 19}`.

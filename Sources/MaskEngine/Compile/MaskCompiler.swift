@@ -1,6 +1,12 @@
 /// Turns a `MaskSpec` into a `Mask`: the one place that knows every form and option.
 enum MaskCompiler {
     static func compile(_ spec: MaskSpec) throws -> Mask {
+        if spec.blocks != nil {
+            guard case .pattern = spec.form else { throw MaskError("'blocks' applies only to the pattern form") }
+        }
+        if spec.order != nil, spec.form != .preset("date") {
+            throw MaskError("'order' applies only to the date preset")
+        }
         switch spec.form {
         case .preset(let name):
             let expanded = try Presets.expand(name, options: spec)
@@ -9,6 +15,8 @@ enum MaskCompiler {
             case "card": return Mask(spec: spec, kind: .dynamic(try DynamicProgram.card(expanded)), checks: checks)
             case "iban": return Mask(spec: spec, kind: .dynamic(try DynamicProgram.iban(expanded)), checks: checks)
             case "id.cn": return Mask(spec: spec, kind: .slots(try Presets.program(name, expanded)), checks: checks)
+            case "date", "time", "expiry":
+                return Mask(spec: spec, kind: .slots(try Presets.calendarProgram(name, expanded)), checks: checks)
             default:
                 let inner = try compile(expanded)
                 return Mask(spec: spec, kind: inner.kind, checks: checks)
@@ -40,20 +48,29 @@ enum MaskCompiler {
             }
             return Mask(spec: spec, kind: .oneOf(programs), checks: checks)
         default:
-            let elements = try self.elements(spec)
+            let (elements, blocks) = try self.elementsAndBlocks(spec)
             try ProgramChecks.check(elements, letterCase: spec.letterCase)
-            return Mask(spec: spec, kind: .slots(makeProgram(elements, spec)), checks: try valueChecks(spec))
+            return Mask(spec: spec, kind: .slots(makeProgram(elements, spec, blocks: blocks)), checks: try valueChecks(spec))
         }
     }
 
-    /// The elements of the slot forms.
+    /// The elements of the slot forms, and the blocks of a `pattern`'s.
+    static func elementsAndBlocks(_ spec: MaskSpec) throws -> (elements: [Element], blocks: [Block]) {
+        if case .pattern(let pattern) = spec.form {
+            return try FormCompiler.pattern(pattern, slot: spec.slot ?? "#", accept: SlotClass(spec.accept ?? .digits),
+                                            blocks: spec.blocks ?? [:])
+        }
+        return (try elements(spec), [])
+    }
+
+    /// The elements of the slot forms (a `pattern`'s blocks become plain slots: see `elementsAndBlocks`).
     static func elements(_ spec: MaskSpec) throws -> [Element] {
         let accept = SlotClass(spec.accept ?? .digits)
         switch spec.form {
         case .notation(let notation):
             return try NotationCompiler.compile(notation)
-        case .pattern(let pattern):
-            return try FormCompiler.pattern(pattern, slot: spec.slot ?? "#", accept: accept)
+        case .pattern:
+            return try elementsAndBlocks(spec).elements
         case .groups(let sizes):
             return try FormCompiler.groups(sizes, separator: spec.separator ?? " ", accept: accept,
                                            minLength: spec.minLength, maxLength: spec.maxLength,
@@ -67,9 +84,10 @@ enum MaskCompiler {
     }
 
     /// A program over `elements` with the options of `spec`.
-    static func makeProgram(_ elements: [Element], _ spec: MaskSpec, asciiOnly: Bool = false) -> Program {
+    static func makeProgram(_ elements: [Element], _ spec: MaskSpec, asciiOnly: Bool = false, blocks: [Block] = [])
+        -> Program {
         Program(elements: elements, eager: spec.eager ?? false, letterCase: spec.letterCase,
-                placeholderChar: spec.placeholderChar ?? "_", asciiOnly: asciiOnly)
+                placeholderChar: spec.placeholderChar ?? "_", asciiOnly: asciiOnly, blocks: blocks)
     }
 
     /// `alternative` with the options of the enclosing `oneOf` filled in where it has none.

@@ -1,9 +1,10 @@
 /// Compiles bracket notation (`+1 ([000]) [000]-[0000]`) into elements.
 ///
-/// `[...]` holds slots (`0 9 A a _ - * X`, and `…` last to repeat the last kind), `{...}` holds
-/// literals that belong to the value, `\` escapes the next character, anything else is a literal.
-/// Adjacent `[]` blocks form one block; inside a block each run of one kind keeps its required
-/// slots before its optional ones. Linear in the notation's length.
+/// `[...]` holds slots (`0 9 A a _ - * X`, and `…` last to repeat the last kind; `[…]` alone is
+/// letters or digits without limit), `{...}` holds literals that belong to the value, `\` escapes
+/// the next character, anything else is a literal. Adjacent `[]` blocks form one block, except after
+/// a block ending in `…`; inside a block each run of one kind keeps its required slots before its
+/// optional ones. Linear in the notation's length.
 enum NotationCompiler {
     static func compile(_ notation: String) throws -> [Element] {
         let chars = Array(notation)
@@ -14,10 +15,7 @@ enum NotationCompiler {
         var i = 0
 
         func flushBlock() throws {
-            guard !block.isEmpty || blockRepeat.found else { return }
-            if blockRepeat.found && block.isEmpty {
-                throw MaskError("'…' must follow a slot in its block", offset: blockRepeat.offset)
-            }
+            guard !block.isEmpty else { return }
             elements.append(contentsOf: reorderRuns(block))
             if blockRepeat.found, let last = block.last {
                 var repeating = last
@@ -35,6 +33,15 @@ enum NotationCompiler {
             switch c {
             case "[":
                 let open = i
+                // A block that ends in `…` ends there: slots after it (`[0…][AAA]`) are a block of their own.
+                if blockRepeat.found { try flushBlock() }
+                if i + 2 < chars.count, chars[i + 1] == "…", chars[i + 2] == "]" {
+                    // `[…]` alone: letters or digits without limit (RedMadRobot's wildcard).
+                    try flushBlock()
+                    elements.append(Element(kind: .slot(.alnum), isOptional: true, repeats: true, offset: i + 1))
+                    i += 3
+                    continue
+                }
                 i += 1
                 var sawSlot = false
                 while i < chars.count, chars[i] != "]" {
@@ -139,14 +146,23 @@ extension Program {
             let element = elements[i]
             if element.isSlot {
                 out.append("[")
+                var previous: Element? = nil
                 while i < elements.count, elements[i].isSlot {
                     let slot = elements[i]
-                    if slot.repeats {
+                    i += 1
+                    guard slot.repeats else {
+                        out.append(slotCharacter(slot))
+                        previous = slot
+                        continue
+                    }
+                    // `…` repeats the slot before it; with none of its kind, it is `[…]` (letters or digits).
+                    if let previous, previous.slotClass == slot.slotClass {
                         out.append("…")
                     } else {
-                        out.append(slotCharacter(slot))
+                        out += previous == nil ? "…" : "][…"
                     }
-                    i += 1
+                    // Slots after a `…` stand in a block of their own, never reached.
+                    break
                 }
                 out.append("]")
             } else if element.isExtracted {

@@ -7,22 +7,27 @@ extension Program {
     /// A text read into the program, with where each of its characters went.
     struct Decomposition<U: FieldUnit> {
         var layout: Layout<U>
-        /// For each text character, the mask cursor after it and the cells read so far.
+        /// For each text character read before reading stopped (`Program.isFull`), the mask cursor
+        /// after it and the cells read so far; the characters after those change neither.
         var trace: [(cursor: Int32, cells: Int32)] = []
-        /// For each text character, the offset in the formatted text where its own output
+        /// For each text character read, the offset in the formatted text where its own output
         /// starts (after the literals it made appear), or -1 when it produced nothing; only
-        /// recorded when formatting, which carries carets with it.
+        /// recorded when formatting, which carries carets with it. The unread rest produces nothing.
         var outputStart: [Int] = []
         var rejected = ""
         var overflow = ""
 
         /// The mask cursor at text offset `offset` (between characters).
         @inline(__always)
-        func cursor(at offset: Int) -> Int { offset == 0 ? 0 : Int(trace[offset - 1].cursor) }
+        func cursor(at offset: Int) -> Int {
+            offset == 0 ? 0 : offset > trace.count ? layout.end : Int(trace[offset - 1].cursor)
+        }
 
         /// How many cells came from text characters before `offset`.
         @inline(__always)
-        func cellCount(before offset: Int) -> Int { offset == 0 ? 0 : Int(trace[offset - 1].cells) }
+        func cellCount(before offset: Int) -> Int {
+            offset == 0 ? 0 : offset > trace.count ? layout.cells.count : Int(trace[offset - 1].cells)
+        }
 
         /// The index of the text character cell `k` came from.
         func source(ofCell k: Int) -> Int {
@@ -30,18 +35,25 @@ extension Program {
         }
     }
 
-    /// Reads `chars` from the start of the mask, one character at a time.
+    /// Reads `chars` from the start of the mask, one character at a time until reading stops
+    /// (`isFull`); the rest is sorted into rejected and overflow in one pass.
+    ///
+    /// Text already in a field (formatted, opened over, or read back before an edit) is taken as it
+    /// stands: blocks' rules are not enforced here, only by reading typed or pasted text, so no text
+    /// the engine renders changes when it is formatted again.
     /// - Parameter carets: also record where each character's output starts.
     func decompose<U: FieldUnit>(_ chars: [U], carets: Bool = false) -> Decomposition<U> {
         var cells: [Cell<U>] = []
-        cells.reserveCapacity(chars.count)
+        cells.reserveCapacity(min(chars.count, Program.maximumCells))
         var d = Decomposition<U>(layout: Layout())
-        d.trace.reserveCapacity(chars.count)
-        if carets { d.outputStart.reserveCapacity(chars.count) }
+        var rejected: [U] = [], overflow: [U] = []
         var cursor = 0
-        for c in chars {
+        var i = 0
+        while i < chars.count, !isFull(cursor: cursor, cells: cells.count) {
+            let c = chars[i]
+            i += 1
             let before = cells.count
-            let step = self.step(c, cursor: &cursor, into: &cells)
+            let step = self.step(c, cursor: &cursor, into: &cells, strict: false)
             if carets {
                 switch step {
                 case .cell: d.outputStart.append(literalsBefore[cells[before].element] + before)
@@ -50,12 +62,15 @@ extension Program {
                 }
             }
             switch step {
-            case .rejected: d.rejected.append(c.character)
-            case .overflow: d.overflow.append(c.character)
+            case .rejected: rejected.append(c)
+            case .overflow: overflow.append(c)
             case .cell, .literal: break
             }
             d.trace.append((Int32(cursor), Int32(cells.count)))
         }
+        sortUnread(chars[i...], rejected: &rejected, overflow: &overflow)
+        d.rejected = U.string(rejected)
+        d.overflow = U.string(overflow)
         d.layout = Layout(cells: cells, end: cursor)
         return d
     }
@@ -65,6 +80,7 @@ extension Program {
     func carriedOffset<U>(_ offset: Int, through d: Decomposition<U>, textLength: Int) -> Int {
         var i = offset
         while i < d.outputStart.count {
+            WorkCounter.count()
             if d.outputStart[i] >= 0 { return d.outputStart[i] }
             i += 1
         }

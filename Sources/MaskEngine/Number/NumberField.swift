@@ -57,6 +57,8 @@ final class NumberField: Sendable {
     let placeholderChar: Character
     /// The characters that count as group separators when read.
     private let groupCharacters: Set<Character>
+    /// How each ASCII byte is read, for the byte path of `read`.
+    private let asciiKinds: [ReadKind]
 
     /// Builds a field; `validate` the spec first, since a field takes any spec as it is.
     init(_ spec: NumberSpec, placeholderChar: Character = "_") {
@@ -68,6 +70,9 @@ final class NumberField: Sendable {
             group.insert("\u{202F}")
         }
         self.groupCharacters = group
+        asciiKinds = (0..<128).map {
+            Self.kind(of: Character(Unicode.Scalar(UInt8($0))), decimal: spec.decimal, group: group)
+        }
     }
 
     /// Checks that a spec can be read unambiguously.
@@ -163,12 +168,17 @@ final class NumberField: Sendable {
 
     /// The ASCII value of a Unicode decimal digit, or nil.
     static func digitValue(_ character: Character) -> UInt8? {
+        if let ascii = character.asciiValue { return (0x30...0x39).contains(ascii) ? ascii - 0x30 : nil }
         let scalars = character.unicodeScalars
         guard scalars.count == 1, let scalar = scalars.first,
               scalar.properties.numericType == .decimal,
               let value = scalar.properties.numericValue, value >= 0, value <= 9 else { return nil }
         return UInt8(value)
     }
+
+    /// The character of a digit 0-9.
+    @inline(__always)
+    static func character(_ digit: UInt8) -> Character { Character(Unicode.Scalar(0x30 + digit)) }
 
     /// The ASCII character a full-width form stands for (`．` is `.`), or the character itself.
     static func folded(_ character: Character) -> Character {
@@ -181,57 +191,101 @@ final class NumberField: Sendable {
         return character
     }
 
-    /// Whether `character` is read as the decimal mark.
-    private func isMark(_ character: Character) -> Bool {
-        character == spec.decimal || Self.folded(character) == spec.decimal
+    /// What a character read into the field is.
+    enum ReadKind {
+        case digit(UInt8), mark, group, minus, plus, other
     }
 
-    /// Whether `character` is read as a group separator (and dropped).
-    private func isGroup(_ character: Character) -> Bool {
-        groupCharacters.contains(character) || groupCharacters.contains(Self.folded(character))
+    /// How `character` is read.
+    private func kind(of character: Character) -> ReadKind {
+        Self.kind(of: character, decimal: spec.decimal, group: groupCharacters)
     }
 
-    /// Reads `inserted` (characters with their offsets) between the kept elements `before` and
+    /// How `character` is read with the decimal mark `decimal` and the group characters `group`.
+    private static func kind(of character: Character, decimal: Character, group: Set<Character>) -> ReadKind {
+        if let digit = digitValue(character) { return .digit(digit) }
+        let folded = folded(character)
+        if character == decimal || folded == decimal { return .mark }
+        if group.contains(character) || group.contains(folded) { return .group }
+        switch folded {
+        case "-": return .minus
+        case "+": return .plus
+        default: return .other
+        }
+    }
+
+    /// Reads `inserted` (its characters' offsets are their positions) between the kept elements `before` and
     /// `after`, and applies the limits and the zero rules.
-    private func read(before: [Element], inserted: [(Character, Int)], after: [Element], negative: Bool) -> State {
+    private func read(before: [Element], inserted: String, after: [Element], negative: Bool) -> State {
         var state = State()
         state.negative = negative
         var markSeen = before.contains(where: \.isMark) || after.contains(where: \.isMark)
         var cutRest = false
         var readIn: [Element] = []
-        // Overflow pieces with a sort key: (index in the joined sequence, then order among pieces cut while reading).
-        var cut: [((Int, Int), Character)] = []
-        for (character, position) in inserted {
-            if let digit = Self.digitValue(character) {
-                if cutRest {
-                    cut.append(((before.count + readIn.count - 1, cut.count + 1), Character(String(digit))))
+        // Overflow pieces with a sort key: (index in the joined sequence, then order among pieces cut while reading);
+        // each a digit, or nil for the decimal mark.
+        var cut: [((Int, Int), UInt8?)] = []
+        // A field holds at most `Program.maximumCells` entered elements: what is read beyond them is cut.
+        let room = Program.maximumCells - before.count - after.count
+        WorkCounter.count(before.count + after.count)
+        // Leading zeros are dropped anyway: past the first one read in, they take no room (a paste of
+        // 20,000 zeros and a 5 is 5).
+        var onlyZeros = before.allSatisfy { $0.digit == 0 }
+        var zeroRead = false
+        func take(_ kind: ReadKind, _ character: Character, at position: Int) {
+            WorkCounter.count()
+            if case .digit(0) = kind, onlyZeros, !cutRest {
+                if zeroRead {
+                    state.droppedZeros.append(position)
+                    return
+                }
+                zeroRead = true
+            } else if case .digit = kind {
+                onlyZeros = false
+            } else if case .mark = kind {
+                onlyZeros = false
+            }
+            switch kind {
+            case .digit(let digit):
+                if cutRest || readIn.count >= room {
+                    cut.append(((before.count + readIn.count - 1, cut.count + 1), digit))
                 } else {
                     readIn.append(Element(digit: digit, origin: .inserted, position: position))
                 }
-            } else if isMark(character) {
+            case .mark:
                 if markSeen {
                     state.rejected.append(character)
-                } else if spec.fraction == 0 {
+                } else if spec.fraction == 0 || readIn.count >= room {
                     markSeen = true
                     cutRest = true
-                    cut.append(((before.count + readIn.count - 1, cut.count + 1), spec.decimal))
+                    cut.append(((before.count + readIn.count - 1, cut.count + 1), nil))
                 } else {
                     markSeen = true
                     readIn.append(Element(digit: nil, origin: .inserted, position: position))
                 }
-            } else if isGroup(character) {
-                continue
-            } else if Self.folded(character) == "-" {
+            case .group:
+                break
+            case .minus:
                 if spec.negative {
                     state.negative.toggle()
                     state.signPositions.append(position)
                 } else {
                     state.rejected.append(character)
                 }
-            } else if Self.folded(character) == "+" {
+            case .plus:
                 if spec.negative { state.negative = false } else { state.rejected.append(character) }
-            } else {
+            case .other:
                 state.rejected.append(character)
+            }
+        }
+        // An ASCII text without `\r` (nearly every paste) is read byte by byte: a byte is a character there.
+        if inserted.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
+            for (position, byte) in inserted.utf8.enumerated() {
+                take(asciiKinds[Int(byte)], Character(Unicode.Scalar(byte)), at: position)
+            }
+        } else {
+            for (position, character) in inserted.enumerated() {
+                take(kind(of: character), character, at: position)
             }
         }
 
@@ -268,7 +322,7 @@ final class NumberField: Sendable {
                 if keep[index] {
                     kept.append(item)
                 } else {
-                    cut.append(((item.offset, 0), Character(String(item.element.digit ?? 0))))
+                    cut.append(((item.offset, 0), item.element.digit ?? 0))
                 }
             }
             part = kept
@@ -284,7 +338,12 @@ final class NumberField: Sendable {
         state.integer = integer.map(\.element)
         state.fraction = fraction.map(\.element)
         cut.sort { $0.0 < $1.0 }
-        state.overflow = String(cut.map(\.1))
+        var overflow: [UInt8] = []
+        overflow.reserveCapacity(cut.count)
+        for (_, digit) in cut {
+            if let digit { overflow.append(0x30 + digit) } else { overflow.append(contentsOf: spec.decimal.utf8) }
+        }
+        state.overflow = String(decoding: overflow, as: UTF8.self)
         return state
     }
 
@@ -309,7 +368,7 @@ final class NumberField: Sendable {
             shown.counted.append(true)
             shown.signLength = 1
         }
-        var digits = state.integer.map { Character(String($0.digit ?? 0)) }
+        var digits = state.integer.map { Self.character($0.digit ?? 0) }
         if digits.isEmpty, state.mark != nil {
             shown.impliedZero = shown.characters.count
             digits = ["0"]
@@ -328,7 +387,7 @@ final class NumberField: Sendable {
             shown.characters.append(spec.decimal)
             shown.counted.append(true)
             for element in state.fraction {
-                shown.characters.append(Character(String(element.digit ?? 0)))
+                shown.characters.append(Self.character(element.digit ?? 0))
                 shown.counted.append(true)
             }
         }
@@ -356,9 +415,9 @@ final class NumberField: Sendable {
     /// The result for a state, with the caret or selection given as positions.
     private func result(_ state: State, _ shown: Shown, selection: Range<Int>) -> FieldResult {
         var value = state.negative ? "-" : ""
-        value += state.integer.isEmpty && state.mark != nil ? "0" : String(state.integer.map { Character(String($0.digit ?? 0)) })
+        value += state.integer.isEmpty && state.mark != nil ? "0" : String(state.integer.map { Self.character($0.digit ?? 0) })
         if state.mark != nil {
-            value += "." + String(state.fraction.map { Character(String($0.digit ?? 0)) })
+            value += "." + String(state.fraction.map { Self.character($0.digit ?? 0) })
         }
         let hasDigit = !state.integer.isEmpty || !state.fraction.isEmpty
         var problems: [String] = []
@@ -385,8 +444,7 @@ final class NumberField: Sendable {
     ///
     /// Each end of the selection keeps its count of entered elements (and the sign) to its right.
     func format(_ text: String, selection: Range<Int>? = nil) -> FieldResult {
-        let characters = Array(text)
-        let state = read(before: [], inserted: Array(zip(characters, characters.indices)), after: [], negative: false)
+        let state = read(before: [], inserted: text, after: [], negative: false)
         let shown = show(state)
         let elements = state.elements
         let signAt = state.negative ? state.signPositions.first : nil
@@ -405,9 +463,8 @@ final class NumberField: Sendable {
     /// Characters of `text` that are not part of a formatted number are dropped and reported, as
     /// `format` does.
     func apply(_ edit: FieldEdit, to text: String) -> FieldResult {
-        let characters = Array(text)
-        let old = read(before: [], inserted: Array(zip(characters, characters.indices)), after: [], negative: false)
-        let count = characters.count
+        let old = read(before: [], inserted: text, after: [], negative: false)
+        let count = text.count
         var range = min(max(edit.range.lowerBound, 0), count)..<min(max(edit.range.upperBound, 0), count)
         let elements = old.elements
 
@@ -454,8 +511,7 @@ final class NumberField: Sendable {
                 after.append(element)
             }
         }
-        let inserted = Array(edit.text)
-        var state = read(before: before, inserted: Array(zip(inserted, inserted.indices)), after: after,
+        var state = read(before: before, inserted: edit.text, after: after,
                          negative: old.negative && !signDeleted)
         state.rejected = old.rejected + state.rejected
         state.overflow = old.overflow + state.overflow

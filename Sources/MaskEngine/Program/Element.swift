@@ -21,15 +21,19 @@ struct Element: Hashable, Sendable {
     var repeats: Bool = false
     /// Where the element came from in the mask's notation, in characters, for error messages.
     var offset: Int = 0
+    /// The index of the program's block this slot belongs to (`Program.blocks`), or -1.
+    var block: Int32 = -1
     /// An ASCII literal's byte, for the byte path of the engine; 0 for slots and other literals.
     private(set) var literalByte: UInt8 = 0
 
-    init(kind: Kind, isOptional: Bool = false, isExtracted: Bool = false, repeats: Bool = false, offset: Int = 0) {
+    init(kind: Kind, isOptional: Bool = false, isExtracted: Bool = false, repeats: Bool = false, offset: Int = 0,
+         block: Int32 = -1) {
         self.kind = kind
         self.isOptional = isOptional
         self.isExtracted = isExtracted
         self.repeats = repeats
         self.offset = offset
+        self.block = block
         self.literalByte = Element.byte(of: kind)
     }
 

@@ -27,6 +27,12 @@ protocol FieldUnit: Hashable {
     var asciiAlnum: UInt8? { get }
     /// Whether the unit is ASCII (for programs that store nothing else, such as the IBAN's).
     var isASCII: Bool { get }
+    /// The digit `0`, which range blocks pad with.
+    static var zero: Self { get }
+    /// The unit for `c`, or nil when this unit cannot hold it (a word of an enum block).
+    static func unit(_ c: Character) -> Self?
+    /// The value of a stored ASCII digit, or nil.
+    var digitValue: Int? { get }
 }
 
 extension FieldUnit {
@@ -89,6 +95,15 @@ extension Character: FieldUnit {
 
     var isASCII: Bool { utf8.allSatisfy { $0 < 0x80 } }
 
+    static var zero: Character { "0" }
+
+    static func unit(_ c: Character) -> Character? { c }
+
+    var digitValue: Int? {
+        guard let a = asciiValue, utf8.count == 1, a >= 0x30, a <= 0x39 else { return nil }
+        return Int(a - 0x30)
+    }
+
     var asciiAlnum: UInt8? {
         if let digit = asciiDigit(self) { return digit.asciiValue }
         guard utf8.count == 1, let a = asciiValue else { return nil }
@@ -149,6 +164,12 @@ extension UInt8: FieldUnit {
 
     @inline(__always)
     var isASCII: Bool { self < 0x80 }
+
+    static var zero: UInt8 { 0x30 }
+
+    static func unit(_ c: Character) -> UInt8? { c.utf8.count == 1 ? c.asciiValue : nil }
+
+    var digitValue: Int? { self >= 0x30 && self <= 0x39 ? Int(self - 0x30) : nil }
 
     var asciiAlnum: UInt8? {
         switch self {

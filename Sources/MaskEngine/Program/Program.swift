@@ -24,8 +24,14 @@ final class Program: @unchecked Sendable {
     /// Only literals follow the `…` slot (a unit such as ` kg`): `eager` shows them. Slots after a
     /// `…` are never reached, so then nothing after it shows.
     let onlyLiteralsAfterRepeat: Bool
-    /// Whether every literal is one ASCII byte, so ASCII text can run on the byte path.
+    /// The elements from here on are never reached: those after a `…` slot that slots follow
+    /// (`[0…][AAA]`, as RedMadRobot compiles it); `elements.count` otherwise.
+    let reachableEnd: Int
+    /// Whether every literal (and every word of an enum block) is one ASCII byte, so ASCII text can
+    /// run on the byte path.
     let asciiLiterals: Bool
+    /// The blocks (range and enum) the slots point at, in element order.
+    let blocks: [Block]
     /// Classes of all slots, to tell a character cut at the mask's end (overflow) from one that
     /// fits nowhere (rejected).
     private let slotClasses: [SlotClass]
@@ -43,8 +49,10 @@ final class Program: @unchecked Sendable {
     private let nextFrom: [SlotKind?]
     private let placeholderFrom: [String]
 
-    init(elements: [Element], eager: Bool, letterCase: LetterCase?, placeholderChar: Character, asciiOnly: Bool = false) {
+    init(elements: [Element], eager: Bool, letterCase: LetterCase?, placeholderChar: Character, asciiOnly: Bool = false,
+         blocks: [Block] = []) {
         self.elements = elements
+        self.blocks = blocks
         self.eager = eager
         self.letterCase = letterCase
         self.asciiOnly = asciiOnly
@@ -62,6 +70,10 @@ final class Program: @unchecked Sendable {
         repeatingSlot = elements.firstIndex(where: \.repeats)
         onlyLiteralsAfterRepeat = repeatingSlot.map { r in elements[(r + 1)...].allSatisfy { !$0.isSlot } } ?? false
         asciiLiterals = elements.allSatisfy { $0.isSlot || $0.literalByte != 0 }
+            && blocks.allSatisfy { block in
+                guard case .words(let words) = block.rule else { return true }
+                return words.joined().allSatisfy { $0.utf8.count == 1 && $0.isASCII }
+            }
         var classes: [SlotClass] = []
         for element in elements {
             if let c = element.slotClass, !classes.contains(c) { classes.append(c) }
@@ -81,8 +93,13 @@ final class Program: @unchecked Sendable {
         var tails = [String](repeating: "", count: elements.count + 1)
         var tail: [UInt8] = []  // reversed
         let placeholderBytes = Array(placeholderChar.utf8)
+        var reached = elements.count
+        if let r = repeatingSlot, !onlyLiteralsAfterRepeat { reached = r + 1 }
+        reachableEnd = reached
         for e in stride(from: elements.count - 1, through: 0, by: -1) {
             let element = elements[e]
+            // What follows a `…` slot with slots after it is never reached: it is neither missing nor drawn.
+            guard e < reached else { continue }
             missing[e] = missing[e + 1] + ((element.isRequiredSlot || element.isExtracted) ? 1 : 0)
             next[e] = element.slotClass?.kind ?? next[e + 1]
             if element.isSlot {
@@ -97,7 +114,7 @@ final class Program: @unchecked Sendable {
         missingFrom = missing
         nextFrom = next
         placeholderFrom = tails
-        let required = elements.filter { $0.isRequiredSlot || $0.isExtracted }
+        let required = elements[..<reached].filter { $0.isRequiredSlot || $0.isExtracted }
         let digitsOnly = required.allSatisfy { $0.slotClass == .digit || $0.slotClass == .digitX }
         missingProblems = (0...required.count).map { n in
             let noun = digitsOnly ? (n == 1 ? "digit" : "digits") : (n == 1 ? "character" : "characters")
@@ -165,13 +182,17 @@ extension Program {
     /// tried on what follows. At a slot, a fitting character fills it; an optional slot it does
     /// not fit is skipped; a required one refuses it. Past the mask's end the character is cut,
     /// and the literals it walked over stay shown.
+    /// - Parameter strict: enforce the blocks' rules (reading typed or pasted text); false when text
+    ///   already in a field is read, which takes it as it stands.
     @inline(__always)
-    func step<U: FieldUnit>(_ c: U, cursor: inout Int, into cells: inout [Cell<U>]) -> Step {
+    func step<U: FieldUnit>(_ c: U, cursor: inout Int, into cells: inout [Cell<U>], strict: Bool = true) -> Step {
         if cells.count >= Program.maximumCells { return fitsSomeSlot(c) ? .overflow(walked: false) : .rejected }
         var e = cursor
         var walkedLiteral = false
         let count = elements.count
+        WorkCounter.count()
         while e < count {
+            WorkCounter.count()
             let element = elements[e]
             switch element.kind {
             case .literal:
@@ -182,12 +203,27 @@ extension Program {
                 walkedLiteral = true
                 e += 1
             case .slot(let slotClass):
+                if element.block >= 0, strict {
+                    switch readIntoBlock(c, at: e, block: Int(element.block), slotClass: slotClass, into: &cells) {
+                    case .cell(let next):
+                        cursor = next
+                        return .cell
+                    case .literal(let next):
+                        cursor = next
+                        return .literal
+                    case .skip:
+                        e += 1
+                        continue
+                    case .refused:
+                        return .rejected
+                    }
+                }
                 if let stored = fitted(c, slotClass) {
                     cells.append(Cell(char: stored, element: e))
                     cursor = self.cursor(after: e)
                     return .cell
                 }
-                guard element.isOptional else { return .rejected }
+                guard element.isOptional, e + 1 < reachableEnd else { return .rejected }
                 e += 1
             }
         }
@@ -207,19 +243,44 @@ extension Program {
         var overflow = ""
     }
 
-    /// Reads `chars` into `cells` from mask cursor `start`, one `step` each.
+    /// Reads `chars` into `cells` from mask cursor `start`, one `step` each, until the mask has
+    /// ended or the field is full; the rest is then only sorted into overflow and rejected.
     func read<U: FieldUnit>(_ chars: [U], from start: Int, into cells: inout [Cell<U>]) -> ReadOutcome {
         var outcome = ReadOutcome(cursor: start)
-        for c in chars {
+        var rejected: [U] = [], overflow: [U] = []
+        var i = 0
+        while i < chars.count, !isFull(cursor: outcome.cursor, cells: cells.count) {
+            let c = chars[i]
+            i += 1
             switch step(c, cursor: &outcome.cursor, into: &cells) {
             case .cell, .literal: outcome.accepted = true
-            case .rejected: outcome.rejected.append(c.character)
+            case .rejected: rejected.append(c)
             case .overflow(let walked):
-                outcome.overflow.append(c.character)
+                overflow.append(c)
                 if walked { outcome.accepted = true }
             }
         }
+        sortUnread(chars[i...], rejected: &rejected, overflow: &overflow)
+        outcome.rejected = U.string(rejected)
+        outcome.overflow = U.string(overflow)
         return outcome
+    }
+
+    /// Whether reading has stopped for good: the mask has ended (literals after the last slot were
+    /// shown), or the field holds `maximumCells`. No character can then be read in, so a long paste
+    /// costs one pass over its rest, however long the field and the text before it.
+    @inline(__always)
+    func isFull(cursor: Int, cells: Int) -> Bool {
+        cursor >= elements.count || cells >= Program.maximumCells
+    }
+
+    /// Sorts characters that can no longer be read in: those that fit some slot are cut into
+    /// `overflow`, the others are `rejected`, as `step` would report each of them.
+    func sortUnread<U: FieldUnit>(_ rest: ArraySlice<U>, rejected: inout [U], overflow: inout [U]) {
+        WorkCounter.count(rest.count)
+        for c in rest {
+            if fitsSomeSlot(c) { overflow.append(c) } else { rejected.append(c) }
+        }
     }
 
     /// Places already-entered characters into the slots from `start`, as re-flow does.
@@ -235,7 +296,9 @@ extension Program {
         for c in chars {
             var e = cursor
             var placed = false
+            WorkCounter.count()
             while e < count, cells.count < Program.maximumCells {
+                WorkCounter.count()
                 let element = elements[e]
                 guard case .slot(let slotClass) = element.kind else {
                     e += 1
@@ -247,7 +310,7 @@ extension Program {
                     placed = true
                     break
                 }
-                if element.isOptional {
+                if element.isOptional, e + 1 < reachableEnd {
                     e += 1
                     continue
                 }
@@ -300,6 +363,7 @@ extension Program {
     func render<U>(_ layout: Layout<U>) -> (text: String, value: String) {
         let limit = limit(of: layout)
         let cells = layout.cells
+        WorkCounter.count(2 * (limit + cells.count))
         var cellBytes = 0
         for cell in cells { cellBytes += cell.char.utf8Count }
         let text = String(unsafeUninitializedCapacity: literalUTF8Before[limit] + cellBytes) { buffer in
@@ -384,7 +448,7 @@ extension Program {
     private func placeholder(from limit: Int) -> String {
         if elements.count <= Program.precomputedTailLimit { return placeholderFrom[limit] }
         var tail = ""
-        for e in limit..<elements.count {
+        for e in limit..<max(reachableEnd, limit) {
             switch elements[e].kind {
             case .literal(let c): tail.append(c)
             case .slot: if !elements[e].repeats { tail.append(placeholderChar) }
@@ -396,7 +460,8 @@ extension Program {
     /// How many required slots and `{}` literals are still to fill.
     func missing<U>(in layout: Layout<U>) -> Int {
         var count = 0
-        for e in limit(of: layout)..<elements.count where elements[e].isRequiredSlot || elements[e].isExtracted {
+        for e in limit(of: layout)..<max(reachableEnd, limit(of: layout))
+        where elements[e].isRequiredSlot || elements[e].isExtracted {
             count += 1
         }
         return count

@@ -44,12 +44,16 @@ public struct MaskSpec: Hashable, Sendable {
     public var validate: [String]?
     /// How an unfilled slot is shown in `placeholder` (default `_`).
     public var placeholderChar: Character?
+    /// `pattern`: named blocks (a range of numbers, a list of words) standing in the pattern.
+    public var blocks: [String: BlockSpec]?
+    /// The `date` preset: `ymd` (default), `dmy` or `mdy`.
+    public var order: String?
 
     public init(
         _ form: Form, slot: Character? = nil, accept: CharacterClass? = nil, separator: String? = nil,
         minLength: Int? = nil, maxLength: Int? = nil, repeat: Bool? = nil, eager: Bool? = nil,
         letterCase: LetterCase? = nil, regex: String? = nil, validate: [String]? = nil,
-        placeholderChar: Character? = nil
+        placeholderChar: Character? = nil, blocks: [String: BlockSpec]? = nil, order: String? = nil
     ) {
         self.form = form
         self.slot = slot
@@ -63,10 +67,31 @@ public struct MaskSpec: Hashable, Sendable {
         self.regex = regex
         self.validate = validate
         self.placeholderChar = placeholderChar
+        self.blocks = blocks
+        self.order = order
     }
 
     /// The plain string form: bracket notation with no options.
     public static func notation(_ text: String) -> MaskSpec { MaskSpec(.notation(text)) }
+}
+
+/// A named block of a `pattern`: `{"range": [1, 12]}` or `{"enum": ["AM", "PM"]}`, with `pad`.
+public struct BlockSpec: Hashable, Sendable {
+    public enum Rule: Hashable, Sendable {
+        /// Digits as wide as `max`, the value in `min...max`.
+        case range(min: Int, max: Int)
+        /// One of the words, case-insensitively.
+        case words([String])
+    }
+
+    public var rule: Rule
+    /// Pad a first digit that can only make a shorter value with zeros (default true; ranges only).
+    public var pad: Bool?
+
+    public init(_ rule: Rule, pad: Bool? = nil) {
+        self.rule = rule
+        self.pad = pad
+    }
 }
 
 /// The character classes a slot or an `accept` option names.

@@ -9,12 +9,26 @@ public enum PositionEncoding: String, Hashable, Sendable, CaseIterable {
 ///
 /// Lookups are linear in the string's length: fields are short, and documents use their own index.
 public struct EncodedText: Sendable {
-    /// The code-unit offset at which each character starts, plus the total length, per encoding.
+    /// The code-unit offset at which each character starts, plus the total length, per encoding;
+    /// empty for a text of `singleByteCount` characters.
     private let utf8Starts: [Int]
     private let utf16Starts: [Int]
     private let utf32Starts: [Int]
+    /// The length of an ASCII text without `\r` (one byte, one unit, one character each: `\r\n` is
+    /// one cluster), whose offsets are the same in every encoding and need no tables.
+    private let singleByteCount: Int?
 
     public init(_ string: String) {
+        var string = string
+        let ascii = string.withUTF8 { bytes in !bytes.contains { $0 >= 0x80 || $0 == 0x0D } }
+        if ascii {
+            singleByteCount = string.utf8.count
+            utf8Starts = []
+            utf16Starts = []
+            utf32Starts = []
+            return
+        }
+        singleByteCount = nil
         var u8 = [0], u16 = [0], u32 = [0]
         u8.reserveCapacity(string.utf8.count + 1)
         var a = 0, b = 0, c = 0
@@ -33,16 +47,21 @@ public struct EncodedText: Sendable {
         utf32Starts = u32
     }
 
+    /// Whether every character is one byte (ASCII without `\r`): then character offsets are code-unit
+    /// offsets in every encoding, and a byte is a character.
+    public var isSingleByte: Bool { singleByteCount != nil }
+
     /// The number of characters.
-    public var characterCount: Int { utf8Starts.count - 1 }
+    public var characterCount: Int { singleByteCount ?? utf8Starts.count - 1 }
 
     /// The length in code units of `encoding`.
-    public func length(in encoding: PositionEncoding) -> Int { starts(encoding).last! }
+    public func length(in encoding: PositionEncoding) -> Int { singleByteCount ?? starts(encoding).last! }
 
     /// The code-unit offset where character `index` starts (the length for the end).
     /// - Precondition: `0 <= index <= characterCount`.
     public func unitOffset(ofCharacter index: Int, in encoding: PositionEncoding) -> Int {
-        starts(encoding)[index]
+        if singleByteCount != nil { return index }
+        return starts(encoding)[index]
     }
 
     /// The character offset of a code-unit offset, or nil when it lies past the end.
@@ -51,6 +70,7 @@ public struct EncodedText: Sendable {
     ///   - roundUp: an offset inside a grapheme cluster moves to the cluster's end when true,
     ///     to its start when false, so no position ever splits a cluster or a surrogate pair.
     public func characterOffset(ofUnit offset: Int, in encoding: PositionEncoding, roundUp: Bool = false) -> Int? {
+        if let count = singleByteCount { return offset >= 0 && offset <= count ? offset : nil }
         let table = starts(encoding)
         guard offset >= 0, offset <= table.last! else { return nil }
         // Binary search for the last start <= offset.

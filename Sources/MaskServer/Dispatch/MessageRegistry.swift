@@ -22,8 +22,8 @@ protocol NotificationMessage {
 ///
 /// Add each new message here (and give it its own file under `Messages/`); the dispatcher
 /// knows nothing else. Messages the daemon sends (`maskd/didFormat`, `window/logMessage`,
-/// `textDocument/publishDiagnostics`, and the requests `workspace/applyEdit` and
-/// `workspace/inlayHint/refresh`) have files too but are not dispatched; responses to the
+/// `textDocument/publishDiagnostics`, and the requests `workspace/applyEdit`,
+/// `workspace/inlayHint/refresh` and `workspace/diagnostic/refresh`) have files too but are not dispatched; responses to the
 /// daemon's requests go to `Server.awaiting`.
 enum MessageRegistry {
     static let requests: [any RequestMessage.Type] = [
@@ -33,9 +33,11 @@ enum MessageRegistry {
         FieldsRequest.self,                     // maskd/fields
         FormatHintsRequest.self,                // maskd/formatHints
         OpenFieldRequest.self,                  // maskd/openField
+        OpenFieldsRequest.self,                 // maskd/openFields
         SetMaskRequest.self,                    // maskd/setMask
         ShutdownRequest.self,                   // shutdown
         CodeActionRequest.self,                 // textDocument/codeAction
+        DocumentDiagnosticRequest.self,         // textDocument/diagnostic
         DocumentFormattingRequest.self,         // textDocument/formatting
         HoverRequest.self,                      // textDocument/hover
         InlayHintRequest.self,                  // textDocument/inlayHint

@@ -257,6 +257,13 @@ final class Document {
     func openField(id: String, line: Int, start: Int, end: Int, spec: MaskSpec, mask: Mask)
         -> (edits: [TextEdit], cursor: Position?, state: FieldSnapshot) {
         let result = mask.format(lines.slice(line: line, from: start, to: end))
+        insertField(id: id, line: line, start: start, end: end, mask: mask)
+        return proposeOpened([id: result])[id]!
+    }
+
+    /// Places a new field over `start..<end` of line `line` (which no field of it overlaps); nothing is
+    /// proposed yet (`proposeOpened`). - Complexity: O(log n + the pieces the range is in).
+    func insertField(id: String, line: Int, start: Int, end: Int, mask: Mask) {
         let window = lines.window(from: ScalarPosition(line: line, column: start), to: ScalarPosition(line: line, column: end))
         var content = window.lines[0]
         let (s, e) = (start - window.column, end - window.column)
@@ -264,15 +271,32 @@ final class Document {
         content.fields.insert(FieldSpan(id: id, start: s, end: e), at: index)
         lines.replace(window, with: [content])
         lines.setSession(FieldSession(mask: mask), of: id)
-        return propose([id: result], cursorField: id, alwaysCursor: false, formatted: true)
+    }
+
+    /// Proposes the edits that format fields just placed by `insertField`, `results` being `mask.format`
+    /// of each one's text: one pass for all of them (`maskd/openFields`).
+    /// - Returns: for each field, its edits (against the current version), the caret after them (nil when
+    ///   its text is already in form) and its state as it will be.
+    func proposeOpened(_ results: [String: FieldResult])
+        -> [String: (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)] {
+        let formatted = formatEdits(results, formatted: true)
+        var outcomes: [String: (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)] = [:]
+        for state in formatted.snapshots {
+            let edits = formatted.fieldEdits[state.id] ?? []
+            outcomes[state.id] = (edits, edits.isEmpty ? nil : formatted.caret[state.id], state)
+        }
+        return outcomes
     }
 
     /// Changes a field's mask, re-flowing what was entered.
     /// - Parameter caret: the editor's cursor, when the client sends it; inside or touching the
     ///   field it keeps its count of entered characters to its left, elsewhere (or nil) the
     ///   field's end stands for it.
-    func setMask(id: String, spec: MaskSpec, mask: Mask, caret: Position?)
-        -> (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)? {
+    /// - Parameter check: sees the field's text and its re-flowed state before anything changes, and may
+    ///   refuse (`setMask` then throws its error and changes nothing).
+    func setMask(id: String, spec: MaskSpec, mask: Mask, caret: Position?,
+                 check: (_ fieldText: String, _ result: FieldResult) throws -> Void = { _, _ in })
+        rethrows -> (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)? {
         guard var session = lines.session(of: id), let (line, span, fieldText) = fieldText(id) else { return nil }
         var fieldCaret: Int?
         if let caret, case .success(let p) = scalarPosition(caret), p.line == line,
@@ -280,6 +304,7 @@ final class Document {
             fieldCaret = fieldText.characterOffset(ofScalar: p.column - span.start, roundUp: false)
         }
         let result = mask.reflow(fieldText, from: session.mask, caret: fieldCaret)
+        try check(fieldText, result)
         session.setMask(spec, mask)
         lines.setSession(session, of: id)
         return propose([id: result], cursorField: id, alwaysCursor: true)
@@ -317,10 +342,9 @@ final class Document {
 
     /// Stores `results` as the fields' states, and makes pending the edits that turn each
     /// field's current text into its result's.
-    private func propose(_ results: [String: FieldResult], cursorField: String, alwaysCursor: Bool,
-                         formatted isFormat: Bool = false)
+    private func propose(_ results: [String: FieldResult], cursorField: String, alwaysCursor: Bool)
         -> (edits: [TextEdit], cursor: Position?, state: FieldSnapshot) {
-        let formatted = formatEdits(results, formatted: isFormat)
+        let formatted = formatEdits(results)
         let cursor = formatted.edits.isEmpty && !alwaysCursor ? nil : formatted.caret[cursorField]
         let state = formatted.snapshots.first { $0.id == cursorField }!
         return (formatted.edits, cursor, state)
@@ -331,7 +355,7 @@ final class Document {
     /// - Parameter formatted: the results are `mask.format` of each field's current text; a field
     ///   whose text is already in form then keeps no state (it is recomputed when asked for).
     private func formatEdits(_ results: [String: FieldResult], formatted: Bool = false)
-        -> (edits: [TextEdit], caret: [String: Position], snapshots: [FieldSnapshot]) {
+        -> (edits: [TextEdit], fieldEdits: [String: [TextEdit]], caret: [String: Position], snapshots: [FieldSnapshot]) {
         var newPending: [PendingEdit] = []
         // The columns of each line that the fields of `results` span, so the document as it will be is read
         // there only.
@@ -346,28 +370,33 @@ final class Document {
             lines.setSession(session, slot: slot)
             problems[id] = FieldProblem(result)
             guard !oldText.sameScalars(result.text) else { continue }
-            let old = Array(oldText.unicodeScalars)
-            let new = Array(result.text.unicodeScalars)
             let order = lines.orderKey(slot: slot)
-            for d in TextDiff.edits(old, new) {
-                newPending.append(PendingEdit(
-                    line: line, start: span.start + d.start, end: span.start + d.end,
-                    text: String(String.UnicodeScalarView(new[d.newStart..<d.newEnd])), field: id, fieldOrder: order))
+            let ascii = oldText.utf8.allSatisfy { $0 < 0x80 } && result.text.utf8.allSatisfy { $0 < 0x80 }
+            for (d, text) in TextDiff.replacements(oldText, result.text, bytesAreUnits: ascii,
+                                                   split: { Array($0.unicodeScalars) },
+                                                   join: { String(String.UnicodeScalarView($0)) }) {
+                newPending.append(PendingEdit(line: line, start: span.start + d.start, end: span.start + d.end,
+                                              text: text, field: id, fieldOrder: order))
             }
         }
         newPending.sort(by: PendingEdit.inOrder)
-        let edits = newPending.map { p in
-            TextEdit(range: TextRange(start: position(ScalarPosition(line: p.line, column: p.start)),
-                                      end: position(ScalarPosition(line: p.line, column: p.end))),
-                     newText: p.text)
+        var edits: [TextEdit] = []
+        var fieldEdits: [String: [TextEdit]] = [:]
+        for p in newPending {
+            let edit = TextEdit(range: TextRange(start: position(ScalarPosition(line: p.line, column: p.start)),
+                                                 end: position(ScalarPosition(line: p.line, column: p.end))),
+                                newText: p.text)
+            edits.append(edit)
+            fieldEdits[p.field, default: []].append(edit)
         }
         // The document as it will be: on each line, the window over its fields with the edits applied.
         var carets: [String: Position] = [:]
         var snapshots: [FieldSnapshot] = []
+        let pendingByLine = Dictionary(grouping: newPending, by: \.line)
         for (lineIndex, hull) in spanned.sorted(by: { $0.key < $1.key }) {
             let window = lines.window(from: ScalarPosition(line: lineIndex, column: hull.from),
                                       to: ScalarPosition(line: lineIndex, column: hull.to))
-            let onLine = newPending.filter { $0.line == lineIndex }.map { $0.shifted(by: window.column) }
+            let onLine = (pendingByLine[lineIndex] ?? []).map { $0.shifted(by: window.column) }
             let line = onLine.isEmpty ? window.lines[0] : applying(onLine, to: window.lines[0])
             let base = lines.units(line: lineIndex, column: window.column, in: encoding)
             func at(_ column: Int) -> Position {
@@ -383,7 +412,7 @@ final class Document {
         snapshots.sort { $0.range.start < $1.range.start }
         pending.append(contentsOf: newPending)
         pending.sort(by: PendingEdit.inOrder)
-        return (edits, carets, snapshots)
+        return (edits, fieldEdits, carets, snapshots)
     }
 
     /// `line` with `edits` (sorted, on this line) applied, each claimed by its field.
@@ -414,12 +443,11 @@ final class Document {
             && lines.ending(ofLine: change.start.line - 1) == .cr ? "\r" : nil
         let after: Character? = change.end.column == lines.length(ofLine: change.end.line)
             && lines.ending(ofLine: change.end.line) == .lf ? "\n" : nil
-        let joined = (before.map { String($0) } ?? "") + change.text + (after.map { String($0) } ?? "")
-        guard joined.unicodeScalars.count >= 2 else { return change }
-        // Where the widened text would hold a `\r` then a `\n` across a boundary of the change.
-        let scalars = Array(joined.unicodeScalars)
-        let startJoins = before != nil && scalars.count > 1 && scalars[1] == "\n"
-        let endJoins = after != nil && scalars[scalars.count - 2] == "\r"
+        // Where the widened text would hold a `\r` then a `\n` across a boundary of the change: only the
+        // change's first and last scalars matter (a pasted megabyte is not copied to find them).
+        let scalars = change.text.unicodeScalars
+        let startJoins = before != nil && (scalars.first ?? (after != nil ? "\n" : nil)) == "\n"
+        let endJoins = after != nil && (scalars.last ?? (before != nil ? "\r" : nil)) == "\r"
         if startJoins {
             change.start = ScalarPosition(line: change.start.line - 1, column: lines.length(ofLine: change.start.line - 1))
             change.text = "\r" + change.text

@@ -10,10 +10,32 @@ struct DiffEdit: Hashable, Sendable {
 }
 
 enum TextDiff {
+    /// The most differences searched for before the changed middle is replaced whole.
+    static let searchLimit = 512
+
+    /// The replacements that turn text `old` into `new`, each with its new text, in units of `split`.
+    ///
+    /// When `bytesAreUnits` (both texts are ASCII, or one byte per character), the texts are compared
+    /// as bytes: no array of characters or scalars is made, so a megabyte pasted into a field costs a copy
+    /// of its bytes.
+    static func replacements<T: Equatable>(_ old: String, _ new: String, bytesAreUnits: Bool,
+                                           split: (String) -> [T], join: (ArraySlice<T>) -> String)
+        -> [(edit: DiffEdit, text: String)] {
+        if bytesAreUnits {
+            let newBytes = Array(new.utf8)
+            return edits(Array(old.utf8), newBytes).map {
+                ($0, String(decoding: newBytes[$0.newStart..<$0.newEnd], as: UTF8.self))
+            }
+        }
+        let newUnits = split(new)
+        return edits(split(old), newUnits).map { ($0, join(newUnits[$0.newStart..<$0.newEnd])) }
+    }
+
     /// The sorted, non-overlapping, non-adjacent replacements that turn `old` into `new`,
     /// changing as few elements as possible.
     ///
-    /// Common prefix and suffix are trimmed first; the rest costs O((n + m) d) for d differences.
+    /// Common prefix and suffix are trimmed first; the rest costs O((n + m) d) for d differences, up to
+    /// `searchLimit`, and beyond it (or when the lengths alone differ by more) O(n + m), as one replacement.
     static func edits<T: Equatable>(_ old: [T], _ new: [T]) -> [DiffEdit] {
         var prefix = 0
         while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
@@ -26,12 +48,22 @@ enum TextDiff {
         if a.isEmpty || b.isEmpty {
             return [DiffEdit(start: prefix, end: prefix + a.count, newStart: prefix, newEnd: prefix + b.count)]
         }
-        // Myers: furthest-reaching paths per diagonal, one snapshot per edit distance.
-        let n = a.count, m = b.count, offset = n + m
-        var v = [Int](repeating: 0, count: 2 * offset + 2)
-        var trace: [[Int]] = []
-        search: for d in 0...(n + m) {
-            trace.append(v)
+        // Past `searchLimit` differences the smallest edits are not worth their cost: the middle is replaced
+        // whole. A paste of a megabyte into a card field differs from its result by about a megabyte, and the
+        // search would cost the product of the lengths in time and in memory.
+        let n = a.count, m = b.count
+        let whole = [DiffEdit(start: prefix, end: prefix + n, newStart: prefix, newEnd: prefix + m)]
+        let limit = min(n + m, searchLimit)
+        if abs(n - m) > limit { return whole }
+        // Myers: furthest-reaching paths per diagonal. Before distance d is searched, the diagonals it reads
+        // (-d-1...d+1) are kept, so the walk back costs O(d^2) memory, not O((n + m) d).
+        let offset = limit + 1
+        var v = [Int](repeating: 0, count: 2 * offset + 1)
+        var trace: [Int] = []
+        func traced(_ d: Int, _ k: Int) -> Int { trace[d * d + 2 * d + (k + d + 1)] }  // band d starts at d^2 + 2d
+        var distance: Int? = nil
+        search: for d in 0...limit {
+            trace.append(contentsOf: v[(offset - d - 1)...(offset + d + 1)])
             for k in stride(from: -d, through: d, by: 2) {
                 var x: Int
                 if k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]) {
@@ -42,23 +74,26 @@ enum TextDiff {
                 var y = x - k
                 while x < n, y < m, a[x] == b[y] { x += 1; y += 1 }
                 v[offset + k] = x
-                if x >= n && y >= m { break search }
+                if x >= n && y >= m {
+                    distance = d
+                    break search
+                }
             }
         }
+        guard let distance else { return whole }
         // Walk back, marking which elements of a are deleted and of b inserted.
         var deleted = [Bool](repeating: false, count: n)
         var inserted = [Bool](repeating: false, count: m)
         var x = n, y = m
-        for d in stride(from: trace.count - 1, through: 1, by: -1) {
-            let v = trace[d]
+        for d in stride(from: distance, through: 1, by: -1) {
             let k = x - y
             let previousK: Int
-            if k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]) {
+            if k == -d || (k != d && traced(d, k - 1) < traced(d, k + 1)) {
                 previousK = k + 1
             } else {
                 previousK = k - 1
             }
-            let previousX = v[offset + previousK]
+            let previousX = traced(d, previousK)
             let previousY = previousX - previousK
             while x > previousX && y > previousY { x -= 1; y -= 1 }
             if x == previousX { inserted[y - 1] = true; y -= 1 } else { deleted[x - 1] = true; x -= 1 }

@@ -1,7 +1,8 @@
 // maskd: what the client can do, as `initialize` says, and how it wants the daemon's edits.
 import JSON
 
-/// The client capabilities the standard features depend on, and the `edits` initialization option.
+/// The client capabilities the standard features depend on, and the initialization options (`edits`,
+/// `diagnostics`, `diagnosticsDelay`).
 struct ClientOptions: Hashable, Sendable {
     /// How the daemon delivers the edits that keep fields in form after a person's change.
     enum Delivery: String, Hashable, Sendable {
@@ -11,8 +12,26 @@ struct ClientOptions: Hashable, Sendable {
         case applyEdit
     }
 
+    /// How the fields' problems reach the client.
+    enum DiagnosticsMode: String, Hashable, Sendable {
+        /// `textDocument/publishDiagnostics`, once the document has been quiet for `diagnosticsDelay` ms.
+        case push
+        /// `textDocument/diagnostic` requests (`diagnosticProvider`); nothing is pushed.
+        case pull
+        /// None at all (a plugin that draws the fields' state itself).
+        case off
+    }
+
     /// The delivery asked for with `initializationOptions.edits`.
     var delivery = Delivery.didFormat
+    /// `initializationOptions.diagnostics`; by default `pull` for a client with the `textDocument.diagnostic`
+    /// capability, else `push`.
+    var diagnostics = DiagnosticsMode.push
+    /// `initializationOptions.diagnosticsDelay`: how long a document must be quiet before its diagnostics are
+    /// pushed, in milliseconds.
+    var diagnosticsDelay = 250
+    /// `workspace.diagnostics.refreshSupport`: `workspace/diagnostic/refresh` is understood.
+    var diagnosticRefresh = false
     /// `workspace.applyEdit`: the client carries out `workspace/applyEdit`.
     var applyEdit = false
     /// `workspace.workspaceEdit.documentChanges`: versioned `TextDocumentEdit`s are understood.
@@ -27,7 +46,8 @@ struct ClientOptions: Hashable, Sendable {
     /// Capabilities are read leniently (anything but `true` or an object counts as absent), since
     /// a client's odd capability should not stop it from starting; a wrong `edits` option is the
     /// person's configuration mistake and is refused.
-    /// - Throws: `-32602` when `initializationOptions.edits` is not `"didFormat"` or `"applyEdit"`.
+    /// - Throws: `-32602` when `initializationOptions.edits` is not `"didFormat"` or `"applyEdit"`,
+    ///   `diagnostics` not `"push"`, `"pull"` or `"off"`, or `diagnosticsDelay` not an integer of milliseconds.
     init(_ p: Params) throws {
         let capabilities = p.value("capabilities")
         let workspace = capabilities?["workspace"]
@@ -35,12 +55,29 @@ struct ClientOptions: Hashable, Sendable {
         documentChanges = workspace?["workspaceEdit"]?["documentChanges"]?.boolValue == true
         inlayHintRefresh = workspace?["inlayHint"]?["refreshSupport"]?.boolValue == true
         codeActionLiterals = capabilities?["textDocument"]?["codeAction"]?["codeActionLiteralSupport"]?.objectValue != nil
-        if let options = try? p.optionalObject("initializationOptions"), let edits = options.value("edits") {
+        diagnosticRefresh = workspace?["diagnostics"]?["refreshSupport"]?.boolValue == true
+        if capabilities?["textDocument"]?["diagnostic"]?.objectValue != nil { diagnostics = .pull }
+        guard let options = try? p.optionalObject("initializationOptions") else { return }
+        if let edits = options.value("edits") {
             guard let name = edits.stringValue, let delivery = Delivery(rawValue: name) else {
                 throw MessageError.invalidParams("\(options.name("edits")): expected \"didFormat\" or \"applyEdit\", "
                     + "got \(edits.stringValue.map { "'\($0)'" } ?? edits.kindName)")
             }
             self.delivery = delivery
+        }
+        if let mode = options.value("diagnostics") {
+            guard let name = mode.stringValue, let diagnostics = DiagnosticsMode(rawValue: name) else {
+                throw MessageError.invalidParams("\(options.name("diagnostics")): expected \"push\", \"pull\" or \"off\", "
+                    + "got \(mode.stringValue.map { "'\($0)'" } ?? mode.kindName)")
+            }
+            self.diagnostics = diagnostics
+        }
+        if let delay = options.value("diagnosticsDelay") {
+            guard let ms = delay.intValue, (0...3_600_000).contains(ms) else {
+                throw MessageError.invalidParams("\(options.name("diagnosticsDelay")): expected milliseconds from 0 to "
+                    + "3600000, got \(delay.intValue.map(String.init) ?? delay.kindName)")
+            }
+            diagnosticsDelay = ms
         }
     }
 

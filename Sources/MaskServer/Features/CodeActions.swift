@@ -91,7 +91,8 @@ extension Server {
     /// The presets that fit `text`, best first.
     ///
     /// Each preset reads `text` as opening a field over it would. A preset fits when its value keeps
-    /// at least half of the text's letters and digits (and at least one). They rank by: more letters
+    /// at least half of the text's letters and digits (and at least one) and drops none of them (opening it
+    /// would otherwise be refused). They rank by: more letters
     /// and digits kept; then `amount` last, since it takes any digits; then complete and valid
     /// first; then fewer characters dropped or cut (`rejected` plus `overflow`); then the order of
     /// `Presets.names`. So a mistyped card number still offers "card" first (its diagnostics say
@@ -103,7 +104,9 @@ extension Server {
         for (order, preset) in presetMasks.enumerated() {
             let result = preset.mask.format(text)
             let kept = result.value.unicodeScalars.filter(isLetterOrDigit).count
-            guard kept * 2 >= wanted else { continue }
+            // Opening it would be refused (-32803): it drops some of the person's letters or digits.
+            let drops = (result.rejected + result.overflow).unicodeScalars.contains(where: isLetterOrDigit)
+            guard kept * 2 >= wanted, !drops else { continue }
             fits.append((PresetFit(name: preset.name, result: result, kept: kept,
                                    dropped: result.rejected.count + result.overflow.count), order))
         }

@@ -33,16 +33,18 @@ extension Server {
                                    message: "\(command) applies its edits with workspace/applyEdit, which the client "
                                        + "does not offer (capabilities.workspace.applyEdit)")
             }
-            let (document, outcome) = try Server.rebasing {
+            let (document, outcome) = try Server.rebasing(to: "params.arguments[0]") {
                 try openFieldOutcome(uri: open.uri, version: open.version, range: open.range, spec: open.spec,
-                                     mask: open.mask, id: open.field)
+                                     mask: open.mask, id: open.field, force: open.force)
             }
             applyEdits(uri: open.uri, version: document.version, outcome.edits, label: "maskd: open field")
             fieldsChanged(open.uri)
             return .null
         case CloseFieldCommand.name:
             let close = try Server.argument(arguments) { try CloseFieldRequest(params: $0) }
-            return try Server.rebasing { try closeField(uri: close.uri, version: close.version, id: close.field) }
+            return try Server.rebasing(to: "params.arguments[0]") {
+                try closeField(uri: close.uri, version: close.version, id: close.field)
+            }
         default:
             throw MessageError.invalidParams("params.command: unknown command '\(command)' (maskd knows "
                 + Server.commands.joined(separator: ", ") + ")")
@@ -55,15 +57,16 @@ extension Server {
         guard let first = arguments.first else {
             throw MessageError.invalidParams("params.arguments: expected one argument object, got none")
         }
-        return try rebasing { try read(first) }
+        return try rebasing(to: "params.arguments[0]") { try read(first) }
     }
 
-    /// Runs `body`, moving the paths in its `-32602` messages from `params` to `params.arguments[0]`.
-    private static func rebasing<T>(_ body: () throws -> T) throws -> T {
+    /// Runs `body`, moving the paths in its `-32602` messages from `params` to `path` (`params.arguments[0]`, where
+    /// a command carries a request's params; `params.fields[3]`, an entry of `maskd/openFields`).
+    static func rebasing<T>(to path: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch var error as MessageError where error.code == ErrorCode.invalidParams && error.message.hasPrefix("params") {
-            error.message = "params.arguments[0]" + error.message.dropFirst("params".count)
+            error.message = path + error.message.dropFirst("params".count)
             throw error
         }
     }

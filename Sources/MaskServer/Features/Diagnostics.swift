@@ -24,38 +24,97 @@ struct FieldProblem: Hashable, Sendable {
     }
 }
 
+/// What the daemon knows of one URI's diagnostics.
+struct DiagnosticsRecord {
+    /// The diagnostics last pushed, or last reported to a pull (empty: none).
+    var sent: [Diagnostic] = []
+    /// The `resultId` of the last pull report.
+    var sentID: String?
+    /// Changes whenever the diagnostics may have changed: the `resultId` of the current ones.
+    var revision: Int
+    /// When they may be pushed (or a pull client told to refresh): the document has been quiet since.
+    var due: UInt64?
+    /// They changed with no change to the text (a field opened, re-masked or closed), after which a pull client
+    /// would not ask again by itself.
+    var changedWithoutText = false
+}
+
 extension Server {
-    /// Notes that the diagnostics of `uri` may have changed; `publishChanges` publishes them.
-    func diagnosticsMayHaveChanged(_ uri: String) {
-        diagnosticsToCheck.insert(uri)
+    /// Notes that the diagnostics of `uri` may have changed: a new revision, due once the document has been quiet
+    /// for `diagnosticsDelay` ms (`publishChanges` then sends them).
+    /// - Parameter withoutText: no text change came with it (a pull client is then asked to refresh).
+    func diagnosticsMayHaveChanged(_ uri: String, withoutText: Bool = false) {
+        var record = diagnosticsState[uri] ?? DiagnosticsRecord(revision: 0)
+        if withoutText { record.changedWithoutText = true }
+        record.revision = nextDiagnosticsRevision
+        nextDiagnosticsRevision += 1
+        if client.diagnostics != .off { record.due = clock() + UInt64(client.diagnosticsDelay) }
+        diagnosticsState[uri] = record
+    }
+
+    /// Notes a change to `uri`: diagnostics waiting for the document to be quiet wait again.
+    func documentChanged(_ uri: String) {
+        guard diagnosticsState[uri]?.due != nil else { return }
+        diagnosticsState[uri]!.due = clock() + UInt64(client.diagnosticsDelay)
+    }
+
+    /// Whether the client was last sent some diagnostics for `uri` (they may move with any change).
+    func hasDiagnostics(_ uri: String) -> Bool {
+        !(diagnosticsState[uri]?.sent.isEmpty ?? true)
     }
 
     /// Called after a field was opened, re-masked or closed: its diagnostics and inlay hints change
     /// without the text necessarily changing.
     func fieldsChanged(_ uri: String) {
-        diagnosticsMayHaveChanged(uri)
+        diagnosticsMayHaveChanged(uri, withoutText: true)
         inlayHintsChanged = true
     }
 
-    /// Sends what the messages handled since the last call changed: the diagnostics of each
-    /// document that may have new ones, and one `workspace/inlayHint/refresh`.
+    /// In how many milliseconds `publishChanges` has diagnostics to send; nil when none wait.
     ///
-    /// The transport calls it once it has handled every message of a read, so a burst (a plugin
-    /// restoring 100,000 fields in one go) publishes once, not once per message.
+    /// The connection waits for input at most this long (its poll timeout), then calls `publishChanges`: the one
+    /// timer of the daemon, with no thread.
+    public var millisecondsUntilDue: Int? {
+        guard let due = diagnosticsState.values.compactMap(\.due).min() else { return nil }
+        let now = clock()
+        return due <= now ? 0 : Int(due - now)
+    }
+
+    /// Sends what is due: one `workspace/inlayHint/refresh` when fields were opened, re-masked or closed, and the
+    /// diagnostics of each document quiet for `diagnosticsDelay` ms since they may have changed: pushed, or for a
+    /// pull client that takes it one `workspace/diagnostic/refresh` when some changed with no text change (after
+    /// a text change the client pulls by itself).
+    ///
+    /// The transport calls it once it has handled every message of a read, and when the time
+    /// `millisecondsUntilDue` gave has passed with no input. A person's `didChange` and its `didFormat` are handled
+    /// within one message, so diagnostics never come between them; a burst (a plugin restoring 100,000 fields,
+    /// a person typing) publishes once, after it.
     public func publishChanges() {
-        for uri in diagnosticsToCheck.sorted() { publishDiagnostics(uri) }
-        diagnosticsToCheck.removeAll()
         if inlayHintsChanged {
             inlayHintsChanged = false
             refreshInlayHints()
         }
+        let now = clock()
+        var refresh = false
+        for uri in diagnosticsState.keys.sorted() {
+            guard let due = diagnosticsState[uri]?.due, due <= now else { continue }
+            diagnosticsState[uri]?.due = nil
+            switch client.diagnostics {
+            case .push: publishDiagnostics(uri)
+            case .pull: refresh = refresh || diagnosticsState[uri]?.changedWithoutText == true
+            case .off: break
+            }
+            diagnosticsState[uri]?.changedWithoutText = false
+            if documents[uri] == nil, diagnosticsState[uri]?.sent.isEmpty ?? true { diagnosticsState[uri] = nil }
+        }
+        if refresh && client.diagnosticRefresh { request(DiagnosticRefreshRequest.method, .null) }
     }
 
     /// Publishes the diagnostics of `uri` when they differ from the last ones published for it.
     ///
     /// They describe the daemon's copy at its version, so while edits the daemon proposed wait for
     /// their echo (the editor's text is then not yet the one they describe) nothing is sent: the
-    /// echo publishes them. A closed document's list is cleared (published empty).
+    /// echo publishes them, once quiet. A closed document's list is cleared (published empty).
     ///
     /// - Complexity: O(p log n) for a document with p fields that have a problem and n lines.
     private func publishDiagnostics(_ uri: String) {
@@ -66,9 +125,33 @@ extension Server {
             diagnostics = document.diagnostics()
             version = document.version
         }
-        guard diagnostics != publishedDiagnostics[uri] ?? [] else { return }
-        publishedDiagnostics[uri] = diagnostics.isEmpty ? nil : diagnostics
+        guard diagnostics != diagnosticsState[uri]?.sent ?? [] else { return }
+        diagnosticsState[uri]?.sent = diagnostics
         notify(PublishDiagnosticsNotification.method,
                PublishDiagnosticsNotification.params(uri: uri, version: version, diagnostics))
+    }
+
+    /// `textDocument/diagnostic`: the full report of `uri`, or `unchanged` when `previousResultId` names the
+    /// current one.
+    /// - Complexity: O(1) for an unchanged revision, else O(p log n) for p fields with a problem.
+    func pullDiagnostics(uri: String, previousResultId: String?) throws -> JSONValue {
+        let document = try document(uri)
+        var record = diagnosticsState[uri] ?? DiagnosticsRecord(revision: 0)
+        if record.revision == 0 {
+            record.revision = nextDiagnosticsRevision
+            nextDiagnosticsRevision += 1
+        }
+        let id = String(record.revision)
+        if previousResultId == id { return ["kind": "unchanged", "resultId": .string(id)] }
+        let items = document.diagnostics()
+        defer {
+            record.sent = items
+            record.sentID = id
+            diagnosticsState[uri] = record
+        }
+        if let previousResultId, previousResultId == record.sentID, items == record.sent {
+            return ["kind": "unchanged", "resultId": .string(id)]
+        }
+        return ["kind": "full", "resultId": .string(id), "items": .array(items.map(\.json))]
     }
 }

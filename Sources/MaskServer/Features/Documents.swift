@@ -8,8 +8,9 @@ extension Server {
         }
         documents[uri] = Document(uri: uri, languageId: languageId, version: version, text: text, encoding: encoding)
         log.debug("opened \(uri) at version \(version)")
-        // A replaced document's fields are gone, and so are their diagnostics.
-        if publishedDiagnostics[uri] != nil { diagnosticsMayHaveChanged(uri) }
+        // A replaced document's fields are gone, and so are their diagnostics; a new revision either way, so a
+        // pull client's result id of the old document is never taken for the new one's.
+        diagnosticsMayHaveChanged(uri)
     }
 
     func closeDocument(uri: String) {
@@ -18,7 +19,8 @@ extension Server {
             return
         }
         log.debug("closed \(uri)")
-        diagnosticsMayHaveChanged(uri)
+        // Pushed diagnostics are cleared (an empty list); a pull client forgets them itself.
+        if client.diagnostics == .push { diagnosticsMayHaveChanged(uri) } else { diagnosticsState[uri] = nil }
     }
 
     /// Applies a `didChange`; when a person's change touched a field, delivers the edits that
@@ -37,7 +39,8 @@ extension Server {
             if let formatted { deliver(formatted, uri: uri) }
             // Diagnostics can only have changed when a field's state did, when an echo completed (they
             // waited for it), or when fields that have diagnostics may have moved.
-            if formatted != nil || echoExpected || publishedDiagnostics[uri] != nil { diagnosticsMayHaveChanged(uri) }
+            documentChanged(uri)
+            if formatted != nil || echoExpected || hasDiagnostics(uri) { diagnosticsMayHaveChanged(uri) }
         } catch let refusal as ChangeRefusal {
             report(.warn, "textDocument/didChange '\(uri)' version \(version) refused, nothing applied: "
                 + "\(refusal); send the full content to resynchronise")

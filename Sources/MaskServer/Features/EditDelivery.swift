@@ -44,7 +44,7 @@ extension Server {
             self.report(.info, "\(what): the client did not apply the edits for '\(uri)' version \(version) "
                 + "(\(why)); they are dropped")
             document.discardPending()
-            self.diagnosticsMayHaveChanged(uri)
+            self.diagnosticsMayHaveChanged(uri, withoutText: true)
         }
     }
 

@@ -30,10 +30,10 @@ extension Server {
         ]
     }
 
-    func openField(uri: String, version: Int?, range: TextRange, spec: MaskSpec, mask: Mask, id: String?) throws
-        -> JSONValue {
+    func openField(uri: String, version: Int?, range: TextRange, spec: MaskSpec, mask: Mask, id: String?,
+                   force: Bool) throws -> JSONValue {
         let (document, outcome) = try openFieldOutcome(uri: uri, version: version, range: range, spec: spec, mask: mask,
-                                                       id: id)
+                                                       id: id, force: force)
         fieldsChanged(uri)
         return Server.fieldResult(document, outcome)
     }
@@ -41,9 +41,56 @@ extension Server {
     /// Opens a field (`maskd/openField`, the `maskd.openField` command); the caller then calls
     /// `fieldsChanged`, once the edits are on their way.
     /// - Returns: the document and what opening the field proposes; the edits are pending.
-    func openFieldOutcome(uri: String, version: Int?, range: TextRange, spec: MaskSpec, mask: Mask, id: String?) throws
+    func openFieldOutcome(uri: String, version: Int?, range: TextRange, spec: MaskSpec, mask: Mask, id: String?,
+                          force: Bool) throws
         -> (Document, (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)) {
         let document = try fieldDocument(uri, version: version)
+        let placed = try Server.placeField(in: document, uri: uri, range: range, mask: mask, id: id, force: force)
+        return (document, document.proposeOpened([placed.id: placed.result])[placed.id]!)
+    }
+
+    /// `maskd/openFields`: each entry opened as `openField` would, all proposed in one pass, published once.
+    /// - Returns: `{"results": [...], "version"}`, one result per entry in order: the `openField` result, or
+    ///   `{"error": {"code", "message"}}` for an entry that failed alone (its params, its range, an overlap, what
+    ///   it would drop).
+    /// - Complexity: O(N log n) for N entries on n lines (plus the entries' lines and masks).
+    func openFields(uri: String, version: Int?, entries: [Result<OpenFieldsRequest.Entry, MessageError>]) throws
+        -> JSONValue {
+        let document = try fieldDocument(uri, version: version)
+        var placed: [Result<String, MessageError>] = []
+        var results: [String: FieldResult] = [:]
+        for entry in entries {
+            do {
+                let entry = try entry.get()
+                let field = try Server.rebasing(to: entry.path) {
+                    try Server.placeField(in: document, uri: uri, range: entry.range, mask: entry.mask, id: entry.field,
+                                          force: entry.force)
+                }
+                results[field.id] = field.result
+                placed.append(.success(field.id))
+            } catch let error as MessageError {
+                placed.append(.failure(error))
+            }
+        }
+        let outcomes = results.isEmpty ? [:] : document.proposeOpened(results)
+        if !results.isEmpty { fieldsChanged(uri) }
+        return [
+            "results": .array(placed.map { entry in
+                switch entry {
+                case .success(let id): return Server.fieldResult(document, outcomes[id]!)
+                case .failure(let error): return ["error": error.json]
+                }
+            }),
+            "version": .from(document.version),
+        ]
+    }
+
+    /// Checks that a field can open over `range` of `document` and places it there (nothing proposed yet).
+    /// - Returns: the field's id and its state (`mask.format` of the range's text).
+    /// - Throws: `-32602` for a range across lines or outside the document, an id in use or an overlap with
+    ///   another field; `-32803` when the mask would drop a letter or digit of the text and `force` is false.
+    private static func placeField(in document: Document, uri: String, range: TextRange, mask: Mask, id: String?,
+                                   force: Bool) throws -> (id: String, result: FieldResult) {
         guard range.start.line == range.end.line else {
             throw MessageError.invalidParams("params.range: a field is one line, this range spans lines "
                 + "\(range.start.line) to \(range.end.line)")
@@ -60,12 +107,32 @@ extension Server {
             .first(where: { $0.start < end.column && start.column < $0.end }) {
             throw MessageError.invalidParams("params.range: overlaps field '\(other.id)'")
         }
-        let outcome = document.openField(id: id ?? document.newFieldID(), line: start.line, start: start.column,
-                                         end: end.column, spec: spec, mask: mask)
-        return (document, outcome)
+        let text = document.lines.slice(line: start.line, from: start.column, to: end.column)
+        let result = mask.format(text)
+        if !force { try refuseLoss(of: text, result, mask: mask) }
+        let id = id ?? document.newFieldID()
+        document.insertField(id: id, line: start.line, start: start.column, end: end.column, mask: mask)
+        return (id, result)
     }
 
-    func setMask(uri: String, version: Int?, id: String, spec: MaskSpec, mask: Mask, caret: Position?) throws
+    /// Refuses reading `text` into `mask` when `result` drops (rejects or cuts) a letter or digit of it:
+    /// opening never destroys content (punctuation and spaces may go: they are separators).
+    /// - Throws: `-32803` naming the text, the mask and what would be lost
+    ///   (`'Phone:' does not fit phone.us: P, h, o, n, e would be dropped`).
+    static func refuseLoss(of text: String, _ result: FieldResult, mask: Mask) throws {
+        let lost = (result.rejected + result.overflow).filter { $0.unicodeScalars.first.map(isLetterOrDigit) ?? false }
+        guard !lost.isEmpty else { return }
+        let name: String
+        if case .preset(let preset) = mask.spec.form { name = preset } else { name = result.mask }
+        let shown = 20
+        var listed = lost.prefix(shown).map(String.init).joined(separator: ", ")
+        if lost.count > shown { listed += " and \(lost.count - shown) more" }
+        let quoted = text.count > 40 ? text.prefix(40) + "…" : Substring(text)
+        throw MessageError.requestFailed("'\(quoted)' does not fit \(name): \(listed) would be dropped")
+    }
+
+    func setMask(uri: String, version: Int?, id: String, spec: MaskSpec, mask: Mask, caret: Position?,
+                 force: Bool) throws
         -> JSONValue {
         let document = try fieldDocument(uri, version: version)
         // Its edits are computed on the daemon's copy; over edits the editor has not echoed yet they
@@ -74,7 +141,10 @@ extension Server {
             throw MessageError(code: ErrorCode.contentModified,
                                message: "field '\(id)' has formatting edits the editor has not applied yet; retry after them")
         }
-        guard let outcome = document.setMask(id: id, spec: spec, mask: mask, caret: caret) else {
+        let outcome = try document.setMask(id: id, spec: spec, mask: mask, caret: caret) { text, result in
+            if !force { try Server.refuseLoss(of: text, result, mask: mask) }
+        }
+        guard let outcome else {
             throw MessageError.invalidParams("params.field: no field '\(id)' in '\(uri)'")
         }
         fieldsChanged(uri)

@@ -7,7 +7,7 @@ extension MaskSpec {
     static let formKeys = ["notation", "pattern", "groups", "separatorAt", "preset", "oneOf", "number"]
     /// The options allowed beside any form.
     static let optionKeys = ["slot", "accept", "separator", "minLength", "maxLength", "repeat", "eager", "case",
-                             "regex", "validate", "placeholderChar"]
+                             "regex", "validate", "placeholderChar", "blocks", "order"]
 
     /// Reads a JSON mask: a string (bracket notation) or an object with one form and options.
     /// - Parameter path: where the mask sits in the params, for error messages (`params.mask`).
@@ -85,7 +85,36 @@ extension MaskSpec {
             }
         }
         spec.placeholderChar = try character(p, "placeholderChar")
+        if let blocks = try p.optionalObject("blocks") {
+            var named: [String: BlockSpec] = [:]
+            for key in blocks.object.keys { named[key] = try block(try blocks.object(key)) }
+            spec.blocks = named
+        }
+        spec.order = try p.optionalString("order")
         return spec
+    }
+
+    /// One named block: `{"range": [1, 12], "pad": false}` or `{"enum": ["AM", "PM"]}`.
+    private static func block(_ p: Params) throws -> BlockSpec {
+        for key in p.object.keys where !["range", "enum", "pad"].contains(key) {
+            throw MessageError.invalidParams("\(p.path): unknown key '\(key)'")
+        }
+        let pad = try p.optionalBool("pad")
+        switch (p.value("range"), p.value("enum")) {
+        case (let range?, nil):
+            guard let items = range.arrayValue, items.count == 2, let low = items[0].intValue, let high = items[1].intValue
+            else { throw p.typeError("range", "[min, max], two integers", range) }
+            return BlockSpec(.range(min: low, max: high), pad: pad)
+        case (nil, let words?):
+            let list = words.arrayValue?.compactMap(\.stringValue) ?? []
+            guard list.count == words.arrayValue?.count else { throw p.typeError("enum", "an array of strings", words) }
+            if pad != nil { throw MessageError.invalidParams("\(p.name("pad")): applies to a range block only") }
+            return BlockSpec(.words(list))
+        case (nil, nil):
+            throw MessageError.invalidParams("\(p.path): a block needs 'range' or 'enum'")
+        default:
+            throw MessageError.invalidParams("\(p.path): a block takes 'range' or 'enum', not both")
+        }
     }
 
     private static func integers(_ p: Params, _ key: String) throws -> [Int] {

@@ -211,12 +211,16 @@ final class DaemonClient {
         _ = request("maskd/apply", ["mask": "[0]", "text": ""])
     }
 
-    /// Initializes with `encodings` offered (nil: the capability is left out).
+    /// Initializes with `encodings` offered (nil: the capability is left out), and `diagnosticsDelay` (0, the
+    /// default here: diagnostics go out once the messages of a read are handled; nil: the daemon's default).
     @discardableResult
-    func initialize(encodings: [String]? = nil) -> JSONValue {
+    func initialize(encodings: [String]? = nil, diagnosticsDelay: Int? = 0) -> JSONValue {
         var general: JSONObject = [:]
         if let encodings { general["positionEncodings"] = .array(encodings.map(JSONValue.string)) }
-        let result = call("initialize", ["processId": nil, "capabilities": ["general": .object(general)]])
+        // The test process as the editor: alive all along, so the daemon's watch on it must never end a test.
+        var params: JSONObject = ["processId": .int(Int64(getpid())), "capabilities": ["general": .object(general)]]
+        if let diagnosticsDelay { params["initializationOptions"] = ["diagnosticsDelay": .int(Int64(diagnosticsDelay))] }
+        let result = call("initialize", .object(params))
         notify("initialized", [:])
         return result
     }
@@ -250,4 +254,25 @@ func runMaskd(_ arguments: [String]) throws -> (code: Int32, out: String, err: S
     let e = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+}
+
+/// Runs the built binary once with `input` on its standard input, from a file, and its output into files, so no
+/// pipe can fill up whatever the sizes. - Returns: its exit code, stdout's bytes and stderr.
+func runMaskd(_ arguments: [String], input: [UInt8]) throws -> (code: Int32, out: [UInt8], err: String) {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("maskd-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let paths = ["in", "out", "err"].map { directory.appendingPathComponent($0) }
+    try Data(input).write(to: paths[0])
+    for path in paths[1...] { _ = FileManager.default.createFile(atPath: path.path, contents: nil) }
+    let process = Process()
+    process.executableURL = try maskdBinary()
+    process.arguments = arguments
+    process.standardInput = try FileHandle(forReadingFrom: paths[0])
+    process.standardOutput = try FileHandle(forWritingTo: paths[1])
+    process.standardError = try FileHandle(forWritingTo: paths[2])
+    try process.run()
+    process.waitUntilExit()
+    return (process.terminationStatus, [UInt8](try Data(contentsOf: paths[1])),
+            String(decoding: try Data(contentsOf: paths[2]), as: UTF8.self))
 }

@@ -9,23 +9,29 @@ extension DaemonClient {
     ///   - literals: offers `codeActionLiteralSupport` (else code actions come as `Command`s).
     ///   - documentChanges: takes versioned `documentChanges` in workspace edits.
     ///   - refresh: offers `workspace.inlayHint.refreshSupport`.
+    ///   - diagnosticsDelay: `initializationOptions.diagnosticsDelay`; 0 (the default here) publishes once the
+    ///     messages of a read are handled, so a test sees each message's diagnostics at once; nil leaves it out.
     @discardableResult
     func initializeLSP(plain: Bool = false, literals: Bool = true, documentChanges: Bool = true,
-                       refresh: Bool = false, file: StaticString = #filePath, line: UInt = #line) -> JSONValue {
+                       refresh: Bool = false, diagnosticsDelay: Int? = 0,
+                       file: StaticString = #filePath, line: UInt = #line) -> JSONValue {
         var textDocument: JSONObject = ["hover": ["contentFormat": ["markdown", "plaintext"]], "inlayHint": [:]]
         if literals {
             textDocument["codeAction"] = ["codeActionLiteralSupport": ["codeActionKind": ["valueSet": [
                 "quickfix", "refactor", "refactor.rewrite"]]]]
         }
         var params: JSONObject = [
-            "processId": nil,
+            "processId": .int(Int64(getpid())),
             "capabilities": [
                 "workspace": ["applyEdit": true, "workspaceEdit": ["documentChanges": .bool(documentChanges)],
                               "inlayHint": ["refreshSupport": .bool(refresh)]],
                 "textDocument": .object(textDocument),
             ],
         ]
-        if plain { params["initializationOptions"] = ["edits": "applyEdit"] }
+        var options: JSONObject = [:]
+        if plain { options["edits"] = "applyEdit" }
+        if let diagnosticsDelay { options["diagnosticsDelay"] = .int(Int64(diagnosticsDelay)) }
+        if !options.isEmpty { params["initializationOptions"] = .object(options) }
         let result = call("initialize", .object(params), file: file, line: line)
         notify("initialized", [:])
         return result

@@ -70,10 +70,10 @@ func formatBytes(_ bytes: Double) -> String {
     return "\(digits(bytes / 1_000_000)) MB"
 }
 
-/// Formats a rate in requests per second.
-func formatRate(_ perSecond: Double) -> String {
-    if perSecond >= 1_000 { return "\(digits(perSecond / 1_000))k req/s" }
-    return "\(digits(perSecond)) req/s"
+/// Formats a rate per second of `unit` (requests unless told).
+func formatRate(_ perSecond: Double, unit: String = "req") -> String {
+    if perSecond >= 1_000 { return "\(digits(perSecond / 1_000))k \(unit)/s" }
+    return "\(digits(perSecond)) \(unit)/s"
 }
 
 /// Formats a ratio such as `1.23x`.

@@ -15,7 +15,7 @@ let usage = """
       --no-phonenumbers REASON
                           skip the phonenumbers baseline, saying why
       --script PATH       the baseline script (default bench/phonenumbers_as_you_type.py)
-      --only SECTIONS     comma-separated: engine,keystrokes,startup,throughput,lines
+      --only SECTIONS     comma-separated: engine,keystrokes,startup,throughput,bulk,lines
 
     Exits 0 when every row was measured (a missed target is reported, not a failure), 1 when
     something broke (a server that did not answer, a wrong answer), 2 for a bad command line.
@@ -32,7 +32,8 @@ struct Options {
     /// Whether `--python` was given: then a Python that does not work is a failure, not a skip.
     var pythonExplicit = false
     var script = "bench/phonenumbers_as_you_type.py"
-    var sections: Set<String> = ["engine", "keystrokes", "startup", "throughput", "lines"]
+    var bulkScript = "bench/phonenumbers_format_lines.py"
+    var sections: Set<String> = ["engine", "keystrokes", "startup", "throughput", "bulk", "lines"]
 
     init(_ arguments: [String]) {
         var rest = arguments[...]
@@ -51,7 +52,7 @@ struct Options {
             case "--script": script = value(argument)
             case "--only":
                 sections = Set(value(argument).split(separator: ",").map(String.init))
-                let known: Set = ["engine", "keystrokes", "startup", "throughput", "lines"]
+                let known: Set = ["engine", "keystrokes", "startup", "throughput", "bulk", "lines"]
                 if !sections.isSubset(of: known) { Options.bad("--only takes \(known.sorted().joined(separator: ","))") }
             case "--help", "-h":
                 print(usage, terminator: "")
@@ -75,6 +76,7 @@ struct Counts {
     var bigLines: Int, perPosition: Int
     var startupRuns: Int
     var batches: Int, perBatch: Int
+    var bulkLines: Int, bulkRuns: Int, pythonBulkLines: Int
     /// Row 7: keystrokes per long-line session, the long line's length and the fields sharing a line.
     var lineKeystrokes: Int, lineLength: Int, lineFields: Int
     /// The longest any single read from a server may wait, in seconds.
@@ -83,10 +85,12 @@ struct Counts {
     static let full = Counts(engineReps: 20_000, engineWarmup: 2_000, pythonReps: 2_000, pythonWarmup: 200,
                              keystrokes: 10_000, rounds: 10, keystrokeWarmup: 200, bigLines: 100_000,
                              perPosition: 3_000, startupRuns: 50, batches: 5, perBatch: 10_000,
+                             bulkLines: 1_000_000, bulkRuns: 3, pythonBulkLines: 100_000,
                              lineKeystrokes: 3_000, lineLength: 1_000_000, lineFields: 1_000, timeout: 120)
     static let quick = Counts(engineReps: 200, engineWarmup: 20, pythonReps: 20, pythonWarmup: 5,
                               keystrokes: 200, rounds: 2, keystrokeWarmup: 10, bigLines: 1_000,
                               perPosition: 40, startupRuns: 3, batches: 2, perBatch: 200,
+                              bulkLines: 2_000, bulkRuns: 1, pythonBulkLines: 200,
                               lineKeystrokes: 60, lineLength: 1_000_000, lineFields: 1_000, timeout: 10)
 }
 
@@ -257,19 +261,71 @@ section("throughput", number: "6") {
         + zip(subjects, results).map { "\($0.name) \(formatDuration($1.cpuPerRequest))" }.joined(separator: ", ") + ".")
 }
 
-// MARK: 7. Long lines
+// MARK: 7. Bulk formatting
 
-section("lines", number: "7") {
+section("bulk", number: "7") {
+    let inputs = try BulkBench.Inputs(lines: counts.bulkLines)
+    defer { inputs.remove() }
+    var python: BulkBench.Outcome? = nil
+    var pythonProblem = options.noPythonReason
+    if let path = options.python, !options.pythonExplicit, !FileManager.default.fileExists(atPath: path) {
+        pythonProblem = "no \(path) (bench/run creates it)"
+    } else if let path = options.python {
+        // Fewer lines for the baseline: it is slower, and a rate does not depend on the count.
+        let few = try BulkBench.Inputs(lines: counts.pythonBulkLines)
+        defer { few.remove() }
+        do {
+            python = try BulkBench.run(path, [options.bulkScript], input: few.phones, lines: few.lines,
+                                       runs: counts.bulkRuns, timeout: counts.timeout * 10)
+        } catch {
+            pythonProblem = "\(error)"
+            report.fail("7", "phonenumbers bulk baseline", error)
+        }
+    }
+    func maskd(_ preset: String, _ input: String) throws -> BulkBench.Outcome {
+        try BulkBench.run(options.maskd, ["format", "--mask", #"{"preset": "\#(preset)"}"#], input: input,
+                          lines: inputs.lines, runs: counts.bulkRuns, timeout: counts.timeout * 10)
+    }
+    let phone = try maskd("phone.us", inputs.phones)
+    let card = try maskd("card", inputs.cards)
+    let baseline = python.map { "phonenumbers " + formatRate($0.rates.median, unit: "lines") }
+        ?? "skipped: \(pythonProblem)"
+    if let python {
+        report.add(Row(number: "7", name: "baseline: phonenumbers format_number per line, US phone, whole process",
+                       median: formatRate(python.rates.median, unit: "lines"),
+                       p99: formatRate(python.rates.p1, unit: "lines"), baseline: "—", ratio: "—", target: "—",
+                       result: "—"))
+    }
+    for (name, outcome, target) in [("phone.us", phone, false), ("card", card, true)] {
+        let ratio = python.map { outcome.rates.median / $0.rates.median }
+        report.add(Row(number: "7", name: "maskd format < lines, \(name) preset, whole process",
+                       median: formatRate(outcome.rates.median, unit: "lines"),
+                       p99: formatRate(outcome.rates.p1, unit: "lines"), baseline: baseline,
+                       ratio: ratio.map { formatRatio($0) + " faster" } ?? "—",
+                       target: target ? "≥ 300k lines/s" : "—",
+                       result: target ? Verdict.check(outcome.rates.median >= 300_000) : "—"))
+    }
+    report.note("bulk: \(inputs.lines) lines per maskd run, \(counts.pythonBulkLines) per phonenumbers run, "
+        + "\(counts.bulkRuns) timed runs each after one untimed, from spawn to exit with standard input and output on "
+        + "files; the p99 column is the slowest run. Line 1 \"2015550123\" became \"\(phone.firstLine)\""
+        + (python.map { " (phonenumbers: \"\($0.firstLine)\")" } ?? "") + ", \"4111111111111111\" became "
+        + "\"\(card.firstLine)\". Peak RSS of maskd: \(formatBytes(phone.peakRSS)) (phone.us), "
+        + "\(formatBytes(card.peakRSS)) (card).")
+}
+
+// MARK: 8. Long lines
+
+section("lines", number: "8") {
     let sessions = try DaemonBench.longLines(
         maskd: maskd, length: counts.lineLength, fields: counts.lineFields, keystrokes: counts.lineKeystrokes,
         rounds: counts.rounds, warmup: counts.keystrokeWarmup, timeout: counts.timeout)
     let short = sessions[0]
-    report.add(Row(number: "7", name: "daemon: round trip, card field on a short line (this row's baseline)",
+    report.add(Row(number: "8", name: "daemon: round trip, card field on a short line (this row's baseline)",
                    median: formatDuration(short.samples.median), p99: formatDuration(short.samples.p99),
                    baseline: "—", ratio: "—", target: "—", result: "—"))
     for session in sessions.dropFirst() {
         let ratio = session.samples.median / short.samples.median
-        report.add(Row(number: "7", name: "daemon: round trip, card field at the end of one line, \(session.label)",
+        report.add(Row(number: "8", name: "daemon: round trip, card field at the end of one line, \(session.label)",
                        median: formatDuration(session.samples.median), p99: formatDuration(session.samples.p99),
                        baseline: "short line " + formatDuration(short.samples.median), ratio: formatRatio(ratio),
                        target: "≤ 2x short line", result: Verdict.check(ratio <= 2)))

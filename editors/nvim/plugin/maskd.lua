@@ -8,15 +8,31 @@ local function complete(arglead)
   return require('maskd').complete(arglead)
 end
 
+-- The placeholder's colour: linked again after every :colorscheme, which clears links.
+local function highlight()
+  vim.cmd('highlight default link MaskdPlaceholder Comment')
+end
+highlight()
+vim.api.nvim_create_autocmd('ColorScheme', {
+  group = vim.api.nvim_create_augroup('maskd_highlight', { clear = true }),
+  callback = highlight,
+})
+
 local command = vim.api.nvim_create_user_command
 
 command('MaskdField', function(o)
   require('maskd').field_command(o)
-end, { nargs = '+', range = true, complete = complete, desc = 'maskd: open a field over the selection or word' })
+end, {
+  nargs = '+',
+  range = true,
+  bang = true,
+  complete = complete,
+  desc = 'maskd: open a field over the selection or word (one per line over several lines)',
+})
 
 command('MaskdSetMask', function(o)
-  require('maskd').set_mask(o.args)
-end, { nargs = '+', complete = complete, desc = 'maskd: change the mask of the field under the cursor' })
+  require('maskd').set_mask(o.args, { force = o.bang })
+end, { nargs = '+', bang = true, complete = complete, desc = 'maskd: change the mask of the field under the cursor' })
 
 command('MaskdClose', function()
   require('maskd').close()

@@ -75,7 +75,8 @@ function H.cmd()
 end
 
 function H.setup(opts)
-  maskd.setup(vim.tbl_extend('force', { cmd = H.cmd() }, opts or {}))
+  -- The tests type their own Insert-mode keys after opening a field.
+  maskd.setup(vim.tbl_extend('force', { cmd = H.cmd(), insert_on_open = false }, opts or {}))
 end
 
 -- Buffers and keys ---------------------------------------------------------------------

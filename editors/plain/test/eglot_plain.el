@@ -3,7 +3,8 @@
 ;;; Commentary:
 ;; Run by run.sh: emacs --batch -l eglot_plain.el (without -Q, so Debian's elpa-eglot is found).
 ;; Opens a card field with the maskd.openField command, types a card number key by key at the end
-;; of the line, and checks that the buffer stays in form through workspace/applyEdit alone.
+;; of the line, and checks that the buffer stays in form through workspace/applyEdit alone, and
+;; that the diagnostics (pushed after a pause) go from a hint to nothing.
 ;; eglot sends didChange from an idle timer, which never fires in --batch, so the test sends them.
 
 ;;; Code:
@@ -24,6 +25,10 @@
       (eglot--signal-textDocument/didChange)
       (accept-process-output nil 0.02))))
 
+(defun maskd-plain--diagnostics ()
+  "How many diagnostics eglot holds for the buffer: its own list in --batch, else Flymake's."
+  (length (or eglot--diagnostics (flymake-diagnostics))))
+
 (condition-case err
     (let* ((maskd (or (getenv "MASKD") "maskd"))
            (file (make-temp-file "maskd-plain" nil ".txt" "Card: ")))
@@ -40,6 +45,8 @@
          (vector (list :textDocument (list :uri (eglot--path-to-uri file))
                        :range (list :start (list :line 0 :character 6) :end (list :line 0 :character 6))
                        :mask (list :preset "card"))))
+        ;; maskd pushes diagnostics once the document has been quiet (250 ms): the empty card's hint comes then.
+        (maskd-plain--wait-for "the first hint" (lambda () (= (maskd-plain--diagnostics) 1)))
         (dolist (key (split-string "4111111111111111" "" t))
           (goto-char (point-max))
           (insert key)
@@ -51,6 +58,7 @@
             (accept-process-output nil 0.02)))
         (unless (equal (buffer-string) "Card: 4111 1111 1111 1111")
           (maskd-plain--fail "the line became %S" (buffer-string)))
+        (maskd-plain--wait-for "the diagnostics to clear" (lambda () (= (maskd-plain--diagnostics) 0)))
         (let ((eglot-autoshutdown nil)) (eglot-shutdown server))
         (set-buffer-modified-p nil)
         (delete-file file)

@@ -12,10 +12,15 @@ g:loaded_maskd = 1
 
 import autoload '../autoload/maskd/commands.vim'
 
+# Linked again after every :colorscheme, which clears links.
 highlight default link MaskdPlaceholder Comment
+augroup maskd_highlight
+  autocmd!
+  autocmd ColorScheme * highlight default link MaskdPlaceholder Comment
+augroup END
 
-command! -range -nargs=+ -complete=customlist,commands.Complete MaskdField commands.Field(<q-args>, <range> > 0)
-command! -nargs=+ -complete=customlist,commands.Complete MaskdSetMask commands.SetMask(<q-args>)
+command! -range -bang -nargs=+ -complete=customlist,commands.Complete MaskdField commands.Field(<q-args>, <range>, <line1>, <line2>, <bang>false)
+command! -bang -nargs=+ -complete=customlist,commands.Complete MaskdSetMask commands.SetMask(<q-args>, <bang>false)
 command! -nargs=0 -bar MaskdClose commands.Close()
 command! -nargs=0 -bar MaskdInfo commands.Info()
 command! -nargs=0 -bar MaskdFields commands.Fields()

@@ -86,8 +86,17 @@ def TestCloseAndInfo()
   H.Command('MaskdField phone.us')
   H.Type('555', 'i')
   messages clear
+  var columns = &columns
+  set columns=120
   H.Command('MaskdInfo')
-  H.Eq(['maskd f1: 555 [incomplete, next digit]  mask +1 ([000]) [000]-[0000]  to fill ) ___-____'], Messages(), ':MaskdInfo')
+  H.Eq(['maskd f1: 555 [incomplete, next digit]  to fill ) ___-____  mask +1 ([000]) [000]-[0000]'], Messages(), ':MaskdInfo')
+  # Narrower: still one line that fits, so there is no hit-enter prompt.
+  set columns=50
+  H.Command('MaskdInfo')
+  var narrow = Messages()
+  &columns = columns
+  H.Eq(1, len(narrow), 'lines of :MaskdInfo at 50 columns')
+  H.Eq(true, strdisplaywidth(narrow[0]) < 50 && narrow[0] =~ '^maskd f1: 555 \[incomplete.*…$', 'fits: ' .. narrow[0])
   H.Command('MaskdFields')
   var qf = getqflist()
   H.Eq(1, len(qf), 'quickfix entries')

@@ -13,13 +13,19 @@ struct Diagnostic: Hashable, Sendable {
     /// `incomplete` or `invalid`.
     var code: String
     var message: String
+
+    /// `{"range", "severity", "code", "source": "maskd", "message"}`.
+    var json: JSONValue {
+        ["range": .from(range), "severity": .from(severity.rawValue), "code": .string(code), "source": "maskd",
+         "message": .string(message)]
+    }
 }
 
 /// The diagnostics of one document: `{"uri", "version"?, "diagnostics": Diagnostic[]}`, each
 /// `{"range", "severity", "code", "source": "maskd", "message"}`.
 ///
-/// Sent when the fields' diagnostics change (see `Features/Diagnostics.swift`); an empty list
-/// clears them.
+/// Sent when the fields' diagnostics changed and the document has been quiet for `diagnosticsDelay` ms (see
+/// `Features/Diagnostics.swift`); an empty list clears them.
 enum PublishDiagnosticsNotification {
     static let method = "textDocument/publishDiagnostics"
 
@@ -27,15 +33,7 @@ enum PublishDiagnosticsNotification {
     static func params(uri: String, version: Int?, _ diagnostics: [Diagnostic]) -> JSONValue {
         var members: [(String, JSONValue)] = [("uri", .string(uri))]
         if let version { members.append(("version", .from(version))) }
-        members.append(("diagnostics", .array(diagnostics.map { d in
-            [
-                "range": .from(d.range),
-                "severity": .from(d.severity.rawValue),
-                "code": .string(d.code),
-                "source": "maskd",
-                "message": .string(d.message),
-            ]
-        })))
+        members.append(("diagnostics", .array(diagnostics.map(\.json))))
         return .object(JSONObject(members))
     }
 }

@@ -43,6 +43,19 @@ struct ApplyRequest: RequestMessage {
         return span
     }
 
+    /// `text` with its characters `range` replaced by `inserted`.
+    private static func splice(_ text: String, _ encoded: EncodedText, _ range: Range<Int>, _ inserted: String) -> String {
+        if encoded.isSingleByte {
+            let bytes = text.utf8
+            let start = bytes.index(bytes.startIndex, offsetBy: range.lowerBound)
+            let end = bytes.index(start, offsetBy: range.count)
+            return String(text[..<start]) + inserted + String(text[end...])
+        }
+        let start = text.index(text.startIndex, offsetBy: range.lowerBound)
+        let end = text.index(start, offsetBy: range.count)
+        return String(text[..<start]) + inserted + String(text[end...])
+    }
+
     func handle(_ server: Server) throws -> JSONValue {
         let encoding = server.encoding
         let encoded = EncodedText(text)
@@ -70,8 +83,7 @@ struct ApplyRequest: RequestMessage {
                 fieldEdit = .insert(edit.text, at: range)
             }
             result = mask.apply(fieldEdit, to: text)
-            let chars = Array(text)
-            naive = String(chars[..<range.lowerBound]) + edit.text + String(chars[range.upperBound...])
+            naive = ApplyRequest.splice(text, encoded, range, edit.text)
         } else {
             // No edit, or one that changes nothing: format, carrying the selection through.
             let caret = edit.map { Span(start: $0.span.end, end: $0.span.end) }
@@ -79,19 +91,32 @@ struct ApplyRequest: RequestMessage {
             result = mask.format(text, selection: selected)
             naive = text
         }
-        return ApplyRequest.encode(result, naive: naive, encoding: encoding)
+        return ApplyResult.json(result, naive: naive, encoding: encoding)
+    }
+}
+
+/// `maskd/apply` for callers that have no server: the command line's bulk formatting reads the mask and builds each
+/// line's result object here, so its output and the daemon's answers cannot drift apart.
+public enum ApplyResult {
+    /// Reads and compiles `value` as `maskd/apply` reads `params.mask`.
+    /// - Throws: `MessageError` (`-32602`) whose message starts with `name`, for a malformed spec or a bad mask.
+    public static func compileMask(_ value: JSONValue, name: String) throws -> Mask {
+        try MaskSpec.compileJSON(value, path: name).1
     }
 
-    static func encode(_ result: FieldResult, naive: String, encoding: PositionEncoding) -> JSONValue {
+    /// The `maskd/apply` result object for `result`, its `edits` taking `naive` (the text with the edit applied
+    /// as typed) to `result.text`, offsets in `encoding`.
+    public static func json(_ result: FieldResult, naive: String, encoding: PositionEncoding) -> JSONValue {
         let out = EncodedText(result.text)
         let naiveText = EncodedText(naive)
         func units(_ c: Int) -> JSONValue { .from(out.unitOffset(ofCharacter: min(c, out.characterCount), in: encoding)) }
-        let old = Array(naive), new = Array(result.text)
-        let edits: [JSONValue] = TextDiff.edits(old, new).map { d in
+        let replacements = TextDiff.replacements(naive, result.text, bytesAreUnits: naiveText.isSingleByte && out.isSingleByte,
+                                                 split: { Array($0) }, join: { String($0) })
+        let edits: [JSONValue] = replacements.map { d, text in
             [
                 "start": .from(naiveText.unitOffset(ofCharacter: d.start, in: encoding)),
                 "end": .from(naiveText.unitOffset(ofCharacter: d.end, in: encoding)),
-                "text": .string(String(new[d.newStart..<d.newEnd])),
+                "text": .string(text),
             ]
         }
         var members: [(String, JSONValue)] = [

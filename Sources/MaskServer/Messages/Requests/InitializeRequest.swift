@@ -20,10 +20,19 @@ struct InitializeRequest: RequestMessage {
     /// The encodings the client offers, in its order; nil when it says nothing.
     let offered: [String]?
     let client: ClientOptions
+    /// `processId`: the editor's process, when it gives one.
+    let processID: Int32?
 
     init(params: JSONValue) throws {
         let p = try Params(params, optional: true)
         client = try ClientOptions(p)
+        // LSP: an integer or null. A value that is no process id (0, negative, too large) is ignored like null: the
+        // daemon must not exit because a client sent something odd.
+        if let pid = p.value("processId")?.intValue, pid > 0, pid <= Int(Int32.max) {
+            processID = Int32(pid)
+        } else {
+            processID = nil
+        }
         let general = try p.optionalObject("capabilities")?.optionalObject("general")
         if let list = general?.value("positionEncodings") {
             guard let items = list.arrayValue, items.allSatisfy({ $0.stringValue != nil }) else {
@@ -49,6 +58,7 @@ struct InitializeRequest: RequestMessage {
         }
         server.encoding = InitializeRequest.choose(offered)
         server.client = client
+        server.clientProcessID = processID
         if client.delivery == .applyEdit && !client.applyEdit {
             server.client.delivery = .didFormat
             server.report(.warn, "initializationOptions.edits is \"applyEdit\" but the client does not offer "
@@ -56,21 +66,27 @@ struct InitializeRequest: RequestMessage {
         }
         server.lifecycle = .running
         server.log.info("initialized; positions in \(server.encoding.rawValue), edits by \(server.client.delivery.rawValue)")
+        var capabilities: JSONObject = [
+            "positionEncoding": .string(server.encoding.rawValue),
+            "textDocumentSync": ["openClose": true, "change": 2],
+            "hoverProvider": true,
+            "inlayHintProvider": true,
+            // CodeActionOptions only for clients that take CodeAction literals (LSP 3.17).
+            "codeActionProvider": client.codeActionLiterals
+                ? ["codeActionKinds": .array(Server.codeActionKinds.map(JSONValue.string))] : true,
+            "executeCommandProvider": ["commands": .array(Server.commands.map(JSONValue.string))],
+            "documentFormattingProvider": true,
+            "documentRangeFormattingProvider": true,
+            "experimental": ["maskd": ["version": 1, "presets": .array(Server.presets.map(JSONValue.string)),
+                                       "edits": .string(server.client.delivery.rawValue),
+                                       "diagnostics": .string(server.client.diagnostics.rawValue),
+                                       "diagnosticsDelay": .from(server.client.diagnosticsDelay)]],
+        ]
+        if server.client.diagnostics == .pull {
+            capabilities["diagnosticProvider"] = ["interFileDependencies": false, "workspaceDiagnostics": false]
+        }
         return [
-            "capabilities": [
-                "positionEncoding": .string(server.encoding.rawValue),
-                "textDocumentSync": ["openClose": true, "change": 2],
-                "hoverProvider": true,
-                "inlayHintProvider": true,
-                // CodeActionOptions only for clients that take CodeAction literals (LSP 3.17).
-                "codeActionProvider": client.codeActionLiterals
-                    ? ["codeActionKinds": .array(Server.codeActionKinds.map(JSONValue.string))] : true,
-                "executeCommandProvider": ["commands": .array(Server.commands.map(JSONValue.string))],
-                "documentFormattingProvider": true,
-                "documentRangeFormattingProvider": true,
-                "experimental": ["maskd": ["version": 1, "presets": .array(Server.presets.map(JSONValue.string)),
-                                           "edits": .string(server.client.delivery.rawValue)]],
-            ],
+            "capabilities": .object(capabilities),
             "serverInfo": ["name": "maskd", "version": .string(server.version)],
         ]
     }

@@ -5,7 +5,8 @@ import MaskEngine
 /// Opens a field session over a one-line range. *(maskd extension)*
 ///
 /// - Parameters: `{"textDocument": {"uri", "version"?}, "range": Range, "mask": MaskSpec,
-///   "field": string?}`; without `field` the daemon names it `f1`, `f2`, ...
+///   "field": string?, "force": bool?}`; without `field` the daemon names it `f1`, `f2`, ...; without
+///   `force`, a text whose letters or digits the mask would drop is refused (`-32803`).
 /// - Returns: `{"field", "edits": TextEdit[], "cursor": Position|null, "state": FieldState,
 ///   "version"}`: the edits (against `version`) that bring the range's text into form, and the
 ///   caret at the field's end after them (null when the text is already in form).
@@ -18,6 +19,7 @@ struct OpenFieldRequest: RequestMessage {
     let spec: MaskSpec
     let mask: Mask
     let field: String?
+    let force: Bool
 
     init(params: JSONValue) throws {
         let p = try Params(params)
@@ -27,9 +29,10 @@ struct OpenFieldRequest: RequestMessage {
         range = try p.range("range")
         (spec, mask) = try MaskSpec.compileJSON(try p.required("mask"), path: p.name("mask"))
         field = try p.optionalString("field")
+        force = try p.optionalBool("force") ?? false
     }
 
     func handle(_ server: Server) throws -> JSONValue {
-        try server.openField(uri: uri, version: version, range: range, spec: spec, mask: mask, id: field)
+        try server.openField(uri: uri, version: version, range: range, spec: spec, mask: mask, id: field, force: force)
     }
 }

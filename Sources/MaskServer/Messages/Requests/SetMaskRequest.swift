@@ -5,8 +5,9 @@ import MaskEngine
 /// Changes a field's mask; what was entered re-flows into the new one. *(maskd extension)*
 ///
 /// - Parameters: `{"textDocument": {"uri", "version"?}, "field", "mask": MaskSpec,
-///   "position": Position?}`; `position` (maskd's addition) is the editor's cursor: in or at
-///   the field it keeps its count of entered characters to its left.
+///   "position": Position?, "force": bool?}`; `position` (maskd's addition) is the editor's cursor: in or at
+///   the field it keeps its count of entered characters to its left; without `force`, a mask that would drop
+///   letters or digits of the field is refused (`-32803`).
 /// - Returns: the same shape as `maskd/openField`.
 struct SetMaskRequest: RequestMessage {
     static let method = "maskd/setMask"
@@ -17,6 +18,7 @@ struct SetMaskRequest: RequestMessage {
     let spec: MaskSpec
     let mask: Mask
     let position: Position?
+    let force: Bool
 
     init(params: JSONValue) throws {
         let p = try Params(params)
@@ -26,9 +28,10 @@ struct SetMaskRequest: RequestMessage {
         field = try p.string("field")
         (spec, mask) = try MaskSpec.compileJSON(try p.required("mask"), path: p.name("mask"))
         position = p.value("position") == nil ? nil : try p.position("position")
+        force = try p.optionalBool("force") ?? false
     }
 
     func handle(_ server: Server) throws -> JSONValue {
-        try server.setMask(uri: uri, version: version, id: field, spec: spec, mask: mask, caret: position)
+        try server.setMask(uri: uri, version: version, id: field, spec: spec, mask: mask, caret: position, force: force)
     }
 }

@@ -2,6 +2,10 @@
 -- and sending requests once it is initialized. Hides the differences between Neovim 0.7
 -- (`vim.lsp.start_client`, `client.request`) and later versions (`vim.lsp.start`,
 -- `client:request`).
+--
+-- A daemon that dies is noticed at once (on_exit), said once, and started again, at most
+-- RESTARTS times in RESTART_WINDOW ms; M.on_restart (maskd.init) then opens every field
+-- again. One that dies before answering initialize is not restarted (its command is wrong).
 local M = {}
 
 local api = vim.api
@@ -18,6 +22,40 @@ local client_id = nil
 local ready = false
 local queue = {}
 local uris = {}
+
+local RESTARTS = 3
+local RESTART_WINDOW = 60000
+-- uv.now() of each restart within the window.
+local restarts = {}
+-- The command the "cannot run" message was given for (it is given once).
+local said_missing = nil
+
+--- Called with the buffers that had fields once a restarted daemon is initialized.
+M.on_restart = nil
+--- Called with the buffers that had fields when the daemon is gone for good.
+M.on_lost = nil
+
+local function say(msg, level)
+  vim.notify('maskd: ' .. msg, level or vim.log.levels.WARN)
+end
+
+--- Swallows the "Client N quit with exit code ..." warning that Neovim schedules for a
+--- client that died: the plugin says what happened itself, in one line.
+--- The filter stays until that warning came (it comes for an exit code other than 0 or a
+--- signal other than 15) and lets every other message through.
+local function swallow_quit_warning(id)
+  local original = vim.notify
+  local function filter(msg, ...)
+    if type(msg) == 'string' and msg:match('^Client ' .. id .. ' quit with exit code') then
+      if vim.notify == filter then
+        vim.notify = original
+      end
+      return
+    end
+    return original(msg, ...)
+  end
+  vim.notify = filter
+end
 
 local function flush()
   local pending = queue
@@ -56,6 +94,8 @@ local function make_config()
     cmd = M.config.cmd,
     root_dir = vim.loop.cwd(),
     capabilities = capabilities(),
+    -- The plugin shows each field's state itself (placeholder, :MaskdInfo, status()).
+    init_options = { diagnostics = 'off' },
     flags = { debounce_text_changes = 0, allow_incremental_sync = true },
     offset_encoding = 'utf-16',
     handlers = handlers,
@@ -73,22 +113,91 @@ local function make_config()
       sync.attach(bufnr, client)
     end,
     on_exit = function(code, signal, id)
+      local expected = M.stopping == id
+      if not expected and (code ~= 0 or (signal ~= 0 and signal ~= 15)) then
+        swallow_quit_warning(id)
+      end
       vim.schedule(function()
-        if id == client_id or client_id == nil then
-          client_id, ready, queue = nil, false, {}
-          for bufnr in pairs(uris) do
-            fields.forget(bufnr)
-            sync.detach(bufnr)
-          end
-          uris = {}
-        end
-        if code ~= 0 and not M.stopping then
-          vim.notify(('maskd: the daemon exited with code %d (signal %d)'):format(code, signal), vim.log.levels.WARN)
-        end
-        M.stopping = false
+        M.exited(id, code, signal, expected)
       end)
     end,
   }
+end
+
+--- Handles the exit of client `id`: forgets its buffers and, unless it was stopped on
+--- purpose, says so once and starts a new daemon for the buffers that had fields.
+function M.exited(id, code, signal, expected)
+  if client_id ~= nil and id ~= client_id then
+    return
+  end
+  local was_ready = ready
+  local pending = queue
+  client_id, ready, queue = nil, false, {}
+  local had = {}
+  for bufnr in pairs(uris) do
+    sync.detach(bufnr)
+    if api.nvim_buf_is_valid(bufnr) and #fields.reopening(bufnr) > 0 then
+      table.insert(had, bufnr)
+    else
+      fields.forget(bufnr)
+    end
+  end
+  uris = {}
+  if M.stopping == id then
+    M.stopping = nil
+  end
+  -- Requests waiting for initialize fail without a message each: one message says why.
+  for _, fn in ipairs(pending) do
+    fn(true)
+  end
+  local function lose()
+    for _, bufnr in ipairs(had) do
+      fields.forget(bufnr)
+    end
+    if M.on_lost then
+      M.on_lost(had)
+    end
+  end
+  if expected then
+    lose()
+    return
+  end
+  local how = signal ~= 0 and ('signal %d'):format(signal) or ('code %d'):format(code)
+  if not was_ready then
+    say(('the daemon exited at start-up (%s): check cmd in setup(), now %s'):format(how, vim.inspect(M.config.cmd)), vim.log.levels.ERROR)
+    lose()
+    return
+  end
+  local now = vim.loop.now()
+  restarts = vim.tbl_filter(function(t)
+    return now - t < RESTART_WINDOW
+  end, restarts)
+  if #restarts >= RESTARTS then
+    restarts = {}
+    say(('the daemon stopped (%s), %d times within a minute: fields are off until you open one again'):format(how, RESTARTS + 1), vim.log.levels.ERROR)
+    lose()
+    return
+  end
+  table.insert(restarts, now)
+  say(('the daemon stopped (%s); restarted it, fields kept'):format(how))
+  if not M.start() then
+    lose()
+    return
+  end
+  for _, bufnr in ipairs(had) do
+    M.attach(bufnr)
+  end
+  table.insert(queue, function(failed)
+    if failed then
+      return
+    end
+    if M.on_restart then
+      M.on_restart(had)
+    end
+  end)
+  if ready then
+    flush()
+  end
 end
 
 local function reuse(client)
@@ -103,7 +212,12 @@ function M.start(bufnr)
   local c = M.get()
   if not c then
     if vim.fn.executable(M.config.cmd[1]) ~= 1 then
-      vim.notify('maskd: cannot run ' .. tostring(M.config.cmd[1]), vim.log.levels.ERROR)
+      -- Once per command, in one line: which option names the binary.
+      local cmd = tostring(M.config.cmd[1])
+      if said_missing ~= cmd then
+        said_missing = cmd
+        say(("cannot run '%s': set cmd in require('maskd').setup{} to the maskd binary"):format(cmd), vim.log.levels.ERROR)
+      end
       return nil
     end
     local id
@@ -157,22 +271,31 @@ end
 
 --- Sends request `method` once the daemon is initialized; `handler(err, result)` runs on
 --- the main loop. `bufnr` is attached first. `params` may be a function, called when the
---- request goes out (after the didOpen, so that the version it names is the daemon's).
+--- request goes out (after the didOpen, so that the version it names is the daemon's); when
+--- it returns nil and an error, that error is the answer and nothing is sent. An error with
+--- `quiet` set has been told already (the daemon is missing or died).
 function M.request(bufnr, method, params, handler)
   if not M.attach(bufnr) then
-    handler({ code = -32603, message = 'maskd is not running' }, nil)
+    handler({ code = -32603, message = 'maskd is not running', quiet = true }, nil)
     return
   end
-  local function send()
-    local c = M.get()
+  local function send(failed)
+    local c = not failed and M.get()
     if not c then
-      handler({ code = -32603, message = 'maskd is not running' }, nil)
+      handler({ code = -32603, message = 'maskd is not running', quiet = true }, nil)
       return
     end
     local function on_reply(err, result)
       handler(err, result)
     end
-    local p = type(params) == 'function' and params() or params
+    local p, why = params, nil
+    if type(params) == 'function' then
+      p, why = params()
+      if p == nil then
+        handler(why, nil)
+        return
+      end
+    end
     local ok
     if vim.fn.has('nvim-0.11') == 1 then
       ok = c:request(method, p, on_reply, bufnr)
@@ -188,6 +311,25 @@ function M.request(bufnr, method, params, handler)
   else
     table.insert(queue, send)
   end
+end
+
+--- Runs `fn(failed)` once the daemon is initialized, `bufnr` attached first; `failed` is
+--- true when it could not start or died first (that has been said already).
+function M.when_ready(bufnr, fn)
+  if not M.attach(bufnr) then
+    fn(true)
+  elseif ready then
+    fn(false)
+  else
+    table.insert(queue, function(failed)
+      fn(failed == true)
+    end)
+  end
+end
+
+--- Forgets the restarts counted so far (for the tests).
+function M._forget_restarts()
+  restarts = {}
 end
 
 --- Whether the daemon has answered initialize.
@@ -216,7 +358,7 @@ end
 --- Stops the daemon (shutdown, then exit).
 function M.stop()
   if client_id then
-    M.stopping = true
+    M.stopping = client_id
     vim.lsp.stop_client(client_id)
   end
 end

@@ -87,6 +87,10 @@ function M.apply(bufnr, edits, join)
   api.nvim_buf_call(bufnr, function()
     if join then
       pcall(vim.cmd, 'undojoin')
+    else
+      -- An undo step of its own (an open, a mask change), even right after a change made
+      -- without a keystroke between: setting 'undolevels' closes the current undo block.
+      vim.bo[bufnr].undolevels = vim.bo[bufnr].undolevels
     end
     -- apply_text_edits marks the buffer listed; keep a scratch buffer as it was.
     local listed = vim.bo[bufnr].buflisted
@@ -98,6 +102,30 @@ function M.apply(bufnr, edits, join)
     own[v] = true
   end
   return own
+end
+
+--- LSP Position `pos` moved by `list` (TextEdits against the text it is in) as a caret
+--- moves with text changed around it: an edit before it (or inserting at it) shifts it, an
+--- edit over it puts it after the edit's new text, an edit after it leaves it.
+function M.shifted(pos, list)
+  local sorted = vim.deepcopy(list)
+  table.sort(sorted, function(a, b)
+    return a.range.start.line < b.range.start.line
+      or a.range.start.line == b.range.start.line and a.range.start.character < b.range.start.character
+  end)
+  local delta = 0
+  for _, e in ipairs(sorted) do
+    local r = e.range
+    if r.start.line == pos.line and r['end'].line == pos.line and r.start.character <= pos.character then
+      local len = M.utf16_col(e.newText or '', #(e.newText or ''))
+      if r['end'].character <= pos.character then
+        delta = delta + len - (r['end'].character - r.start.character)
+      else
+        return { line = pos.line, character = r.start.character + delta + len }
+      end
+    end
+  end
+  return { line = pos.line, character = pos.character + delta }
 end
 
 --- Puts the cursor of the current window on `pos` (an LSP Position) when it shows `bufnr`.

@@ -1,12 +1,16 @@
 -- What the plugin knows about each buffer: the last FieldState of every field the daemon
 -- reported, the placeholder shown as virtual text after each field, the versions the
 -- plugin's own edits produced, and counters that tests and :checkhealth read.
+-- It also keeps, for a daemon that dies, what it takes to open every field again: the mask
+-- each field was opened with, and its range as an extmark that follows the text typed
+-- meanwhile (both ends take what is typed at them, as the daemon's fields do).
 local M = {}
 
 local api = vim.api
 local edits = require('maskd.edits')
 
 M.ns = api.nvim_create_namespace('maskd')
+M.ranges_ns = api.nvim_create_namespace('maskd_ranges')
 
 --- Whether placeholders are drawn; set by setup().
 M.virtual_text = true
@@ -20,7 +24,12 @@ function M.buf(bufnr)
     b = {
       fields = {},
       own = {},
-      stats = { formats = 0, applied = 0, stale = 0, echo = 0, replies = 0, last_version = -1 },
+      -- field id -> its MaskSpec, and its range's extmark id.
+      masks = {},
+      marks = {},
+      -- field id -> the changenr() right after its opening edited the text.
+      opens = {},
+      stats = { formats = 0, applied = 0, stale = 0, echo = 0, replies = 0, reopened = 0, last_version = -1 },
     }
     buffers[bufnr] = b
   end
@@ -32,7 +41,61 @@ function M.forget(bufnr)
   buffers[bufnr] = nil
   if api.nvim_buf_is_valid(bufnr) then
     api.nvim_buf_clear_namespace(bufnr, M.ns, 0, -1)
+    api.nvim_buf_clear_namespace(bufnr, M.ranges_ns, 0, -1)
   end
+end
+
+--- Moves the range extmark of FieldState `s` to the range the daemon reported.
+local function mark_range(bufnr, b, s)
+  local r = s.range
+  if type(r) ~= 'table' or r.start.line ~= r['end'].line or r.start.line >= api.nvim_buf_line_count(bufnr) then
+    return
+  end
+  local line = edits.line(bufnr, r.start.line)
+  b.marks[s.field] = api.nvim_buf_set_extmark(bufnr, M.ranges_ns, r.start.line, edits.byte_col(line, r.start.character), {
+    id = b.marks[s.field],
+    end_row = r.start.line,
+    end_col = edits.byte_col(line, r['end'].character),
+    right_gravity = false,
+    end_right_gravity = true,
+  })
+end
+
+--- Records the MaskSpec field `id` of `bufnr` was opened (or last re-masked) with.
+function M.remember(bufnr, id, spec)
+  if type(id) == 'string' then
+    M.buf(bufnr).masks[id] = spec
+  end
+end
+
+--- What re-opening the fields of `bufnr` takes: a list of {field, mask, range} with each
+--- range where the field's text is now, in document order.
+function M.reopening(bufnr)
+  local b = M.buf(bufnr)
+  local out = {}
+  for _, s in ipairs(M.list(bufnr)) do
+    local mark = b.marks[s.field]
+    local spec = b.masks[s.field]
+    if mark and spec ~= nil then
+      local m = api.nvim_buf_get_extmark_by_id(bufnr, M.ranges_ns, mark, { details = true })
+      if m[1] then
+        local row, col, d = m[1], m[2], m[3]
+        local line = edits.line(bufnr, row)
+        local erow, ecol = d.end_row or row, d.end_col or col
+        if erow == row then
+          table.insert(out, {
+            field = s.field,
+            mask = spec,
+            range = {
+              start = { line = row, character = edits.utf16_col(line, col) },
+              ['end'] = { line = row, character = edits.utf16_col(line, ecol) },
+            },
+          })
+        end
+      end
+    end
+  end
+  return out
 end
 
 local function is_state(s)
@@ -45,6 +108,7 @@ function M.update(bufnr, states)
   for _, s in ipairs(type(states) == 'table' and states or {}) do
     if is_state(s) then
       b.fields[s.field] = s
+      mark_range(bufnr, b, s)
     end
   end
   M.render(bufnr)
@@ -52,13 +116,27 @@ end
 
 --- Replaces every recorded field of `bufnr` by `states` (as maskd/fields returns them).
 function M.reset(bufnr, states)
-  M.buf(bufnr).fields = {}
+  local b = M.buf(bufnr)
+  b.fields = {}
   M.update(bufnr, states)
+  for id, mark in pairs(b.marks) do
+    if not b.fields[id] then
+      api.nvim_buf_del_extmark(bufnr, M.ranges_ns, mark)
+      b.marks[id] = nil
+    end
+  end
 end
 
 --- Drops field `id` of `bufnr`.
 function M.remove(bufnr, id)
-  M.buf(bufnr).fields[id] = nil
+  local b = M.buf(bufnr)
+  b.fields[id] = nil
+  b.masks[id] = nil
+  b.opens[id] = nil
+  if b.marks[id] then
+    api.nvim_buf_del_extmark(bufnr, M.ranges_ns, b.marks[id])
+    b.marks[id] = nil
+  end
   M.render(bufnr)
 end
 
@@ -85,14 +163,22 @@ function M.at(bufnr, row, col16)
   end
 end
 
---- The recorded field under the cursor of the current window, or nil.
+--- The recorded field under the cursor of the current window, or nil: touching the caret,
+--- or in Normal mode touching either side of the character the cursor is on.
 function M.under_cursor()
   local bufnr = api.nvim_get_current_buf()
   if not buffers[bufnr] then
     return nil
   end
   local row, byte = unpack(api.nvim_win_get_cursor(0))
-  return M.at(bufnr, row - 1, edits.utf16_col(edits.line(bufnr, row - 1), byte))
+  local line = edits.line(bufnr, row - 1)
+  local col16 = edits.utf16_col(line, byte)
+  local found = M.at(bufnr, row - 1, col16)
+  local mode = api.nvim_get_mode().mode:sub(1, 1)
+  if not found and mode ~= 'i' and mode ~= 'R' and byte < #line then
+    found = M.at(bufnr, row - 1, edits.utf16_col(line, byte + #vim.fn.strcharpart(line:sub(byte + 1), 0, 1)))
+  end
+  return found
 end
 
 local function placeholder_pos(line, col)
@@ -131,6 +217,30 @@ end
 
 local function flag(v)
   return v == true
+end
+
+--- `chunks` (as nvim_echo takes them) cut to `width` display cells, the last one ending
+--- in an ellipsis when something was cut.
+function M.fit(chunks, width)
+  local out, used = {}, 0
+  for _, c in ipairs(chunks) do
+    local w = vim.fn.strdisplaywidth(c[1])
+    if used + w <= width then
+      table.insert(out, c)
+      used = used + w
+    else
+      local room = width - used - 1
+      if room > 0 then
+        local cut = c[1]
+        while vim.fn.strdisplaywidth(cut) > room do
+          cut = vim.fn.strcharpart(cut, 0, vim.fn.strchars(cut) - 1)
+        end
+        table.insert(out, { cut .. '…', c[2] })
+      end
+      break
+    end
+  end
+  return out
 end
 
 --- A one-line description of a FieldState, as :MaskdInfo and status() show it.

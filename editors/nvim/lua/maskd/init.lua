@@ -16,7 +16,9 @@ local defaults = {
   -- Show the placeholder still to fill as virtual text after each field.
   virtual_text = true,
   -- Start the daemon in setup() rather than with the first field.
-  autostart = true,
+  autostart = false,
+  -- Start Insert mode in a field opened empty from Normal mode, ready to type into it.
+  insert_on_open = true,
 }
 
 M.config = vim.deepcopy(defaults)
@@ -34,12 +36,12 @@ function M.setup(opts)
     cmd = { config.cmd, 'table' },
     presets = { config.presets, 'table' },
     virtual_text = { config.virtual_text, 'boolean' },
+    insert_on_open = { config.insert_on_open, 'boolean' },
   })
   M.config = config
   client.config = config
   fields.virtual_text = config.virtual_text
   configured = true
-  vim.cmd('highlight default link MaskdPlaceholder Comment')
   local group = api.nvim_create_augroup('maskd', { clear = true })
   api.nvim_create_autocmd('BufWipeout', {
     group = group,
@@ -91,6 +93,8 @@ end
 
 --- The MaskSpec that a command argument stands for: one of your presets, a daemon preset
 --- (`{"preset": name}`), a JSON object (when it starts with `{"`), or bracket notation.
+--- A word without brackets or spaces can only be a preset's name: when there is no such
+--- preset, returns nil and a message that lists them.
 function M.resolve_mask(arg)
   arg = vim.trim(arg or '')
   if M.config.presets[arg] ~= nil then
@@ -104,6 +108,9 @@ function M.resolve_mask(arg)
     if ok and type(spec) == 'table' then
       return spec
     end
+  end
+  if arg:match('^[%w._-]+$') then
+    return nil, ("unknown preset '%s' (presets: %s)"):format(arg, table.concat(M.preset_names(), ', '))
   end
   return arg
 end
@@ -188,7 +195,7 @@ local function finish(bufnr, cb, err, result)
 end
 
 local function report(err, opts)
-  if not (opts and opts.silent) then
+  if not (opts and opts.silent) and not (type(err) == 'table' and err.quiet) then
     notify(type(err) == 'table' and tostring(err.message) or tostring(err), vim.log.levels.ERROR)
   end
 end
@@ -200,54 +207,443 @@ local function spec_of(mask, opts)
   return mask
 end
 
+--- Request params from `build(spec)` once `mask` resolves, else nil and the reason (a
+--- request made with nil params is not sent; see client.request).
+local function with_spec(mask, opts, build)
+  return function()
+    local spec, why = spec_of(mask, opts)
+    if spec == nil then
+      return nil, { code = -32602, message = why }
+    end
+    return build(spec)
+  end
+end
+
+--- The UTF-16 positions where the field "at the cursor" may be: the cursor's, and in Normal
+--- mode, where the cursor stands on a character, also the place after that character (a
+--- field that starts right after it, such as an empty one after `Phone: `).
+local function cursor_positions(bufnr)
+  local row, col = unpack(api.nvim_win_get_cursor(0))
+  local line = edits.line(bufnr, row - 1)
+  local out = { edits.position(bufnr, row - 1, col) }
+  local mode = api.nvim_get_mode().mode:sub(1, 1)
+  if mode ~= 'i' and mode ~= 'R' and col < #line then
+    local after = col + 1
+    while after < #line and bit.band(line:byte(after + 1), 0xC0) == 0x80 do
+      after = after + 1
+    end
+    table.insert(out, edits.position(bufnr, row - 1, after))
+  end
+  return out
+end
+
+local function cursor_position(bufnr)
+  return cursor_positions(bufnr)[1]
+end
+
+--- The undo state of `bufnr` (its changenr()).
+local function changenr(bufnr)
+  return api.nvim_buf_call(bufnr, vim.fn.changenr)
+end
+
 --- Applies an openField/setMask result: its edits when the buffer is still at `version`,
---- its cursor, and the field's state.
-local function apply_field_result(bufnr, result)
+--- its cursor, and the field's state; `spec` is the mask it was opened with. An open that
+--- changed the text is remembered, so that undoing it closes the field (see undone_opens).
+--- Returns whether the edits were applied.
+local function apply_field_result(bufnr, result, spec, opening)
   if type(result) ~= 'table' then
-    return
+    return false
   end
   local b = fields.buf(bufnr)
+  local applied = false
   if result.version == nil or result.version == edits.version(bufnr) then
+    local before = changenr(bufnr)
     for v in pairs(edits.apply(bufnr, result.edits, false)) do
       b.own[v] = true
     end
     edits.set_cursor(bufnr, result.cursor)
+    applied = true
+    local after = changenr(bufnr)
+    if opening and after ~= before and type(result.field) == 'string' then
+      b.opens[result.field] = after
+    end
   end
   if type(result.state) == 'table' then
     fields.update(bufnr, { result.state })
+    if spec ~= nil then
+      fields.remember(bufnr, result.state.field, spec)
+    end
   end
+  return applied
+end
+
+--- Closes the fields of `bufnr` whose opening an undo has just taken back, before the
+--- daemon hears of the undo: the text is then as it was before the open, and stays so.
+--- Called by maskd.sync before each didChange it sends.
+local function undone_opens(bufnr)
+  local b = fields.buf(bufnr)
+  if next(b.opens) == nil then
+    return
+  end
+  local now = changenr(bufnr)
+  for id, nr in pairs(b.opens) do
+    if now < nr then
+      b.opens[id] = nil
+      fields.remove(bufnr, id)
+      -- Not through document(): it would flush the very change being sent.
+      client.request(bufnr, 'maskd/closeField', { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, field = id }, function() end)
+    end
+  end
+end
+require('maskd.sync').before_send = undone_opens
+
+--- Starts Insert mode in the empty field just opened, from Normal mode, so the person types
+--- into it at once (at the end of a line the Normal-mode cursor cannot stand in it).
+local function enter_field(bufnr, state)
+  if type(state) ~= 'table' or state.text ~= '' or api.nvim_get_current_buf() ~= bufnr then
+    return
+  end
+  if api.nvim_get_mode().mode ~= 'n' then
+    return
+  end
+  local r = state.range.start
+  local line = edits.line(bufnr, r.line)
+  local col = edits.byte_col(line, r.character)
+  api.nvim_win_set_cursor(0, { r.line + 1, col })
+  vim.cmd(col >= #line and 'startinsert!' or 'startinsert')
 end
 
 --- Opens a field with mask `mask` (a preset name, bracket notation or a MaskSpec table).
 --- opts: `range` (an LSP Range; default: the word under the cursor), `bufnr`, `field`,
 --- `resolve` (false: a string is bracket notation, never a preset name), `silent` (no error
---- message). `cb(err, result)` runs when the daemon has answered.
+--- message), `force` (open even where text would be lost), `insert` (start Insert mode in
+--- a field opened empty). `cb(err, result)` runs when the daemon has answered.
 function M.open_field(mask, opts, cb)
   ensure_setup()
   opts = opts or {}
   local bufnr = opts.bufnr or api.nvim_get_current_buf()
+  if not opts.range then
+    local row, s, e = M.word_range()
+    if s == e then
+      opts = vim.tbl_extend('force', opts, { range = lsp_range(bufnr, row, s, e) })
+    else
+      -- The word may be part of text that was formatted before (`+1 (555) 123-4567`):
+      -- take the widest run of words around it that the mask reads whole.
+      M.widest_run(bufnr, mask, opts, row, s, e, function(first, last)
+        M.open_field(mask, vim.tbl_extend('force', opts, { range = lsp_range(bufnr, row, first, last) }), cb)
+      end)
+      return
+    end
+  end
   local range = opts.range
-  if not range then
-    range = lsp_range(bufnr, M.word_range())
-  end
-  local function params()
-    -- Preset names resolve once the daemon has said which presets it has.
-    return { textDocument = document(bufnr), range = range, mask = spec_of(mask, opts), field = opts.field }
-  end
+  local spec
+  -- Preset names resolve once the daemon has said which presets it has.
+  local params = with_spec(mask, opts, function(s)
+    spec = s
+    return {
+      textDocument = document(bufnr),
+      range = range,
+      mask = s,
+      field = opts.field,
+      force = opts.force or nil,
+    }
+  end)
   client.request(bufnr, 'maskd/openField', params, function(err, result)
     if err then
       report(err, opts)
-    else
-      apply_field_result(bufnr, result)
+    elseif apply_field_result(bufnr, result, spec, true) and opts.insert then
+      enter_field(bufnr, result.state)
     end
     finish(bufnr, cb, err, result)
   end)
 end
 
---- :MaskdField {preset|mask}: over the Visual selection when given a range, else the word
---- under the cursor.
+-- Opening many fields ----------------------------------------------------------------
+
+--- Opens `list` (each {range, mask, field?}) in `bufnr` with one maskd/openFields, or one
+--- maskd/openField each from a daemon without it; `cb(results, version)` gets one entry
+--- per field, in order: the openField result, or {error = {code, message}}.
+local function open_many(bufnr, list, force, cb)
+  local function params()
+    local entries = {}
+    for i, f in ipairs(list) do
+      entries[i] = { range = f.range, mask = f.mask, field = f.field, force = force or nil }
+    end
+    return { textDocument = document(bufnr), fields = entries, force = force or nil }
+  end
+  client.request(bufnr, 'maskd/openFields', params, function(err, result)
+    if not err and type(result) == 'table' and type(result.results) == 'table' then
+      cb(result.results, result.version)
+      return
+    end
+    if not (err and err.code == -32601) then
+      local e = err or { code = -32603, message = 'maskd/openFields: no results' }
+      cb(vim.tbl_map(function()
+        return { error = e }
+      end, list), nil)
+      return
+    end
+    -- One at a time, each against the version the edits before it produced.
+    local results, version = {}, nil
+    local function one(i)
+      if i > #list then
+        cb(results, version)
+        return
+      end
+      local f = list[i]
+      local function p()
+        return { textDocument = document(bufnr), range = f.range, mask = f.mask, field = f.field, force = force or nil }
+      end
+      client.request(bufnr, 'maskd/openField', p, function(e, r)
+        results[i] = e and { error = e } or r
+        if not e and type(r) == 'table' then
+          apply_field_result(bufnr, r, f.mask, false)
+          version = edits.version(bufnr)
+          r.edits = {}
+        end
+        one(i + 1)
+      end)
+    end
+    one(1)
+  end)
+end
+
+--- Applies the results of open_many: every entry's edits in one change when the buffer is
+--- still at `version` (the cursor moving with them as a caret would), else the lines of the
+--- fields are formatted afresh. Records each state and mask. Returns the errors as
+--- {row, message} pairs.
+local function apply_many(bufnr, list, results, version, join)
+  local b = fields.buf(bufnr)
+  local all, states, errors = {}, {}, {}
+  for i, r in ipairs(results) do
+    if type(r) == 'table' and r.error then
+      table.insert(errors, { list[i].range.start.line, tostring(r.error.message) })
+    elseif type(r) == 'table' then
+      for _, e in ipairs(type(r.edits) == 'table' and r.edits or {}) do
+        table.insert(all, e)
+      end
+      if type(r.state) == 'table' then
+        table.insert(states, r.state)
+        fields.remember(bufnr, r.state.field, list[i].mask)
+      end
+    end
+  end
+  if #all > 0 then
+    if version == nil or version == edits.version(bufnr) then
+      local current = api.nvim_get_current_buf() == bufnr
+      local caret = current and cursor_position(bufnr)
+      for v in pairs(edits.apply(bufnr, all, join)) do
+        b.own[v] = true
+      end
+      if caret then
+        edits.set_cursor(bufnr, edits.shifted(caret, all))
+      end
+    else
+      M.reformat(bufnr, states)
+    end
+  end
+  fields.update(bufnr, states)
+  return errors
+end
+
+--- Brings the fields of `states` into form again (textDocument/rangeFormatting over their
+--- lines): for opening edits that arrived after the person had typed on.
+function M.reformat(bufnr, states)
+  if #states == 0 then
+    return
+  end
+  local first, last = math.huge, -1
+  for _, st in ipairs(states) do
+    first = math.min(first, st.range.start.line)
+    last = math.max(last, st.range['end'].line)
+  end
+  local version
+  local function params()
+    version = edits.version(bufnr)
+    local line = edits.line(bufnr, last)
+    return {
+      textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+      range = { start = { line = first, character = 0 }, ['end'] = { line = last, character = edits.utf16_col(line, #line) } },
+      options = { tabSize = vim.bo[bufnr].tabstop, insertSpaces = vim.bo[bufnr].expandtab },
+    }
+  end
+  client.request(bufnr, 'textDocument/rangeFormatting', params, function(err, list)
+    if err or type(list) ~= 'table' or #list == 0 or version ~= edits.version(bufnr) then
+      return
+    end
+    local caret = api.nvim_get_current_buf() == bufnr and cursor_position(bufnr)
+    for v in pairs(edits.apply(bufnr, list, true)) do
+      fields.buf(bufnr).own[v] = true
+    end
+    if caret then
+      edits.set_cursor(bufnr, edits.shifted(caret, list))
+    end
+  end)
+end
+
+--- A restarted daemon: every field of `bufnrs` opens again where its text is now, with its
+--- mask, in one request per buffer, and what was typed meanwhile is formatted (forced: it
+--- was a field, what does not fit is dropped as typing it would have been).
+client.on_restart = function(bufnrs)
+  for _, bufnr in ipairs(bufnrs) do
+    if api.nvim_buf_is_loaded(bufnr) then
+      local list = fields.reopening(bufnr)
+      local b = fields.buf(bufnr)
+      b.fields, b.opens = {}, {}
+      open_many(bufnr, list, true, function(results, version)
+        local errors = apply_many(bufnr, list, results, version, true)
+        if #errors > 0 then
+          notify(('%d of %d fields not opened again: %s'):format(#errors, #list, errors[1][2]), vim.log.levels.WARN)
+        end
+        b.stats.reopened = (b.stats.reopened or 0) + 1
+        api.nvim_exec_autocmds('User', { pattern = 'MaskdReopened', modeline = false })
+      end)
+    end
+  end
+end
+
+--- The ranges, one per line, of :MaskdField over lines line1..line2 (1-based): the Visual
+--- selection's part of each line when the range is the last selection (characterwise: from
+--- its start on the first line to its end on the last; blockwise: its columns), else each
+--- line without its leading and trailing blanks. As LSP Ranges.
+function M.line_ranges(bufnr, line1, line2)
+  local s, e = vim.fn.getpos("'<"), vim.fn.getpos("'>")
+  local mode = (s[2] == line1 and e[2] == line2) and vim.fn.visualmode() or ''
+  local out = {}
+  for lnum = line1, line2 do
+    local row = lnum - 1
+    local line = edits.line(bufnr, row)
+    local first, last
+    if mode == 'v' then
+      first = lnum == line1 and math.min(s[3] - 1, #line) or 0
+      last = lnum == line2 and math.min(e[3], #line) or #line
+    elseif mode == '\22' then
+      first = math.min(math.min(s[3], e[3]) - 1, #line)
+      last = math.min(math.max(s[3], e[3]), #line)
+    else
+      first = #(line:match('^%s*'))
+      last = math.max(first, #line - #(line:match('%s*$')))
+    end
+    -- Whole characters: the end moves past the rest of a multibyte one.
+    while last < #line and bit.band(line:byte(last + 1), 0xC0) == 0x80 do
+      last = last + 1
+    end
+    table.insert(out, lsp_range(bufnr, row, first, last))
+  end
+  return out
+end
+
+--- Opens a field with `mask` over each of `ranges` (one per line) in one request; says in
+--- one line how many opened and why the others did not. `cb(errors)` runs at the end.
+function M.open_fields(mask, ranges, opts, cb)
+  ensure_setup()
+  opts = opts or {}
+  local bufnr = opts.bufnr or api.nvim_get_current_buf()
+  local list = {}
+  for i, r in ipairs(ranges) do
+    list[i] = { range = r }
+  end
+  -- Preset names resolve once the daemon has said which presets it has.
+  client.when_ready(bufnr, function(failed)
+    if failed then
+      finish(bufnr, cb, 'maskd is not running', nil)
+      return
+    end
+    local spec, why = spec_of(mask, opts)
+    if spec == nil then
+      report(why, opts)
+      finish(bufnr, cb, why, nil)
+      return
+    end
+    for _, f in ipairs(list) do
+      f.mask = spec
+    end
+    open_many(bufnr, list, opts.force, function(results, version)
+      local errors = apply_many(bufnr, list, results, version, false)
+      if #errors > 0 then
+        notify(('%d of %d fields opened; line %d: %s'):format(#list - #errors, #list, errors[1][1] + 1, errors[1][2]),
+          vim.log.levels.WARN)
+      end
+      finish(bufnr, cb, nil, errors)
+    end)
+  end)
+end
+
+--- The words of line `row` around the word [s, e) that are one blank apart, as
+--- {first, last} byte spans containing it, widest first (at most three words each side).
+local function runs_around(line, s, e)
+  local words = {}
+  for from, word in line:gmatch('()(%S+)') do
+    table.insert(words, { from - 1, from - 1 + #word })
+  end
+  local k
+  for i, w in ipairs(words) do
+    if w[1] == s then
+      k = i
+    end
+  end
+  local out = {}
+  if not k then
+    return out
+  end
+  local lo, hi = k, k
+  while lo > 1 and k - lo < 3 and words[lo][1] - words[lo - 1][2] == 1 do
+    lo = lo - 1
+  end
+  while hi < #words and hi - k < 3 and words[hi + 1][1] - words[hi][2] == 1 do
+    hi = hi + 1
+  end
+  for i = lo, k do
+    for j = k, hi do
+      if i ~= j or i ~= k then
+        table.insert(out, { words[i][1], words[j][2] })
+      end
+    end
+  end
+  table.sort(out, function(a, b)
+    return a[2] - a[1] > b[2] - b[1]
+  end)
+  return out
+end
+
+--- Calls `cb(first, last)` with the widest run of words around the word [s, e) of line
+--- `row` that `mask` reads without dropping a letter or a digit (maskd/apply), else the
+--- word itself.
+function M.widest_run(bufnr, mask, opts, row, s, e, cb)
+  local line = edits.line(bufnr, row)
+  local runs = runs_around(line, s, e)
+  local function try(i)
+    local run = runs[i]
+    if not run then
+      cb(s, e)
+      return
+    end
+    local params = with_spec(mask, opts, function(spec)
+      return { mask = spec, text = line:sub(run[1] + 1, run[2]) }
+    end)
+    client.request(bufnr, 'maskd/apply', params, function(err, result)
+      if err and not (type(err) == 'table' and err.code == -32602) then
+        -- The open reports it (a missing daemon, an unknown preset).
+        cb(s, e)
+      elseif type(result) == 'table' and result.rejected == '' and result.overflow == '' then
+        cb(run[1], run[2])
+      else
+        try(i + 1)
+      end
+    end)
+  end
+  try(1)
+end
+
+--- :MaskdField[!] {preset|mask}: over the Visual selection when given a range (over several
+--- lines: a field on each line), else the word under the cursor; with !, even where the
+--- text would not fit the mask.
 function M.field_command(o)
   local range
+  if o.range and o.range > 0 and o.line1 ~= o.line2 then
+    M.open_fields(o.args, M.line_ranges(0, o.line1, o.line2), { force = o.bang })
+    return
+  end
   if o.range and o.range > 0 then
     local row, s, e = M.visual_range(o.line1, o.line2)
     if not row then
@@ -256,53 +652,55 @@ function M.field_command(o)
     end
     range = lsp_range(0, row, s, e)
   end
-  M.open_field(o.args, { range = range })
-end
-
-local function cursor_position(bufnr)
-  local row, col = unpack(api.nvim_win_get_cursor(0))
-  return edits.position(bufnr, row - 1, col)
+  M.open_field(o.args, { range = range, force = o.bang, insert = M.config.insert_on_open })
 end
 
 --- Calls `fn(state)` with the daemon's FieldState at the cursor (maskd/formatHints), or
 --- reports that there is none and calls `cb`.
 local function with_field(bufnr, cb, fn, opts)
-  local position = cursor_position(bufnr)
-  local function params()
-    return { textDocument = document(bufnr), position = position }
-  end
-  client.request(bufnr, 'maskd/formatHints', params, function(err, state)
-    if err then
-      report(err, opts)
-      finish(bufnr, cb, err, nil)
-    elseif type(state) ~= 'table' then
-      if not (opts and opts.silent) then
-        notify('no field under the cursor', vim.log.levels.WARN)
-      end
-      finish(bufnr, cb, nil, nil)
-    else
-      fn(state)
+  local positions = cursor_positions(bufnr)
+  local function ask(i)
+    local function params()
+      return { textDocument = document(bufnr), position = positions[i] }
     end
-  end)
+    client.request(bufnr, 'maskd/formatHints', params, function(err, state)
+      if err then
+        report(err, opts)
+        finish(bufnr, cb, err, nil)
+      elseif type(state) == 'table' then
+        fn(state)
+      elseif positions[i + 1] then
+        ask(i + 1)
+      else
+        if not (opts and opts.silent) then
+          notify('no field under the cursor', vim.log.levels.WARN)
+        end
+        finish(bufnr, cb, nil, nil)
+      end
+    end)
+  end
+  ask(1)
 end
 
 --- Changes the mask of the field under the cursor; its entered characters re-flow and the
 --- cursor keeps its count of entered characters to its left.
---- opts: `resolve`, `silent` as for open_field(). `cb(err, result)` runs at the end.
+--- opts: `resolve`, `silent`, `force` as for open_field(). `cb(err, result)` runs at the end.
 function M.set_mask(mask, opts, cb)
   ensure_setup()
   opts = opts or {}
   local bufnr = api.nvim_get_current_buf()
   with_field(bufnr, cb, function(state)
-    local function params()
-      local spec = spec_of(mask, opts)
-      return { textDocument = document(bufnr), field = state.field, mask = spec, position = cursor_position(bufnr) }
-    end
+    local spec
+    local params = with_spec(mask, opts, function(s)
+      spec = s
+      local position = cursor_position(bufnr)
+      return { textDocument = document(bufnr), field = state.field, mask = s, position = position, force = opts.force or nil }
+    end)
     client.request(bufnr, 'maskd/setMask', params, function(err, result)
       if err then
         report(err, opts)
       else
-        apply_field_result(bufnr, result)
+        apply_field_result(bufnr, result, spec, false)
       end
       finish(bufnr, cb, err, result)
     end)
@@ -328,7 +726,8 @@ function M.close(cb)
   end)
 end
 
---- Echoes the state of the field under the cursor.
+--- Echoes the state of the field under the cursor on one line (cut to fit, so there is no
+--- hit-enter prompt): its value and state, its problems, the mask, what is still to fill.
 function M.info(cb)
   ensure_setup()
   local bufnr = api.nvim_get_current_buf()
@@ -337,12 +736,14 @@ function M.info(cb)
     local chunks = {
       { 'maskd ', 'Title' },
       { fields.describe(state) },
-      { '  mask ' .. tostring(state.mask), 'Comment' },
     }
+    -- The daemon's diagnostics are off for plugin buffers: an invalid field's problems are
+    -- in describe(), an incomplete one's is what is still to fill.
     if type(state.placeholder) == 'string' and state.placeholder ~= '' then
       table.insert(chunks, { '  to fill ' .. state.placeholder, 'Comment' })
     end
-    api.nvim_echo(chunks, true, {})
+    table.insert(chunks, { '  mask ' .. tostring(state.mask), 'Comment' })
+    api.nvim_echo(fields.fit(chunks, vim.v.echospace), true, {})
     finish(bufnr, cb, nil, state)
   end)
 end

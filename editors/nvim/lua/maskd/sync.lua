@@ -207,7 +207,14 @@ local function mark(s, first, last, new_last)
   d.first = math.min(d.first, first)
 end
 
+--- Called with the buffer before each of its didChange notifications goes out (maskd.init
+--- closes there the fields whose opening an undo took back).
+M.before_send = nil
+
 local function flush_safely(bufnr, s)
+  if M.before_send then
+    M.before_send(bufnr)
+  end
   local ok, err = pcall(send_pending, bufnr, s)
   if not ok then
     -- Never leave the daemon with other text: start over from the whole of it.

@@ -41,6 +41,7 @@ var stderr_lines: list<string> = []
 var messages: list<string> = []
 var errors: list<string> = []
 var resyncs = 0
+var said_missing = ''
 
 # Lifecycle ---------------------------------------------------------------------------------
 
@@ -97,7 +98,11 @@ export def Start(): bool
   endif
   var argv = Command()
   if empty(argv) || !executable(argv[0])
-    Problem('cannot run ' .. string(argv) .. ': set g:maskd_cmd to the maskd binary')
+    # Once per command, in one line: which option names the binary.
+    if said_missing != string(argv)
+      said_missing = string(argv)
+      Problem('cannot run ' .. string(argv) .. ': set g:maskd_cmd to the maskd binary')
+    endif
     return false
   endif
   stderr_lines = []
@@ -123,6 +128,8 @@ export def Start(): bool
       clientInfo: {name: CLIENT_NAME, version: CLIENT_VERSION},
       rootUri: null,
       capabilities: {general: {positionEncodings: ['utf-16']}},
+      # The plugin shows each field's state itself (placeholder, :MaskdInfo, statusline).
+      initializationOptions: {diagnostics: 'off'},
     },
   }, {timeout: Timeout()})
   if type(reply) != v:t_dict || type(get(reply, 'result', 0)) != v:t_dict
@@ -227,8 +234,8 @@ enddef
 # Messages ----------------------------------------------------------------------------------
 
 # Registers `Fn(params)` for the daemon's notification `method`.  The plugin's own events
-# are 'detach' ({bufnr}: the buffer is no longer attached) and 'changed' ({bufnr, version}:
-# a didChange went out).
+# are 'detach' ({bufnr}: the buffer is no longer attached), 'sending' ({bufnr}: a didChange
+# is about to go out) and 'changed' ({bufnr, version}: a didChange went out).
 export def On(method: string, Fn: func)
   if !has_key(handlers, method)
     handlers[method] = []
@@ -282,6 +289,14 @@ export def Request(method: string, params: dict<any>): dict<any>
     return {error: {code: -32603, message: 'no answer to ' .. method .. ' within ' .. Timeout() .. ' ms'}}
   endif
   return reply
+enddef
+
+# Sends request `method` without waiting for its answer (nor flushing changes first).
+export def Post(method: string, params: dict<any>)
+  if Running()
+    Trace('->', {method: method, params: params})
+    ch_sendexpr(chan, {method: method, params: params}, {callback: (_, reply) => Trace('<-', reply)})
+  endif
 enddef
 
 # Sends notification `method`.
@@ -353,6 +368,10 @@ export def Attach(bufnr: number): bool
     timer: 0,
     unsettled: false,
   }
+  if bufnr == bufnr('%')
+    doc.changenr = changenr()
+    doc.highest = changenr()
+  endif
   var ft = getbufvar(bufnr, '&filetype')
   Notify('textDocument/didOpen', {textDocument: {
     uri: doc.uri,
@@ -574,6 +593,18 @@ def OnChange(bufnr: number, start: number, end: number, added: number, changes: 
   endif
 enddef
 
+# Returns whether the change about to be sent for the current buffer `doc` came from an
+# undo or a redo, and records the undo state: undo lowers changenr(), a redo raises it to a
+# number the buffer has had before, a new change (or one joined to the last) never does.
+def UndoOrRedo(doc: dict<any>): bool
+  var now = changenr()
+  var last = get(doc, 'changenr', now)
+  var highest = get(doc, 'highest', now)
+  doc.changenr = now
+  doc.highest = max([highest, now])
+  return now < last || (now > last && now <= highest)
+enddef
+
 # Sends the pending change of `bufnr` as one didChange: the daemon's lines of the pending
 # region against the buffer's, narrowed to the characters that differ.
 def Send(bufnr: number)
@@ -589,6 +620,7 @@ def Send(bufnr: number)
   if empty(doc.pending) || !bufloaded(bufnr)
     return
   endif
+  Emit('sending', {bufnr: bufnr})
   var [start, end, added] = doc.pending
   doc.pending = []
   var old: list<string> = doc.lines
@@ -616,7 +648,9 @@ def Send(bufnr: number)
   var otext = Text(before)
   var ntext = Text(after)
   var hint = -1
-  if bufnr == bufnr('%') && line('.') >= start && line('.') < start + len(after)
+  # After an undo or a redo the cursor is wherever Vim put it, not after the change: the
+  # change is then what the texts say (the longest common prefix first), never the cursor's.
+  if bufnr == bufnr('%') && !UndoOrRedo(doc) && line('.') >= start && line('.') < start + len(after)
     hint = 0
     for i in range(line('.') - start)
       hint += len(after[i]) + 1

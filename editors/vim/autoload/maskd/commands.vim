@@ -46,7 +46,8 @@ enddef
 
 # Returns the MaskSpec that a command argument stands for: one of g:maskd_presets, a
 # preset of the running daemon ({"preset": name}), a JSON object (when it starts with
-# "{"), or else bracket notation as it is.
+# "{"), or else bracket notation as it is.  A word without brackets or spaces can only be a
+# preset's name: when there is none of that name, throws a message listing them.
 export def Resolve(arg: string): any
   var name = trim(arg)
   var own = get(g:, 'maskd_presets', {})
@@ -65,7 +66,49 @@ export def Resolve(arg: string): any
     catch
     endtry
   endif
+  if name =~ '^[[:alnum:]._-]\+$'
+    throw printf("maskd: unknown preset '%s' (presets: %s)", name, join(PresetNames(), ', '))
+  endif
   return name
+enddef
+
+# Returns Resolve(arg), or null after showing its message.
+def ResolveOrSay(arg: string): any
+  try
+    return Resolve(arg)
+  catch /^maskd: /
+    Error(substitute(v:exception, '^maskd: ', '', ''))
+  endtry
+  return null
+enddef
+
+# Returns the ranges, one per line, of :MaskdField over lines line1..line2: the Visual
+# selection's part of each line when the range is the last selection (characterwise: from
+# its start on the first line to its end on the last; blockwise: its columns), else each
+# line without its leading and trailing blanks.
+export def LineRanges(line1: number, line2: number): list<dict<any>>
+  var bufnr = bufnr('%')
+  var first = getpos("'<")
+  var last = getpos("'>")
+  var vmode = first[1] == line1 && last[1] == line2 ? visualmode() : ''
+  var out: list<dict<any>> = []
+  for lnum in range(line1, line2)
+    var text = getline(lnum)
+    var s: number
+    var e: number
+    if vmode ==# 'v'
+      s = lnum == line1 ? min([first[2] - 1, len(text)]) : 0
+      e = lnum == line2 ? min([last[2] - 1 + len(matchstr(strpart(text, last[2] - 1), '^.')), len(text)]) : len(text)
+    elseif vmode ==# "\<C-v>"
+      s = min([min([first[2], last[2]]) - 1, len(text)])
+      e = min([max([first[2], last[2]]), len(text)])
+    else
+      s = len(matchstr(text, '^\s*'))
+      e = max([s, len(text) - len(matchstr(text, '\s*$'))])
+    endif
+    add(out, {start: offset.Position(bufnr, lnum, s), end: offset.Position(bufnr, lnum, e)})
+  endfor
+  return out
 enddef
 
 # Ranges ------------------------------------------------------------------------------------
@@ -120,10 +163,27 @@ enddef
 
 # Commands ----------------------------------------------------------------------------------
 
-# :MaskdField {preset|mask}: over the Visual selection when given a range, else the word
-# under the cursor.
-export def Field(arg: string, ranged: bool)
-  var range = ranged ? VisualRange() : WordRange()
+# :MaskdField[!] {preset|mask}: over the Visual selection when given a range (over several
+# lines: a field on each line, in one request), else the word under the cursor; with !,
+# even where the text would not fit the mask.  An empty field opened from Normal mode
+# starts Insert mode in it (g:maskd_insert_on_open, default true).
+export def Field(arg: string, count: number, line1: number, line2: number, force: bool)
+  if count > 0 && line1 != line2
+    if !client.Start()
+      return
+    endif
+    var spec = ResolveOrSay(arg)
+    if spec == null
+      return
+    endif
+    var ranges = LineRanges(line1, line2)
+    var [opened, errors] = fields.OpenMany(bufnr('%'), ranges, spec, force)
+    if !empty(errors)
+      Warn(printf('%d of %d fields opened; line %d: %s', opened, len(ranges), errors[0][0] + 1, errors[0][1]))
+    endif
+    return
+  endif
+  var range = count > 0 ? VisualRange() : WordRange()
   if type(range) == v:t_string
     Error(range)
     return
@@ -131,21 +191,96 @@ export def Field(arg: string, ranged: bool)
   if !client.Start()
     return
   endif
-  var reply = fields.Open(bufnr('%'), range, Resolve(arg))
+  var spec = ResolveOrSay(arg)
+  if spec == null
+    return
+  endif
+  if count == 0 && range.start != range.end
+    range = WidestRun(range, spec)
+  endif
+  var normal = mode() !~ '^[iR]'
+  var reply = fields.Open(bufnr('%'), range, spec, '', force)
   if has_key(reply, 'error')
     Error(Message(reply))
+    return
+  endif
+  var state = get(reply.result, 'state', {})
+  if normal && get(g:, 'maskd_insert_on_open', true) && type(state) == v:t_dict && get(state, 'text', 'x') == ''
+    # At the end of a line the Normal-mode cursor cannot stand in the field.
+    var [lnum, byte] = offset.BytePos(bufnr('%'), state.range.start)
+    cursor(lnum, byte + 1)
+    if byte >= len(getline(lnum))
+      startinsert!
+    else
+      startinsert
+    endif
   endif
 enddef
 
-# Returns the daemon's FieldState of the field at the cursor, or {} (with a message unless
-# `quiet`).
-def FieldHere(quiet: bool): dict<any>
-  var reply = fields.Hints(bufnr('%'), fields.CursorPosition())
-  if has_key(reply, 'error')
-    Error(Message(reply))
-    return {}
+# Returns the widest run of words around the word `range` (one blank apart, at most three
+# each side) that MaskSpec `spec` reads without dropping a letter or a digit (maskd/apply),
+# else `range`: text formatted before (+1 (555) 123-4567) is taken whole.
+def WidestRun(range: dict<any>, spec: any): dict<any>
+  var bufnr = bufnr('%')
+  var lnum = range.start.line + 1
+  var text = getline(lnum)
+  var s = offset.ByteCol(text, range.start.character)
+  var words: list<list<number>> = []
+  var at = 0
+  while true
+    var m = matchstrpos(text, '\S\+', at)
+    if m[1] < 0
+      break
+    endif
+    add(words, [m[1], m[2]])
+    at = m[2]
+  endwhile
+  var k = indexof(words, (_, w) => w[0] == s)
+  if k < 0
+    return range
   endif
-  var state = get(reply, 'result', null)
+  var lo = k
+  var hi = k
+  while lo > 0 && k - lo < 3 && words[lo][0] - words[lo - 1][1] == 1
+    lo -= 1
+  endwhile
+  while hi < len(words) - 1 && hi - k < 3 && words[hi + 1][0] - words[hi][1] == 1
+    hi += 1
+  endwhile
+  var runs: list<list<number>> = []
+  for i in range(lo, k)
+    for j in range(k, hi)
+      if i != j || i != k
+        add(runs, [words[i][0], words[j][1]])
+      endif
+    endfor
+  endfor
+  sort(runs, (a, b) => (b[1] - b[0]) - (a[1] - a[0]))
+  for [first, last] in runs
+    var reply = client.Request('maskd/apply', {mask: spec, text: strpart(text, first, last - first)})
+    var r = get(reply, 'result', {})
+    if type(r) == v:t_dict && get(r, 'rejected', 'x') == '' && get(r, 'overflow', 'x') == ''
+      return {start: offset.Position(bufnr, lnum, first), end: offset.Position(bufnr, lnum, last)}
+    endif
+  endfor
+  return range
+enddef
+
+# Returns the daemon's FieldState of the field at the cursor (touching it, or in Normal mode
+# touching either side of the character under it), or {} (with a message unless `quiet`).
+def FieldHere(quiet: bool): dict<any>
+  var state: any = null
+  for pos in fields.CursorPositions()
+    var reply = fields.Hints(bufnr('%'), pos)
+    if has_key(reply, 'error')
+      Error(Message(reply))
+      return {}
+    endif
+    state = get(reply, 'result', null)
+    if type(state) == v:t_dict
+      break
+    endif
+  endfor
   if type(state) != v:t_dict
     if !quiet
       Warn('no field under the cursor')
@@ -156,12 +291,16 @@ def FieldHere(quiet: bool): dict<any>
 enddef
 
 # :MaskdSetMask {preset|mask}: changes the mask of the field under the cursor.
-export def SetMask(arg: string)
+export def SetMask(arg: string, force: bool)
   var state = FieldHere(false)
   if empty(state)
     return
   endif
-  var reply = fields.SetMask(bufnr('%'), state.field, Resolve(arg), fields.CursorPosition())
+  var spec = ResolveOrSay(arg)
+  if spec == null
+    return
+  endif
+  var reply = fields.SetMask(bufnr('%'), state.field, spec, fields.CursorPosition(), force)
   if has_key(reply, 'error')
     Error(Message(reply))
   endif
@@ -192,10 +331,21 @@ export def Info()
     endif
     return
   endif
-  var text = printf('maskd %s: %s  mask %s', state.field, fields.Describe(state), get(state, 'mask', '?'))
+  # The daemon's diagnostics are off for plugin buffers: an invalid field's problems are in
+  # Describe(), an incomplete one's is what is still to fill.
+  var text = printf('maskd %s: %s', state.field, fields.Describe(state))
   var ph = get(state, 'placeholder', '')
   if type(ph) == v:t_string && ph != ''
     text ..= '  to fill ' .. ph
+  endif
+  text ..= '  mask ' .. get(state, 'mask', '?')
+  # One line that fits, so there is no hit-enter prompt.
+  var room = v:echospace - 1
+  if strdisplaywidth(text) > room
+    while strdisplaywidth(text) > room - 1 && text != ''
+      text = strcharpart(text, 0, strchars(text) - 1)
+    endwhile
+    text ..= '…'
   endif
   echomsg text
 enddef

@@ -23,6 +23,7 @@ export def Buf(bufnr: number): dict<any>
       own: {},
       last: {rejected: '', overflow: ''},
       shown: {},
+      opens: {},
       refresh: 0,
       resync: {},
       stats: {formats: 0, applied: 0, stale: 0, echo: 0, resynced: 0, last_version: -1},
@@ -157,10 +158,28 @@ export def CursorPosition(): dict<number>
   return offset.Position(bufnr('%'), line('.'), col('.') - 1)
 enddef
 
+# Returns the positions where the field "at the cursor" may be: the cursor's, and in Normal
+# mode, where the cursor stands on a character, also the place after that character (a
+# field that starts right after it, such as an empty one after "Phone: ").
+export def CursorPositions(): list<dict<number>>
+  var out = [CursorPosition()]
+  var text = getline('.')
+  var byte = col('.') - 1
+  if mode() !~ '^[iR]' && byte < len(text)
+    add(out, offset.Position(bufnr('%'), line('.'), byte + len(matchstr(strpart(text, byte), '^.'))))
+  endif
+  return out
+enddef
+
 # Returns the recorded field under the cursor of the current window, or {}.
 export def UnderCursor(): dict<any>
-  var pos = CursorPosition()
-  return At(bufnr('%'), pos.line, pos.character)
+  for pos in CursorPositions()
+    var s = At(bufnr('%'), pos.line, pos.character)
+    if !empty(s)
+      return s
+    endif
+  endfor
+  return {}
 enddef
 
 # Returns whether `v` is JSON true.
@@ -332,23 +351,49 @@ def Resync(bufnr: number)
 enddef
 
 # Applies an openField or setMask result: its edits when the buffer is still at its
-# version, its cursor, and the field's state.
-def ApplyResult(bufnr: number, result: any)
+# version, its cursor, and the field's state.  An open that changed the text is
+# remembered, so that undoing it closes the field (see UndoneOpens()).
+def ApplyResult(bufnr: number, result: any, opening: bool)
   if type(result) != v:t_dict
     return
   endif
   if get(result, 'version', client.Version(bufnr)) == client.Version(bufnr)
+    var before = bufnr == bufnr('%') ? changenr() : -1
     ApplyOwn(bufnr, get(result, 'edits', []), false)
     textedit.SetCursor(bufnr, get(result, 'cursor', null))
+    if opening && before >= 0 && changenr() != before && type(get(result, 'field', 0)) == v:t_string
+      var opens = Buf(bufnr).opens
+      opens[result.field] = changenr()
+    endif
   endif
   Update(bufnr, [get(result, 'state', {})])
+enddef
+
+# Closes the fields of the current buffer `bufnr` whose opening an undo has just taken
+# back, before the daemon hears of the undo: the text is then as it was before the open,
+# and stays so.  Called by the client before each didChange of the buffer.
+def UndoneOpens(p: dict<any>)
+  if !has_key(bufs, string(p.bufnr)) || p.bufnr != bufnr('%')
+    return
+  endif
+  var b = Buf(p.bufnr)
+  for [id, nr] in items(b.opens)
+    if changenr() < nr
+      remove(b.opens, id)
+      if has_key(b.fields, id)
+        remove(b.fields, id)
+      endif
+      client.Post('maskd/closeField', {textDocument: {uri: client.Uri(p.bufnr)}, field: id})
+      Render(p.bufnr)
+    endif
+  endfor
 enddef
 
 # Requests ----------------------------------------------------------------------------------
 
 # Opens a field over LSP Range `range` of `bufnr` with MaskSpec `mask` (and id `id` unless
 # empty), attaching the buffer first.  Returns the daemon's response ({result} or {error}).
-export def Open(bufnr: number, range: dict<any>, mask: any, id = ''): dict<any>
+export def Open(bufnr: number, range: dict<any>, mask: any, id = '', force = false): dict<any>
   if !client.Attach(bufnr)
     return {error: {code: -32603, message: 'maskd is not running'}}
   endif
@@ -356,24 +401,71 @@ export def Open(bufnr: number, range: dict<any>, mask: any, id = ''): dict<any>
   if id != ''
     params.field = id
   endif
+  if force
+    params.force = true
+  endif
   client.Flush(bufnr)
   params.textDocument = client.Document(bufnr)
   var reply = client.Request('maskd/openField', params)
   if has_key(reply, 'result')
-    ApplyResult(bufnr, reply.result)
+    ApplyResult(bufnr, reply.result, true)
   endif
   return reply
 enddef
 
+# Opens a field with MaskSpec `mask` over each of `ranges` (LSP Ranges, one per line) of
+# `bufnr` in one maskd/openFields.  Returns [opened, errors]: the count, and [line, message]
+# for each range that did not open.
+export def OpenMany(bufnr: number, ranges: list<dict<any>>, mask: any, force = false): list<any>
+  if !client.Attach(bufnr)
+    return [0, [[ranges[0].start.line, 'maskd is not running']]]
+  endif
+  client.Flush(bufnr)
+  var entries = mapnew(ranges, (_, r) => force ? {range: r, mask: mask, force: true} : {range: r, mask: mask})
+  var params: dict<any> = {textDocument: client.Document(bufnr), fields: entries}
+  if force
+    params.force = true
+  endif
+  var reply = client.Request('maskd/openFields', params)
+  if has_key(reply, 'error')
+    return [0, [[ranges[0].start.line, get(reply.error, 'message', string(reply.error))]]]
+  endif
+  var results = get(reply.result, 'results', [])
+  var all: list<any> = []
+  var states: list<any> = []
+  var errors: list<any> = []
+  for i in range(len(results))
+    var r = results[i]
+    if type(r) == v:t_dict && has_key(r, 'error')
+      add(errors, [ranges[i].start.line, get(r.error, 'message', '')])
+    elseif type(r) == v:t_dict
+      extend(all, get(r, 'edits', []))
+      add(states, get(r, 'state', {}))
+    endif
+  endfor
+  if get(reply.result, 'version', -1) == client.Version(bufnr) && !empty(all)
+    var current = bufnr == bufnr('%')
+    var caret = current ? CursorPosition() : {}
+    ApplyOwn(bufnr, all, false)
+    if current
+      textedit.SetCursor(bufnr, Shifted(caret, all))
+    endif
+  endif
+  Update(bufnr, states)
+  return [len(states), errors]
+enddef
+
 # Changes the mask of field `id` of `bufnr`; what was entered re-flows, and the cursor (LSP
 # Position `position`) keeps its count of entered characters to its left.
-export def SetMask(bufnr: number, id: string, mask: any, position: dict<any>): dict<any>
+export def SetMask(bufnr: number, id: string, mask: any, position: dict<any>, force = false): dict<any>
   client.Flush(bufnr)
-  var reply = client.Request('maskd/setMask', {
-    textDocument: client.Document(bufnr), field: id, mask: mask, position: position,
-  })
+  var params: dict<any> = {textDocument: client.Document(bufnr), field: id, mask: mask, position: position}
+  if force
+    params.force = true
+  endif
+  var reply = client.Request('maskd/setMask', params)
   if has_key(reply, 'result')
-    ApplyResult(bufnr, reply.result)
+    ApplyResult(bufnr, reply.result, false)
   endif
   return reply
 enddef
@@ -443,6 +535,7 @@ def Refresh(bufnr: number)
 enddef
 
 client.On('maskd/didFormat', OnDidFormat)
+client.On('sending', UndoneOpens)
 client.On('changed', OnChanged)
 client.On('settled', (p) => Resync(p.bufnr))
 client.On('detach', (p) => Forget(p.bufnr))

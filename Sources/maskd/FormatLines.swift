@@ -1,0 +1,273 @@
+// maskd: `maskd format` over standard input: one formatted line out per line in, streamed through the engine.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import JSON
+import MaskEngine
+import MaskServer
+
+/// The longest line read as a field, in bytes: longer ones are copied through unformatted and reported, so memory
+/// stays one buffer whatever the input.
+let longestLine = 1 << 16
+
+/// Formats standard input line by line (Protocol/protocol.md, section 7, "Bulk formatting").
+///
+/// Each line is formatted on its own, ended as it came (`\n`, `\r\n`, or nothing for a last line without one).
+/// A line that cannot be read as a field (invalid UTF-8, longer than `longestLine`) is reported on standard error
+/// and copied to standard output as it came, so output line N is always input line N.
+/// - Returns: the exit code: 0, or 1 when a line was reported (with `check`, any line not complete and valid).
+func formatLines(_ mask: Mask, json: Bool, check: Bool) -> Int32 {
+    var run = LineFormatting(mask: mask, json: json, check: check)
+    return run.run()
+}
+
+private struct LineFormatting {
+    let mask: Mask
+    let json: Bool
+    let check: Bool
+    var out = OutputBuffer(fd: 1)
+    var err = OutputBuffer(fd: 2)
+    var progress = ProgressLine()
+    var lineNumber = 0
+    var failed = 0
+
+    init(mask: Mask, json: Bool, check: Bool) {
+        self.mask = mask
+        self.json = json
+        self.check = check
+    }
+
+    mutating func run() -> Int32 {
+        // Room for the longest line and its "\r\n"; a line that fills it without a break is longer.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: longestLine + 2, alignment: 16)
+        defer { buffer.deallocate() }
+        let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        var start = 0, end = 0
+        // True while copying the rest of a line longer than the buffer.
+        var copyingLongLine = false
+        var atEnd = false
+        while true {
+            // Every complete line in the buffer.
+            while start < end, let newline = memchr(base + start, 0x0A, end - start) {
+                let stop = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+                if copyingLongLine {
+                    if !json { out.append(UnsafeRawBufferPointer(start: base + start, count: stop + 1 - start)) }
+                    copyingLongLine = false
+                } else {
+                    let crlf = stop > start && base[stop - 1] == 0x0D
+                    line(UnsafeBufferPointer(start: base + start, count: stop - start - (crlf ? 1 : 0)),
+                         ending: crlf ? "\r\n" : "\n")
+                }
+                start = stop + 1
+            }
+            if atEnd {
+                if start < end, !copyingLongLine {
+                    line(UnsafeBufferPointer(start: base + start, count: end - start), ending: "")
+                } else if start < end, !json {
+                    out.append(UnsafeRawBufferPointer(start: base + start, count: end - start))
+                }
+                break
+            }
+            // Keep the start of an unfinished line, unless it fills the whole buffer.
+            if start == 0, end == buffer.count {
+                if !copyingLongLine {
+                    lineNumber += 1
+                    unreadable("longer than \(longestLine) bytes")
+                    copyingLongLine = true
+                }
+                if !json { out.append(UnsafeRawBufferPointer(start: base, count: end)) }
+                start = end
+            }
+            if start > 0 {
+                memmove(base, base + start, end - start)
+                end -= start
+                start = 0
+            }
+            // What is formatted is written before waiting for more, so a slow input still streams.
+            flush()
+            progress.update(lines: lineNumber)
+            let count = read(0, base + end, buffer.count - end)
+            if count > 0 {
+                end += count
+            } else if count == 0 {
+                atEnd = true
+            } else if errno != EINTR {
+                let problem = String(cString: strerror(errno))
+                flush()
+                progress.erase()
+                writeStandardError("maskd: cannot read standard input: \(problem)\n")
+                return 1
+            }
+        }
+        flush()
+        progress.erase()
+        if check, progress.enabled {
+            writeStandardError("\(lineNumber) lines: \(lineNumber - failed) valid, \(failed) invalid\n")
+        }
+        return failed > 0 ? 1 : 0
+    }
+
+    /// Formats one line (its ending not included) and writes it out.
+    private mutating func line(_ bytes: UnsafeBufferPointer<UInt8>, ending: String) {
+        lineNumber += 1
+        if lineNumber & 0xFF == 0 { progress.update(lines: lineNumber) }
+        let text = bytes.count > longestLine ? nil : String(validating: bytes, as: UTF8.self)
+        guard let text else {
+            unreadable(bytes.count > longestLine ? "longer than \(longestLine) bytes"
+                : "invalid UTF-8 at byte \(firstInvalidByte(bytes))")
+            if !json {
+                out.append(UnsafeRawBufferPointer(bytes))
+                out.append(ending)
+            }
+            return
+        }
+        let result = mask.format(text)
+        if json {
+            var members: [(String, JSONValue)] = [("line", .int(Int64(lineNumber)))]
+            if case .object(let object) = ApplyResult.json(result, naive: text, encoding: .utf16) {
+                members += object.map { ($0.key, $0.value) }
+            }
+            out.append(JSONValue.object(JSONObject(members)).serialized())
+            out.append("\n")
+        } else {
+            out.append(result.text)
+            out.append(ending)
+        }
+        if check, !(result.complete && result.valid) {
+            report(result.problems.isEmpty ? "incomplete" : result.problems.joined(separator: "; "))
+        }
+    }
+
+    /// Reports the current line as one that is copied, not formatted; with `json`, its object is the error.
+    private mutating func unreadable(_ problem: String) {
+        report(problem + (json ? "" : ", copied unformatted"))
+        if json {
+            out.append(JSONValue.object(["line": .int(Int64(lineNumber)), "error": .string(problem)]).serialized())
+            out.append("\n")
+        }
+    }
+
+    /// Counts the current line as failed and says why on standard error.
+    private mutating func report(_ problem: String) {
+        failed += 1
+        err.append("line \(lineNumber): \(problem)\n")
+    }
+
+    /// Writes both buffers; the progress line is taken off the terminal while anything else is written to it.
+    private mutating func flush() {
+        let hide = progress.shown && (!err.isEmpty || (!out.isEmpty && progress.sharesTerminal(with: 1)))
+        if hide { progress.erase() }
+        if !out.flush() {
+            let problem = String(cString: strerror(errno))
+            writeStandardError("maskd: cannot write standard output: \(problem)\n")
+            exit(1)
+        }
+        _ = err.flush()
+        if hide { progress.redraw() }
+    }
+}
+
+/// The byte offset of the first byte of `bytes` that is not part of valid UTF-8.
+private func firstInvalidByte(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var iterator = bytes.makeIterator()
+    var decoder = UTF8()
+    var offset = 0
+    while case .scalarValue(let scalar) = decoder.decode(&iterator) {
+        offset += UTF8.width(scalar)
+    }
+    return offset
+}
+
+/// Bytes for a descriptor, written in large pieces.
+private struct OutputBuffer {
+    let fd: Int32
+    private var bytes: [UInt8] = []
+    private let limit = 1 << 16
+
+    init(fd: Int32) {
+        self.fd = fd
+        bytes.reserveCapacity(limit + 4096)
+    }
+
+    var isEmpty: Bool { bytes.isEmpty }
+
+    mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func append(_ data: UnsafeRawBufferPointer) {
+        bytes.append(contentsOf: data)
+    }
+
+    mutating func append(_ data: [UInt8]) {
+        bytes.append(contentsOf: data)
+    }
+
+    /// Writes what is buffered. - Returns: false when the descriptor failed (errno says why).
+    mutating func flush() -> Bool {
+        guard !bytes.isEmpty else { return true }
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes.withUnsafeBytes { writeAll(fd, $0) }
+    }
+}
+
+/// "12345 lines, 310k lines/s" on standard error while a long run goes on, when standard error is a terminal.
+private struct ProgressLine {
+    let enabled = isatty(2) == 1
+    private(set) var shown = false
+    private var text = ""
+    private let startNS = monotonicNS()
+    private var lastNS: UInt64 = 0
+
+    /// No line before half a second, then at most four a second.
+    mutating func update(lines: Int) {
+        guard enabled else { return }
+        let now = monotonicNS()
+        let elapsed = now - startNS
+        guard elapsed >= 500_000_000, now - lastNS >= 250_000_000 else { return }
+        lastNS = now
+        let rate = Double(lines) / (Double(elapsed) / 1e9)
+        text = "\(lines) lines, \(formatRate(rate)) lines/s"
+        redraw()
+    }
+
+    /// Puts the last progress line back after something else was written.
+    mutating func redraw() {
+        guard enabled, !text.isEmpty else { return }
+        writeStandardError("\r\u{1B}[K" + text)
+        shown = true
+    }
+
+    /// Takes the progress line off the terminal.
+    mutating func erase() {
+        guard shown else { return }
+        writeStandardError("\r\u{1B}[K")
+        shown = false
+    }
+
+    /// Whether `fd` writes to the same terminal as standard error.
+    func sharesTerminal(with fd: Int32) -> Bool {
+        guard isatty(fd) == 1 else { return false }
+        var a = stat(), b = stat()
+        return fstat(fd, &a) == 0 && fstat(2, &b) == 0 && a.st_rdev == b.st_rdev
+    }
+}
+
+private func monotonicNS() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}
+
+/// 950, 12.3k, 310k, 1.25M.
+private func formatRate(_ rate: Double) -> String {
+    func digits(_ value: Double) -> String {
+        value >= 100 ? "\(Int(value.rounded()))" : "\(Double(Int((value * 10).rounded())) / 10)"
+    }
+    if rate >= 1e6 { return digits(rate / 1e6) + "M" }
+    if rate >= 1e3 { return digits(rate / 1e3) + "k" }
+    return "\(Int(rate.rounded()))"
+}
