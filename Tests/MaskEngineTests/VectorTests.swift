@@ -166,11 +166,19 @@ enum VectorSpec {
         case "oneOf": spec = MaskSpec(.oneOf(try (try typed(object["oneOf"]) as [Any]).map { try VectorSpec.spec($0) }))
         default:
             let n: [String: Any] = try typed(object["number"])
+            if let g = n["grouping"] as? String, NumberSpec.Grouping(rawValue: g) == nil { throw Malformed() }
             spec = MaskSpec(.number(NumberSpec(group: n["group"] as? String ?? ",",
                                                decimal: (n["decimal"] as? String)?.first ?? ".",
                                                fraction: n["fraction"] as? Int ?? 2,
                                                negative: n["negative"] as? Bool ?? false,
-                                               maxInteger: n["maxInteger"] as? Int)))
+                                               maxInteger: n["maxInteger"] as? Int,
+                                               grouping: (n["grouping"] as? String).map { NumberSpec.Grouping(rawValue: $0)! }
+                                                   ?? .thousand,
+                                               min: (n["min"] as? NSNumber)?.doubleValue,
+                                               max: (n["max"] as? NSNumber)?.doubleValue,
+                                               prefix: n["prefix"] as? String ?? "", suffix: n["suffix"] as? String ?? "",
+                                               decimalAliases: (n["decimalAliases"] as? [String] ?? []).compactMap(\.first),
+                                               padFraction: n["padFraction"] as? Bool ?? false)))
         }
         spec.slot = try optional(object["slot"], String.self)?.first
         if let accept = try optional(object["accept"], String.self) {

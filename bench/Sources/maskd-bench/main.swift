@@ -154,6 +154,37 @@ section("engine", number: "1") {
                        ratio: speedup.flatMap { a in remadeSpeedup.map { formatRatio(a) + " / " + formatRatio($0) + " faster" } } ?? "—",
                        target: target ? "< 1 µs, ≥ 100x" : "—", result: result))
     }
+    // The phone preset against phonenumbers typing the same digits in the same run.
+    var phoneBaselines: [String: PhonenumbersBench.Outcome] = [:]
+    if python != nil, let path = options.python {
+        for (region, digits) in Masks.phoneNumbers {
+            do {
+                let outcome = try PhonenumbersBench.run(python: path, script: options.script, reps: counts.pythonReps,
+                                                        warmup: counts.pythonWarmup, timeout: counts.timeout * 10,
+                                                        region: region, digits: digits)
+                phoneBaselines[region] = outcome
+                report.add(Row(number: "1", name: "baseline: phonenumbers AsYouTypeFormatter, \(region) \(digits), kept per field",
+                               median: formatDuration(outcome.kept.median), p99: formatDuration(outcome.kept.p99),
+                               baseline: "—", ratio: "—", target: "—", result: "—"))
+            } catch {
+                report.fail("1", "phonenumbers baseline, \(region)", error)
+            }
+        }
+    }
+    for c in try EngineCase.phone() {
+        let (samples, text) = EngineBench.typing(c, reps: counts.engineReps, warmup: counts.engineWarmup)
+        let region = String(c.name.suffix(2))
+        let kept = phoneBaselines[region]
+        let speedup = kept.map { $0.kept.median / samples.median }
+        var result = Verdict.check(samples.median <= 2_000 && (speedup.map { $0 >= 20 } ?? true))
+        if speedup == nil { result += " (≤ 2 µs only)" }
+        report.add(Row(number: "1", name: "engine: \(c.name) typed, ns/keystroke", median: formatDuration(samples.median),
+                       p99: formatDuration(samples.p99),
+                       baseline: kept.map { "phonenumbers \(formatDuration($0.kept.median)) kept" } ?? "skipped: \(pythonProblem)",
+                       ratio: speedup.map { formatRatio($0) + " faster" } ?? "—", target: "≤ 2 µs, ≥ 20x", result: result))
+        let agreed = kept.map { $0.formatted == text ? ", as phonenumbers does" : ", phonenumbers gives \"\($0.formatted)\"" } ?? ""
+        report.note("engine \(c.name): \(c.keys.count) keys typed give \"\(text)\"\(agreed).")
+    }
     for c in try EngineCase.all() {
         let (samples, text) = EngineBench.typing(c, reps: counts.engineReps, warmup: counts.engineWarmup)
         add("\(c.name) typed", samples, target: c.name.hasPrefix("card"))

@@ -27,6 +27,8 @@ set nomore shortmess+=F
 execute 'set runtimepath^=' .. fnameescape(PLUGIN_DIR)
 g:maskd_cmd = [$MASKD != '' ? $MASKD : REPO_ROOT .. '/.build/debug/maskd']
 g:maskd_timeout = 5000
+# The tests type their own Insert-mode keys after opening a field.
+g:maskd_insert_on_open = false
 runtime plugin/maskd.vim
 
 import autoload '../autoload/maskd/client.vim'

@@ -16,6 +16,12 @@ vim9script
 # Insert mode each keystroke is its own didChange; TextChanged and TextChangedI send them
 # at once, a zero timer otherwise (see OnChange()).
 #
+# A daemon that dies is noticed at once (exit_cb), said once, and started again, at most
+# RESTARTS times in RESTART_WINDOW ms.  Meanwhile the documents stay tracked (their changes
+# are narrowed as ever but go nowhere), so the fields' ranges follow what is typed; the new
+# daemon gets each document's text in didOpen, and 'restarted' ({bufnr}) lets fields.vim
+# open every field again.  One that dies before answering initialize is not restarted.
+#
 # Keys typed fast: a change is sent, and the next key must act on the text as the daemon
 # formatted it.  Were that key inserted before the didFormat is applied, the didFormat would
 # be stale and dropped, and what the daemon refused in it (a letter, a digit too many) would
@@ -42,6 +48,14 @@ var messages: list<string> = []
 var errors: list<string> = []
 var resyncs = 0
 var said_missing = ''
+# Set when the daemon let a wait run out; no wait is made until it sends something again,
+# so a stalled daemon costs one wait, and typing goes on unformatted.
+var stalled = false
+var stalls = 0
+const RESTARTS = 3
+const RESTART_WINDOW = 60000
+# reltime() of each restart within the window.
+var restarts: list<list<number>> = []
 
 # Lifecycle ---------------------------------------------------------------------------------
 
@@ -55,12 +69,13 @@ def Command(): list<string>
 enddef
 
 def Timeout(): number
-  return get(g:, 'maskd_timeout', 5000)
+  return get(g:, 'maskd_timeout', 1000)
 enddef
 
-# Milliseconds Await() waits for the formatting of a change (0: it does not wait).
+# Milliseconds Await() waits for the formatting of a change (0: it does not wait): a
+# keystroke's budget.
 def FormatTimeout(): number
-  return get(g:, 'maskd_format_timeout', 1000)
+  return get(g:, 'maskd_format_timeout', 200)
 enddef
 
 # Appends `what` and `msg` to the file g:maskd_trace names, when it is set.
@@ -105,8 +120,10 @@ export def Start(): bool
     endif
     return false
   endif
+  said_missing = ''
   stderr_lines = []
   stopping = false
+  stalled = false
   job = job_start(argv, {
     in_mode: 'lsp',
     out_mode: 'lsp',
@@ -191,21 +208,117 @@ def StderrTail(): string
   return empty(stderr_lines) ? '' : ' (' .. stderr_lines[-1] .. ')'
 enddef
 
-def OnExit(j: job, status: number)
-  var expected = stopping
-  ready = false
-  stopping = false
+# Detaches every document without telling the daemon (it is gone).
+def DropDocs()
   for key in keys(docs)
     var doc = remove(docs, key)
     listener_remove(doc.listener)
     if doc.timer != 0
       timer_stop(doc.timer)
     endif
+    execute printf('silent! autocmd! maskd_buffers * <buffer=%s>', key)
     Emit('detach', {bufnr: str2nr(key)})
   endfor
-  if !expected
-    Problem('the daemon exited with status ' .. status .. StderrTail())
+enddef
+
+# Returns how a job ended, from its exit status (-1: Vim's value for a signal).
+def How(status: number): string
+  return status < 0 ? 'killed' : 'status ' .. status
+enddef
+
+def OnExit(j: job, status: number)
+  if j != job
+    return
   endif
+  var expected = stopping
+  var was_ready = ready
+  ready = false
+  stopping = false
+  if expected || !was_ready
+    # Stopped on purpose, or dead before initialize was answered: Start() says why.
+    DropDocs()
+    return
+  endif
+  filter(restarts, (_, t) => reltimefloat(reltime(t)) * 1000 < RESTART_WINDOW)
+  if len(restarts) >= RESTARTS
+    restarts = []
+    Problem(printf('the daemon stopped (%s), %d times within a minute: fields are off until you open one again',
+      How(status), RESTARTS + 1))
+    DropDocs()
+    return
+  endif
+  add(restarts, reltime())
+  Problem(printf('the daemon stopped (%s%s); restarted it, fields kept', How(status), StderrTail()))
+  for doc in values(docs)
+    doc.away = true
+  endfor
+  # Not from within the exit callback: the new daemon's initialize waits for its answer.
+  timer_start(0, (_) => Restart())
+enddef
+
+# Starts a new daemon for the documents the last one had, and has their fields opened again.
+def Restart()
+  if Running()
+    return
+  endif
+  var away = filter(keys(docs), (_, k) => get(docs[k], 'away', false))
+  if !Start()
+    DropDocs()
+    return
+  endif
+  for key in away
+    if !has_key(docs, key)
+      continue
+    endif
+    var bufnr = str2nr(key)
+    # What was typed meanwhile moves the fields' ranges before the text goes out whole.
+    Flush(bufnr)
+    var doc = docs[key]
+    doc.away = false
+    doc.lines = getbufline(bufnr, 1, '$')
+    doc.version = getbufvar(bufnr, 'changedtick')
+    doc.unsettled = false
+    var ft = getbufvar(bufnr, '&filetype')
+    Notify('textDocument/didOpen', {textDocument: {
+      uri: doc.uri,
+      languageId: ft == '' ? 'plaintext' : ft,
+      version: doc.version,
+      text: Text(doc.lines),
+    }})
+    Emit('restarted', {bufnr: bufnr})
+  endfor
+enddef
+
+# Forgets the restarts counted so far (for the tests).
+export def ForgetRestarts()
+  restarts = []
+enddef
+
+# Records that the daemon let a wait run out (said once per stall).
+def Stall()
+  # A wait cut short by the daemon's death is no stall: OnExit() says what happened.
+  if job_status(job) != 'run' || ch_status(chan) != 'open'
+    return
+  endif
+  if !stalled
+    stalled = true
+    stalls += 1
+    Problem('the daemon is not answering: typing goes on unformatted until it does')
+  endif
+enddef
+
+# Returns whether the daemon let a wait run out and has sent nothing since.  Messages that
+# came meanwhile are read first (they end the stall).
+export def Stalled(): bool
+  if stalled && ch_status(chan) == 'open' && ch_canread(chan)
+    Drain()
+  endif
+  return stalled
+enddef
+
+# Returns how many times the daemon stalled (for the tests).
+export def Stalls(): number
+  return stalls
 enddef
 
 # Returns the daemon's initialize result ({capabilities, serverInfo}), or {} when it is not running.
@@ -235,7 +348,9 @@ enddef
 
 # Registers `Fn(params)` for the daemon's notification `method`.  The plugin's own events
 # are 'detach' ({bufnr}: the buffer is no longer attached), 'sending' ({bufnr}: a didChange
-# is about to go out) and 'changed' ({bufnr, version}: a didChange went out).
+# is about to go out), 'changed' ({bufnr, version, change?}: a didChange went out, or would
+# have while the daemon was away; `change` the one TextDocumentContentChangeEvent of a
+# range) and 'restarted' ({bufnr}: a new daemon has the buffer's text).
 export def On(method: string, Fn: func)
   if !has_key(handlers, method)
     handlers[method] = []
@@ -255,6 +370,7 @@ enddef
 
 def OnMessage(ch: channel, msg: any)
   Trace('<-', msg)
+  stalled = false
   if type(msg) != v:t_dict || type(get(msg, 'method', 0)) != v:t_string
     return
   endif
@@ -281,11 +397,21 @@ export def Request(method: string, params: dict<any>): dict<any>
   if !Running()
     return {error: {code: -32603, message: 'maskd is not running'}}
   endif
+  if Stalled()
+    return {error: {code: -32603, message: 'maskd is not answering'}}
+  endif
   FlushAll()
   Trace('->', {method: method, params: params})
-  var reply = ch_evalexpr(chan, {method: method, params: params}, {timeout: Timeout()})
+  var reply: any
+  try
+    reply = ch_evalexpr(chan, {method: method, params: params}, {timeout: Timeout()})
+  catch
+    # The daemon died and Vim has not noticed yet: OnExit() reports it, once.
+    return {error: {code: -32603, message: 'maskd is not running'}}
+  endtry
   Trace('<-', reply)
   if type(reply) != v:t_dict || (!has_key(reply, 'result') && !has_key(reply, 'error'))
+    Stall()
     return {error: {code: -32603, message: 'no answer to ' .. method .. ' within ' .. Timeout() .. ' ms'}}
   endif
   return reply
@@ -301,9 +427,13 @@ enddef
 
 # Sends notification `method`.
 export def Notify(method: string, params: dict<any>)
-  if job_status(job) == 'run'
+  if job_status(job) == 'run' && ch_status(chan) == 'open'
     Trace('->', {method: method, params: params})
-    ch_sendexpr(chan, {method: method, params: params})
+    try
+      ch_sendexpr(chan, {method: method, params: params})
+    catch
+      # The daemon died and Vim has not noticed yet: its exit is reported once, by OnExit().
+    endtry
   endif
 enddef
 
@@ -451,15 +581,24 @@ enddef
 # buffer is still on its way.  Returns whether it settled.
 export def Await(bufnr: number): bool
   var doc = get(docs, string(bufnr), {})
-  if empty(doc) || !doc.unsettled || !Running() || FormatTimeout() <= 0
+  if empty(doc) || !doc.unsettled || !Running() || FormatTimeout() <= 0 || Stalled()
     return false
   endif
   var params = {textDocument: {uri: doc.uri}, position: {line: 0, character: 0}}
   Trace('->', {method: 'maskd/formatHints', params: params})
-  var reply = ch_evalexpr(chan, {method: 'maskd/formatHints', params: params}, {timeout: FormatTimeout()})
+  var reply: any
+  try
+    reply = ch_evalexpr(chan, {method: 'maskd/formatHints', params: params}, {timeout: FormatTimeout()})
+  catch
+    return false
+  endtry
   Trace('<-', reply)
+  if type(reply) != v:t_dict || empty(reply)
+    Stall()
+    return false
+  endif
   Drain()
-  if !has_key(docs, string(bufnr)) || type(reply) != v:t_dict
+  if !has_key(docs, string(bufnr))
     return false
   endif
   # The didFormat handler may have sent the echo of its edits meanwhile: it gets no answer.
@@ -662,13 +801,13 @@ def Send(bufnr: number)
     return
   endif
   doc.version = version
-  Notify('textDocument/didChange', {
-    textDocument: {uri: doc.uri, version: version},
-    contentChanges: [{
-      range: {start: PositionIn(before, start - 1, p), end: PositionIn(before, start - 1, oend)},
-      text: strpart(ntext, p, nend - p),
-    }],
-  })
-  doc.unsettled = true
-  Emit('changed', {bufnr: bufnr, version: version})
+  var change = {
+    range: {start: PositionIn(before, start - 1, p), end: PositionIn(before, start - 1, oend)},
+    text: strpart(ntext, p, nend - p),
+  }
+  if !get(doc, 'away', false)
+    Notify('textDocument/didChange', {textDocument: {uri: doc.uri, version: version}, contentChanges: [change]})
+    doc.unsettled = true
+  endif
+  Emit('changed', {bufnr: bufnr, version: version, change: change})
 enddef

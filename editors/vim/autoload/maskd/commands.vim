@@ -7,7 +7,7 @@ import autoload './offset.vim'
 
 # The presets of PROTOCOL.md section 4, for completion before the daemon has started.
 const KNOWN_PRESETS = ['amount', 'bankcard.cn', 'card', 'date', 'expiry', 'iban', 'id.cn',
-  'phone.cn', 'phone.us', 'time']
+  'phone', 'phone.cn', 'phone.us', 'time']
 
 def Error(text: string)
   echohl ErrorMsg
@@ -177,7 +177,7 @@ export def Field(arg: string, count: number, line1: number, line2: number, force
       return
     endif
     var ranges = LineRanges(line1, line2)
-    var [opened, errors] = fields.OpenMany(bufnr('%'), ranges, spec, force)
+    var [opened, errors] = fields.OpenMany(bufnr('%'), mapnew(ranges, (_, r) => ({range: r, mask: spec})), force)
     if !empty(errors)
       Warn(printf('%d of %d fields opened; line %d: %s', opened, len(ranges), errors[0][0] + 1, errors[0][1]))
     endif
