@@ -1,6 +1,6 @@
 // maskd tests: a line kept as many pieces behaves exactly as the same line kept whole, and a keystroke's work
 // (what the line tree reads) does not grow with the length of its line or the number of fields sharing it.
-// (How fast that is, against a short line, is the benchmark's to measure: bench/run, row 8.)
+// (How fast that is, against a short line, is the benchmark's to measure: bench/run, row 9.)
 import MaskEngine
 @testable import MaskServer
 import XCTest

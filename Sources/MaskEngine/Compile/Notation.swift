@@ -159,11 +159,9 @@ extension Program {
                         continue
                     }
                     // `…` repeats the slot before it; with none of its kind, it is `[…]` (letters or digits).
-                    if let previous, previous.slotClass == slot.slotClass {
-                        out.append("…")
-                    } else {
-                        out += previous == nil ? "…" : "][…"
-                    }
+                    // (Compared without binding `previous`: `if let` here crashed the release compiler, Swift 6.3.1.)
+                    let sameKind = previous?.slotClass == slot.slotClass
+                    out += sameKind || previous == nil ? "…" : "][…"
                     // Slots after a `…` stand in a block of their own, never reached.
                     break
                 }

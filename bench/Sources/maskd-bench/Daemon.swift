@@ -186,7 +186,7 @@ enum DaemonBench {
         try writing.wait()
     }
 
-    // MARK: Row 8: long lines
+    // MARK: Row 9: long lines
 
     /// A one-line document, `prefix` then an empty card field at its end, with a formatted four-digit field opened
     /// over each of `fourDigitFields` (columns).
