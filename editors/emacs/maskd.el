@@ -408,6 +408,12 @@ the error code."
     (list :line (1- (line-number-at-pos pos t))
           :character (maskd--utf16-column pos))))
 
+(defvar-local maskd--line-cache nil
+  "The start of a line found by `maskd--point': (TICK LINE . BOL).
+Valid while `buffer-chars-modified-tick' is TICK, so that converting
+many positions in a row costs the distance between them, not between
+each and the buffer's start.")
+
 (defun maskd--point (position)
   "Return the buffer position of LSP POSITION (a plist, UTF-16 columns).
 A line past the end is the end of the buffer; a column past the end
@@ -415,11 +421,15 @@ of its line is the line's end."
   (save-excursion
     (save-restriction
       (widen)
-      (goto-char (point-min))
-      (let ((line (plist-get position :line))
-            (column (plist-get position :character)))
-        (if (> (forward-line line) 0)
+      (let* ((line (plist-get position :line))
+             (column (plist-get position :character))
+             (tick (buffer-chars-modified-tick))
+             (cache (and (eql (car maskd--line-cache) tick) (cdr maskd--line-cache)))
+             (from (if cache (car cache) 0)))
+        (goto-char (if cache (cdr cache) (point-min)))
+        (if (/= (forward-line (- line from)) 0)
             (goto-char (point-max))
+          (setq maskd--line-cache (cons tick (cons line (point))))
           (let ((eol (line-end-position))
                 (n 0))
             (while (and (< n column) (< (point) eol))

@@ -811,6 +811,60 @@ Under eglot, the maskd-eglot command of the same name."
   (maskd-test--open "[000]" (point-max) (point-max))
   (maskd-test--step "7" "+1 (557" 7))
 
+(ert-deftest maskd-test-restart-fails ()
+  "A daemon that exits and whose restart dies at start-up: one line, no loop."
+  (maskd-test--run
+   'jsonrpc
+   (lambda ()
+     (setq maskd--restarts nil)
+     (maskd-test--field "" "phone.us")
+     (maskd-test--type "55")
+     (let* ((maskd-command (list (executable-find "false")))
+            (shown (maskd-test--showing
+                     (maskd-test--await-restart (maskd-test--kill))
+                     (let ((deadline (+ (float-time) 0.5)))
+                       (while (< (float-time) deadline)
+                         (accept-process-output nil 0.05))))))
+       (should (equal 1 (length shown)))
+       (should (string-match-p "\\`\\[maskd\\] the daemon exited (killed by signal 9) \
+and did not restart: could not start .*false: .*; fields closed until you open one\\'"
+                               (car shown)))
+       (should (null maskd--fields))
+       (should (null maskd--connection))
+       (should (= 1 (length maskd--restarts))))
+     (maskd-test--step "5" "+1 (555" 7))))
+
+(ert-deftest maskd-test-eglot-bad-command ()
+  "Under eglot, a daemon that dies at start-up is eglot's one error, and no loop."
+  :tags '(eglot)
+  (skip-unless (maskd-test--eglot-available-p))
+  (maskd-test--run
+   'eglot
+   (lambda ()
+     (let* ((file (make-temp-file "maskd-bad" nil ".txt"))
+            (buffer (find-file-noselect file))
+            (err nil)
+            (shown nil))
+       (push buffer maskd-test--buffers)
+       (with-current-buffer buffer
+         (let ((default-directory (file-name-directory file)))
+           (setq shown
+                 (maskd-test--showing
+                   (setq err (should-error
+                              (eglot '(text-mode) (eglot--current-project)
+                                      'eglot-lsp-server (list (executable-find "false"))
+                                      "plaintext")))
+                   (let ((deadline (+ (float-time) 0.5)))
+                     (while (< (float-time) deadline)
+                       (accept-process-output nil 0.05))))))
+         (should err)
+         (should-not (eglot-managed-p))
+         ;; eglot's lines about the attempt; none comes after it.
+         (should (<= (length shown) 2))
+         (should-not (seq-some (lambda (m) (string-match-p "Reconnect\\|maskd" m)) shown))
+         (set-buffer-modified-p nil))
+       (delete-file file)))))
+
 (ert-deftest maskd-test-bad-command ()
   "A daemon that cannot start, or dies at start-up: one line, no restart."
   (maskd-test--run
@@ -853,20 +907,19 @@ Under eglot, the maskd-eglot command of the same name."
      (should (eq #'maskd-field (lookup-key maskd-mode-map (kbd "C-c , f"))))
      (should (eq #'maskd-list-fields (lookup-key maskd-mode-map (kbd "C-c , l")))))))
 
-(ert-deftest maskd-test-list-fields ()
+(maskd-test--deftest list-fields
   "The list of fields: one line each, with its place and state."
-  (maskd-test--run
-   'jsonrpc
-   (lambda ()
-     (maskd-test--buffer "Tel: \nCard: 4111111111111111")
-     (maskd-field "phone.us" 6 6)
-     (maskd-field "card" 13 (point-max))
-     (let ((states (maskd-list-fields)))
-       (should (= 2 (length states)))
-       (with-current-buffer "*maskd fields*"
-         (should (equal (format "Fields of %s: 2\n1:5  f1  incomplete \n\
-2:6  f2  valid      4111 1111 1111 1111\n" (buffer-name (car maskd-test--buffers)))
-                        (buffer-substring-no-properties (point-min) (point-max)))))))))
+  (maskd-test--buffer "Tel: \nCard: 4111111111111111")
+  (maskd-test--call 'maskd-field "phone.us" 6 6)
+  (maskd-test--call 'maskd-field "card" 13 (point-max))
+  (let ((states (maskd-test--call 'maskd-list-fields))
+        (ids (mapcar #'car (reverse maskd--fields))))
+    (should (= 2 (length states)))
+    (with-current-buffer "*maskd fields*"
+      (should (equal (format "Fields of %s: 2\n1:5  %s  incomplete \n\
+2:6  %s  valid      4111 1111 1111 1111\n" (buffer-name (car maskd-test--buffers))
+                             (nth 0 ids) (nth 1 ids))
+                     (buffer-substring-no-properties (point-min) (point-max)))))))
 
 (ert-deftest maskd-test-autoloads ()
   "Every command has an autoload cookie."

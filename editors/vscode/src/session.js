@@ -510,7 +510,11 @@ class Session {
     const state = this.documents.get(document.uri.toString());
     for (let round = 0; state && this.client && round < 20; round++) {
       const before = state.tasks;
-      await this.client.request(Method.fields, { textDocument: textDocumentIdentifier(document) });
+      // A cheap request: its answer costs nothing however many fields the document has.
+      await this.client.request(Method.formatHints, {
+        textDocument: textDocumentIdentifier(document),
+        position: { line: 0, character: 0 },
+      });
       await state.queue;
       if (state.tasks === before) return;
     }

@@ -20,6 +20,15 @@ async function kill(api) {
   await died;
 }
 
+/** A new editor with a phone field holding `5`, and no restarts counted yet. */
+async function phoneWithFive(api) {
+  api.session.restarts = [];
+  const editor = H.openEditor('|');
+  assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs', 'phone.us'));
+  await H.typeKeys(editor, '5', ['+1 (5|']);
+  return editor;
+}
+
 test.after(() => H.deactivate());
 
 test('killed mid-typing: restarted, fields re-opened, what was typed meanwhile formatted, one message', async () => {
@@ -64,10 +73,7 @@ test('"Restart Daemon" re-opens the fields; "Show Log" shows the output channel'
 
 test('after 3 restarts within a minute, the 4th exit closes the fields; the next command starts again', async () => {
   const { api } = await H.activate();
-  api.session.restarts = [];
-  const editor = H.openEditor('|');
-  assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs', 'phone.us'));
-  await H.typeKeys(editor, '5', ['+1 (5|']);
+  const editor = await phoneWithFive(api);
   const before = fake.messages.length;
   for (let i = 0; i < 3; i++) {
     await kill(api);
@@ -87,6 +93,28 @@ test('after 3 restarts within a minute, the 4th exit closes the fields; the next
   // Opening a field starts a daemon again.
   assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs', '[0]'));
   await H.typeKeys(editor, '7', ['+1 (557|']);
+});
+
+test('a daemon that exits and whose restart dies at start-up: one message, the fields closed, no loop', async () => {
+  const { api } = await H.activate();
+  const editor = await phoneWithFive(api);
+  const before = fake.messages.length;
+  fake.settings['maskd.path'] = '/bin/false';
+  try {
+    await kill(api);
+    await api.session.recovering;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const shown = shownSince(before);
+    assert.equal(shown.length, 1, JSON.stringify(shown));
+    assert.match(shown[0], /^error: maskd: the daemon exited \(signal SIGKILL\) and did not restart: \/bin\/false did not start .*; fields closed until you open one$/);
+    assert.equal(api.session.client, null);
+    assert.equal(api.session.restarts.length, 1);
+    assert.deepEqual(api.fieldsOf(editor.document), []);
+  } finally {
+    fake.settings['maskd.path'] = H.MASKD;
+  }
+  editor.type('5');
+  assert.equal(H.marked(editor), '+1 (55|');
 });
 
 test('a daemon that dies at start-up: one message, no restart', async () => {
