@@ -97,6 +97,7 @@ final class PhoneField: Sendable {
     private func read(_ characters: [Character]) -> (elements: [Element], rejected: String) {
         var elements: [Element] = []
         var rejected = ""
+        WorkCounter.count(characters.count)
         for (position, character) in characters.enumerated() {
             switch Self.reading(character) {
             case .digit(let key): elements.append(Element(key: key, position: position))
@@ -279,6 +280,7 @@ final class PhoneField: Sendable {
         var rejected = ""
         var steppedOverPlus = false
         for character in edit.text {
+            WorkCounter.count()
             switch Self.reading(character) {
             case .digit(let key): inserted.append(key)
             case .plus:

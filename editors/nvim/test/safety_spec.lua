@@ -357,4 +357,14 @@ H.case('while the daemon is away the fields follow the text around them', functi
   H.eq({ 1, 8, 25 }, { r.start.line, r.start.character, r['end'].character }, 'range')
 end)
 
+H.case('a range over lines with one line that does not fit: the others open, one message', function()
+  H.buffer({ '5551234567', 'Name: Ann', '4155550000' })
+  local got = messages(function()
+    H.command('1,3MaskdField phone.us')
+  end)
+  H.eq({ '+1 (555) 123-4567', 'Name: Ann', '+1 (415) 555-0000' }, lines(), 'text')
+  H.eq(1, #got, 'messages: ' .. vim.inspect(got))
+  H.eq(true, got[1]:find("^maskd: 2 of 3 fields opened; line 2: 'Name: Ann' does not fit phone.us") ~= nil, 'message: ' .. got[1])
+end)
+
 H.run()

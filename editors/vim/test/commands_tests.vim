@@ -163,6 +163,7 @@ def TestSourcedTwice()
   H.Buffer(['4111111111111111'])
   # As typed on the command line.
   feedkeys(":MaskdField card\<CR>", 'xt')
+  H.Idle()
   H.Settle()
   H.Eq('4111 1111 1111 1111', getline(1), 'text')
 enddef

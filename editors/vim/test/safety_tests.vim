@@ -69,7 +69,7 @@ def TestEmptyFieldInsert()
   # As a person types it: the command, then the digits, with no key to enter Insert mode.
   g:maskd_insert_on_open = true
   try
-    H.Insert([['5', 'Phone: +1 (5', 12], ['5', 'Phone: +1 (55', 13]], ":MaskdField phone.us\<CR>")
+    H.Insert([['5', 'Phone: +1 (5', 12], ['5', 'Phone: +1 (55', 13]], ":MaskdField phone.us\<CR>\<Cmd>call g:MaskdTestIdle()\<CR>")
   finally
     g:maskd_insert_on_open = false
   endtry
@@ -314,5 +314,16 @@ def TestRangesFollowedWhileAway()
   H.Eq({start: {line: 1, character: 8}, end: {line: 1, character: 25}}, H.FirstField().range, 'range')
 enddef
 H.Case('while the daemon is away the fields follow the text around them', TestRangesFollowedWhileAway)
+
+def TestManyLinesOneRefused()
+  H.Buffer(['5551234567', 'Name: Ann', '4155550000'])
+  messages clear
+  H.Command(':1,3MaskdField phone.us')
+  H.Eq(['+1 (555) 123-4567', 'Name: Ann', '+1 (415) 555-0000'], getline(1, '$'), 'text')
+  var got = Messages()
+  H.Eq(1, len(got), 'messages: ' .. string(got))
+  H.Eq(true, got[0] =~ "^maskd: 2 of 3 fields opened; line 2: 'Name: Ann' does not fit phone.us", 'message: ' .. got[0])
+enddef
+H.Case('a range over lines with one line that does not fit: the others open, one message', TestManyLinesOneRefused)
 
 H.Run()

@@ -2,9 +2,11 @@ vim9script
 # maskd: the one daemon of this Vim and the documents it knows.
 #
 # The daemon runs as a job whose channel speaks LSP (Content-Length framed JSON-RPC), so
-# Vim does the framing.  Requests are synchronous (ch_evalexpr): the daemon is a local
-# process that answers at once, and a command wants its answer before it goes on.  Notifications from the
-# daemon go to the handlers registered with On().
+# Vim does the framing.  The commands' requests go out with RequestThen() and their answers
+# are applied when they come, so nothing waits for them.  Request() waits (ch_evalexpr),
+# bounded by g:maskd_timeout: for initialize, and for the internal reads and the tests' API
+# calls.  A wait that runs out marks the daemon stalled, and no wait is made until it sends
+# something again.  Notifications from the daemon go to the handlers registered with On().
 #
 # Documents: a buffer is attached with Attach(); it is opened with didOpen and from then
 # on what Vim reports through listener_add() goes out as incremental didChange
@@ -52,6 +54,8 @@ var said_missing = ''
 # so a stalled daemon costs one wait, and typing goes on unformatted.
 var stalled = false
 var stalls = 0
+# Requests sent by RequestThen() whose answer has not come.
+var inflight = 0
 const RESTARTS = 3
 const RESTART_WINDOW = 60000
 # reltime() of each restart within the window.
@@ -234,6 +238,7 @@ def OnExit(j: job, status: number)
   var was_ready = ready
   ready = false
   stopping = false
+  inflight = 0
   if expected || !was_ready
     # Stopped on purpose, or dead before initialize was answered: Start() says why.
     DropDocs()
@@ -294,10 +299,12 @@ export def ForgetRestarts()
   restarts = []
 enddef
 
-# Records that the daemon let a wait run out (said once per stall).
-def Stall()
-  # A wait cut short by the daemon's death is no stall: OnExit() says what happened.
-  if job_status(job) != 'run' || ch_status(chan) != 'open'
+# Records that the daemon let a wait begun at `started` run out after `timeout` ms (said
+# once per stall).
+def Stall(started: list<number>, timeout: number)
+  # A wait cut short (the daemon died, the channel closed) is no stall: OnExit() says what
+  # happened.
+  if reltimefloat(reltime(started)) * 1000 < timeout * 0.9 || job_status(job) != 'run' || ch_status(chan) != 'open'
     return
   endif
   if !stalled
@@ -403,6 +410,7 @@ export def Request(method: string, params: dict<any>): dict<any>
   FlushAll()
   Trace('->', {method: method, params: params})
   var reply: any
+  var started = reltime()
   try
     reply = ch_evalexpr(chan, {method: method, params: params}, {timeout: Timeout()})
   catch
@@ -411,10 +419,49 @@ export def Request(method: string, params: dict<any>): dict<any>
   endtry
   Trace('<-', reply)
   if type(reply) != v:t_dict || (!has_key(reply, 'result') && !has_key(reply, 'error'))
-    Stall()
+    Stall(started, Timeout())
     return {error: {code: -32603, message: 'no answer to ' .. method .. ' within ' .. Timeout() .. ' ms'}}
   endif
   return reply
+enddef
+
+# Sends request `method` and returns at once; `Done(response)` ({result} or {error}) runs
+# when the answer comes.  Changes not yet sent go out first.  What the commands use, so
+# that a slow daemon never holds up the person.
+export def RequestThen(method: string, params: dict<any>, Done: func)
+  if !Running()
+    Done({error: {code: -32603, message: 'maskd is not running'}})
+    return
+  endif
+  if Stalled()
+    Done({error: {code: -32603, message: 'maskd is not answering'}})
+    return
+  endif
+  FlushAll()
+  Trace('->', {method: method, params: params})
+  inflight += 1
+  try
+    ch_sendexpr(chan, {method: method, params: params}, {callback: (_, reply) => Answered(reply, Done)})
+  catch
+    inflight -= 1
+    Done({error: {code: -32603, message: 'maskd is not running'}})
+  endtry
+enddef
+
+def Answered(reply: any, Done: func)
+  inflight = max([0, inflight - 1])
+  stalled = false
+  Trace('<-', reply)
+  if type(reply) != v:t_dict || (!has_key(reply, 'result') && !has_key(reply, 'error'))
+    Done({error: {code: -32603, message: 'a malformed answer: ' .. string(reply)}})
+    return
+  endif
+  Done(reply)
+enddef
+
+# Returns whether an answer to RequestThen() is still on its way.
+export def Busy(): bool
+  return inflight > 0 && Running()
 enddef
 
 # Sends request `method` without waiting for its answer (nor flushing changes first).
@@ -587,6 +634,7 @@ export def Await(bufnr: number): bool
   var params = {textDocument: {uri: doc.uri}, position: {line: 0, character: 0}}
   Trace('->', {method: 'maskd/formatHints', params: params})
   var reply: any
+  var started = reltime()
   try
     reply = ch_evalexpr(chan, {method: 'maskd/formatHints', params: params}, {timeout: FormatTimeout()})
   catch
@@ -594,7 +642,7 @@ export def Await(bufnr: number): bool
   endtry
   Trace('<-', reply)
   if type(reply) != v:t_dict || empty(reply)
-    Stall()
+    Stall(started, FormatTimeout())
     return false
   endif
   Drain()
