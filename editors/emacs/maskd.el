@@ -557,15 +557,17 @@ new text in the buffer.")
             maskd--fields))
 
 (defun maskd--before-change (beg end)
-  "Record what the change of BEG..END is about to replace."
-  (when maskd--opened
+  "Record what the change of BEG..END is about to replace.
+The daemon's edits being applied are not recorded: they are sent as
+they came (see `maskd--apply-edits')."
+  (when (and maskd--opened (not maskd--applying))
     (let ((open (car maskd--changes)))
       (setq maskd--before
             (vector beg end
                     (maskd--position beg) (maskd--position end)
                     (and (<= (- end beg) 4096)
                          (buffer-substring-no-properties beg end))
-                    (and (not maskd--applying) (maskd--touches-field-p beg end))
+                    (maskd--touches-field-p beg end)
                     ;; Where the open change ends, as an LSP position,
                     ;; when this change reaches past it.
                     (and open (> end (aref open 4))
@@ -573,7 +575,11 @@ new text in the buffer.")
 
 (defun maskd--after-change (beg end old-len)
   "Record the change of BEG..END that replaced OLD-LEN characters."
-  (when maskd--opened
+  (cond
+   ((not maskd--opened))
+   (maskd--applying
+    (setq maskd--tick (buffer-chars-modified-tick)))
+   (t
     (let ((before maskd--before))
       (setq maskd--before nil)
       (cond
@@ -598,10 +604,10 @@ new text in the buffer.")
       (setq maskd--tick (buffer-chars-modified-tick))
       (unless (memq (current-buffer) maskd--dirty)
         (push (current-buffer) maskd--dirty))
-      (unless (or maskd--applying maskd--flush-timer)
+      (unless maskd--flush-timer
         ;; A command's changes are sent when it ends; this timer sends
         ;; those made outside the command loop.
-        (setq maskd--flush-timer (run-at-time 0 nil #'maskd--flush-later))))))
+        (setq maskd--flush-timer (run-at-time 0 nil #'maskd--flush-later)))))))
 
 (defun maskd--record (b0 e0 new-end before)
   "Add the change of B0..E0, now B0..NEW-END, to those not yet sent.
@@ -613,8 +619,7 @@ new change."
   (let* ((open (car maskd--changes))
          (ob (and open (aref open 3)))
          (oe (and open (aref open 4))))
-    ;; The daemon's edits stay one change each, so it knows its echo.
-    (if (and open (not maskd--applying) (<= b0 oe) (>= e0 ob))
+    (if (and open (<= b0 oe) (>= e0 ob))
         (progn
           (when (< b0 ob)
             (aset open 0 (aref before 2))
@@ -640,7 +645,7 @@ new change."
       (when open
         ;; Close the open change.  This one is either after it, or
         ;; before it and has shifted it.
-        (let ((shift (if (<= e0 ob) (- new-end e0) 0)))
+        (let ((shift (if (< e0 ob) (- new-end e0) 0)))
           (aset open 2 (buffer-substring-no-properties (+ ob shift)
                                                        (+ oe shift)))))
       (setq maskd--changes
@@ -753,13 +758,17 @@ With AWAIT, wait for the formatting of those that touched a field."
 
 (defun maskd--apply-edits (edits)
   "Apply EDITS, a sequence of LSP TextEdits against the current text.
-Each edit is one change of one didChange, sent when they are all in,
-so the daemon recognises them as its echo."
+They are applied from the last to the first, so each one's range is
+still right when it is applied; in `maskd-mode' they then go to the
+daemon as they are, in that order, one change each of one didChange:
+its echo.  Converting and recording them costs the distance between
+them, not each one's distance from the buffer's start."
   (let ((edits (sort (mapcar (lambda (e)
                                (let ((range (plist-get e :range)))
                                  (list (maskd--point (plist-get range :start))
                                        (maskd--point (plist-get range :end))
-                                       (plist-get e :newText))))
+                                       (plist-get e :newText)
+                                       range)))
                              edits)
                      (lambda (a b) (> (car a) (car b)))))
         (maskd--applying t))
@@ -775,8 +784,11 @@ so the daemon recognises them as its echo."
             (save-match-data
               (set-match-data (list beg end))
               (replace-match text t t)))))))
-      (when maskd--opened
-        (maskd--flush t))))
+    (when (and maskd--opened edits)
+      (pcase-dolist (`(,_beg ,_end ,text ,range) edits)
+        (push (vector (plist-get range :start) (plist-get range :end) text nil nil)
+              maskd--changes))
+      (maskd--flush t))))
 
 (defun maskd--join-undo ()
   "Remove the undo boundary after the person's change, if there is one.
