@@ -983,26 +983,27 @@ a `user-error' listing the presets."
   "Return (BEG . END) of the field `maskd-field' takes without a region.
 That is the run of non-blank characters that ends at point or
 contains it, with the runs around it on its line that are part of the
-same number (each has a digit, or no letter: `+1 (555) 123-4567' or
-`4111 1111 1111 1111' is taken whole, `Tel:' is not), or an empty
-range at point when the character before point is a blank."
+same number when it is one (each has a digit, or no letter: `+1 (555)
+123-4567' or `4111 1111 1111 1111' is taken whole, `Tel:' is not), or
+an empty range at point when the character before point is a blank."
   (if (or (bobp) (memq (char-before) '(?\s ?\t ?\n)))
       (cons (point) (point))
     (save-excursion
       (let* ((eol (line-end-position))
              (bol (line-beginning-position))
              (end (progn (skip-chars-forward "^ \t\n") (point)))
-             (beg (progn (skip-chars-backward "^ \t\n") (point))))
+             (beg (progn (skip-chars-backward "^ \t\n") (point)))
+             (number (maskd--number-run-p (buffer-substring beg end))))
         ;; Runs after it.
         (goto-char end)
-        (while (and (< (point) eol)
+        (while (and number (< (point) eol)
                     (looking-at "[ \t]+\\([^ \t\n]+\\)")
                     (maskd--number-run-p (match-string 1)))
           (setq end (match-end 1))
           (goto-char end))
         ;; Runs before it.
         (goto-char beg)
-        (while (and (> (point) bol)
+        (while (and number (> (point) bol)
                     (looking-back "\\([^ \t\n]+\\)[ \t]+" bol t)
                     (maskd--number-run-p (match-string 1)))
           (setq beg (match-beginning 1))
