@@ -231,15 +231,6 @@ func hasAmbiguousAlternatives(_ mask: Mask) -> Bool {
   return false
 }
 
-/// Open bug 13 (RELIABILITY.md): in an `eager` field, literals that follow optional slots are shown when the
-/// literal before those slots is typed, but not when the same text is pasted (`a{.}a[99]AAa…`: typing `a.a` ends
-/// with `AAa`, pasting it does not). Nothing typed is lost; only the trailing literals shown differ. Whether the
-/// program has that shape.
-func hasOpenBug13(_ program: Program) -> Bool {
-  guard program.eager, let optional = program.elements.firstIndex(where: \.isOptional) else { return false }
-  return program.elements[(optional + 1)...].contains { $0.literal != nil }
-}
-
 struct Session {
   var spec: MaskSpec
   var mask: Mask
@@ -330,7 +321,6 @@ struct Session {
   func checkTypingEqualsPasting() {
     guard checksContent, case .slots(let program) = mask.kind, text.count <= 24 else { return }
     guard !program.elements.contains(where: { $0.literal.map(program.fitsSomeSlot) ?? false }) else { return }
-    guard !hasOpenBug13(program) else { return }
     let empty = mask.format("")
     var typed = empty
     for key in text {
