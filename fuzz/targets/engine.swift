@@ -2,7 +2,8 @@
 //
 // Built by `fuzz/run engine SECONDS` in one module with the engine's sources, so the engine's internals
 // (`Program.decompose`, the elements) can count entered characters without a test-only API.
-// The input's bytes choose a mask spec (notation, pattern, groups, separatorAt, oneOf, a preset, with options),
+// The input's bytes choose a mask spec (notation with `[…]` and `[0…][AAA]`, pattern with range and enum blocks,
+// groups, separatorAt, oneOf, a preset with `order`, a number with every option, and options),
 // then a sequence of steps: typing, pasting, backspace, forward delete, selecting, edits with ranges out of
 // bounds, formatting arbitrary text, and switching to a second mask (re-flow). A mask that does not compile is
 // fine; then the input ends there. After every step:
