@@ -14,6 +14,8 @@
 //   literal of the mask, entered characters after == before + inserted - rejected - overflow;
 // - nothing is lost by a deletion: it removes the entered characters in its range (or the one nearest to it, when
 //   the range holds only literals), and whatever else re-flow cuts is reported in overflow;
+// - a long text (a piece repeated to up to about 50,000 characters) pasted or opened leaves a field no longer than its
+//   size, every character kept or reported;
 // - for a single-program mask whose literals fit none of its slots, typing the text key by key gives the same text
 //   as pasting it. (Where a literal also fits a slot, as the `1` of `+1 ([000])`, an eager field steps over it
 //   when typed, by engine.md's rule, so the two may differ.)
@@ -367,6 +369,16 @@ func randomText(_ source: inout ByteSource, upTo limit: Int) -> String {
   return text
 }
 
+/// A long text: a short random piece repeated from 256 to about 50,000 characters in all.
+func longText(_ source: inout ByteSource) -> String {
+  var piece = randomText(&source, upTo: 12)
+  if piece.isEmpty { piece = source.pick(keys) }
+  let length = 256 << (source.byte() % 8)
+  var text = ""
+  while text.unicodeScalars.count < length { text += piece }
+  return text
+}
+
 func runSession(_ source: inout ByteSource) {
   let spec = makeSpec(&source)
   guard let mask = try? Mask.compile(spec) else { return }
@@ -381,9 +393,26 @@ func runSession(_ source: inout ByteSource) {
     case 0...4:
       let key = source.pick(keys)
       session.insert(key, step: "type \(key.debugDescription) at \(session.selection)")
-    case 5, 6:
+    case 5:
       let paste = randomText(&source, upTo: 16)
       session.insert(paste, step: "paste \(paste.debugDescription) at \(session.selection)")
+    case 6:
+      // A long text (a log line, a spreadsheet column): a piece repeated up to thousands of times, pasted at the
+      // caret or opened as the field's text. The field keeps at most its size; the rest is reported.
+      let long = longText(&source)
+      if source.chance(160) {
+        session.insert(long, step: "paste \(long.count) characters (\(long.prefix(12).debugDescription)...) at \(session.selection)")
+      } else {
+        let r = session.mask.format(long)
+        if r.rejected.count + r.overflow.count < long.count - r.text.count {
+          fail("opening over \(long.count) characters kept \(r.text.count) and reported only "
+            + "\(r.rejected.count + r.overflow.count)\n" + session.context())
+        }
+        session.accept(r, step: "open over \(long.count) characters (\(long.prefix(12).debugDescription)...)")
+      }
+      if session.text.count > 2 * Program.maximumCells {
+        fail("a field of \(session.text.count) characters, past its size\n" + session.context())
+      }
     case 7, 8:
       let range = session.selection.isEmpty ? max(caret - 1, 0)..<caret : session.selection
       session.delete(.backspace(range), step: "backspace \(range)")

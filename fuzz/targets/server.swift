@@ -12,6 +12,7 @@
 // - an echo produced no `didFormat`;
 // - the daemon has exactly the editor's open documents, each with the editor's text, scalar for scalar;
 // - every field the daemon reports covers text of the editor's document equal to the field's `text`.
+// Every input runs twice: once with the daemon's pieces, once with every line cut into pieces of a few bytes.
 // Known bugs fail the run; MASKD_FUZZ_KNOWN_BUGS=skip steps around them (S1: `allPieces`, S2: full content).
 
 #if canImport(Glibc)
@@ -514,7 +515,18 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMut
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-  var source = ByteSource(Array(UnsafeBufferPointer(start: data, count: size)))
+  let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+  // Each input twice: with lines cut into pieces as the daemon cuts them, and into pieces of a few bytes, so that
+  // the lines of the short documents fuzzed here are many pieces each (LineTree).
+  for pieces in [LineTree.PieceSize.standard, LineTree.PieceSize(max: 4, cut: 2)] {
+    LineTree.defaultPieceSize = pieces
+    run(bytes)
+  }
+  return 0
+}
+
+func run(_ bytes: [UInt8]) {
+  var source = ByteSource(bytes)
   let session = Session()
   // Most runs start initialized, so that the bytes go into documents and fields.
   if source.chance(224) {
@@ -532,5 +544,4 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     session.step(&source)
     session.checkDocuments()
   }
-  return 0
 }

@@ -27,9 +27,17 @@ public struct FieldResult: Hashable, Sendable {
     public var rejected: String
     /// Entered characters cut because the mask was full or they no longer fit after re-flow.
     public var overflow: String
+    /// The `phone` preset: the region of the number as typed (ISO 3166-1, `001` for
+    /// non-geographic numbers); nil while unknown and for other masks.
+    public var region: String? = nil
+    /// The `phone` preset: the kind of number (`mobile`, `fixed`, ...); nil while unknown.
+    public var phoneType: String? = nil
 
     /// The caret: the end of `selection`.
     public var caret: Int { selection.upperBound }
+
+    /// The field is a `phone` preset's, whose state has `region` and `type`.
+    public var isPhone: Bool { mask == PhoneField.international || mask.hasPrefix(PhoneField.national) }
 }
 
 /// What a slot accepts, as `next` reports it.

@@ -48,12 +48,15 @@ public struct MaskSpec: Hashable, Sendable {
     public var blocks: [String: BlockSpec]?
     /// The `date` preset: `ymd` (default), `dmy` or `mdy`.
     public var order: String?
+    /// The `phone` preset: the region of national input (ISO 3166-1 alpha-2); nil: international.
+    public var region: String?
 
     public init(
         _ form: Form, slot: Character? = nil, accept: CharacterClass? = nil, separator: String? = nil,
         minLength: Int? = nil, maxLength: Int? = nil, repeat: Bool? = nil, eager: Bool? = nil,
         letterCase: LetterCase? = nil, regex: String? = nil, validate: [String]? = nil,
-        placeholderChar: Character? = nil, blocks: [String: BlockSpec]? = nil, order: String? = nil
+        placeholderChar: Character? = nil, blocks: [String: BlockSpec]? = nil, order: String? = nil,
+        region: String? = nil
     ) {
         self.form = form
         self.slot = slot
@@ -69,6 +72,7 @@ public struct MaskSpec: Hashable, Sendable {
         self.placeholderChar = placeholderChar
         self.blocks = blocks
         self.order = order
+        self.region = region
     }
 
     /// The plain string form: bracket notation with no options.

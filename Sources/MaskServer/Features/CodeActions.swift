@@ -95,13 +95,15 @@ extension Server {
     /// would otherwise be refused). They rank by: more letters
     /// and digits kept; then `amount` last, since it takes any digits; then complete and valid
     /// first; then fewer characters dropped or cut (`rejected` plus `overflow`); then the order of
-    /// `Presets.names`. So a mistyped card number still offers "card" first (its diagnostics say
+    /// `Presets.names`. `phone` fits only a text starting with `+`. So a mistyped card number still offers "card" first (its diagnostics say
     /// what is wrong once opened), and no preset that cuts digits beats one that keeps them all.
     static func rankPresets(_ text: String) -> [PresetFit] {
         let wanted = text.unicodeScalars.filter(isLetterOrDigit).count
         guard wanted > 0 else { return [] }
         var fits: [(fit: PresetFit, order: Int)] = []
-        for (order, preset) in presetMasks.enumerated() {
+        // `phone` takes any digits as an international number: it is offered for one written with its `+`.
+        let international = text.first == "+" || text.first == "\u{FF0B}"
+        for (order, preset) in presetMasks.enumerated() where preset.name != "phone" || international {
             let result = preset.mask.format(text)
             let kept = result.value.unicodeScalars.filter(isLetterOrDigit).count
             // Opening it would be refused (-32803): it drops some of the person's letters or digits.

@@ -7,7 +7,7 @@ extension MaskSpec {
     static let formKeys = ["notation", "pattern", "groups", "separatorAt", "preset", "oneOf", "number"]
     /// The options allowed beside any form.
     static let optionKeys = ["slot", "accept", "separator", "minLength", "maxLength", "repeat", "eager", "case",
-                             "regex", "validate", "placeholderChar", "blocks", "order"]
+                             "regex", "validate", "placeholderChar", "blocks", "order", "region"]
 
     /// Reads a JSON mask: a string (bracket notation) or an object with one form and options.
     /// - Parameter path: where the mask sits in the params, for error messages (`params.mask`).
@@ -91,6 +91,7 @@ extension MaskSpec {
             spec.blocks = named
         }
         spec.order = try p.optionalString("order")
+        spec.region = try p.optionalString("region")
         return spec
     }
 
