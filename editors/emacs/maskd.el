@@ -982,14 +982,39 @@ a `user-error' listing the presets."
 (defun maskd--word-bounds ()
   "Return (BEG . END) of the field `maskd-field' takes without a region.
 That is the run of non-blank characters that ends at point or
-contains it, or an empty range at point when the character before
-point is a blank."
+contains it, with the runs around it on its line that are part of the
+same number when it is one (each has a digit, or no letter: `+1 (555)
+123-4567' or `4111 1111 1111 1111' is taken whole, `Tel:' is not), or
+an empty range at point when the character before point is a blank."
   (if (or (bobp) (memq (char-before) '(?\s ?\t ?\n)))
       (cons (point) (point))
     (save-excursion
-      (let ((end (progn (skip-chars-forward "^ \t\n") (point)))
-            (beg (progn (skip-chars-backward "^ \t\n") (point))))
+      (let* ((eol (line-end-position))
+             (bol (line-beginning-position))
+             (end (progn (skip-chars-forward "^ \t\n") (point)))
+             (beg (progn (skip-chars-backward "^ \t\n") (point)))
+             (number (maskd--number-run-p (buffer-substring beg end))))
+        ;; Runs after it.
+        (goto-char end)
+        (while (and number (< (point) eol)
+                    (looking-at "[ \t]+\\([^ \t\n]+\\)")
+                    (maskd--number-run-p (match-string 1)))
+          (setq end (match-end 1))
+          (goto-char end))
+        ;; Runs before it.
+        (goto-char beg)
+        (while (and number (> (point) bol)
+                    (looking-back "\\([^ \t\n]+\\)[ \t]+" bol t)
+                    (maskd--number-run-p (match-string 1)))
+          (setq beg (match-beginning 1))
+          (goto-char beg))
         (cons beg end)))))
+
+(defun maskd--number-run-p (run)
+  "Return non-nil if RUN, text without blanks, can be part of a number.
+It has a digit, or no letter: not a label such as Tel: or Card."
+  (or (string-match-p "[[:digit:]]" run)
+      (not (string-match-p "[[:alpha:]]" run))))
 
 (defun maskd-line-ranges (beg end)
   "Return the fields a region BEG..END over several lines opens: one per line.
