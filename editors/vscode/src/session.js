@@ -482,9 +482,13 @@ class Session {
    * @returns {import('./protocol').FieldState | null}
    */
   knownFieldAt(document, position) {
-    const touches = (r) =>
-      r.start.line === position.line && r.start.character <= position.character && position.character <= r.end.character;
-    return this.fieldsOf(document).find((s) => touches(s.range)) || null;
+    const state = this.documents.get(document.uri.toString());
+    if (!state) return null;
+    for (const s of state.fields.values()) {
+      const r = s.range;
+      if (r.start.line === position.line && r.start.character <= position.character && position.character <= r.end.character) return s;
+    }
+    return null;
   }
 
   /**
