@@ -342,7 +342,12 @@ extension Program {
         if let last = layout.cells.last {
             layout.end = max(layout.end, last.element + 1)
         }
-        if eager {
+        // `eager` shows the literals that follow the last entered character. Literals the person typed
+        // past an optional slot left empty (`a[9]b` with `ab` typed) end the text where the typing ended:
+        // what follows them appears when typed, so the text is the same whether it was typed key by key or
+        // pasted (RELIABILITY.md bug 13).
+        let base = layout.cells.last.map { $0.element + 1 } ?? 0
+        if eager, !elements[base..<min(layout.end, elements.count)].contains(where: \.isSlot) {
             // A `…` slot counts as filled once a character is in the field, so the literals after it
             // (a unit such as ` kg`) show from the first character on.
             while layout.end < elements.count,

@@ -670,6 +670,17 @@ Under eglot, the maskd-eglot command of the same name."
   (should (maskd-test--call 'maskd-close))
   (should (null maskd--fields)))
 
+(maskd-test--deftest open-takes-whole-number
+  "Without a region, the field is the whole number at point, not its last run."
+  (maskd-test--buffer "Tel: +1 (5551234567")
+  (maskd-test--call 'maskd-field "phone.us")
+  (maskd-test--expect "phone" "Tel: +1 (555) 123-4567" 22)
+  (maskd-test--buffer "Card 4111 1111 1111 1111")
+  (goto-char 10)
+  (maskd-test--call 'maskd-field "card")
+  (should (equal "Card 4111 1111 1111 1111" (buffer-string)))
+  (should (equal "4111111111111111" (plist-get (maskd-field-state) :value))))
+
 (maskd-test--deftest unknown-preset
   "A bare word is a preset name; an unknown one lists the presets."
   (maskd-test--buffer "Tel: ")
