@@ -156,7 +156,9 @@ extension Program {
                         continue
                     }
                     // `…` repeats the slot before it; with none of its kind, it is `[…]` (letters or digits).
-                    if let previous, previous.slotClass == slot.slotClass {
+                    // (Compared through the optional: `if let previous, ...` before the `break` below
+                    // crashes Swift 6.3.1's optimizer, CopyPropagation, in release builds.)
+                    if previous?.slotClass == slot.slotClass {
                         out.append("…")
                     } else {
                         out += previous == nil ? "…" : "][…"
