@@ -87,8 +87,8 @@ struct PhoneNumber {
            region.type(of: number[...]) != nil {
             return number
         }
-        if checkLength(stripped.count, region) == .possible || region.type(of: number[...]) == nil { return stripped }
-        return number
+        if checkLength(stripped.count, region) == .possible { return stripped }
+        return region.type(of: number[...]) == nil ? stripped : number
     }
 
     /// Which of the calling code's regions a national number belongs to: the first whose leading

@@ -6,8 +6,8 @@
 /// `re` and Java's `Matcher` report: `prefixMatch` is `re.match` (Java `lookingAt`), `fullMatch`
 /// is `re.fullmatch` (Java `matches`). `$` asserts the end of the input. Bytes outside ASCII never
 /// match. The phone metadata's patterns (digits, classes, groups, alternation, counted repetition)
-/// are run this way.
-struct CapturingRegex: Sendable {
+/// are run this way. A class: the metadata holds many, and passing one costs one reference.
+final class CapturingRegex: Sendable {
     fileprivate enum Op: UInt8, Sendable {
         case consume, split, accept, save, assertEnd
     }
