@@ -42,6 +42,7 @@ final class PhoneField: Sendable {
     init(region: String?) {
         self.region = region
         home = region.flatMap(PhoneMetadata.region)
+        blank = AsYouTypeFormatter(region: region)
         notation = region.map { Self.national + "\($0))" } ?? Self.international
     }
 
@@ -135,20 +136,26 @@ final class PhoneField: Sendable {
 
     /// The formatter after recent key sequences, and whether the number was full then: a keystroke
     /// at the end of a field resumes the formatter from the text before it instead of retyping it.
-    private let recent = Mutex<[[UInt8]: (formatter: AsYouTypeFormatter, full: Bool)]>([:])
+    /// A small ring searched in order: comparing a few short arrays costs less than hashing one.
+    private let recent = Mutex<(entries: [(keys: [UInt8], formatter: AsYouTypeFormatter, full: Bool)], next: Int)>(([], 0))
     /// Sequences kept at most.
-    private static let recentLimit = 64
+    private static let recentLimit = 16
+    /// The formatter before any key.
+    private let blank: AsYouTypeFormatter
 
     /// The formatter fed `keys` while the number can grow: the formatter, the keys taken, and
     /// whether the number is full.
     private func typed(_ keys: [UInt8]) -> (formatter: AsYouTypeFormatter, taken: Int, full: Bool) {
-        var formatter = AsYouTypeFormatter(region: region)
+        var formatter = blank
         var taken = 0
         var full = false
-        let resumed = recent.withLock { table -> (AsYouTypeFormatter, Bool, Int)? in
-            if let hit = table[keys] { return (hit.formatter, hit.full, keys.count) }
-            if keys.count > 1, let hit = table[Array(keys.dropLast())] { return (hit.formatter, hit.full, keys.count - 1) }
-            return nil
+        let resumed = recent.withLock { ring -> (AsYouTypeFormatter, Bool, Int)? in
+            var best: Int?
+            for (i, entry) in ring.entries.enumerated() where entry.keys.count <= keys.count && entry.keys.count + 1 >= keys.count {
+                guard entry.keys.elementsEqual(keys[..<entry.keys.count]) else { continue }
+                if best.map({ ring.entries[$0].keys.count < entry.keys.count }) ?? true { best = i }
+            }
+            return best.map { (ring.entries[$0].formatter, ring.entries[$0].full, ring.entries[$0].keys.count) }
         }
         if let (state, wasFull, count) = resumed {
             formatter = state
@@ -163,9 +170,13 @@ final class PhoneField: Sendable {
             full = isFull(formatter)
         }
         let kept = taken == keys.count ? keys : Array(keys[..<taken])
-        recent.withLock { table in
-            if table.count >= Self.recentLimit { table.removeAll(keepingCapacity: true) }
-            table[kept] = (formatter, full)
+        recent.withLock { ring in
+            if ring.entries.count < Self.recentLimit {
+                ring.entries.append((kept, formatter, full))
+            } else {
+                ring.entries[ring.next] = (kept, formatter, full)
+                ring.next = (ring.next + 1) % Self.recentLimit
+            }
         }
         return (formatter, taken, full)
     }
