@@ -137,11 +137,17 @@ final class PhoneField: Sendable {
     /// The formatter after recent key sequences, and whether the number was full then: a keystroke
     /// at the end of a field resumes the formatter from the text before it instead of retyping it.
     /// A small ring searched in order: comparing a few short arrays costs less than hashing one.
-    private let recent = Mutex<(entries: [(keys: [UInt8], formatter: AsYouTypeFormatter, full: Bool)], next: Int)>(([], 0))
-    /// Sequences kept at most.
-    private static let recentLimit = 16
+    private let recent = Mutex<RecentStates>(RecentStates())
     /// The formatter before any key.
     private let blank: AsYouTypeFormatter
+
+    /// The ring of recent states; the keys apart, so a search touches no formatter.
+    private struct RecentStates {
+        var keys: [[UInt8]] = []
+        var states: [(formatter: AsYouTypeFormatter, full: Bool)] = []
+        var next = 0
+        static let limit = 16
+    }
 
     /// The formatter fed `keys` while the number can grow: the formatter, the keys taken, and
     /// whether the number is full.
@@ -150,12 +156,15 @@ final class PhoneField: Sendable {
         var taken = 0
         var full = false
         let resumed = recent.withLock { ring -> (AsYouTypeFormatter, Bool, Int)? in
-            var best: Int?
-            for (i, entry) in ring.entries.enumerated() where entry.keys.count <= keys.count && entry.keys.count + 1 >= keys.count {
-                guard entry.keys.elementsEqual(keys[..<entry.keys.count]) else { continue }
-                if best.map({ ring.entries[$0].keys.count < entry.keys.count }) ?? true { best = i }
+            var best = -1, bestCount = -1
+            for i in ring.keys.indices {
+                let count = ring.keys[i].count
+                guard count <= keys.count, count + 1 >= keys.count, count > bestCount,
+                      ring.keys[i].elementsEqual(keys[..<count]) else { continue }
+                best = i
+                bestCount = count
             }
-            return best.map { (ring.entries[$0].formatter, ring.entries[$0].full, ring.entries[$0].keys.count) }
+            return best < 0 ? nil : (ring.states[best].formatter, ring.states[best].full, bestCount)
         }
         if let (state, wasFull, count) = resumed {
             formatter = state
@@ -171,11 +180,13 @@ final class PhoneField: Sendable {
         }
         let kept = taken == keys.count ? keys : Array(keys[..<taken])
         recent.withLock { ring in
-            if ring.entries.count < Self.recentLimit {
-                ring.entries.append((kept, formatter, full))
+            if ring.keys.count < RecentStates.limit {
+                ring.keys.append(kept)
+                ring.states.append((formatter, full))
             } else {
-                ring.entries[ring.next] = (kept, formatter, full)
-                ring.next = (ring.next + 1) % Self.recentLimit
+                ring.keys[ring.next] = kept
+                ring.states[ring.next] = (formatter, full)
+                ring.next = (ring.next + 1) % RecentStates.limit
             }
         }
         return (formatter, taken, full)
