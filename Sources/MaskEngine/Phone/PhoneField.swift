@@ -107,6 +107,7 @@ final class PhoneField: Sendable {
         // there, but for a CR LF pair, which takes the general path.
         if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
             elements.reserveCapacity(text.utf8.count)
+            WorkCounter.count(text.utf8.count)
             for (position, byte) in text.utf8.enumerated() {
                 if byte >= 0x30, byte <= 0x39 {
                     elements.append(Element(key: byte, position: position))
@@ -118,6 +119,7 @@ final class PhoneField: Sendable {
         }
         var count = 0
         for (position, character) in text.enumerated() {
+            WorkCounter.count()
             take(character, at: position)
             count += 1
         }
@@ -343,6 +345,7 @@ final class PhoneField: Sendable {
         var rejected = ""
         var steppedOverPlus = false
         for character in edit.text {
+            WorkCounter.count()
             switch Self.reading(character) {
             case .digit(let key): inserted.append(key)
             case .plus:

@@ -35,6 +35,8 @@ final class Program: @unchecked Sendable {
     /// Classes of all slots, to tell a character cut at the mask's end (overflow) from one that
     /// fits nowhere (rejected).
     private let slotClasses: [SlotClass]
+    /// `fitsSomeSlot` of each ASCII byte, looked up on the byte path (the rest of a long paste).
+    private let bytesFittingSomeSlot: [Bool]
     /// The UTF-8 bytes of each literal element (empty for slots), for rendering.
     private let literalBytes: [[UInt8]]
     /// The problems list for each count of missing slots, built once.
@@ -79,6 +81,9 @@ final class Program: @unchecked Sendable {
             if let c = element.slotClass, !classes.contains(c) { classes.append(c) }
         }
         slotClasses = classes
+        bytesFittingSomeSlot = (0..<128).map { b in
+            classes.contains { UInt8(b).fit($0, letterCase) != nil }
+        }
         let literalBytes = elements.map { element in element.literal.map { Array($0.utf8) } ?? [] }
         self.literalBytes = literalBytes
         var utf8Before = [0], extractedBefore = [0]
@@ -131,8 +136,10 @@ final class Program: @unchecked Sendable {
     func cursor(after e: Int) -> Int { elements[e].repeats ? e : e + 1 }
 
     /// Whether `c` would fit some slot of this mask (it is then overflow, not rejected, when cut).
+    @inline(__always)
     func fitsSomeSlot<U: FieldUnit>(_ c: U) -> Bool {
-        slotClasses.contains { fitted(c, $0) != nil }
+        if let byte = c.asciiByte { return bytesFittingSomeSlot[Int(byte)] }
+        return slotClasses.contains { fitted(c, $0) != nil }
     }
 
     /// What a slot of `slotClass` stores for `c`, or nil when it does not fit.
@@ -326,7 +333,12 @@ extension Program {
         if let last = layout.cells.last {
             layout.end = max(layout.end, last.element + 1)
         }
-        if eager {
+        // `eager` shows the literals that follow the last entered character. Literals the person typed
+        // past an optional slot left empty (`a[9]b` with `ab` typed) end the text where the typing ended:
+        // what follows them appears when typed, so the text is the same whether it was typed key by key or
+        // pasted (RELIABILITY.md bug 13).
+        let base = layout.cells.last.map { $0.element + 1 } ?? 0
+        if eager, !elements[base..<min(layout.end, elements.count)].contains(where: \.isSlot) {
             // A `…` slot counts as filled once a character is in the field, so the literals after it
             // (a unit such as ` kg`) show from the first character on.
             while layout.end < elements.count,

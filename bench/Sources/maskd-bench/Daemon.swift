@@ -129,7 +129,8 @@ enum DaemonBench {
         _ = try server.request("maskd/fields", ["textDocument": ["uri": .string(client.uri)]])
         let t1 = nowNS()
         let rssAfterOpen = (try server.peakRSS(), try server.currentRSS())
-        try openFields(server, client, count: count, subject: maskd)
+        try openFields(server, client, (0..<count).map { ($0, bigFieldStart, bigFieldEnd) }, mask: Masks.cardJSON,
+                       subject: maskd)
         let t2 = nowNS()
         let rssAfterFields = (try server.peakRSS(), try server.currentRSS())
         var big: [TypingSession] = []
@@ -154,13 +155,15 @@ enum DaemonBench {
                                 peakRSS: peak, finalRSS: final, openNS: t1 - t0, openFieldsNS: t2 - t1)
     }
 
-    /// Opens a card field on every line, pipelined as a plugin restoring a session would.
-    static func openFields(_ server: ServerProcess, _ client: EditorClient, count: Int, subject: ServerUnderTest) throws {
+    /// Opens a field over each of `ranges` (line, from, to), pipelined as a plugin restoring a session would; each
+    /// range holds a formatted value, so no openField may propose edits.
+    static func openFields(_ server: ServerProcess, _ client: EditorClient, _ ranges: [(Int, Int, Int)], mask: JSONValue,
+                           subject: ServerUnderTest) throws {
+        let count = ranges.count
         var frames: [UInt8] = []
         frames.reserveCapacity(count * 200)
-        for line in 0..<count {
-            let params = Messages.openField(uri: client.uri, line: line, from: bigFieldStart, to: bigFieldEnd,
-                                            mask: Masks.cardJSON)
+        for (line, from, to) in ranges {
+            let params = Messages.openField(uri: client.uri, line: line, from: from, to: to, mask: mask)
             frames += ServerProcess.frame(Messages.request(id: server.newID(), "maskd/openField", params))
         }
         let writing = server.writeInBackground(frames)
@@ -175,12 +178,77 @@ enum DaemonBench {
                 throw BenchFailure("\(subject.name): openField answered \(message.serializedString())")
             }
             guard edits.isEmpty else {
-                throw BenchFailure("\(subject.name): openField over a formatted card proposed edits: "
+                throw BenchFailure("\(subject.name): openField over a formatted value proposed edits: "
                     + message.serializedString())
             }
             answered += 1
         }
         try writing.wait()
+    }
+
+    // MARK: Row 9: long lines
+
+    /// A one-line document, `prefix` then an empty card field at its end, with a formatted four-digit field opened
+    /// over each of `fourDigitFields` (columns).
+    static func cardAtEnd(_ subject: ServerUnderTest, label: String, prefix: [UInt8], fourDigitFields: [Int],
+                          timeout: Double, into servers: inout [ServerProcess]) throws -> TypingSession {
+        let server = try subject.spawn(timeout: timeout)
+        servers.append(server)
+        try server.initialize()
+        let client = EditorClient(server: server, uri: "file:///maskd-bench/\(label.filter(\.isLetter)).txt", lines: [prefix])
+        try client.open(finalNewline: false)
+        try openFields(server, client, fourDigitFields.map { (0, $0, $0 + 4) }, mask: "[0000]", subject: subject)
+        let opened = try server.request("maskd/openField", Messages.openField(
+            uri: client.uri, line: 0, from: prefix.count, to: prefix.count, mask: Masks.cardJSON))
+        guard opened["field"]?.stringValue != nil else {
+            throw BenchFailure("\(subject.name): openField answered \(opened.serializedString())")
+        }
+        return try TypingSession(label: label, client: client,
+                                 field: FieldCursor(line: 0, caret: prefix.count, prefix: prefix, suffix: []),
+                                 entered: 0, formats: subject.formats)
+    }
+
+    /// The short line of row 2, a card field at the end of a line of `length` characters, and one after `fields`
+    /// four-digit fields on one line, each on its own daemon, typing in turn in `rounds` rounds: `keystrokes`
+    /// keys each after `warmup` unrecorded ones. - Returns: the three sessions, the short line first.
+    static func longLines(maskd: ServerUnderTest, length: Int, fields: Int, keystrokes: Int, rounds: Int, warmup: Int,
+                          timeout: Double) throws -> [TypingSession] {
+        var servers: [ServerProcess] = []
+        defer { for s in servers { s.kill() } }
+        let card = Array("card: ".utf8)
+        var crowded: [UInt8] = []
+        var columns: [Int] = []
+        for _ in 0..<fields {
+            columns.append(crowded.count)
+            crowded += Array("1234 ".utf8)
+        }
+        let sessions = [
+            try cardAtEnd(maskd, label: "short line", prefix: card, fourDigitFields: [], timeout: timeout,
+                          into: &servers),
+            try cardAtEnd(maskd, label: "after \(formatCount(length)) characters",
+                          prefix: Array(repeating: UInt8(ascii: "x"), count: length - card.count) + card,
+                          fourDigitFields: [], timeout: timeout, into: &servers),
+            try cardAtEnd(maskd, label: "after \(formatCount(fields)) fields", prefix: crowded + card,
+                          fourDigitFields: columns, timeout: timeout, into: &servers),
+        ]
+        for session in sessions { try session.type(warmup, recorded: false) }
+        for _ in 0..<rounds {
+            for session in sessions { try session.type(max(keystrokes / rounds, 1), recorded: true) }
+        }
+        for s in servers { try s.stop() }
+        return sessions
+    }
+
+    /// `n` with thousands separated by commas.
+    static func formatCount(_ n: Int) -> String {
+        var digits = String(n)
+        var groups: [String] = []
+        while digits.count > 3 {
+            groups.insert(String(digits.suffix(3)), at: 0)
+            digits.removeLast(3)
+        }
+        groups.insert(digits, at: 0)
+        return groups.joined(separator: ",")
     }
 
     // MARK: Row 4: startup

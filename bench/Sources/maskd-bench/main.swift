@@ -15,7 +15,7 @@ let usage = """
       --no-phonenumbers REASON
                           skip the phonenumbers baseline, saying why
       --script PATH       the baseline script (default bench/phonenumbers_as_you_type.py)
-      --only SECTIONS     comma-separated: engine,keystrokes,startup,throughput,bulk
+      --only SECTIONS     comma-separated: engine,keystrokes,startup,throughput,bulk,paste,lines
 
     Exits 0 when every row was measured (a missed target is reported, not a failure), 1 when
     something broke (a server that did not answer, a wrong answer), 2 for a bad command line.
@@ -33,7 +33,7 @@ struct Options {
     var pythonExplicit = false
     var script = "bench/phonenumbers_as_you_type.py"
     var bulkScript = "bench/phonenumbers_format_lines.py"
-    var sections: Set<String> = ["engine", "keystrokes", "startup", "throughput", "bulk"]
+    var sections: Set<String> = ["engine", "keystrokes", "startup", "throughput", "bulk", "paste", "lines"]
 
     init(_ arguments: [String]) {
         var rest = arguments[...]
@@ -52,7 +52,7 @@ struct Options {
             case "--script": script = value(argument)
             case "--only":
                 sections = Set(value(argument).split(separator: ",").map(String.init))
-                let known: Set = ["engine", "keystrokes", "startup", "throughput", "bulk"]
+                let known: Set = ["engine", "keystrokes", "startup", "throughput", "bulk", "paste", "lines"]
                 if !sections.isSubset(of: known) { Options.bad("--only takes \(known.sorted().joined(separator: ","))") }
             case "--help", "-h":
                 print(usage, terminator: "")
@@ -77,17 +77,25 @@ struct Counts {
     var startupRuns: Int
     var batches: Int, perBatch: Int
     var bulkLines: Int, bulkRuns: Int, pythonBulkLines: Int
+    /// Row 8: the pasted length and the pastes per mask kind.
+    var pasteLength: Int, pasteReps: Int
+    /// Row 9: keystrokes per long-line session, the long line's length and the fields sharing a line.
+    var lineKeystrokes: Int, lineLength: Int, lineFields: Int
     /// The longest any single read from a server may wait, in seconds.
     var timeout: Double
 
     static let full = Counts(engineReps: 20_000, engineWarmup: 2_000, pythonReps: 2_000, pythonWarmup: 200,
                              keystrokes: 10_000, rounds: 10, keystrokeWarmup: 200, bigLines: 100_000,
                              perPosition: 3_000, startupRuns: 50, batches: 5, perBatch: 10_000,
-                             bulkLines: 1_000_000, bulkRuns: 3, pythonBulkLines: 100_000, timeout: 120)
+                             bulkLines: 1_000_000, bulkRuns: 3, pythonBulkLines: 100_000, pasteLength: 1_000_000,
+                             pasteReps: 5,
+                             lineKeystrokes: 3_000, lineLength: 1_000_000, lineFields: 1_000, timeout: 120)
     static let quick = Counts(engineReps: 200, engineWarmup: 20, pythonReps: 20, pythonWarmup: 5,
                               keystrokes: 200, rounds: 2, keystrokeWarmup: 10, bigLines: 1_000,
                               perPosition: 40, startupRuns: 3, batches: 2, perBatch: 200,
-                              bulkLines: 2_000, bulkRuns: 1, pythonBulkLines: 200, timeout: 10)
+                              bulkLines: 2_000, bulkRuns: 1, pythonBulkLines: 200, pasteLength: 10_000,
+                              pasteReps: 1,
+                              lineKeystrokes: 60, lineLength: 1_000_000, lineFields: 1_000, timeout: 10)
 }
 
 signal(SIGPIPE, SIG_IGN)
@@ -340,6 +348,30 @@ section("bulk", number: "7") {
         + "\(formatBytes(card.peakRSS)) (card).")
 }
 
+// MARK: 9. Long lines
+
+section("lines", number: "9") {
+    let sessions = try DaemonBench.longLines(
+        maskd: maskd, length: counts.lineLength, fields: counts.lineFields, keystrokes: counts.lineKeystrokes,
+        rounds: counts.rounds, warmup: counts.keystrokeWarmup, timeout: counts.timeout)
+    let short = sessions[0]
+    report.add(Row(number: "9", name: "daemon: round trip, card field on a short line (this row's baseline)",
+                   median: formatDuration(short.samples.median), p99: formatDuration(short.samples.p99),
+                   baseline: "—", ratio: "—", target: "—", result: "—"))
+    for session in sessions.dropFirst() {
+        let ratio = session.samples.median / short.samples.median
+        report.add(Row(number: "9", name: "daemon: round trip, card field at the end of one line, \(session.label)",
+                       median: formatDuration(session.samples.median), p99: formatDuration(session.samples.p99),
+                       baseline: "short line " + formatDuration(short.samples.median), ratio: formatRatio(ratio),
+                       target: "≤ 2x short line", result: Verdict.check(ratio <= 2)))
+    }
+    report.note("long lines: \(short.samples.count) keystrokes per session, each on its own daemon, taking turns in "
+        + "\(counts.rounds) rounds; the card field ends line 0, after \(DaemonBench.formatCount(counts.lineLength)) "
+        + "characters, or after \(DaemonBench.formatCount(counts.lineFields)) open four-digit fields (`1234 ` each); "
+        + "server CPU per keystroke (echo included): "
+        + sessions.map { "\($0.label) \(formatDuration($0.cpuPerKeystroke))" }.joined(separator: ", ") + ".")
+}
+
 // MARK: The table
 
 let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
@@ -349,6 +381,33 @@ let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
 func loadAverage() -> String {
     let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
     return text.split(separator: " ").prefix(3).joined(separator: " ")
+}
+
+// MARK: 8. A long paste into every mask kind
+
+section("paste", number: "8") {
+    let (outcomes, peak, idle) = try PasteBench.run(maskd, length: counts.pasteLength, reps: counts.pasteReps,
+                                                    timeout: counts.timeout)
+    let size = formatBytes(Double(counts.pasteLength))
+    for o in outcomes {
+        report.add(Row(number: "8", name: "daemon: \(size) pasted into a \(o.kind.name) field, maskd/apply",
+                       median: formatDuration(o.apply.median), p99: formatDuration(o.apply.p99), baseline: "—",
+                       ratio: "—", target: "< 50 ms", result: Verdict.check(o.apply.median < 50e6)))
+        report.add(Row(number: "8", name: "daemon: \(size) pasted into a \(o.kind.name) field, didChange",
+                       median: formatDuration(o.didChange.median), p99: formatDuration(o.didChange.p99), baseline: "—",
+                       ratio: "—", target: "< 100 ms", result: Verdict.check(o.didChange.median < 100e6)))
+    }
+    report.add(Row(number: "8", name: "daemon: peak RSS after every paste", median: formatBytes(peak), p99: "—",
+                   baseline: "idle " + formatBytes(idle), ratio: "—", target: "< 300 MB",
+                   result: Verdict.check(peak < 300e6)))
+    report.note("pastes: \(counts.pasteReps) per kind and path after one untimed, taking turns, one daemon; "
+        + "digits and letters mixed; every character kept or reported was checked on each answer; "
+        + outcomes.map { "\($0.kind.name) kept \"\($0.text.prefix(24))\", reported \($0.reported)" }.joined(separator: "; ")
+        + ".")
+    let reps = Double(max(counts.pasteReps, 1))
+    report.note("server CPU per paste (maskd/apply / didChange): " + outcomes.map {
+        "\($0.kind.name) \(formatDuration(Double($0.applyCPU) / reps)) / \(formatDuration(Double($0.didChangeCPU) / reps))"
+    }.joined(separator: ", ") + ".")
 }
 
 print("maskd-bench\(options.quick ? " --quick (smoke run: tiny counts, not figures to quote)" : ""): "
@@ -362,3 +421,4 @@ print("load average \(startLoad) at the start, \(loadAverage()) at the end")
 print("")
 print(report.render())
 exit(report.failures.isEmpty ? 0 : 1)
+

@@ -288,7 +288,7 @@ H.case(':help maskd', function()
   vim.fn.writefile(vim.fn.readfile(H.plugin_dir .. '/doc/maskd.txt'), dir .. '/doc/maskd.txt')
   vim.cmd('helptags ' .. vim.fn.fnameescape(dir .. '/doc'))
   vim.opt.runtimepath:append(dir)
-  for _, tag in ipairs({ 'maskd.txt', 'maskd-setup', ':MaskdField', 'maskd.status()', 'maskd-sync', 'maskd-limits' }) do
+  for _, tag in ipairs({ 'maskd.txt', 'maskd-setup', ':MaskdField', 'maskd.status()', 'maskd-sync', 'maskd-limits', 'maskd-restart', 'maskd.open_fields()' }) do
     vim.cmd('help ' .. tag)
     H.eq('help', vim.bo.buftype, 'buffer type for :help ' .. tag)
     vim.cmd('helpclose')

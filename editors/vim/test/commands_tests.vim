@@ -163,6 +163,7 @@ def TestSourcedTwice()
   H.Buffer(['4111111111111111'])
   # As typed on the command line.
   feedkeys(":MaskdField card\<CR>", 'xt')
+  H.Idle()
   H.Settle()
   H.Eq('4111 1111 1111 1111', getline(1), 'text')
 enddef
@@ -176,7 +177,8 @@ def TestHelp()
   execute 'helptags ' .. fnameescape(dir .. '/doc')
   execute 'set runtimepath+=' .. fnameescape(dir)
   for tag in ['maskd', ':MaskdField', ':MaskdSetMask', ':MaskdClose', ':MaskdInfo', ':MaskdFields',
-      'g:maskd_cmd', 'g:maskd_presets', 'maskd#commands#Status()', 'maskd-limitations']
+      'g:maskd_cmd', 'g:maskd_presets', 'maskd#commands#Status()', 'maskd-limitations', 'maskd-restart',
+      'g:maskd_insert_on_open']
     execute 'help ' .. tag
     H.Eq('maskd.txt', expand('%:t'), ':help ' .. tag)
     helpclose

@@ -163,7 +163,21 @@ enddef
 # Runs Ex command `cmd` and lets the daemon's answers in.
 export def Command(cmd: string)
   execute cmd
+  Idle()
   Settle()
+enddef
+
+def g:MaskdTestIdle()
+  Idle()
+enddef
+
+# Waits until the answers to the commands' requests have come (they do not wait for them).
+export def Idle()
+  var waited = 0
+  while client.Busy() && waited < WAIT_MS
+    sleep 1m
+    waited += 1
+  endwhile
 enddef
 
 # Lets pending messages from the daemon in (callbacks run during :sleep).

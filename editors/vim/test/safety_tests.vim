@@ -69,7 +69,7 @@ def TestEmptyFieldInsert()
   # As a person types it: the command, then the digits, with no key to enter Insert mode.
   g:maskd_insert_on_open = true
   try
-    H.Insert([['5', 'Phone: +1 (5', 12], ['5', 'Phone: +1 (55', 13]], ":MaskdField phone.us\<CR>")
+    H.Insert([['5', 'Phone: +1 (5', 12], ['5', 'Phone: +1 (55', 13]], ":MaskdField phone.us\<CR>\<Cmd>call g:MaskdTestIdle()\<CR>")
   finally
     g:maskd_insert_on_open = false
   endtry
@@ -242,5 +242,88 @@ def TestKeepsDying()
   H.Insert([['5', '+1 (555', 7]], 'A')
 enddef
 H.Case('a daemon that keeps dying: restarted 3 times, then one message and plain typing', TestKeepsDying)
+
+def TestStalledDaemon()
+  H.Buffer([''])
+  H.Command('MaskdField phone.us')
+  H.Type('5', 'i')
+  var pid = DaemonPid()
+  var stalls = client.Stalls()
+  messages clear
+  system('kill -STOP ' .. pid)
+  try
+    # Each key would wait for its formatting: the first wait runs out, and no key waits after.
+    var started = reltime()
+    feedkeys("A5\<Cmd>call maskd#client#Flush(bufnr('%')) | call maskd#client#Await(bufnr('%'))\<CR>"
+      .. "5\<Cmd>call maskd#client#Flush(bufnr('%')) | call maskd#client#Await(bufnr('%'))\<CR>"
+      .. "1\<Cmd>call maskd#client#Flush(bufnr('%')) | call maskd#client#Await(bufnr('%'))\<CR>\<Esc>", 'xt')
+    H.Out(printf('      three keys into a stopped daemon took %.0f ms', reltimefloat(reltime(started)) * 1000))
+    H.Eq(stalls + 1, client.Stalls(), 'stalls (waits that ran out)')
+    H.Eq(true, client.Stalled(), 'stalled')
+    H.Eq('+1 (5551', getline(1), 'typed, unformatted')
+    H.Eq(1, len(Messages()), 'one message')
+  finally
+    system('kill -CONT ' .. pid)
+  endtry
+  WaitFor(() => !client.Stalled(), 'the daemon to answer again')
+  # Typing goes on formatted once it answers (what it formatted late is dropped as stale, and
+  # the field is read again).
+  H.Type('2', 'A')
+  WaitFor(() => getline(1) == '+1 (555) 12', 'the field in form again, now ' .. getline(1))
+enddef
+H.Case('a stalled daemon: one wait runs out, typing never waits after it', TestStalledDaemon)
+
+def TestColorScheme()
+  colorscheme default
+  H.Eq(hlID('Comment'), synIDtrans(hlID('MaskdPlaceholder')), 'MaskdPlaceholder after :colorscheme')
+enddef
+H.Case('MaskdPlaceholder keeps its colour across :colorscheme', TestColorScheme)
+
+def TestMissingDaemonOnce()
+  client.Stop()
+  var saved = g:maskd_cmd
+  g:maskd_cmd = ['/nonexistent/maskd']
+  H.Buffer([''])
+  messages clear
+  H.Command('MaskdField phone.us')
+  H.Command('MaskdField phone.us')
+  var got = Messages()
+  g:maskd_cmd = saved
+  H.Eq(["maskd: cannot run ['/nonexistent/maskd']: set g:maskd_cmd to the maskd binary"], got, 'one line, once')
+enddef
+H.Case('a missing daemon: one line once, naming the option', TestMissingDaemonOnce)
+
+def TestRangesFollowedWhileAway()
+  H.Buffer(['Tel: ', 'x'])
+  var bufnr = bufnr('%')
+  cursor(1, 5)
+  H.Command('MaskdField phone.us')
+  H.Type('555', 'a')
+  client.ForgetRestarts()
+  messages clear
+  system('kill -9 ' .. DaemonPid())
+  # While it is away: a line above, text before the field on its line, digits after it,
+  # each command's change sent by itself as TextChanged sends it in a terminal.
+  for keys in ["ggOtop\<Esc>", "j0iMy \<Esc>", "A1234567\<Esc>"]
+    feedkeys(keys, 'xt')
+    client.Flush(bufnr)
+  endfor
+  WaitFor(() => fields.Buf(bufnr).stats.reopened >= 1, 'the fields to open again')
+  WaitFor(() => getline(2) == 'My Tel: +1 (555) 123-4567', 'the field in form, now ' .. string(getline(1, '$')))
+  H.Eq(['top', 'My Tel: +1 (555) 123-4567', 'x'], getline(1, '$'), 'text')
+  H.Eq({start: {line: 1, character: 8}, end: {line: 1, character: 25}}, H.FirstField().range, 'range')
+enddef
+H.Case('while the daemon is away the fields follow the text around them', TestRangesFollowedWhileAway)
+
+def TestManyLinesOneRefused()
+  H.Buffer(['5551234567', 'Name: Ann', '4155550000'])
+  messages clear
+  H.Command(':1,3MaskdField phone.us')
+  H.Eq(['+1 (555) 123-4567', 'Name: Ann', '+1 (415) 555-0000'], getline(1, '$'), 'text')
+  var got = Messages()
+  H.Eq(1, len(got), 'messages: ' .. string(got))
+  H.Eq(true, got[0] =~ "^maskd: 2 of 3 fields opened; line 2: 'Name: Ann' does not fit phone.us", 'message: ' .. got[0])
+enddef
+H.Case('a range over lines with one line that does not fit: the others open, one message', TestManyLinesOneRefused)
 
 H.Run()

@@ -55,6 +55,7 @@ const Method = Object.freeze({
   fields: 'maskd/fields',
   formatHints: 'maskd/formatHints',
   openField: 'maskd/openField',
+  openFields: 'maskd/openFields',
   setMask: 'maskd/setMask',
 });
 
@@ -68,6 +69,7 @@ const ErrorCode = Object.freeze({
   serverNotInitialized: -32002,
   requestCancelled: -32800,
   contentModified: -32801,
+  requestFailed: -32803,
 });
 
 /** The protocol version of `capabilities.experimental.maskd.version` this client speaks. */

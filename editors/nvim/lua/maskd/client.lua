@@ -220,6 +220,7 @@ function M.start(bufnr)
       end
       return nil
     end
+    said_missing = nil
     local id
     if vim.lsp.start then
       -- 0.8 attaches the current buffer, 0.9 and 0.10 `bufnr`; 0.11 honours attach = false.

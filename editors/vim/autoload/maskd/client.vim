@@ -2,9 +2,11 @@ vim9script
 # maskd: the one daemon of this Vim and the documents it knows.
 #
 # The daemon runs as a job whose channel speaks LSP (Content-Length framed JSON-RPC), so
-# Vim does the framing.  Requests are synchronous (ch_evalexpr): the daemon is a local
-# process that answers at once, and a command wants its answer before it goes on.  Notifications from the
-# daemon go to the handlers registered with On().
+# Vim does the framing.  The commands' requests go out with RequestThen() and their answers
+# are applied when they come, so nothing waits for them.  Request() waits (ch_evalexpr),
+# bounded by g:maskd_timeout: for initialize, and for the internal reads and the tests' API
+# calls.  A wait that runs out marks the daemon stalled, and no wait is made until it sends
+# something again.  Notifications from the daemon go to the handlers registered with On().
 #
 # Documents: a buffer is attached with Attach(); it is opened with didOpen and from then
 # on what Vim reports through listener_add() goes out as incremental didChange
@@ -48,6 +50,12 @@ var messages: list<string> = []
 var errors: list<string> = []
 var resyncs = 0
 var said_missing = ''
+# Set when the daemon let a wait run out; no wait is made until it sends something again,
+# so a stalled daemon costs one wait, and typing goes on unformatted.
+var stalled = false
+var stalls = 0
+# Requests sent by RequestThen() whose answer has not come.
+var inflight = 0
 const RESTARTS = 3
 const RESTART_WINDOW = 60000
 # reltime() of each restart within the window.
@@ -65,12 +73,19 @@ def Command(): list<string>
 enddef
 
 def Timeout(): number
-  return get(g:, 'maskd_timeout', 5000)
+  return get(g:, 'maskd_timeout', 1000)
 enddef
 
-# Milliseconds Await() waits for the formatting of a change (0: it does not wait).
+# Milliseconds Start() waits for the answer to initialize: once per daemon, and a loaded
+# machine can take a second to start one.
+def StartTimeout(): number
+  return get(g:, 'maskd_start_timeout', 5000)
+enddef
+
+# Milliseconds Await() waits for the formatting of a change (0: it does not wait): a
+# keystroke's budget.
 def FormatTimeout(): number
-  return get(g:, 'maskd_format_timeout', 1000)
+  return get(g:, 'maskd_format_timeout', 200)
 enddef
 
 # Appends `what` and `msg` to the file g:maskd_trace names, when it is set.
@@ -115,8 +130,10 @@ export def Start(): bool
     endif
     return false
   endif
+  said_missing = ''
   stderr_lines = []
   stopping = false
+  stalled = false
   job = job_start(argv, {
     in_mode: 'lsp',
     out_mode: 'lsp',
@@ -141,7 +158,7 @@ export def Start(): bool
       # The plugin shows each field's state itself (placeholder, :MaskdInfo, statusline).
       initializationOptions: {diagnostics: 'off'},
     },
-  }, {timeout: Timeout()})
+  }, {timeout: StartTimeout()})
   if type(reply) != v:t_dict || type(get(reply, 'result', 0)) != v:t_dict
     var why = type(reply) == v:t_dict && has_key(reply, 'error') ? get(reply.error, 'message', '') : 'no answer'
     Problem('initialize failed: ' .. why .. StderrTail())
@@ -227,6 +244,7 @@ def OnExit(j: job, status: number)
   var was_ready = ready
   ready = false
   stopping = false
+  inflight = 0
   if expected || !was_ready
     # Stopped on purpose, or dead before initialize was answered: Start() says why.
     DropDocs()
@@ -287,6 +305,35 @@ export def ForgetRestarts()
   restarts = []
 enddef
 
+# Records that the daemon let a wait begun at `started` run out after `timeout` ms (said
+# once per stall).
+def Stall(started: list<number>, timeout: number)
+  # A wait cut short (the daemon died, the channel closed) is no stall: OnExit() says what
+  # happened.
+  if reltimefloat(reltime(started)) * 1000 < timeout * 0.9 || job_status(job) != 'run' || ch_status(chan) != 'open'
+    return
+  endif
+  if !stalled
+    stalled = true
+    stalls += 1
+    Problem('the daemon is not answering: typing goes on unformatted until it does')
+  endif
+enddef
+
+# Returns whether the daemon let a wait run out and has sent nothing since.  Messages that
+# came meanwhile are read first (they end the stall).
+export def Stalled(): bool
+  if stalled && ch_status(chan) == 'open' && ch_canread(chan)
+    Drain()
+  endif
+  return stalled
+enddef
+
+# Returns how many times the daemon stalled (for the tests).
+export def Stalls(): number
+  return stalls
+enddef
+
 # Returns the daemon's initialize result ({capabilities, serverInfo}), or {} when it is not running.
 export def Server(): dict<any>
   return Running() ? server : {}
@@ -336,6 +383,7 @@ enddef
 
 def OnMessage(ch: channel, msg: any)
   Trace('<-', msg)
+  stalled = false
   if type(msg) != v:t_dict || type(get(msg, 'method', 0)) != v:t_string
     return
   endif
@@ -362,9 +410,13 @@ export def Request(method: string, params: dict<any>): dict<any>
   if !Running()
     return {error: {code: -32603, message: 'maskd is not running'}}
   endif
+  if Stalled()
+    return {error: {code: -32603, message: 'maskd is not answering'}}
+  endif
   FlushAll()
   Trace('->', {method: method, params: params})
   var reply: any
+  var started = reltime()
   try
     reply = ch_evalexpr(chan, {method: method, params: params}, {timeout: Timeout()})
   catch
@@ -373,9 +425,49 @@ export def Request(method: string, params: dict<any>): dict<any>
   endtry
   Trace('<-', reply)
   if type(reply) != v:t_dict || (!has_key(reply, 'result') && !has_key(reply, 'error'))
+    Stall(started, Timeout())
     return {error: {code: -32603, message: 'no answer to ' .. method .. ' within ' .. Timeout() .. ' ms'}}
   endif
   return reply
+enddef
+
+# Sends request `method` and returns at once; `Done(response)` ({result} or {error}) runs
+# when the answer comes.  Changes not yet sent go out first.  What the commands use, so
+# that a slow daemon never holds up the person.
+export def RequestThen(method: string, params: dict<any>, Done: func)
+  if !Running()
+    Done({error: {code: -32603, message: 'maskd is not running'}})
+    return
+  endif
+  if Stalled()
+    Done({error: {code: -32603, message: 'maskd is not answering'}})
+    return
+  endif
+  FlushAll()
+  Trace('->', {method: method, params: params})
+  inflight += 1
+  try
+    ch_sendexpr(chan, {method: method, params: params}, {callback: (_, reply) => Answered(reply, Done)})
+  catch
+    inflight -= 1
+    Done({error: {code: -32603, message: 'maskd is not running'}})
+  endtry
+enddef
+
+def Answered(reply: any, Done: func)
+  inflight = max([0, inflight - 1])
+  stalled = false
+  Trace('<-', reply)
+  if type(reply) != v:t_dict || (!has_key(reply, 'result') && !has_key(reply, 'error'))
+    Done({error: {code: -32603, message: 'a malformed answer: ' .. string(reply)}})
+    return
+  endif
+  Done(reply)
+enddef
+
+# Returns whether an answer to RequestThen() is still on its way.
+export def Busy(): bool
+  return inflight > 0 && Running()
 enddef
 
 # Sends request `method` without waiting for its answer (nor flushing changes first).
@@ -542,20 +634,25 @@ enddef
 # buffer is still on its way.  Returns whether it settled.
 export def Await(bufnr: number): bool
   var doc = get(docs, string(bufnr), {})
-  if empty(doc) || !doc.unsettled || !Running() || FormatTimeout() <= 0
+  if empty(doc) || !doc.unsettled || !Running() || FormatTimeout() <= 0 || Stalled()
     return false
   endif
   var params = {textDocument: {uri: doc.uri}, position: {line: 0, character: 0}}
   Trace('->', {method: 'maskd/formatHints', params: params})
   var reply: any
+  var started = reltime()
   try
     reply = ch_evalexpr(chan, {method: 'maskd/formatHints', params: params}, {timeout: FormatTimeout()})
   catch
     return false
   endtry
   Trace('<-', reply)
+  if type(reply) != v:t_dict || empty(reply)
+    Stall(started, FormatTimeout())
+    return false
+  endif
   Drain()
-  if !has_key(docs, string(bufnr)) || type(reply) != v:t_dict
+  if !has_key(docs, string(bufnr))
     return false
   endif
   # The didFormat handler may have sent the echo of its edits meanwhile: it gets no answer.

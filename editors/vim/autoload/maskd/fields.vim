@@ -361,6 +361,12 @@ def ApplyResult(bufnr: number, result: any, spec: any, opening: bool)
     return
   endif
   Remember(bufnr, get(result, 'field', ''), spec)
+  var state = get(result, 'state', {})
+  if get(result, 'version', client.Version(bufnr)) != client.Version(bufnr) && IsState(state)
+    # Answered after the person typed on: its edits are for text that is gone.
+    var resync = Buf(bufnr).resync
+    resync[string(state.range.start.line)] = true
+  endif
   if get(result, 'version', client.Version(bufnr)) == client.Version(bufnr)
     var before = bufnr == bufnr('%') ? changenr() : -1
     ApplyOwn(bufnr, get(result, 'edits', []), false)
@@ -458,13 +464,20 @@ def Reopen(bufnr: number)
   b.fields = {}
   b.opens = {}
   b.own = {}
-  var [opened, errors] = OpenMany(bufnr, entries, true)
-  if !empty(errors)
-    echohl WarningMsg
-    echomsg printf('maskd: %d of %d fields not opened again: %s', len(errors), len(entries), errors[0][1])
-    echohl None
+  if empty(entries)
+    b.stats.reopened += 1
+    return
   endif
-  b.stats.reopened += 1
+  # Not waited for: a large document's answer may take longer than a keystroke.
+  OpenMany(bufnr, entries, true, (got) => {
+    var [opened, errors] = got
+    if !empty(errors)
+      echohl WarningMsg
+      echomsg printf('maskd: %d of %d fields not opened again: %s', len(errors), len(entries), errors[0][1])
+      echohl None
+    endif
+    b.stats.reopened += 1
+  })
 enddef
 
 # Closes the fields of the current buffer `bufnr` whose opening an undo has just taken
@@ -489,11 +502,29 @@ enddef
 
 # Requests ----------------------------------------------------------------------------------
 
+# Sends request `method` with `params` and hands the response to `Finish`, which applies it
+# and returns it: waiting for it when `Done` is unset (the response is returned), else from
+# the channel's callback, `Done` getting what `Finish` returned (and {} is returned now).
+def Call(method: string, params: dict<any>, Finish: func, Done: any): dict<any>
+  if type(Done) != v:t_func
+    return Finish(client.Request(method, params))
+  endif
+  client.RequestThen(method, params, (reply) => Done(Finish(reply)))
+  return {}
+enddef
+
 # Opens a field over LSP Range `range` of `bufnr` with MaskSpec `mask` (and id `id` unless
-# empty), attaching the buffer first.  Returns the daemon's response ({result} or {error}).
-export def Open(bufnr: number, range: dict<any>, mask: any, id = '', force = false): dict<any>
+# empty; `force`: even where text would be lost), attaching the buffer first.  Returns the
+# daemon's response ({result} or {error}), or with `Done` (a Funcref) returns at once and
+# calls Done(response) when it comes.  An answer that comes after the person typed on has
+# its field read again once the buffer settles.
+export def Open(bufnr: number, range: dict<any>, mask: any, id = '', force = false, Done: any = 0): dict<any>
   if !client.Attach(bufnr)
-    return {error: {code: -32603, message: 'maskd is not running'}}
+    var e = {error: {code: -32603, message: 'maskd is not running'}}
+    if type(Done) == v:t_func
+      Done(e)
+    endif
+    return e
   endif
   var params: dict<any> = {textDocument: {}, range: range, mask: mask}
   if id != ''
@@ -504,17 +535,19 @@ export def Open(bufnr: number, range: dict<any>, mask: any, id = '', force = fal
   endif
   client.Flush(bufnr)
   params.textDocument = client.Document(bufnr)
-  var reply = client.Request('maskd/openField', params)
-  if has_key(reply, 'result')
-    ApplyResult(bufnr, reply.result, mask, true)
-  endif
-  return reply
+  return Call('maskd/openField', params, (reply) => {
+    if has_key(reply, 'result')
+      ApplyResult(bufnr, reply.result, mask, true)
+    endif
+    return reply
+  }, Done)
 enddef
 
 # Opens the fields `entries` ({range, mask, field?} each, one per line) of `bufnr` in one
 # maskd/openFields.  Returns [opened, errors]: the count, and [line, message] for each entry
-# that did not open.
-export def OpenMany(bufnr: number, entries: list<dict<any>>, force = false): list<any>
+# that did not open.  With `Done` (a Funcref) it returns [] at once and calls Done(that)
+# when the answer comes.
+export def OpenMany(bufnr: number, entries: list<dict<any>>, force = false, Done: any = 0): list<any>
   if empty(entries)
     return [0, []]
   endif
@@ -528,11 +561,22 @@ export def OpenMany(bufnr: number, entries: list<dict<any>>, force = false): lis
   if force
     params.force = true
   endif
-  var reply = client.Request('maskd/openFields', params)
+  if type(Done) == v:t_func
+    client.RequestThen('maskd/openFields', params, (reply) => Done(ApplyMany(bufnr, entries, reply)))
+    return []
+  endif
+  return ApplyMany(bufnr, entries, client.Request('maskd/openFields', params))
+enddef
+
+# Applies the answer to maskd/openFields for `entries` (see OpenMany()).
+def ApplyMany(bufnr: number, entries: list<dict<any>>, reply: dict<any>): list<any>
+  var ranges = mapnew(entries, (_, e) => e.range)
   if has_key(reply, 'error')
     return [0, [[ranges[0].start.line, get(reply.error, 'message', string(reply.error))]]]
   endif
   var results = get(reply.result, 'results', [])
+  var current = bufnr == bufnr('%')
+  var caret = current ? CursorPosition() : {}
   var all: list<any> = []
   var states: list<any> = []
   var errors: list<any> = []
@@ -541,74 +585,101 @@ export def OpenMany(bufnr: number, entries: list<dict<any>>, force = false): lis
     if type(r) == v:t_dict && has_key(r, 'error')
       add(errors, [ranges[i].start.line, get(r.error, 'message', '')])
     elseif type(r) == v:t_dict
-      extend(all, get(r, 'edits', []))
-      add(states, get(r, 'state', {}))
+      var edits = get(r, 'edits', [])
+      var state = get(r, 'state', {})
+      var mergeable = !current || ranges[i].start.line != caret.line
+      if mergeable && type(edits) == v:t_list && len(edits) > 1 && type(state) == v:t_dict && type(get(state, 'text', 0)) == v:t_string
+        # A field's edits lie within the range it was opened over: one replacement of the
+        # range by the field's text is the same change, in a third of the buffer updates
+        # (not on the caret's line, where the edits say how the caret moves).
+        add(all, {range: ranges[i], newText: state.text})
+      else
+        extend(all, edits)
+      endif
+      add(states, state)
       Remember(bufnr, get(r, 'field', ''), entries[i].mask)
     endif
   endfor
   if get(reply.result, 'version', -1) == client.Version(bufnr) && !empty(all)
-    var current = bufnr == bufnr('%')
-    var caret = current ? CursorPosition() : {}
     ApplyOwn(bufnr, all, false)
     if current
       textedit.SetCursor(bufnr, Shifted(caret, all))
     endif
+  elseif !empty(all)
+    # Answered after the person typed on: the fields are read again once the buffer settles.
+    var resync = Buf(bufnr).resync
+    for st in states
+      resync[string(st.range.start.line)] = true
+    endfor
   endif
   Update(bufnr, states)
   return [len(states), errors]
 enddef
 
 # Changes the mask of field `id` of `bufnr`; what was entered re-flows, and the cursor (LSP
-# Position `position`) keeps its count of entered characters to its left.
-export def SetMask(bufnr: number, id: string, mask: any, position: dict<any>, force = false): dict<any>
+# Position `position`) keeps its count of entered characters to its left.  `Done` as for
+# Open().
+export def SetMask(bufnr: number, id: string, mask: any, position: dict<any>, force = false, Done: any = 0): dict<any>
   client.Flush(bufnr)
   var params: dict<any> = {textDocument: client.Document(bufnr), field: id, mask: mask, position: position}
   if force
     params.force = true
   endif
-  var reply = client.Request('maskd/setMask', params)
-  if has_key(reply, 'result')
-    ApplyResult(bufnr, reply.result, mask, false)
-  endif
-  return reply
+  return Call('maskd/setMask', params, (reply) => {
+    if has_key(reply, 'result')
+      ApplyResult(bufnr, reply.result, mask, false)
+    endif
+    return reply
+  }, Done)
 enddef
 
-# Closes field `id` of `bufnr`; its text stays.
-export def Close(bufnr: number, id: string): dict<any>
+# Closes field `id` of `bufnr`; its text stays.  `Done` as for Open().
+export def Close(bufnr: number, id: string, Done: any = 0): dict<any>
   client.Flush(bufnr)
-  var reply = client.Request('maskd/closeField', {textDocument: client.Document(bufnr), field: id})
-  if has_key(reply, 'result') && has_key(Buf(bufnr).fields, id)
-    remove(Buf(bufnr).fields, id)
-    Render(bufnr)
-  endif
-  return reply
+  return Call('maskd/closeField', {textDocument: client.Document(bufnr), field: id}, (reply) => {
+    if has_key(reply, 'result') && has_key(Buf(bufnr).fields, id)
+      remove(Buf(bufnr).fields, id)
+      Render(bufnr)
+    endif
+    return reply
+  }, Done)
 enddef
 
 # Returns the daemon's response to maskd/formatHints at `position` of `bufnr`: the FieldState
-# of the field containing or touching it, or null.  The state is recorded too.
-export def Hints(bufnr: number, position: dict<any>): dict<any>
+# of the field containing or touching it, or null.  The state is recorded too.  `Done` as
+# for Open().
+export def Hints(bufnr: number, position: dict<any>, Done: any = 0): dict<any>
   if !client.Attached(bufnr)
+    if type(Done) == v:t_func
+      Done({result: null})
+    endif
     return {result: null}
   endif
   client.Flush(bufnr)
-  var reply = client.Request('maskd/formatHints', {textDocument: client.Document(bufnr), position: position})
-  if IsState(get(reply, 'result', null))
-    Update(bufnr, [reply.result])
-  endif
-  return reply
+  return Call('maskd/formatHints', {textDocument: client.Document(bufnr), position: position}, (reply) => {
+    if IsState(get(reply, 'result', null))
+      Update(bufnr, [reply.result])
+    endif
+    return reply
+  }, Done)
 enddef
 
-# Returns the daemon's response to maskd/fields for `bufnr`, recording every state.
-export def Fetch(bufnr: number): dict<any>
+# Returns the daemon's response to maskd/fields for `bufnr`, recording every state.  `Done`
+# as for Open().
+export def Fetch(bufnr: number, Done: any = 0): dict<any>
   if !client.Attached(bufnr)
+    if type(Done) == v:t_func
+      Done({result: []})
+    endif
     return {result: []}
   endif
   client.Flush(bufnr)
-  var reply = client.Request('maskd/fields', {textDocument: client.Document(bufnr)})
-  if type(get(reply, 'result', null)) == v:t_list
-    Reset(bufnr, reply.result)
-  endif
-  return reply
+  return Call('maskd/fields', {textDocument: client.Document(bufnr)}, (reply) => {
+    if type(get(reply, 'result', null)) == v:t_list
+      Reset(bufnr, reply.result)
+    endif
+    return reply
+  }, Done)
 enddef
 
 # A change that touches no field gets no didFormat, yet it can move fields (a line inserted
