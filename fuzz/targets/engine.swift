@@ -165,14 +165,16 @@ func allPrograms(_ mask: Mask) -> [Program] {
   case .slots(let program): return [program]
   case .oneOf(let programs): return programs
   case .dynamic(let dynamic): return dynamic.all
-  case .number: return []
+  case .number, .phone: return []
   }
 }
 
-/// Whether the engine's counts of entered characters apply: not to number masks, whose digits move about.
+/// Whether the engine's counts of entered characters apply: not to number or phone masks, whose digits move about.
 func countsEntered(_ mask: Mask) -> Bool {
-  if case .number = mask.kind { return false }
-  return true
+  switch mask.kind {
+  case .number, .phone: return false
+  default: return true
+  }
 }
 
 /// Whether a mask has range or enum blocks: typing may pad a range with zeros, which are entered characters too.
