@@ -147,6 +147,19 @@ final class LongLineTests: XCTestCase {
                     change(changes)
                 }
                 assertSame(documents[0], documents[1], "seed \(seed): \(log.suffix(12))")
+                // The fields a range touches (inlay hints, range formatting), against whole lines read.
+                var (a, b) = (position(), position())
+                if b < a { swap(&a, &b) }
+                let range = TextRange(start: a, end: b)
+                guard case .success(let (from, to)) = reference.scalarRange(range) else { continue }
+                var expected: [String] = []
+                for line in from.line...to.line {
+                    for field in reference.lines[line].fields
+                    where !(line == from.line && field.end < from.column) && !(line == to.line && field.start > to.column) {
+                        expected.append(field.id)
+                    }
+                }
+                XCTAssertEqual(documents.map { $0.fieldIDs(touching: range) }, [expected, expected], "seed \(seed)")
             }
         }
     }

@@ -285,16 +285,18 @@ The region, the word at point, MASK and FORCE (the prefix argument)
 are taken as by `maskd-field'; a region over several lines opens one
 field per line."
   (interactive
-   (let ((bounds (if (use-region-p)
-                     (cons (region-beginning) (region-end))
-                   (maskd--word-bounds))))
-     (list (maskd-eglot--read-mask "Field mask: ") (car bounds) (cdr bounds)
-           current-prefix-arg)))
+   (list (maskd-eglot--read-mask "Field mask: ")
+         (and (use-region-p) (region-beginning))
+         (and (use-region-p) (region-end))
+         current-prefix-arg))
   (maskd--reporting
-    (let ((mask (if (stringp mask)
-                    (maskd--resolve-mask mask #'maskd-eglot--presets)
-                  mask))
-          (bounds (if beg (cons beg (or end beg)) (maskd--word-bounds))))
+    (let* ((mask (if (stringp mask)
+                     (maskd--resolve-mask mask #'maskd-eglot--presets)
+                   mask))
+           (bounds (if beg
+                       (cons beg (or end beg))
+                     (maskd-widest-run (maskd--word-bounds) mask
+                                       #'maskd-eglot--request))))
       (when (use-region-p)
         (deactivate-mark))
       (if (> (count-lines (car bounds) (cdr bounds)) 1)

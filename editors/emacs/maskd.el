@@ -980,41 +980,66 @@ a `user-error' listing the presets."
   "Masks given to `maskd-field' and `maskd-set-mask'.")
 
 (defun maskd--word-bounds ()
-  "Return (BEG . END) of the field `maskd-field' takes without a region.
+  "Return (BEG . END) of the word at point, where `maskd-field' begins.
 That is the run of non-blank characters that ends at point or
-contains it, with the runs around it on its line that are part of the
-same number when it is one (each has a digit, or no letter: `+1 (555)
-123-4567' or `4111 1111 1111 1111' is taken whole, `Tel:' is not), or
-an empty range at point when the character before point is a blank."
+contains it, or an empty range at point when the character before
+point is a blank."
   (if (or (bobp) (memq (char-before) '(?\s ?\t ?\n)))
       (cons (point) (point))
     (save-excursion
-      (let* ((eol (line-end-position))
-             (bol (line-beginning-position))
-             (end (progn (skip-chars-forward "^ \t\n") (point)))
-             (beg (progn (skip-chars-backward "^ \t\n") (point)))
-             (number (maskd--number-run-p (buffer-substring beg end))))
-        ;; Runs after it.
-        (goto-char end)
-        (while (and number (< (point) eol)
-                    (looking-at "[ \t]+\\([^ \t\n]+\\)")
-                    (maskd--number-run-p (match-string 1)))
-          (setq end (match-end 1))
-          (goto-char end))
-        ;; Runs before it.
-        (goto-char beg)
-        (while (and number (> (point) bol)
-                    (looking-back "\\([^ \t\n]+\\)[ \t]+" bol t)
-                    (maskd--number-run-p (match-string 1)))
-          (setq beg (match-beginning 1))
-          (goto-char beg))
+      (let ((end (progn (skip-chars-forward "^ \t\n") (point)))
+            (beg (progn (skip-chars-backward "^ \t\n") (point))))
         (cons beg end)))))
 
-(defun maskd--number-run-p (run)
-  "Return non-nil if RUN, text without blanks, can be part of a number.
-It has a digit, or no letter: not a label such as Tel: or Card."
-  (or (string-match-p "[[:digit:]]" run)
-      (not (string-match-p "[[:alpha:]]" run))))
+(defun maskd--runs-around (beg end)
+  "Return the spans (B . E) of words around the word BEG..END, widest first.
+The words are on its line, one blank apart, at most three on each
+side; the word alone is not among them."
+  (save-excursion
+    (let ((left (list beg))
+          (right (list end)))
+      (goto-char beg)
+      ;; One blank, then a word, before the leftmost word so far.
+      (while (and (< (length left) 4)
+                  (memq (char-before) '(?\s ?\t))
+                  (> (1- (point)) (line-beginning-position))
+                  (not (memq (char-before (1- (point))) '(?\s ?\t))))
+        (backward-char 1)
+        (skip-chars-backward "^ \t\n")
+        (push (point) left))
+      (goto-char end)
+      (while (and (< (length right) 4)
+                  (looking-at "[ \t][^ \t\n]+"))
+        (goto-char (match-end 0))
+        (push (point) right))
+      (sort (cl-loop for b in left
+                     nconc (cl-loop for e in right
+                                    unless (and (= b beg) (= e end))
+                                    collect (cons b e)))
+            (lambda (x y) (> (- (cdr x) (car x)) (- (cdr y) (car y))))))))
+
+(defun maskd-widest-run (bounds mask request)
+  "Return BOUNDS, the word at point, widened to words around it read by MASK.
+The widest run of words one blank apart around it (at most three on
+each side) that MASK reads without dropping a letter, a digit or
+anything else (`maskd/apply': nothing in `rejected' or `overflow'),
+so that formatted text such as `+1 (555) 123-4567' is taken whole;
+else BOUNDS.  REQUEST is the driver's function of a method and params."
+  (if (= (car bounds) (cdr bounds))
+      bounds
+    (or (seq-find
+         (lambda (run)
+           (let ((result (condition-case nil
+                             (funcall request :maskd/apply
+                                      (list :mask mask
+                                            :text (buffer-substring-no-properties
+                                                   (car run) (cdr run))))
+                           (maskd-error nil))))
+             (and result
+                  (equal "" (plist-get result :rejected))
+                  (equal "" (plist-get result :overflow)))))
+         (maskd--runs-around (car bounds) (cdr bounds)))
+        bounds)))
 
 (defun maskd-line-ranges (beg end)
   "Return the fields a region BEG..END over several lines opens: one per line.
@@ -1234,23 +1259,28 @@ when the request itself fails."
 (defun maskd-field (mask &optional beg end force)
   "Format the text from BEG to END as a field with MASK, as you type.
 Interactively, the field is the region when it is active, otherwise
-the non-blank text around point, or an empty field at point after a
-blank.  A region over several lines opens one field per line.  MASK
-is read with completion of the preset names; it may also be a mask in
-bracket notation or a JSON object.  From Lisp, MASK is a preset name
-or mask string (resolved as when read) or a plist.  The daemon refuses
-to open a field that would drop letters or digits of the text (a
-label, say), and says what they are; with a prefix argument, or FORCE
-from Lisp, it opens anyway."
+the non-blank text around point widened to the words next to it that
+MASK reads whole (so `+1 (555) 123-4567' is taken whole), or an empty
+field at point after a blank.  A region over several lines opens one
+field per line.  MASK is read with completion of the preset names; it
+may also be a mask in bracket notation or a JSON object.  From Lisp,
+MASK is a preset name or mask string (resolved as when read) or a
+plist, and BEG nil means the word at point.  The daemon refuses to
+open a field that would drop letters or digits of the text (a label,
+say), and says what they are; with a prefix argument, or FORCE from
+Lisp, it opens anyway."
   (interactive
-   (let ((bounds (if (use-region-p)
-                     (cons (region-beginning) (region-end))
-                   (maskd--word-bounds))))
-     (list (maskd--read-mask "Field mask: ") (car bounds) (cdr bounds)
-           current-prefix-arg)))
+   (list (maskd--read-mask "Field mask: ")
+         (and (use-region-p) (region-beginning))
+         (and (use-region-p) (region-end))
+         current-prefix-arg))
   (maskd--reporting
-    (let ((mask (if (stringp mask) (maskd--resolve-mask mask) mask))
-          (bounds (if beg (cons beg (or end beg)) (maskd--word-bounds))))
+    (let* ((mask (if (stringp mask) (maskd--resolve-mask mask) mask))
+           (bounds (if beg
+                       (cons beg (or end beg))
+                     (progn (maskd--connection)
+                            (maskd-widest-run (maskd--word-bounds) mask
+                                              #'maskd--request)))))
       (when (use-region-p)
         (deactivate-mark))
       (if (> (count-lines (car bounds) (cdr bounds)) 1)

@@ -160,10 +160,6 @@ final class Document {
                  character: (offset == 0 ? base : 0) + encoding.units(ofScalarColumn: column, in: text))
     }
 
-    func position(line: Int, column: Int, in text: String) -> Position {
-        Position(line: line, character: encoding.units(ofScalarColumn: column, in: text))
-    }
-
     // MARK: - Fields
 
     /// Where field `id` lies and its text, in O(log n + the field's piece).
@@ -205,6 +201,34 @@ final class Document {
             let span = FieldSpan(id: field.id, start: field.start + window.column, end: field.end + window.column)
             return span.end >= start && span.start <= end ? span : nil
         }
+    }
+
+    /// The ids of the fields on the lines of `range` (lines past the document's end ignored, positions past a
+    /// line's end taken as its end) that touch the range's columns on its first and last line, in document order.
+    /// - Complexity: O(log n + the pieces the range covers and their fields).
+    func fieldIDs(touching range: TextRange) -> [String] {
+        let first = max(range.start.line, 0), last = min(range.end.line, lines.count - 1)
+        guard first <= last else { return [] }
+        func column(_ p: Position, onLine line: Int) -> Int {
+            guard p.line == line else { return p.line < line ? 0 : lines.length(ofLine: line) }
+            return lines.scalarColumn(line: line, units: max(p.character, 0), in: encoding, roundUp: false)
+                ?? lines.length(ofLine: line)
+        }
+        let from = ScalarPosition(line: first, column: column(range.start, onLine: first))
+        let to = ScalarPosition(line: last, column: column(range.end, onLine: last))
+        guard from <= to else { return [] }
+        let window = lines.window(from: from, to: to)
+        var ids: [String] = []
+        for (offset, line) in window.lines.enumerated() {
+            let shift = offset == 0 ? window.column : 0
+            for field in line.fields {
+                let (start, end) = (field.start + shift, field.end + shift)
+                if offset == 0, end < from.column { continue }
+                if offset == window.lines.count - 1, start > to.column { continue }
+                ids.append(field.id)
+            }
+        }
+        return ids
     }
 
     /// The field containing or touching `position` (the first in document order), or nil.
