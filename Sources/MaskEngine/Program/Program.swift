@@ -234,7 +234,9 @@ extension Program {
                     cursor = self.cursor(after: e)
                     return .cell
                 }
-                guard element.isOptional, e + 1 < reachableEnd else { return .rejected }
+                // Past the last optional slot the character walks to the mask's end (and is cut there,
+                // issue 24); only slots after a `…`, never reached, refuse it.
+                guard element.isOptional, e + 1 < reachableEnd || reachableEnd == count else { return .rejected }
                 e += 1
             }
         }
@@ -250,6 +252,8 @@ extension Program {
         /// Whether anything was read in (a slot filled, a literal consumed, or literals shown
         /// because the mask ran out).
         var accepted = false
+        /// The last character read in was consumed as a literal (the person stepped over it).
+        var endedOnLiteral = false
         var rejected = ""
         var overflow = ""
     }
@@ -264,7 +268,12 @@ extension Program {
             let c = chars[i]
             i += 1
             switch step(c, cursor: &outcome.cursor, into: &cells) {
-            case .cell, .literal: outcome.accepted = true
+            case .cell:
+                outcome.accepted = true
+                outcome.endedOnLiteral = false
+            case .literal:
+                outcome.accepted = true
+                outcome.endedOnLiteral = true
             case .rejected: rejected.append(c)
             case .overflow(let walked):
                 overflow.append(c)

@@ -26,6 +26,8 @@ final class TypingSession {
     private(set) var samples = Samples()
     /// The server's CPU time while this session's recorded keystrokes ran, in nanoseconds.
     private(set) var serverCPU: UInt64 = 0
+    /// The server's CPU per keystroke in each recorded round, in nanoseconds.
+    private(set) var roundCPU: [Double] = []
 
     init(label: String, client: EditorClient, field: FieldCursor, entered: Int, formats: Bool) throws {
         self.label = label
@@ -35,7 +37,7 @@ final class TypingSession {
         check = formats ? try Mask.compile(Masks.card) : nil
     }
 
-    /// Types `count` keys; they count in the samples only when `recorded`.
+    /// Types `count` keys; they count in the samples, as one round, only when `recorded`.
     func type(_ count: Int, recorded: Bool) throws {
         let cpu0 = try client.server.cpuNS()
         var scratch = Samples()
@@ -44,7 +46,12 @@ final class TypingSession {
         } else {
             try client.type(count, script: &script, field: &field, checkingWith: check, into: &scratch)
         }
-        if recorded { serverCPU += try client.server.cpuNS() - cpu0 }
+        if recorded {
+            let spent = try client.server.cpuNS() - cpu0
+            serverCPU += spent
+            roundCPU.append(Double(spent) / Double(max(count, 1)))
+            samples.endRound()
+        }
     }
 
     /// The server's CPU per recorded keystroke, echo included, in nanoseconds.
@@ -256,7 +263,9 @@ enum DaemonBench {
     /// Spawn to the `initialize` result, `runs` times per server, alternating servers.
     static func startup(_ subjects: [ServerUnderTest], runs: Int, timeout: Double) throws -> [Samples] {
         var samples = Array(repeating: Samples(), count: subjects.count)
-        for _ in 0..<runs {
+        for run in 0..<runs {
+            // Rounds of ten spawns each, for the ratio's spread.
+            if run > 0, run % 10 == 0 { for i in samples.indices { samples[i].endRound() } }
             for (i, subject) in subjects.enumerated() {
                 let server = try subject.spawn(timeout: timeout)
                 defer { server.kill() }
@@ -268,6 +277,7 @@ enum DaemonBench {
                 try server.stop()
             }
         }
+        for i in samples.indices { samples[i].endRound() }
         return samples
     }
 
@@ -285,7 +295,7 @@ enum DaemonBench {
     /// Batches of `perBatch` pipelined `maskd/apply` requests, written by one thread while
     /// another reads the answers; one sample per batch, in requests per second.
     static func throughput(_ subjects: [ServerUnderTest], batches: Int, perBatch: Int,
-                           timeout: Double) throws -> [(rates: Samples, cpuPerRequest: Double)] {
+                           timeout: Double) throws -> [(rates: Samples, cpuPerRequest: Double, roundCPU: [Double])] {
         var servers: [ServerProcess] = []
         defer { for s in servers { s.kill() } }
         for subject in subjects {
@@ -296,6 +306,7 @@ enum DaemonBench {
         let params = (0..<TypingScript.digits.count).map(applyParams)
         var samples = Array(repeating: Samples(), count: subjects.count)
         var cpu = Array(repeating: UInt64(0), count: subjects.count)
+        var roundCPU = Array(repeating: [Double](), count: subjects.count)
         // One untimed batch each first, then the timed ones alternating.
         for batch in 0..<(batches + 1) {
             for (i, server) in servers.enumerated() {
@@ -326,12 +337,15 @@ enum DaemonBench {
                 try writing.wait()
                 if batch > 0 {
                     samples[i].add(Double(perBatch) / (Double(t1 - t0) / 1e9))
-                    cpu[i] += try server.cpuNS() - cpu0
+                    samples[i].endRound()
+                    let spent = try server.cpuNS() - cpu0
+                    cpu[i] += spent
+                    roundCPU[i].append(Double(spent) / Double(perBatch))
                 }
             }
         }
         for s in servers { try s.stop() }
-        return subjects.indices.map { (samples[$0], Double(cpu[$0]) / Double(max(batches * perBatch, 1))) }
+        return subjects.indices.map { (samples[$0], Double(cpu[$0]) / Double(max(batches * perBatch, 1)), roundCPU[$0]) }
     }
 
     private static let errorKey = Array("\"error\"".utf8)

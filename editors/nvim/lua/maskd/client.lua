@@ -356,6 +356,17 @@ function M.presets()
   return {}
 end
 
+--- The region codes the `phone` preset takes (`capabilities.experimental.maskd.phoneRegions`).
+---@return string[]
+function M.phone_regions()
+  local caps = M.capabilities()
+  local ext = caps and type(caps.experimental) == 'table' and caps.experimental.maskd
+  if type(ext) == 'table' and type(ext.phoneRegions) == 'table' then
+    return ext.phoneRegions
+  end
+  return {}
+end
+
 --- Stops the daemon (shutdown, then exit).
 function M.stop()
   if client_id then
