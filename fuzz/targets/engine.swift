@@ -174,12 +174,12 @@ func allPrograms(_ mask: Mask) -> [Program] {
   }
 }
 
-/// Whether the engine's counts of entered characters apply: not to number masks, whose digits move about, nor
-/// to phone fields, whose international `+` is shown by itself.
+/// Whether the engine's counts of entered characters apply: not to number or phone masks, whose digits move about.
 func countsEntered(_ mask: Mask) -> Bool {
-  if case .number = mask.kind { return false }
-  if case .phone = mask.kind { return false }
-  return true
+  switch mask.kind {
+  case .number, .phone: return false
+  default: return true
+  }
 }
 
 /// Whether a mask has range or enum blocks: typing may pad a range with zeros, which are entered characters too.
