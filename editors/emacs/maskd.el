@@ -945,8 +945,10 @@ and, for card masks, `:brand'.  No request is made."
 (defun maskd--resolve-mask (name &optional daemon-presets)
   "Return the MaskSpec that NAME stands for.
 NAME is one of `maskd-presets', a JSON object (when it starts with {),
-the name of a preset of the daemon when it is a bare word (letters,
-digits, dots, dashes, underscores), or else a mask in bracket notation.
+`phone' and a region code (`phone GB', the phone preset for that
+region's national numbers), the name of a preset of the daemon when it
+is a bare word (letters, digits, dots, dashes, underscores), or else a
+mask in bracket notation.
 DAEMON-PRESETS is a function returning the daemon's preset names
 \(default: those of `maskd-mode''s daemon).  An unknown preset name is
 a `user-error' listing the presets."
@@ -958,6 +960,10 @@ a `user-error' listing the presets."
           (json-parse-string name :object-type 'plist
                              :null-object nil :false-object :json-false)
         (json-parse-error (user-error "[maskd] not a JSON object: %s" name))))
+     ;; `phone GB': the phone preset for a region's national numbers.
+     ((and (string-match "\\`phone[ \t]+\\([[:alpha:]][[:alpha:]]\\)\\'" name)
+           (member "phone" (funcall (or daemon-presets #'maskd--daemon-presets))))
+      (list :preset "phone" :region (upcase (match-string 1 name))))
      ((not (string-match-p "\\`[[:alnum:]._-]+\\'" name)) name)
      (t
       (let ((names (funcall (or daemon-presets #'maskd--daemon-presets))))
