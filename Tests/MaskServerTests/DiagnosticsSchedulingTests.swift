@@ -199,4 +199,22 @@ final class DiagnosticsSchedulingTests: XCTestCase {
         server.publishChanges()
         XCTAssertEqual(take("textDocument/publishDiagnostics").count, 1)
     }
+
+    func testInlayHintRefresh_oneForABurstOfOpenings_onceQuiet() {
+        _ = initialize(capabilities: ["workspace": ["inlayHint": ["refreshSupport": true]]])
+        notify("textDocument/didOpen", ["textDocument": ["uri": .string(uri), "languageId": "plaintext", "version": 1,
+                                                         "text": "a: \nb: \nc: "]])
+        for line in 0..<3 {
+            now += 100
+            request("maskd/openField", ["textDocument": ["uri": .string(uri)], "range": ClientDocument.range(line, 3, line, 3),
+                                        "mask": ["preset": "phone.us"]])
+            XCTAssertEqual(take("workspace/inlayHint/refresh").count, 0, "not while fields are being opened")
+        }
+        now += 250
+        server.publishChanges()
+        XCTAssertEqual(take("workspace/inlayHint/refresh").count, 1)
+        now += 1000
+        server.publishChanges()
+        XCTAssertEqual(take("workspace/inlayHint/refresh").count, 0)
+    }
 }

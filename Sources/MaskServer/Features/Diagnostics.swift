@@ -67,7 +67,7 @@ extension Server {
     /// without the text necessarily changing.
     func fieldsChanged(_ uri: String) {
         diagnosticsMayHaveChanged(uri, withoutText: true)
-        inlayHintsChanged = true
+        if client.inlayHintRefresh { inlayHintRefreshDue = clock() + UInt64(client.diagnosticsDelay) }
     }
 
     /// In how many milliseconds `publishChanges` has diagnostics to send; nil when none wait.
@@ -75,12 +75,14 @@ extension Server {
     /// The connection waits for input at most this long (its poll timeout), then calls `publishChanges`: the one
     /// timer of the daemon, with no thread.
     public var millisecondsUntilDue: Int? {
-        guard let due = diagnosticsState.values.compactMap(\.due).min() else { return nil }
+        guard let due = (diagnosticsState.values.compactMap(\.due) + [inlayHintRefreshDue].compactMap { $0 }).min()
+        else { return nil }
         let now = clock()
         return due <= now ? 0 : Int(due - now)
     }
 
-    /// Sends what is due: one `workspace/inlayHint/refresh` when fields were opened, re-masked or closed, and the
+    /// Sends what is due (`diagnosticsDelay` ms after the last change that made it so): one
+    /// `workspace/inlayHint/refresh` when fields were opened, re-masked or closed, and the
     /// diagnostics of each document quiet for `diagnosticsDelay` ms since they may have changed: pushed, or for a
     /// pull client that takes it one `workspace/diagnostic/refresh` when some changed with no text change (after
     /// a text change the client pulls by itself).
@@ -90,11 +92,11 @@ extension Server {
     /// within one message, so diagnostics never come between them; a burst (a plugin restoring 100,000 fields,
     /// a person typing) publishes once, after it.
     public func publishChanges() {
-        if inlayHintsChanged {
-            inlayHintsChanged = false
+        let now = clock()
+        if let due = inlayHintRefreshDue, due <= now {
+            inlayHintRefreshDue = nil
             refreshInlayHints()
         }
-        let now = clock()
         var refresh = false
         for uri in diagnosticsState.keys.sorted() {
             guard let due = diagnosticsState[uri]?.due, due <= now else { continue }
