@@ -156,10 +156,14 @@ extension Program {
                         continue
                     }
                     // `…` repeats the slot before it; with none of its kind, it is `[…]` (letters or digits).
-                    if let previous, previous.slotClass == slot.slotClass {
+                    // (Compared through optional chaining: `if let previous` here crashed the release compiler's
+                    // ownership verifier, Swift 6.3.1.)
+                    if previous == nil {
+                        out.append("…")
+                    } else if previous?.slotClass == slot.slotClass {
                         out.append("…")
                     } else {
-                        out += previous == nil ? "…" : "][…"
+                        out += "][…"
                     }
                     // Slots after a `…` stand in a block of their own, never reached.
                     break
