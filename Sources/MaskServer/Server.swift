@@ -40,6 +40,8 @@ public final class Server {
     var nextDiagnosticsRevision = 1
     /// Fields were opened, re-masked or closed: when `workspace/inlayHint/refresh` is due (quiet since).
     var inlayHintRefreshDue: UInt64?
+    /// Fields were opened, re-masked or closed by the messages being handled (`publishChanges` schedules the refresh).
+    var inlayHintsTouched = false
     /// The `processId` of `initialize`: the editor, whose end the daemon outlives by a second at most (nil: none
     /// given).
     public internal(set) var clientProcessID: Int32?

@@ -217,4 +217,20 @@ final class DiagnosticsSchedulingTests: XCTestCase {
         server.publishChanges()
         XCTAssertEqual(take("workspace/inlayHint/refresh").count, 0)
     }
+
+    /// The delay runs from the end of a read: a request that took longer than the delay (100,000 fields) still
+    /// gets its answer before the diagnostics it changed (a client waiting for the answer reads them after it).
+    func testDelay_countsFromTheEndOfTheRead_notFromWithinALongRequest() {
+        _ = initialize()
+        notify("textDocument/didOpen", ["textDocument": ["uri": .string(uri), "languageId": "plaintext", "version": 1,
+                                                         "text": "a: 4000 1234 5678 901"]])
+        _ = server.handleRequest("maskd/openFields", ["textDocument": ["uri": .string(uri)], "fields": [
+            ["range": ClientDocument.range(0, 3, 0, 21), "mask": ["preset": "card"]]]])
+        now += 5000   // as long as the request took
+        server.publishChanges()
+        XCTAssertEqual(take("textDocument/publishDiagnostics").count, 0, "not before the read is over and quiet")
+        now += 250
+        server.publishChanges()
+        XCTAssertEqual(take("textDocument/publishDiagnostics").count, 1)
+    }
 }

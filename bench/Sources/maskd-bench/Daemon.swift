@@ -91,6 +91,11 @@ enum DaemonBench {
         case inOneRequest = "one maskd/openFields"
     }
 
+    /// A line on standard error, so a long run shows where it is.
+    static func progress(_ text: String) {
+        FileHandle.standardError.write(Data("maskd-bench: \(text)\n".utf8))
+    }
+
     /// The daemon's default `diagnosticsDelay` (Protocol/protocol.md 8.3).
     static let diagnosticsDelayNS: UInt64 = 250_000_000
 
@@ -139,51 +144,64 @@ enum DaemonBench {
         var oneLine = [try oneLine(maskd, timeout: timeout, into: &servers)]
         if let floor { oneLine.append(try self.oneLine(floor, timeout: timeout, into: &servers)) }
 
-        // The big document: opened three times on one maskd, its fields opened each time in another way, each way
-        // taking its turn with the floor doing the same requests; the third document stays open and is typed into.
+        // Opening the big document's fields three ways, on a maskd of its own (so that what opening leaves behind
+        // does not weigh on the typing or on row 5's memory), each way taking its turn with the floor doing the same
+        // requests; each way on a fresh copy of the document, the one before closed.
+        let lines = (0..<count).map(bigLine)
+        var openings: [Opening] = []
+        var firstPublish = (bytes: 0, diagnostics: 0, ns: UInt64(0), parseNS: UInt64(0))
+        do {
+            let opener = try maskd.spawn(timeout: timeout)
+            servers.append(opener)
+            try opener.initialize()
+            var floorServer: ServerProcess? = nil
+            if let floor {
+                let spawned = try floor.spawn(timeout: timeout)
+                servers.append(spawned)
+                try spawned.initialize()
+                floorServer = spawned
+            }
+            for (index, way) in OpeningWay.allCases.enumerated() {
+                let uri = "file:///maskd-bench/opened-\(index).txt"
+                let document = EditorClient(server: opener, uri: uri, lines: lines)
+                try document.open(finalNewline: true)
+                _ = try opener.request("maskd/fields", ["textDocument": ["uri": .string(uri)]])
+                let ours = try open(opener, uri: uri, count: count, way: way, subject: maskd)
+                let answered = nowNS()
+                let published = try readPublication(opener, uri: uri, expected: count)
+                if index == 0 {
+                    firstPublish = (published.bytes, count, published.readAt - (answered + diagnosticsDelayNS),
+                                    published.parseNS)
+                }
+                var theirs: UInt64? = nil
+                if let floorServer, let floor {
+                    theirs = try open(floorServer, uri: uri, count: count, way: way, subject: floor)
+                }
+                openings.append(Opening(way: way.rawValue, maskd: ours, floor: theirs))
+                progress("opened \(count) fields, \(way.rawValue): maskd \(formatDuration(Double(ours)))"
+                    + (theirs.map { ", floor \(formatDuration(Double($0)))" } ?? ""))
+                try opener.notify("textDocument/didClose", ["textDocument": ["uri": .string(uri)]])
+            }
+            try opener.stop()
+            try floorServer?.stop()
+        }
+
+        // The document typed into: spawned, opened, and every line's field opened by pipelined openFields.
         let server = try maskd.spawn(timeout: timeout)
         servers.append(server)
         try server.initialize()
-        var floorServer: ServerProcess? = nil
-        if let floor {
-            let spawned = try floor.spawn(timeout: timeout)
-            servers.append(spawned)
-            try spawned.initialize()
-            floorServer = spawned
-        }
         let idle = try server.peakRSS()
-        let lines = (0..<count).map(bigLine)
-        var openings: [Opening] = []
-        var client: EditorClient! = nil
-        var documentBytes = 0
-        var openNS: UInt64 = 0
-        var rssAfterOpen = (0.0, 0.0), rssAfterFields = (0.0, 0.0)
-        var firstPublish = (bytes: 0, diagnostics: 0, ns: UInt64(0), parseNS: UInt64(0))
-        for (index, way) in OpeningWay.allCases.enumerated() {
-            let uri = "file:///maskd-bench/big-\(index).txt"
-            client = EditorClient(server: server, uri: uri, lines: lines)
-            documentBytes = client.text(finalNewline: true).utf8.count
-            let t0 = nowNS()
-            try client.open(finalNewline: true)
-            // A request after the didOpen: its answer means the document has been read.
-            _ = try server.request("maskd/fields", ["textDocument": ["uri": .string(uri)]])
-            openNS = nowNS() - t0
-            rssAfterOpen = (try server.peakRSS(), try server.currentRSS())
-            let ours = try open(server, uri: uri, count: count, way: way, subject: maskd)
-            let answered = nowNS()
-            rssAfterFields = (try server.peakRSS(), try server.currentRSS())
-            let published = try readPublication(server, uri: uri, expected: count)
-            if index == 0 {
-                firstPublish = (published.bytes, count, published.readAt - (answered + diagnosticsDelayNS),
-                                published.parseNS)
-            }
-            var theirs: UInt64? = nil
-            if let floorServer, let floor { theirs = try open(floorServer, uri: uri, count: count, way: way, subject: floor) }
-            openings.append(Opening(way: way.rawValue, maskd: ours, floor: theirs))
-            if way != OpeningWay.allCases.last {
-                try server.notify("textDocument/didClose", ["textDocument": ["uri": .string(uri)]])
-            }
-        }
+        let client = EditorClient(server: server, uri: "file:///maskd-bench/big.txt", lines: lines)
+        let documentBytes = client.text(finalNewline: true).utf8.count
+        let t0 = nowNS()
+        try client.open(finalNewline: true)
+        // A request after the didOpen: its answer means the document has been read.
+        _ = try server.request("maskd/fields", ["textDocument": ["uri": .string(client.uri)]])
+        let openNS = nowNS() - t0
+        let rssAfterOpen = (try server.peakRSS(), try server.currentRSS())
+        _ = try open(server, uri: client.uri, count: count, way: .pipelined, subject: maskd)
+        let rssAfterFields = (try server.peakRSS(), try server.currentRSS())
+        _ = try readPublication(server, uri: client.uri, expected: count)
         var big: [TypingSession] = []
         for (label, line) in [("start", 0), ("middle", count / 2), ("end", count - 1)] {
             let original = lines[line]

@@ -6,6 +6,7 @@ import Glibc
 let usage = """
     usage: maskd-bench [--quick] [--maskd PATH] [--floor PATH | --no-floor REASON]
                        [--python PATH | --no-phonenumbers REASON] [--script PATH] [--only SECTIONS]
+                       [--big-lines N]
 
       --quick             a smoke run of a few seconds: tiny counts, a 1,000-line document
       --maskd PATH        the daemon (default .build/release/maskd), run as `maskd --stdio`
@@ -16,6 +17,7 @@ let usage = """
                           skip the phonenumbers baseline, saying why
       --script PATH       the baseline script (default bench/phonenumbers_as_you_type.py)
       --only SECTIONS     comma-separated: engine,keystrokes,startup,throughput,bulk
+      --big-lines N       lines (and fields) of row 3's document (default 100,000; --quick 1,000)
 
     Exits 0 when every row was measured (a missed target is reported, not a failure), 1 when
     something broke (a server that did not answer, a wrong answer), 2 for a bad command line.
@@ -34,6 +36,7 @@ struct Options {
     var script = "bench/phonenumbers_as_you_type.py"
     var bulkScript = "bench/phonenumbers_format_lines.py"
     var sections: Set<String> = ["engine", "keystrokes", "startup", "throughput", "bulk"]
+    var bigLines: Int?
 
     init(_ arguments: [String]) {
         var rest = arguments[...]
@@ -50,6 +53,9 @@ struct Options {
             case "--python": python = value(argument); pythonExplicit = true
             case "--no-phonenumbers": python = nil; noPythonReason = value(argument)
             case "--script": script = value(argument)
+            case "--big-lines":
+                guard let n = Int(value(argument)), n >= 3 else { Options.bad("--big-lines takes a number of at least 3") }
+                bigLines = n
             case "--only":
                 sections = Set(value(argument).split(separator: ",").map(String.init))
                 let known: Set = ["engine", "keystrokes", "startup", "throughput", "bulk"]
@@ -93,7 +99,8 @@ struct Counts {
 signal(SIGPIPE, SIG_IGN)
 let startLoad = loadAverage()
 let options = Options(Array(CommandLine.arguments.dropFirst()))
-let counts = options.quick ? Counts.quick : Counts.full
+var counts = options.quick ? Counts.quick : Counts.full
+if let lines = options.bigLines { counts.bigLines = lines }
 let report = Report()
 let maskd = ServerUnderTest(name: "maskd", path: options.maskd, arguments: ["--stdio"], formats: true)
 let floor = options.floor.map { ServerUnderTest(name: "floor", path: $0, arguments: [], formats: false) }
@@ -226,9 +233,10 @@ section("keystrokes", number: "2") {
     report.note("first publishDiagnostics after opening \(publish.diagnostics) problem fields one at a time: "
         + "\(formatBytes(Double(publish.bytes))), read and parsed \(formatDuration(Double(publish.ns))) after the pause "
         + "ended (the last answer plus the 250 ms delay; building, sending and reading it), of which the client's "
-        + "parse \(formatDuration(Double(publish.parseNS))). Each way of opening runs on a fresh copy of the document "
-        + "(the one before closed), maskd's turn then the floor's with the same requests; every answer is read and "
-        + "parsed, each opening waits for its answer when one at a time.")
+        + "parse \(formatDuration(Double(publish.parseNS))). The three ways of opening run on a maskd of their own, each on "
+        + "a fresh copy of the document (the one before closed), maskd's turn then the floor's with the same requests; "
+        + "every answer is read and parsed; one at a time, each request waits for its answer. The document typed into "
+        + "is opened on another maskd with pipelined openFields, as before.")
     report.note("big document: didOpen of \(size) answered in \(formatDuration(Double(outcome.openNS))); RSS peak/resident "
         + "\(formatBytes(outcome.rssAfterOpen.peak))/\(formatBytes(outcome.rssAfterOpen.now)) after the didOpen, "
         + "\(formatBytes(outcome.rssAfterFields.peak))/\(formatBytes(outcome.rssAfterFields.now)) after the fields, "
