@@ -24,6 +24,8 @@ public final class Mask: @unchecked Sendable {
         case dynamic(DynamicProgram)
         /// A number grouped from the right.
         case number(NumberField)
+        /// A phone number of any region, as libphonenumber formats it as it is typed.
+        case phone(PhoneField)
     }
 
     init(spec: MaskSpec, kind: Kind, checks: ValueChecks) {
@@ -34,7 +36,7 @@ public final class Mask: @unchecked Sendable {
         case .slots(let program): asciiLiterals = program.asciiLiterals
         case .oneOf(let programs): asciiLiterals = programs.allSatisfy(\.asciiLiterals)
         case .dynamic(let dynamic): asciiLiterals = dynamic.all.allSatisfy(\.asciiLiterals)
-        case .number: asciiLiterals = false
+        case .number, .phone: asciiLiterals = false
         }
     }
 
@@ -66,12 +68,14 @@ public final class Mask: @unchecked Sendable {
         case .oneOf(let programs): return programs[0].notation
         case .dynamic(let dynamic): return dynamic.broad.notation
         case .number(let field): return field.notation
+        case .phone(let field): return field.notation
         }
     }
 
     /// Reads `text` into an empty field, carrying `selection` through with forward gravity.
     /// - Parameter selection: character offsets in `text`; nil means the end of the text.
     public func format(_ text: String, selection: Range<Int>? = nil) -> FieldResult {
+        if case .phone(let field) = kind { return field.format(text, selection: selection) }
         if case .number(let field) = kind {
             var r = field.format(text, selection: selection)
             if !checks.isViable(r.value) { r = field.format("", selection: nil) }
@@ -88,6 +92,7 @@ public final class Mask: @unchecked Sendable {
     /// `rejected`.
     /// - Parameter text: the field's text before the edit (normally formatted by this mask).
     public func apply(_ edit: FieldEdit, to text: String) -> FieldResult {
+        if case .phone(let field) = kind { return field.apply(edit, to: text) }
         if case .number(let field) = kind {
             let r = field.apply(edit, to: text)
             guard checks.isViable(r.value) else {
@@ -121,6 +126,7 @@ public final class Mask: @unchecked Sendable {
     /// - Parameter caret: the caret in `text`; nil means the end.
     public func reflow(_ text: String, from previous: Mask, caret: Int? = nil) -> FieldResult {
         let (raw, k) = previous.entered(text, caret: min(caret ?? text.count, text.count))
+        if case .phone(let field) = kind { return field.format(String(raw), selection: k..<k) }
         if case .number(let field) = kind {
             var r = field.format(String(raw), selection: k..<k)
             if !checks.isViable(r.value) { r = field.format("", selection: nil) }
@@ -238,10 +244,11 @@ public final class Mask: @unchecked Sendable {
             var unchanged = d.layout
             program.settle(&unchanged)
             let rejected = outcome.refused ? outcome.rejected : edit.text
-            // A refused insertion leaves the selection as it was; a deletion that changes nothing
-            // leaves a collapsed caret: where the deletion rule puts it when there was nothing to
-            // delete, else where the key was pressed.
-            var selection = range
+            // A refused insertion leaves the selection as it was (the one sent with the edit, else the
+            // edit's range); a deletion that changes nothing leaves a collapsed caret: where the deletion
+            // rule puts it when there was nothing to delete, else (the `regex` refused it) where the key
+            // was pressed.
+            var selection = edit.selection.map { clamp($0, chars.count) } ?? range
             if inserted.isEmpty {
                 let caret = outcome.refused ? min(outcome.caret, chars.count) : Self.caretBefore(edit, range)
                 selection = caret..<caret
@@ -268,7 +275,7 @@ public final class Mask: @unchecked Sendable {
         case .dynamic(let dynamic):
             let chosen = dynamic.program(forPrefix: U.alnumPrefix(chars))
             return [chosen]
-        case .number: return []
+        case .number, .phone: return []
         }
     }
 
@@ -278,7 +285,7 @@ public final class Mask: @unchecked Sendable {
         switch kind {
         case .slots(let program): return (program, nil)
         case .dynamic(let dynamic): return dynamic.program(forPrefix: U.alnumPrefix(chars))
-        case .oneOf, .number: return nil
+        case .oneOf, .number, .phone: return nil
         }
     }
 
@@ -291,6 +298,10 @@ public final class Mask: @unchecked Sendable {
     /// The entered characters of a field's text and how many stand before `caret`.
     func entered(_ text: String, caret: Int) -> (raw: [Character], before: Int) {
         let chars = Array(text)
+        if case .phone = kind {
+            let keep: (Character) -> Bool = { $0.isNumber || $0 == "+" }
+            return (chars.filter(keep), chars[0..<caret].filter(keep).count)
+        }
         if case .number = kind {
             let keep: (Character) -> Bool = { $0.isNumber || $0 == "." || $0 == "-" }
             return (chars.filter(keep), chars[0..<caret].filter(keep).count)

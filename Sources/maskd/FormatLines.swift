@@ -103,7 +103,7 @@ private struct LineFormatting {
         }
         flush()
         progress.erase()
-        if check, progress.enabled {
+        if check, isatty(2) == 1 {
             writeStandardError("\(lineNumber) lines: \(lineNumber - failed) valid, \(failed) invalid\n")
         }
         return failed > 0 ? 1 : 0
@@ -214,9 +214,10 @@ private struct OutputBuffer {
     }
 }
 
-/// "12345 lines, 310k lines/s" on standard error while a long run goes on, when standard error is a terminal.
+/// "12345 lines, 310k lines/s" on standard error while a long run goes on, when standard error is a terminal and
+/// standard input is not (a person typing lines needs no progress line between them).
 private struct ProgressLine {
-    let enabled = isatty(2) == 1
+    let enabled = isatty(2) == 1 && isatty(0) == 0
     private(set) var shown = false
     private var text = ""
     private let startNS = monotonicNS()

@@ -407,7 +407,52 @@ final class NumberTests: XCTestCase {
             NumberField(NumberSpec(group: " ", decimal: ",", fraction: 0, negative: true, maxInteger: 5)),
             NumberField(NumberSpec(group: "", decimal: ".", fraction: 3)),
             NumberField(NumberSpec(group: "'", decimal: ".", fraction: 1, negative: true, maxInteger: 3)),
+            NumberField(NumberSpec(group: ",", decimal: ".", fraction: 2, negative: true, grouping: .lakh, prefix: "₹")),
+            NumberField(NumberSpec(group: ",", decimal: ".", fraction: 0, grouping: .wan, suffix: " 元")),
+            NumberField(NumberSpec(group: " ", decimal: ".", fraction: 2, negative: true, maxInteger: 9, suffix: " ₽",
+                                   decimalAliases: [","])),
         ]
+    }
+
+    /// Through every grouping, with a prefix and a suffix, a typed digit lands right of the caret's
+    /// old place and the caret keeps its count of digits (and mark) to its right.
+    func testCaretKeepsItsDigitsToTheRight_throughEveryRegrouping() {
+        var rng = SeededRandom(seed: 0x1A4B)
+        for grouping in NumberSpec.Grouping.allCases {
+            for prefix in ["", "$", "USD "] {
+                let field = NumberField(NumberSpec(group: ",", decimal: ".", fraction: 2, negative: true,
+                                                   grouping: grouping, prefix: prefix, suffix: prefix.isEmpty ? " kg" : ""))
+                for _ in 0..<200 {
+                    var r = field.format(String((0..<Int.random(in: 1...11, using: &rng)).map { _ in
+                        Character(String(Int.random(in: 1...9, using: &rng))) }))
+                    for _ in 0..<6 {
+                        let counted: (String, Int) -> Int = { text, caret in
+                            Array(text)[caret...].filter { $0.isNumber || $0 == "." }.count
+                        }
+                        let lead = prefix.count, end = r.text.count - (prefix.isEmpty ? 3 : 0)
+                        let caret = Int.random(in: lead...end, using: &rng)
+                        let right = counted(r.text, caret)
+                        let digit = String(Int.random(in: 1...9, using: &rng))
+                        let next = field.apply(.insert(digit, at: caret..<caret), to: r.text)
+                        let context = "\(grouping) \(prefix.debugDescription): \(digit) at \(caret) in \(r.text)"
+                        XCTAssertEqual(counted(next.text, next.caret), right, context)
+                        XCTAssertEqual(Array(next.text)[next.caret - 1], Character(digit), context)
+                        XCTAssertTrue(next.text.hasPrefix(prefix), context)
+                        r = next
+                    }
+                }
+            }
+        }
+    }
+
+    func testGroupings() {
+        let lakh = NumberField(NumberSpec(fraction: 0, grouping: .lakh))
+        XCTAssertEqual(lakh.format("1234567").text, "12,34,567")
+        XCTAssertEqual(lakh.format("123456789").text, "12,34,56,789")
+        XCTAssertEqual(lakh.format("1234").text, "1,234")
+        let wan = NumberField(NumberSpec(fraction: 0, grouping: .wan))
+        XCTAssertEqual(wan.format("123456789").text, "1,2345,6789")
+        XCTAssertEqual(NumberField(NumberSpec(grouping: .none)).format("1234567.5").text, "1234567.5")
     }
 
     /// A random text of up to `length` characters, mostly digits.
@@ -446,7 +491,8 @@ final class NumberTests: XCTestCase {
                     typed = field.apply(.insert(String(key), at: typed.selection), to: typed.text)
                 }
                 XCTAssertEqual(typed.text, once.text, "typing \(once.text.debugDescription) key by key")
-                XCTAssertEqual(typed.caret, once.text.count)
+                // The caret ends after the number, before a suffix.
+                XCTAssertEqual(typed.caret, once.text.isEmpty ? 0 : once.text.count - field.spec.suffix.count)
             }
         }
     }
@@ -474,8 +520,12 @@ final class NumberTests: XCTestCase {
                     XCTAssertEqual(nonzeroDigits(start.value + edit.text), nonzeroDigits(after.value + after.overflow),
                                    "digits lost: \(context)")
                 }
+                // A key on the prefix or the suffix alone deletes nothing, as at leading literals of a slot mask.
+                let affix = Set(field.spec.prefix + field.spec.suffix)
+                let key = edit.direction == .backward ? range.lowerBound - 1 : range.lowerBound
                 if edit.text.isEmpty, range.isEmpty,
-                   edit.direction == .backward ? range.lowerBound > 0 : range.lowerBound < count {
+                   edit.direction == .backward ? range.lowerBound > 0 : range.lowerBound < count,
+                   !affix.contains(Array(start.text)[key]) {
                     XCTAssertTrue(after.text != start.text || after.caret != range.lowerBound, "deletion stuck: \(context)")
                 }
             }

@@ -41,6 +41,21 @@ comes after `eglot-send-changes-idle-time'."
 (defvar-local maskd-eglot--own nil
   "Versions made by applying the daemon's edits: the daemon's own echo.")
 
+(defvar-local maskd-eglot--last-server nil
+  "The eglot server that last had fields of this buffer.")
+
+(defun maskd-eglot--server ()
+  "Return the eglot server of the current buffer, or signal one line.
+When the buffer's server had exited for good (maskd stopped
+restarting it), it is connected again: a maskd command asks for it."
+  (or (eglot-current-server)
+      (when (and maskd-eglot--last-server
+                 (not (jsonrpc-running-p maskd-eglot--last-server)))
+        (eglot-reconnect maskd-eglot--last-server)
+        (eglot-current-server))
+      (signal 'maskd-error
+              (list "eglot manages no server for this buffer (M-x eglot)"))))
+
 (defun maskd-eglot--buffer (server uri)
   "Return the buffer of SERVER whose document is URI, or nil."
   (cl-find-if (lambda (buffer)
@@ -151,7 +166,7 @@ touched; PARAMS is all of it, passed to `maskd-format-functions'."
 VERSION defaults to the current one.  Returns when the didFormat
 has arrived, when the daemon says none is coming (it answers a
 request sent after the change), or after `maskd-format-timeout'."
-  (let* ((server (eglot--current-server-or-lose))
+  (let* ((server (maskd-eglot--server))
          (proc (jsonrpc--process server))
          (version (or version eglot--versioned-identifier))
          (buffer (current-buffer))
@@ -177,7 +192,7 @@ request sent after the change), or after `maskd-format-timeout'."
              (eglot-managed-p))
     ;; An error or a quit would take this function off the hook.
     (condition-case err
-        (let ((version (maskd-eglot--send)))
+        (let ((version (maskd-eglot-send-safely)))
           (when (and version (> maskd-format-timeout 0))
             (maskd-eglot-await version)))
       (quit nil)
@@ -185,11 +200,25 @@ request sent after the change), or after `maskd-format-timeout'."
        (setq maskd--last-error err)
        (message "[maskd] %s" (error-message-string err))))))
 
+(defun maskd-eglot-send-safely ()
+  "Send what eglot has not sent yet, unless its daemon has died.
+Return the version sent, or nil.  A daemon that died unnoticed makes
+the send fail; its exit is handled by `maskd-eglot--on-exit', and the
+new daemon gets the whole text."
+  (let ((server (eglot-current-server)))
+    (when (and server (process-live-p (jsonrpc--process server)))
+      (condition-case err
+          (maskd-eglot--send)
+        (error
+         (if (process-live-p (jsonrpc--process server))
+             (signal (car err) (cdr err))
+           nil))))))
+
 (defun maskd-eglot--request (method params)
   "Send METHOD with PARAMS through eglot; signal `maskd-error' on failure."
   (maskd-eglot--send)
   (condition-case err
-      (jsonrpc-request (eglot--current-server-or-lose) method params
+      (jsonrpc-request (maskd-eglot--server) method params
                        :timeout maskd-request-timeout)
     (jsonrpc-error
      (let ((data (cdr err)))
@@ -198,81 +227,132 @@ request sent after the change), or after `maskd-format-timeout'."
                          (format "%s failed" method))
                      (alist-get 'jsonrpc-error-code data)))))))
 
-(defun maskd-eglot-open-field (mask beg end &optional id)
+(defun maskd-eglot--manage ()
+  "Set the current buffer up for fields: hooks, eldoc, the exit watch."
+  (add-hook 'post-command-hook #'maskd-eglot--post-command nil t)
+  (add-hook 'pre-command-hook #'maskd-eglot--pre-command)
+  (add-hook 'after-change-functions #'maskd-eglot--after-change 90 t)
+  (maskd-eglot--use-eldoc)
+  (setq maskd-eglot--last-server (maskd-eglot--server))
+  (maskd-eglot--watch maskd-eglot--last-server))
+
+(defun maskd-eglot--document ()
+  "Send what eglot has not sent; return the VersionedTextDocumentIdentifier."
+  (maskd-eglot--send)
+  (eglot--VersionedTextDocumentIdentifier))
+
+(defun maskd-eglot-open-field (mask beg end &optional id force)
   "Open a field with MASK over BEG..END through eglot's connection.
-MASK, ID and the result are as for `maskd-open-field'."
+MASK, ID, FORCE and the result are as for `maskd-open-field'; an undo
+of the open closes the field and gives the text back."
   (let ((result (maskd-eglot--request
                  :maskd/openField
-                 (append (list :textDocument
-                               (progn (maskd-eglot--send)
-                                      (eglot--VersionedTextDocumentIdentifier))
+                 (append (list :textDocument (maskd-eglot--document)
                                :range (maskd--range beg end)
                                :mask mask)
-                         (and id (list :field id))))))
-    (maskd-eglot--apply-result result)
-    (add-hook 'post-command-hook #'maskd-eglot--post-command nil t)
-    (add-hook 'pre-command-hook #'maskd-eglot--pre-command)
-    (add-hook 'after-change-functions #'maskd-eglot--after-change 90 t)
+                         (and id (list :field id))
+                         (and force (list :force t))))))
+    (maskd-eglot--apply-result result mask)
+    (maskd--push-undo-open (plist-get result :field)
+                           #'maskd-eglot-close-field #'maskd-eglot-open-field)
+    (maskd-eglot--manage)
     result))
 
-(defun maskd-eglot-field (mask &optional beg end)
+(defun maskd-eglot--edits-applier (version)
+  "Return a function applying edits to the current buffer while at VERSION."
+  (lambda (edits)
+    (when (eql version eglot--versioned-identifier)
+      (maskd-eglot--apply edits))))
+
+(defun maskd-eglot-open-fields (mask ranges &optional force)
+  "Open a field with MASK over each of RANGES, through eglot, with FORCE.
+As `maskd-open-fields'."
+  (let* ((answer (maskd-request-open-fields (maskd-line-entries mask ranges force)
+                                            #'maskd-eglot--request
+                                            (maskd-eglot--document)))
+         (errors (maskd-apply-open-results
+                  (plist-get answer :results)
+                  (make-list (length ranges) mask)
+                  (maskd-eglot--edits-applier (plist-get answer :version))
+                  (list #'maskd-eglot-close-field #'maskd-eglot-open-field))))
+    (maskd-eglot--manage)
+    errors))
+
+;;;###autoload
+(defun maskd-eglot-field (mask &optional beg end force)
   "Format the text from BEG to END as a field with MASK, through eglot.
-The region, the word at point and MASK are taken as by `maskd-field'."
+The region, the word at point, MASK and FORCE (the prefix argument)
+are taken as by `maskd-field'; a region over several lines opens one
+field per line."
   (interactive
-   (let ((bounds (if (use-region-p)
-                     (cons (region-beginning) (region-end))
-                   (maskd--word-bounds))))
-     (list (maskd-eglot--read-mask "Field mask: ") (car bounds) (cdr bounds))))
-  (let ((mask (if (stringp mask) (maskd--resolve-mask mask) mask))
-        (bounds (if beg (cons beg (or end beg)) (maskd--word-bounds))))
-    (when (use-region-p)
-      (deactivate-mark))
-    (maskd--reporting
-      (maskd-eglot-open-field mask (car bounds) (cdr bounds)))))
+   (list (maskd-eglot--read-mask "Field mask: ")
+         (and (use-region-p) (region-beginning))
+         (and (use-region-p) (region-end))
+         current-prefix-arg))
+  (maskd--reporting
+    (let* ((mask (if (stringp mask)
+                     (maskd--resolve-mask mask #'maskd-eglot--presets)
+                   mask))
+           (bounds (if beg
+                       (cons beg (or end beg))
+                     (maskd-widest-run (maskd--word-bounds) mask
+                                       #'maskd-eglot--request))))
+      (when (use-region-p)
+        (deactivate-mark))
+      (if (> (count-lines (car bounds) (cdr bounds)) 1)
+          (let* ((ranges (maskd-line-ranges (car bounds) (cdr bounds)))
+                 (errors (maskd-eglot-open-fields mask ranges force)))
+            (maskd-report-open-errors (length ranges) errors)
+            errors)
+        (maskd-eglot-open-field mask (car bounds) (cdr bounds) nil force)))))
+
+(defun maskd-eglot--presets ()
+  "Return the names of the presets of the current buffer's eglot server."
+  (let ((experimental (plist-get (eglot--capabilities (maskd-eglot--server))
+                                 :experimental)))
+    (append (plist-get (plist-get experimental :maskd) :presets) nil)))
 
 (defun maskd-eglot--read-mask (prompt)
   "Read a mask with PROMPT, offering your presets and the daemon's."
-  (let* ((server (eglot--current-server-or-lose))
-         (experimental (plist-get (eglot--capabilities server) :experimental))
-         (daemon (append (plist-get (plist-get experimental :maskd) :presets)
-                         nil))
-         (maskd--server-info (list :capabilities
-                                   (list :experimental
-                                         (list :maskd
-                                               (list :presets daemon))))))
+  (let ((daemon (maskd--reporting (maskd-eglot--presets))))
     (maskd--resolve-mask
-     (completing-read prompt (maskd-preset-names) nil nil nil
-                      'maskd--mask-history))))
+     (completing-read prompt (seq-uniq (append (mapcar #'car maskd-presets) daemon))
+                      nil nil nil 'maskd--mask-history)
+     (lambda () daemon))))
 
-(defun maskd-eglot--apply-result (result)
-  "Apply an openField or setMask RESULT: its edits, cursor and state."
+(defun maskd-eglot--apply-result (result &optional mask)
+  "Apply an openField or setMask RESULT: its edits, cursor and state.
+MASK is the MaskSpec the field was opened with."
   (when (eql (plist-get result :version) eglot--versioned-identifier)
     (maskd-eglot--apply (plist-get result :edits))
     (when (plist-get result :cursor)
       (maskd--goto (plist-get result :cursor))))
   (when (plist-get result :state)
-    (maskd--set-field (plist-get result :state))))
+    (maskd--set-field (plist-get result :state) mask)))
 
-(defun maskd-eglot-set-field-mask (field mask)
-  "Change the mask of FIELD (its id) to MASK, through eglot.
+(defun maskd-eglot-set-field-mask (field mask &optional force)
+  "Change the mask of FIELD (its id) to MASK, through eglot, with FORCE.
 As `maskd-set-field-mask'."
   (let ((result (maskd-eglot--request
                  :maskd/setMask
-                 (list :textDocument (progn (maskd-eglot--send)
-                                            (eglot--VersionedTextDocumentIdentifier))
-                       :field field
-                       :mask mask
-                       :position (maskd--position (point))))))
-    (maskd-eglot--apply-result result)
+                 (append (list :textDocument (maskd-eglot--document)
+                               :field field
+                               :mask mask
+                               :position (maskd--position (point)))
+                         (and force (list :force t))))))
+    (maskd-eglot--apply-result result mask)
     result))
 
+;;;###autoload
 (defun maskd-eglot-set-mask (mask)
   "Change the mask of the field at point to MASK, through eglot.
 MASK is as for `maskd-eglot-field'; see `maskd-set-mask'."
   (interactive (list (maskd-eglot--read-mask "New mask: ")))
   (maskd--reporting
     (let ((state (maskd-eglot--field-at-point))
-          (mask (if (stringp mask) (maskd--resolve-mask mask) mask)))
+          (mask (if (stringp mask)
+                    (maskd--resolve-mask mask #'maskd-eglot--presets)
+                  mask)))
       (unless state
         (user-error "[maskd] no field at point"))
       (maskd-eglot-set-field-mask (plist-get state :field) mask))))
@@ -290,6 +370,7 @@ MASK is as for `maskd-eglot-field'; see `maskd-set-mask'."
                         (list :textDocument (eglot--TextDocumentIdentifier)
                               :position (maskd--position (point)))))
 
+;;;###autoload
 (defun maskd-eglot-close ()
   "Stop formatting the field at point, through eglot; its text stays."
   (interactive)
@@ -300,6 +381,7 @@ MASK is as for `maskd-eglot-field'; see `maskd-set-mask'."
       (maskd-eglot-close-field (plist-get state :field))
       (plist-get state :field))))
 
+;;;###autoload
 (defun maskd-eglot-info ()
   "Show the state of the field at point, through eglot, and return it."
   (interactive)
@@ -308,10 +390,138 @@ MASK is as for `maskd-eglot-field'; see `maskd-set-mask'."
       (if state
           (progn
             (maskd--set-field state)
-            (message "[maskd] %s: %s  mask %s" (plist-get state :field)
-                     (maskd-describe state) (plist-get state :mask)))
+            (message "%s" (maskd-info-line state)))
         (message "[maskd] no field at point"))
       state)))
+
+;;;###autoload
+(defun maskd-eglot-list-fields ()
+  "List the fields of the current buffer, through eglot, with their states.
+Return the FieldStates, in document order."
+  (interactive)
+  (maskd--reporting
+    (let ((states (maskd-eglot--request
+                   :maskd/fields
+                   (list :textDocument (eglot--TextDocumentIdentifier)))))
+      (maskd--update-fields states)
+      (maskd-list-fields-of states (current-buffer))
+      states)))
+
+;;;; ElDoc: one line on a field
+
+(defun maskd-eglot-eldoc-function (callback)
+  "A member of `eldoc-documentation-functions': the field at point, in one line.
+Elsewhere eglot's hover is asked, as `eglot-hover-eldoc-function' does.
+CALLBACK is eldoc's."
+  (let ((state (maskd-field-state)))
+    (if state
+        (progn
+          (funcall callback (string-remove-prefix "[maskd] "
+                                                  (maskd-info-line state)))
+          t)
+      (eglot-hover-eldoc-function callback))))
+
+(defun maskd-eglot--use-eldoc ()
+  "Show the state of a field in one line instead of the daemon's hover."
+  (when (memq #'eglot-hover-eldoc-function eldoc-documentation-functions)
+    (setq-local eldoc-documentation-functions
+                (cons #'maskd-eglot-eldoc-function
+                      (remq #'eglot-hover-eldoc-function
+                            eldoc-documentation-functions)))))
+
+;;;; The daemon's exit
+
+(defvar maskd-eglot--restarts nil
+  "When eglot restarted a daemon with fields, newest first (`float-time').")
+
+(defvar maskd-eglot--reopened nil
+  "How many fields the last reconnection opened again, or nil.")
+
+(defun maskd-eglot--watch (server)
+  "Make `maskd-eglot--on-exit' handle the exit of SERVER's daemon."
+  (let ((proc (jsonrpc--process server)))
+    (unless (process-get proc 'maskd-eglot-watched)
+      (process-put proc 'maskd-eglot-watched t)
+      (let ((sentinel (process-sentinel proc)))
+        (set-process-sentinel
+         proc (lambda (p change)
+                (if (process-live-p p)
+                    (funcall sentinel p change)
+                  (maskd-eglot--on-exit server sentinel p change))))))))
+
+(defun maskd-eglot--on-exit (server sentinel proc change)
+  "Run eglot's SENTINEL for the exit of PROC (CHANGE), SERVER's daemon.
+When its buffers have fields and nobody asked it to stop, eglot
+reconnects, `maskd-eglot--on-connect' opens the fields again, and one
+line says so, instead of eglot's and jsonrpc's lines.  After
+`maskd-max-restarts' restarts within a minute it is not restarted:
+the fields are closed and typing is plain."
+  (let ((buffers (seq-filter (lambda (b) (buffer-local-value 'maskd--fields b))
+                             (eglot--managed-buffers server))))
+    (if (or (null buffers) (eglot--shutdown-requested server))
+        (funcall sentinel proc change)
+      (let* ((reason (maskd-exit-reason proc))
+             (recent (maskd-recent-restarts maskd-eglot--restarts))
+             (give-up (>= (length recent) maskd-max-restarts))
+             (inhibit (eglot--inhibit-autoreconnect server)))
+        (cond
+         (give-up (setf (eglot--inhibit-autoreconnect server) t))
+         ;; eglot holds back a restart for `eglot-autoreconnect' seconds
+         ;; after a connection; maskd's own limit applies instead.
+         ((timerp inhibit)
+          (cancel-timer inhibit)
+          (setf (eglot--inhibit-autoreconnect server) nil)))
+        (unless give-up
+          (setq maskd-eglot--restarts (cons (float-time) recent)))
+        (setq maskd-eglot--reopened nil)
+        (let ((failure (condition-case err
+                           (let ((inhibit-message t))
+                             (funcall sentinel proc change)
+                             nil)
+                         (error err))))
+          (if (and (not give-up) (not failure) maskd-eglot--reopened)
+              (message "[maskd] the daemon exited (%s); eglot restarted it and \
+re-opened %d field%s" reason maskd-eglot--reopened
+                       (if (= maskd-eglot--reopened 1) "" "s"))
+            (dolist (buffer buffers)
+              (when (buffer-live-p buffer)
+                (with-current-buffer buffer
+                  (maskd--clear-fields))))
+            (if give-up
+                (message "[maskd] the daemon exited (%s), %d times within a \
+minute: not restarting it; fields closed until you open one"
+                         reason (1+ (length recent)))
+              (message "[maskd] the daemon exited (%s) and did not restart%s; \
+fields closed until you open one"
+                       reason (if failure
+                                  (concat ": " (error-message-string failure))
+                                "")))))))))
+
+(defun maskd-eglot--on-connect (server)
+  "Open the fields of SERVER's buffers again (on `eglot-connect-hook')."
+  (let ((count nil))
+    (dolist (buffer (eglot--managed-buffers server))
+      (with-current-buffer buffer
+        (when maskd--fields
+          (setq maskd-eglot--own nil
+                maskd--formatted -1)
+          (setq maskd-eglot--last-server server)
+          (maskd-eglot--watch server)
+          (maskd-eglot--use-eldoc)
+          (setq count
+                (+ (or count 0)
+                   (condition-case nil
+                       (maskd-reopen-fields
+                        #'maskd-eglot--request
+                        (eglot--VersionedTextDocumentIdentifier)
+                        (maskd-eglot--edits-applier eglot--versioned-identifier))
+                     (maskd-error
+                      (maskd--clear-fields)
+                      0)))))))
+    (when count
+      (setq maskd-eglot--reopened count))))
+
+(add-hook 'eglot-connect-hook #'maskd-eglot--on-connect)
 
 (provide 'maskd-eglot)
 ;;; maskd-eglot.el ends here

@@ -98,9 +98,11 @@ its answer is applied when it arrives, unless the buffer has changed."
   "Seconds to wait for the daemon's answer to a request."
   :type 'number)
 
-(defcustom maskd-events-buffer-size 200000
+(defcustom maskd-events-buffer-size 0
   "How many characters of the protocol log to keep (0: none, nil: all).
-The log is in the buffer `*maskd events*'."
+The log is in the buffer `*maskd events*'.  It is off by default:
+jsonrpc pretty-prints every message into it, which costs more than
+the rest of a keystroke in a buffer of many fields."
   :type '(choice (const :tag "Unlimited" nil) integer))
 
 (defface maskd-placeholder
@@ -119,6 +121,8 @@ characters cut because the mask was full).")
 (define-error 'maskd-error "maskd")
 
 (defvar maskd-mode)
+(defvar maskd--changes)
+(defvar maskd--full-sync)
 (defvar-local maskd--opened nil
   "Non-nil once the daemon has been told about this buffer.")
 
@@ -144,11 +148,23 @@ characters cut because the mask was full).")
       maskd--connection
     (maskd--start)))
 
+(defun maskd--program ()
+  "Return the daemon's program as found, or signal one line naming the option."
+  (unless (and (consp maskd-command) (cl-every #'stringp maskd-command))
+    (signal 'maskd-error
+            (list "`maskd-command' must be a list of strings, the program first")))
+  (let ((program (car maskd-command)))
+    (or (if (file-name-absolute-p program)
+            (and (file-executable-p program) program)
+          (executable-find program))
+        (signal 'maskd-error
+                (list (format "cannot run %s: no such program (set `maskd-command')"
+                              program))))))
+
 (defun maskd--start ()
   "Start the daemon and initialize it; return the connection."
-  (unless (and (consp maskd-command) (stringp (car maskd-command)))
-    (user-error "[maskd] `maskd-command' must be a list of strings"))
   (let* ((name "maskd")
+         (program (maskd--program))
          (stderr (format "*%s stderr*" name))
          (conn (make-instance
                 'jsonrpc-process-connection
@@ -157,7 +173,7 @@ characters cut because the mask was full).")
                 :process (lambda ()
                            (make-process
                             :name name
-                            :command maskd-command
+                            :command (cons program (cdr maskd-command))
                             :connection-type 'pipe
                             :coding 'utf-8-emacs-unix
                             :noquery t
@@ -165,6 +181,7 @@ characters cut because the mask was full).")
                 :notification-dispatcher #'maskd--handle-notification
                 :request-dispatcher #'maskd--handle-request
                 :on-shutdown #'maskd--on-shutdown)))
+    (maskd--quiet-sentinel (jsonrpc--process conn))
     (setq maskd--connection conn)
     (condition-case err
         (let ((result (jsonrpc-request
@@ -172,6 +189,8 @@ characters cut because the mask was full).")
                        (list :processId (emacs-pid)
                              :clientInfo (list :name "maskd.el"
                                                :version maskd-version)
+                             ;; maskd.el shows each field's state itself.
+                             :initializationOptions (list :diagnostics "off")
                              :capabilities
                              (list :general
                                    (list :positionEncodings ["utf-16"])))
@@ -184,30 +203,131 @@ characters cut because the mask was full).")
           (jsonrpc-notify conn :initialized (make-hash-table))
           conn)
       (error
-       (ignore-errors (jsonrpc-shutdown conn))
        (setq maskd--connection nil)
+       (ignore-errors (jsonrpc-shutdown conn t))
        (signal 'maskd-error
-               (list (format "could not start %s: %s"
-                             (car maskd-command)
-                             (error-message-string err))))))))
+               (list (format "could not start %s: %s (see `maskd-command')"
+                             program
+                             (car (split-string (error-message-string err)
+                                                "\n")))))))))
+
+(defun maskd--quiet-sentinel (proc)
+  "Keep jsonrpc's own line about PROC's exit out of the echo area.
+maskd says once, itself, that the daemon exited and what it did."
+  (let ((sentinel (process-sentinel proc)))
+    (set-process-sentinel proc
+                          (lambda (p change)
+                            (let ((inhibit-message t)
+                                  (message-log-max nil))
+                              (funcall sentinel p change))))))
+
+(defcustom maskd-max-restarts 3
+  "How many times within a minute a daemon that exited is restarted.
+After that, maskd stops formatting (typing is plain) until a field
+is opened again."
+  :type 'integer)
+
+(defvar maskd--stopping nil
+  "Non-nil while `maskd-shutdown' stops the daemon on purpose.")
+
+(defvar maskd--restarts nil
+  "When the daemon was restarted after it exited, newest first (`float-time').")
+
+(defvar maskd--pending-restart nil
+  "How the daemon exited (a string) while its restart is pending, or nil.")
+
+(defvar maskd--sending nil
+  "Non-nil while maskd sends a command's changes and awaits their formatting.")
+
+(defun maskd-exit-reason (proc)
+  "Return how the daemon's process PROC ended, for a message."
+  (if (eq (process-status proc) 'signal)
+      (format "killed by signal %d" (process-exit-status proc))
+    (format "exit code %d" (process-exit-status proc))))
+
+(defun maskd-recent-restarts (times)
+  "Return the restart TIMES (`float-time') of the last minute."
+  (let ((now (float-time)))
+    (seq-filter (lambda (time) (< (- now time) 60)) times)))
 
 (defun maskd--on-shutdown (conn)
-  "Forget CONN, the connection to a daemon that has exited."
+  "Forget CONN, the connection to a daemon that has exited.
+Unless `maskd-shutdown' stopped it, a new daemon is started and every
+field re-opened, from a timer or at the end of the current command."
   (when (eq conn maskd--connection)
-    (setq maskd--connection nil
-          maskd--server-info nil)
+    (let ((initialized maskd--server-info))
+      (setq maskd--connection nil
+            maskd--server-info nil)
     (maphash (lambda (_uri buffer)
                (when (buffer-live-p buffer)
                  (with-current-buffer buffer
-                   (maskd--clear-fields)
-                   (setq maskd--opened nil))))
-             maskd--buffers)))
+                   (setq maskd--opened nil
+                         maskd--changes nil
+                         maskd--full-sync nil))))
+             maskd--buffers)
+      ;; A daemon that never answered `initialize' is not restarted: its
+      ;; start-up error has been reported, and restarting would loop.
+      (if (or maskd--stopping (not initialized))
+          (maskd--forget-all-fields)
+        (setq maskd--pending-restart (maskd-exit-reason (jsonrpc--process conn)))
+        (run-at-time 0 nil #'maskd--restart-later)))))
 
+(defun maskd--forget-all-fields ()
+  "Forget the fields of every buffer: typing is plain from now on."
+  (maphash (lambda (_uri buffer)
+             (when (buffer-live-p buffer)
+               (with-current-buffer buffer
+                 (maskd--clear-fields))))
+           maskd--buffers))
+
+(defun maskd--restart-later ()
+  "Restart the daemon now, or leave it to the command under way.
+A command that is sending its changes restarts it when it is done."
+  (unless maskd--sending
+    (maskd--restart)))
+
+(defun maskd--restart ()
+  "Start a new daemon after the last one exited, and re-open every field.
+Say once, in one line, what happened.  After `maskd-max-restarts'
+restarts within a minute, or when the new daemon does not start, the
+fields are closed instead."
+  (when maskd--pending-restart
+    (let* ((reason (prog1 maskd--pending-restart
+                     (setq maskd--pending-restart nil)))
+           (recent (maskd-recent-restarts maskd--restarts)))
+      (if (>= (length recent) maskd-max-restarts)
+          (progn
+            (maskd--forget-all-fields)
+            (message "[maskd] the daemon exited (%s), %d times within a minute: \
+not restarting it; fields closed until you open one"
+                     reason (1+ (length recent))))
+        (setq maskd--restarts (cons (float-time) recent))
+        (condition-case err
+            (let ((count 0))
+              (maskd--connection)
+              (maphash (lambda (_uri buffer)
+                         (when (buffer-live-p buffer)
+                           (with-current-buffer buffer
+                             (when maskd-mode
+                               (setq count (+ count (maskd--reopen)))))))
+                       maskd--buffers)
+              (message "[maskd] the daemon exited (%s); restarted it and \
+re-opened %d field%s" reason count (if (= count 1) "" "s")))
+          (error
+           (maskd--forget-all-fields)
+           (message "[maskd] the daemon exited (%s) and did not restart: %s; \
+fields closed until you open one"
+                    reason (if (eq (car err) 'maskd-error)
+                               (cadr err)
+                             (error-message-string err)))))))))
+
+;;;###autoload
 (defun maskd-shutdown ()
   "Stop the daemon; buffers in `maskd-mode' start it again when needed."
   (interactive)
   (when (maskd--running-p)
-    (let ((conn maskd--connection))
+    (let ((conn maskd--connection)
+          (maskd--stopping t))
       (ignore-errors
         (jsonrpc-request conn :shutdown nil :timeout maskd-request-timeout)
         (jsonrpc-notify conn :exit nil))
@@ -290,6 +410,12 @@ the error code."
     (list :line (1- (line-number-at-pos pos t))
           :character (maskd--utf16-column pos))))
 
+(defvar-local maskd--line-cache nil
+  "The start of a line found by `maskd--point': (TICK LINE . BOL).
+Valid while `buffer-chars-modified-tick' is TICK, so that converting
+many positions in a row costs the distance between them, not between
+each and the buffer's start.")
+
 (defun maskd--point (position)
   "Return the buffer position of LSP POSITION (a plist, UTF-16 columns).
 A line past the end is the end of the buffer; a column past the end
@@ -297,11 +423,15 @@ of its line is the line's end."
   (save-excursion
     (save-restriction
       (widen)
-      (goto-char (point-min))
-      (let ((line (plist-get position :line))
-            (column (plist-get position :character)))
-        (if (> (forward-line line) 0)
+      (let* ((line (plist-get position :line))
+             (column (plist-get position :character))
+             (tick (buffer-chars-modified-tick))
+             (cache (and (eql (car maskd--line-cache) tick) (cdr maskd--line-cache)))
+             (from (if cache (car cache) 0)))
+        (goto-char (if cache (cdr cache) (point-min)))
+        (if (/= (forward-line (- line from)) 0)
             (goto-char (point-max))
+          (setq maskd--line-cache (cons tick (cons line (point))))
           (let ((eol (line-end-position))
                 (n 0))
             (while (and (< n column) (< (point) eol))
@@ -328,7 +458,7 @@ of its line is the line's end."
   "What `maskd--before-change' saw of the change under way.")
 
 (defvar-local maskd--changes nil
-  "Changes not yet sent, oldest first.
+  "Changes not yet sent, newest first.
 Each is a vector [START END TEXT BEG NEW-END], START and END being
 LSP positions in the document as the previous changes left it; the
 last one is still open: TEXT is nil and BEG and NEW-END delimit its
@@ -395,6 +525,7 @@ new text in the buffer.")
           maskd--full-sync nil
           maskd--touched nil
           maskd--own nil
+          maskd--formatted -1
           maskd--version 0)
     (jsonrpc-notify conn :textDocument/didOpen
                     (list :textDocument
@@ -428,15 +559,17 @@ new text in the buffer.")
             maskd--fields))
 
 (defun maskd--before-change (beg end)
-  "Record what the change of BEG..END is about to replace."
-  (when maskd--opened
-    (let ((open (car (last maskd--changes))))
+  "Record what the change of BEG..END is about to replace.
+The daemon's edits being applied are not recorded: they are sent as
+they came (see `maskd--apply-edits')."
+  (when (and maskd--opened (not maskd--applying))
+    (let ((open (car maskd--changes)))
       (setq maskd--before
             (vector beg end
                     (maskd--position beg) (maskd--position end)
                     (and (<= (- end beg) 4096)
                          (buffer-substring-no-properties beg end))
-                    (and (not maskd--applying) (maskd--touches-field-p beg end))
+                    (maskd--touches-field-p beg end)
                     ;; Where the open change ends, as an LSP position,
                     ;; when this change reaches past it.
                     (and open (> end (aref open 4))
@@ -444,7 +577,11 @@ new text in the buffer.")
 
 (defun maskd--after-change (beg end old-len)
   "Record the change of BEG..END that replaced OLD-LEN characters."
-  (when maskd--opened
+  (cond
+   ((not maskd--opened))
+   (maskd--applying
+    (setq maskd--tick (buffer-chars-modified-tick)))
+   (t
     (let ((before maskd--before))
       (setq maskd--before nil)
       (cond
@@ -469,12 +606,10 @@ new text in the buffer.")
       (setq maskd--tick (buffer-chars-modified-tick))
       (unless (memq (current-buffer) maskd--dirty)
         (push (current-buffer) maskd--dirty))
-      (unless (or maskd--applying maskd--flush-timer)
+      (unless maskd--flush-timer
         ;; A command's changes are sent when it ends; this timer sends
         ;; those made outside the command loop.
-        (setq maskd--flush-timer (run-at-time 0 nil #'maskd--flush-later)))
-      (when maskd--applying
-        (maskd--flush t)))))
+        (setq maskd--flush-timer (run-at-time 0 nil #'maskd--flush-later)))))))
 
 (defun maskd--record (b0 e0 new-end before)
   "Add the change of B0..E0, now B0..NEW-END, to those not yet sent.
@@ -483,7 +618,7 @@ touches the open change is merged into it; any other one starts a
 new change."
   (when (aref before 5)
     (setq maskd--touched t))
-  (let* ((open (car (last maskd--changes)))
+  (let* ((open (car maskd--changes))
          (ob (and open (aref open 3)))
          (oe (and open (aref open 4))))
     (if (and open (<= b0 oe) (>= e0 ob))
@@ -516,9 +651,8 @@ new change."
           (aset open 2 (buffer-substring-no-properties (+ ob shift)
                                                        (+ oe shift)))))
       (setq maskd--changes
-            (append maskd--changes
-                    (list (vector (aref before 2) (aref before 3) nil
-                                  b0 new-end)))))))
+            (cons (vector (aref before 2) (aref before 3) nil b0 new-end)
+                  maskd--changes)))))
 
 (defun maskd--flush (&optional own)
   "Send what changed in the current buffer since the last didChange.
@@ -539,13 +673,16 @@ Return the version sent, or nil when there was nothing to send."
                               :text (or (aref c 2)
                                         (buffer-substring-no-properties
                                          (aref c 3) (aref c 4)))))
-                      maskd--changes)))))
+                      (reverse maskd--changes))))))
       (setq maskd--changes nil
             maskd--full-sync nil
             maskd--version (1+ maskd--version))
-      (jsonrpc-notify maskd--connection :textDocument/didChange
-                      (list :textDocument (maskd--document)
-                            :contentChanges changes))
+      ;; The daemon may have died unnoticed yet: its exit is handled by
+      ;; `maskd--on-shutdown', and the new one gets the whole text.
+      (ignore-error file-error
+        (jsonrpc-notify maskd--connection :textDocument/didChange
+                        (list :textDocument (maskd--document)
+                              :contentChanges changes)))
       (if own
           (setq maskd--own (cons maskd--version maskd--own)
                 maskd--touched nil)
@@ -605,7 +742,10 @@ With AWAIT, wait for the formatting of those that touched a field."
                 maskd--tick (buffer-chars-modified-tick))
           (cl-pushnew (current-buffer) maskd--dirty))
         (when maskd--dirty
-          (maskd--send-all t)))
+          (let ((maskd--sending t))
+            (maskd--send-all t)))
+        (when maskd--pending-restart
+          (maskd--restart)))
     (quit nil)
     (error
      (setq maskd--last-error err)
@@ -620,12 +760,17 @@ With AWAIT, wait for the formatting of those that touched a field."
 
 (defun maskd--apply-edits (edits)
   "Apply EDITS, a sequence of LSP TextEdits against the current text.
-Each edit is one change, so the daemon recognises it as its echo."
+They are applied from the last to the first, so each one's range is
+still right when it is applied; in `maskd-mode' they then go to the
+daemon as they are, in that order, one change each of one didChange:
+its echo.  Converting and recording them costs the distance between
+them, not each one's distance from the buffer's start."
   (let ((edits (sort (mapcar (lambda (e)
                                (let ((range (plist-get e :range)))
                                  (list (maskd--point (plist-get range :start))
                                        (maskd--point (plist-get range :end))
-                                       (plist-get e :newText))))
+                                       (plist-get e :newText)
+                                       range)))
                              edits)
                      (lambda (a b) (> (car a) (car b)))))
         (maskd--applying t))
@@ -640,7 +785,12 @@ Each edit is one change, so the daemon recognises it as its echo."
             ;; One change for a replacement, not a deletion and an insertion.
             (save-match-data
               (set-match-data (list beg end))
-              (replace-match text t t)))))))))
+              (replace-match text t t)))))))
+    (when (and maskd--opened edits)
+      (pcase-dolist (`(,_beg ,_end ,text ,range) edits)
+        (push (vector (plist-get range :start) (plist-get range :end) text nil nil)
+              maskd--changes))
+      (maskd--flush t))))
 
 (defun maskd--join-undo ()
   "Remove the undo boundary after the person's change, if there is one.
@@ -699,8 +849,17 @@ person's change in one undo step."
         (put-text-property 0 1 'cursor t s)
         s))))
 
-(defun maskd--set-field (state)
-  "Record field STATE (a FieldState plist) and show its placeholder."
+(defmacro maskd--reporting (&rest body)
+  "Run BODY, reporting a `maskd-error' as a message."
+  (declare (indent 0) (debug t))
+  `(condition-case err
+       (progn ,@body)
+     (maskd-error (user-error "[maskd] %s" (cadr err)))))
+
+(defun maskd--set-field (state &optional mask)
+  "Record field STATE (a FieldState plist) and show its placeholder.
+MASK, when given, is the MaskSpec the field was opened with, kept to
+open it again with a new daemon."
   (let* ((id (plist-get state :field))
          (range (plist-get state :range))
          (beg (maskd--point (plist-get range :start)))
@@ -714,6 +873,8 @@ person's change in one undo step."
         (overlay-put ov 'maskd-field id)
         (setq field (list id state ov))
         (push field maskd--fields)))
+    (when mask
+      (overlay-put (nth 2 field) 'maskd-mask mask))
     (overlay-put (nth 2 field) 'after-string (maskd--placeholder state))))
 
 (defun maskd--update-fields (states)
@@ -735,19 +896,21 @@ person's change in one undo step."
     (delete-overlay (nth 2 field)))
   (setq maskd--fields nil))
 
+(defun maskd--field-at (pos)
+  "Return the field (ID STATE OVERLAY) containing or touching POS, or nil."
+  (seq-find (lambda (f)
+              (let ((ov (nth 2 f)))
+                (and (overlay-start ov)
+                     (<= (overlay-start ov) pos (overlay-end ov)))))
+            maskd--fields))
+
 (defun maskd-field-state (&optional id)
   "Return the last known state of field ID, or of the field at point.
-The state is a plist with `:field', `:range', `:text', `:value',
+The field at point is the one containing point or touching it.  The
+state is a plist with `:field', `:range', `:text', `:value',
 `:complete', `:valid', `:problems', `:next', `:placeholder', `:mask'
 and, for card masks, `:brand'.  No request is made."
-  (let ((field (if id
-                   (assoc id maskd--fields)
-                 (seq-find (lambda (f)
-                             (let ((ov (nth 2 f)))
-                               (<= (overlay-start ov) (point)
-                                   (overlay-end ov))))
-                           maskd--fields))))
-    (nth 1 field)))
+  (nth 1 (if id (assoc id maskd--fields) (maskd--field-at (point)))))
 
 (defun maskd-describe (state)
   "Return a one-line description of field STATE."
@@ -760,34 +923,63 @@ and, for card masks, `:brand'.  No request is made."
                 value
               "(empty)")
             " ["
+            (maskd--state-word state)
             (cond
-             ((eq (plist-get state :valid) t) "valid")
+             ((eq (plist-get state :valid) t) "")
              ((eq (plist-get state :complete) t)
-              (concat "invalid"
-                      (if problems
-                          (concat ": " (string-join problems ", "))
-                        "")))
-             (t (concat "incomplete" (if (stringp next) (concat ", next " next) ""))))
+              (if problems (concat ": " (string-join problems ", ")) ""))
+             (t (if (stringp next) (concat ", next " next) "")))
             "]")))
 
-(defun maskd--resolve-mask (name)
+(defun maskd--state-word (state)
+  "Return valid, invalid or incomplete for field STATE."
+  (cond ((eq (plist-get state :valid) t) "valid")
+        ((eq (plist-get state :complete) t) "invalid")
+        (t "incomplete")))
+
+(defun maskd--daemon-presets ()
+  "Return the daemon's preset names, starting the daemon if needed."
+  (maskd--connection)
+  (maskd-preset-names))
+
+(defun maskd--resolve-mask (name &optional daemon-presets)
   "Return the MaskSpec that NAME stands for.
-NAME is one of `maskd-presets', a preset of the daemon, a JSON object
-\(when it starts with {), or a mask in bracket notation."
+NAME is one of `maskd-presets', a JSON object (when it starts with {),
+`phone' and a region code (`phone GB', the phone preset for that
+region's national numbers), the name of a preset of the daemon when it
+is a bare word (letters, digits, dots, dashes, underscores), or else a
+mask in bracket notation.
+DAEMON-PRESETS is a function returning the daemon's preset names
+\(default: those of `maskd-mode''s daemon).  An unknown preset name is
+a `user-error' listing the presets."
   (let ((name (string-trim name)))
     (cond
      ((assoc name maskd-presets) (cdr (assoc name maskd-presets)))
-     ((member name (maskd-preset-names)) (list :preset name))
      ((string-prefix-p "{" name)
       (condition-case nil
           (json-parse-string name :object-type 'plist
                              :null-object nil :false-object :json-false)
         (json-parse-error (user-error "[maskd] not a JSON object: %s" name))))
-     (t name))))
+     ;; `phone GB': the phone preset for a region's national numbers.
+     ((and (string-match "\\`phone[ \t]+\\([[:alpha:]][[:alpha:]]\\)\\'" name)
+           (member "phone" (funcall (or daemon-presets #'maskd--daemon-presets))))
+      (list :preset "phone" :region (upcase (match-string 1 name))))
+     ((not (string-match-p "\\`[[:alnum:]._-]+\\'" name)) name)
+     (t
+      (let ((names (funcall (or daemon-presets #'maskd--daemon-presets))))
+        (if (member name names)
+            (list :preset name)
+          ;; Through %s: `user-error' would curve the quotes of its format.
+          (user-error "%s" (format "[maskd] unknown preset '%s'; the presets are %s"
+                                   name
+                                   (string-join
+                                    (seq-uniq (append (mapcar #'car maskd-presets)
+                                                      names))
+                                    ", ")))))))))
 
 (defun maskd--read-mask (prompt)
   "Read a mask with PROMPT, offering the preset names."
-  (maskd--connection)
+  (maskd--reporting (maskd--connection))
   (maskd--resolve-mask
    (completing-read prompt (maskd-preset-names) nil nil nil
                     'maskd--mask-history)))
@@ -796,7 +988,7 @@ NAME is one of `maskd-presets', a preset of the daemon, a JSON object
   "Masks given to `maskd-field' and `maskd-set-mask'.")
 
 (defun maskd--word-bounds ()
-  "Return (BEG . END) of the field `maskd-field' takes without a region.
+  "Return (BEG . END) of the word at point, where `maskd-field' begins.
 That is the run of non-blank characters that ends at point or
 contains it, or an empty range at point when the character before
 point is a blank."
@@ -807,23 +999,225 @@ point is a blank."
             (beg (progn (skip-chars-backward "^ \t\n") (point))))
         (cons beg end)))))
 
-(defun maskd--apply-result (result)
-  "Apply an openField or setMask RESULT: its edits, cursor and state."
+(defun maskd--runs-around (beg end)
+  "Return the spans (B . E) of words around the word BEG..END, widest first.
+The words are on its line, one blank apart, at most three on each
+side; the word alone is not among them."
+  (save-excursion
+    (let ((left (list beg))
+          (right (list end)))
+      (goto-char beg)
+      ;; One blank, then a word, before the leftmost word so far.
+      (while (and (< (length left) 4)
+                  (memq (char-before) '(?\s ?\t))
+                  (> (1- (point)) (line-beginning-position))
+                  (not (memq (char-before (1- (point))) '(?\s ?\t))))
+        (backward-char 1)
+        (skip-chars-backward "^ \t\n")
+        (push (point) left))
+      (goto-char end)
+      (while (and (< (length right) 4)
+                  (looking-at "[ \t][^ \t\n]+"))
+        (goto-char (match-end 0))
+        (push (point) right))
+      (sort (cl-loop for b in left
+                     nconc (cl-loop for e in right
+                                    unless (and (= b beg) (= e end))
+                                    collect (cons b e)))
+            (lambda (x y) (> (- (cdr x) (car x)) (- (cdr y) (car y))))))))
+
+(defun maskd-widest-run (bounds mask request)
+  "Return BOUNDS, the word at point, widened to words around it read by MASK.
+The widest run of words one blank apart around it (at most three on
+each side) that MASK reads without dropping a letter, a digit or
+anything else (`maskd/apply': nothing in `rejected' or `overflow'),
+so that formatted text such as `+1 (555) 123-4567' is taken whole;
+else BOUNDS.  REQUEST is the driver's function of a method and params."
+  (if (= (car bounds) (cdr bounds))
+      bounds
+    (or (seq-find
+         (lambda (run)
+           (let ((result (condition-case nil
+                             (funcall request :maskd/apply
+                                      (list :mask mask
+                                            :text (buffer-substring-no-properties
+                                                   (car run) (cdr run))))
+                           (maskd-error nil))))
+             (and result
+                  (equal "" (plist-get result :rejected))
+                  (equal "" (plist-get result :overflow)))))
+         (maskd--runs-around (car bounds) (cdr bounds)))
+        bounds)))
+
+(defun maskd-line-ranges (beg end)
+  "Return the fields a region BEG..END over several lines opens: one per line.
+Each is (B . E), the part of its line inside the region without the
+blanks around it; lines with nothing else are left out."
+  (save-excursion
+    (goto-char beg)
+    (let ((ranges nil))
+      (while (< (point) end)
+        (let* ((b (point))
+               (e (min end (line-end-position))))
+          (save-excursion
+            (skip-chars-forward " \t" e)
+            (setq b (point))
+            (goto-char e)
+            (skip-chars-backward " \t" b)
+            (setq e (point)))
+          (when (< b e)
+            (push (cons b e) ranges)))
+        (forward-line 1))
+      (nreverse ranges))))
+
+(defun maskd--apply-result (result &optional mask)
+  "Apply an openField or setMask RESULT: its edits, cursor and state.
+MASK is the MaskSpec the field was opened with."
   (when result
     (when (eql (plist-get result :version) maskd--version)
       (maskd--apply-edits (plist-get result :edits))
       (when (plist-get result :cursor)
         (maskd--goto (plist-get result :cursor))))
     (when (plist-get result :state)
-      (maskd--set-field (plist-get result :state)))))
+      (maskd--set-field (plist-get result :state) mask))))
 
-(defun maskd-open-field (mask beg end &optional id)
+(defun maskd--error-message (error)
+  "Return the message of ERROR, a JSON-RPC error object (a plist)."
+  (or (plist-get error :message) (format "error %s" (plist-get error :code))))
+
+(defun maskd-apply-open-results (results masks apply-edits &optional undo)
+  "Take RESULTS, the `maskd/openFields' results, into the current buffer.
+MASKS are the MaskSpecs of the entries, in order.  APPLY-EDITS is
+called with the edits of every opened field, a list: the driver
+applies them when the buffer is still at the results' version.  With
+UNDO, a list (CLOSE OPEN) of the driver's functions, an undo of the
+open closes each field (see `maskd--push-undo-open').  Point stays
+with the text around it.  Return the list of errors (plists with
+`:code' and `:message'), in order."
+  (let ((edits nil)
+        (errors nil))
+    (seq-doseq (result results)
+      (if (plist-get result :error)
+          (push (plist-get result :error) errors)
+        (seq-doseq (edit (plist-get result :edits))
+          (push edit edits))))
+    (funcall apply-edits edits)
+    (cl-loop for result across results
+             for mask in masks
+             unless (plist-get result :error)
+             do (maskd--set-field (plist-get result :state) mask)
+             (when undo
+               (apply #'maskd--push-undo-open (plist-get result :field) undo)))
+    (nreverse errors)))
+
+(defun maskd-request-open-fields (entries request document)
+  "Send ENTRIES (plists of `:range', `:mask', `:field', `:force') at once.
+REQUEST is the driver's function of a method and params; DOCUMENT the
+buffer's TextDocumentIdentifier.  Return the daemon's answer, a plist
+with `:results' (a vector) and `:version'.  A daemon without
+`maskd/openFields' gets one openField each, and the answer has the
+same form."
+  (condition-case err
+      (funcall request :maskd/openFields
+               (list :textDocument document :fields (vconcat entries)))
+    (maskd-error
+     (unless (eql (nth 2 err) -32601)
+       (signal (car err) (cdr err)))
+     (let ((results
+            (mapcar (lambda (entry)
+                      (condition-case e
+                          (funcall request :maskd/openField
+                                   (append (list :textDocument document) entry))
+                        (maskd-error
+                         (list :error (list :message (cadr e) :code (nth 2 e))))))
+                    entries)))
+       (list :results (vconcat results)
+             :version (seq-some (lambda (r) (plist-get r :version)) results))))))
+
+(defun maskd-reopen-fields (request document apply-edits)
+  "Open the current buffer's fields again, with a new daemon.
+They keep their ids, masks and current ranges, and what was typed in
+them meanwhile is brought into form.  REQUEST, DOCUMENT and
+APPLY-EDITS are the driver's, as for `maskd-request-open-fields' and
+`maskd-apply-open-results'.  Return how many fields were opened."
+  (let* ((fields (seq-filter (lambda (f) (overlay-start (nth 2 f)))
+                             maskd--fields))
+         (masks (mapcar (lambda (f) (overlay-get (nth 2 f) 'maskd-mask))
+                        fields)))
+    (if (null fields)
+        0
+      (let* ((entries (cl-mapcar
+                       (lambda (f mask)
+                         (let ((ov (nth 2 f)))
+                           ;; It was a field: what the person typed into it
+                           ;; meanwhile is theirs, as if typed into it.
+                           (list :range (maskd--range (overlay-start ov)
+                                                      (overlay-end ov))
+                                 :mask mask :field (car f) :force t)))
+                       fields masks))
+             (results (plist-get (maskd-request-open-fields entries request
+                                                            document)
+                                 :results)))
+        (cl-loop for result across results
+                 for f in fields
+                 when (plist-get result :error)
+                 do (maskd--remove-field (car f)))
+        (maskd-apply-open-results results masks apply-edits)
+        (seq-count (lambda (r) (not (plist-get r :error))) results)))))
+
+(defun maskd--edits-applier (version)
+  "Return a function applying edits to the current buffer while at VERSION."
+  (lambda (edits)
+    (when (eql version maskd--version)
+      (maskd--apply-edits edits))))
+
+(defun maskd--reopen ()
+  "Open the current buffer and its fields with a new daemon.
+Return how many fields were opened again."
+  (maskd--open-document)
+  (maskd-reopen-fields #'maskd--request (maskd--document)
+                       (maskd--edits-applier maskd--version)))
+
+(defun maskd--push-undo-open (id &optional close open)
+  "Make an undo of the open of field ID close it, and the text go back.
+CLOSE and OPEN are the driver's functions closing a field (of its id)
+and opening one (of a mask, a range and an id)."
+  (when (listp buffer-undo-list)
+    (push (list 'apply #'maskd--undo-open id
+                (or close #'maskd-close-field) (or open #'maskd-open-field))
+          buffer-undo-list)))
+
+(defun maskd--undo-open (id close open)
+  "Undo the open of field ID: CLOSE it, so the text it had comes back.
+The undo entries after this one give the text back; a redo calls
+OPEN to open the field again over the same range."
+  (let ((field (assoc id maskd--fields)))
+    (when field
+      (let* ((ov (nth 2 field))
+             (beg (overlay-start ov))
+             (end (overlay-end ov))
+             (mask (overlay-get ov 'maskd-mask)))
+        (condition-case nil
+            (funcall close id)
+          (error (maskd--remove-field id)))
+        (when (and beg mask (listp buffer-undo-list))
+          (push (list 'apply #'maskd--redo-open open mask beg end id)
+                buffer-undo-list))))))
+
+(defun maskd--redo-open (open mask beg end id)
+  "Redo the open of field ID: OPEN it with MASK over BEG..END."
+  (maskd--reporting (funcall open mask beg end id)))
+
+(defun maskd-open-field (mask beg end &optional id force)
   "Open a field with MASK over BEG..END of the current buffer.
 MASK is a MaskSpec as the daemon takes it: a string in bracket
 notation or a plist or hash table standing for a JSON object.  ID
 names the field (the daemon picks one when it is nil).  The text is
 brought into form and point moves to the field's end when it changed.
-Return the daemon's result, a plist; signal `maskd-error' on failure."
+An undo of the open closes the field and gives the text back.
+Return the daemon's result, a plist; signal `maskd-error' on failure,
+such as the daemon's refusal to drop letters or digits (-32803),
+unless FORCE is non-nil."
   (unless maskd-mode
     (maskd-mode 1))
   (maskd--ensure-open)
@@ -832,42 +1226,85 @@ Return the daemon's result, a plist; signal `maskd-error' on failure."
                  (append (list :textDocument (maskd--document)
                                :range (maskd--range beg end)
                                :mask mask)
-                         (and id (list :field id))))))
-    (maskd--apply-result result)
+                         (and id (list :field id))
+                         (and force (list :force t))))))
+    (maskd--apply-result result mask)
+    (maskd--push-undo-open (plist-get result :field))
     result))
 
-(defmacro maskd--reporting (&rest body)
-  "Run BODY, reporting a `maskd-error' as a message."
-  (declare (indent 0) (debug t))
-  `(condition-case err
-       (progn ,@body)
-     (maskd-error (user-error "[maskd] %s" (cadr err)))))
+(defun maskd-open-fields (mask ranges &optional force)
+  "Open a field with MASK over each of RANGES, a list of (BEG . END).
+They go to the daemon in one `maskd/openFields', with FORCE as for
+`maskd-open-field'.  Return the list of errors of the ranges that were
+not opened (plists with `:code' and `:message'); signal `maskd-error'
+when the request itself fails."
+  (unless maskd-mode
+    (maskd-mode 1))
+  (maskd--ensure-open)
+  (let ((answer (maskd-request-open-fields
+                 (maskd-line-entries mask ranges force) #'maskd--request
+                 (maskd--document))))
+    (maskd-apply-open-results (plist-get answer :results)
+                              (make-list (length ranges) mask)
+                              (maskd--edits-applier (plist-get answer :version))
+                              (list #'maskd-close-field #'maskd-open-field))))
 
-(defun maskd-field (mask &optional beg end)
+(defun maskd-line-entries (mask ranges &optional force)
+  "Return the `maskd/openFields' entries opening MASK over RANGES, with FORCE."
+  (mapcar (lambda (r) (append (list :range (maskd--range (car r) (cdr r)) :mask mask)
+                              (and force (list :force t))))
+          ranges))
+
+(defun maskd-report-open-errors (count errors)
+  "Say in one line how opening COUNT fields went, given their ERRORS."
+  (if (null errors)
+      (message "[maskd] opened %d fields" count)
+    (message "[maskd] opened %d of %d fields; %d refused, the first: %s"
+             (- count (length errors)) count (length errors)
+             (maskd--error-message (car errors)))))
+
+;;;###autoload
+(defun maskd-field (mask &optional beg end force)
   "Format the text from BEG to END as a field with MASK, as you type.
 Interactively, the field is the region when it is active, otherwise
-the non-blank text around point, or an empty field at point after a
-blank.  MASK is read with completion of the preset names; it may also
-be a mask in bracket notation or a JSON object.  From Lisp, MASK is a
-preset name or mask string (resolved as when read) or a plist."
+the non-blank text around point widened to the words next to it that
+MASK reads whole (so `+1 (555) 123-4567' is taken whole), or an empty
+field at point after a blank.  A region over several lines opens one
+field per line.  MASK is read with completion of the preset names; it
+may also be a mask in bracket notation or a JSON object.  From Lisp,
+MASK is a preset name or mask string (resolved as when read) or a
+plist, and BEG nil means the word at point.  The daemon refuses to
+open a field that would drop letters or digits of the text (a label,
+say), and says what they are; with a prefix argument, or FORCE from
+Lisp, it opens anyway."
   (interactive
-   (let ((bounds (if (use-region-p)
-                     (cons (region-beginning) (region-end))
-                   (maskd--word-bounds))))
-     (list (maskd--read-mask "Field mask: ") (car bounds) (cdr bounds))))
-  (let ((mask (if (stringp mask) (maskd--resolve-mask mask) mask))
-        (bounds (if beg (cons beg (or end beg)) (maskd--word-bounds))))
-    (when (use-region-p)
-      (deactivate-mark))
-    (maskd--reporting
-      (let ((result (maskd-open-field mask (car bounds) (cdr bounds))))
-        (when (called-interactively-p 'interactive)
-          (message "[maskd] field %s  %s" (plist-get result :field)
-                   (maskd-describe (plist-get result :state))))
-        result))))
+   (list (maskd--read-mask "Field mask: ")
+         (and (use-region-p) (region-beginning))
+         (and (use-region-p) (region-end))
+         current-prefix-arg))
+  (maskd--reporting
+    (let* ((mask (if (stringp mask) (maskd--resolve-mask mask) mask))
+           (bounds (if beg
+                       (cons beg (or end beg))
+                     (progn (maskd--connection)
+                            (maskd-widest-run (maskd--word-bounds) mask
+                                              #'maskd--request)))))
+      (when (use-region-p)
+        (deactivate-mark))
+      (if (> (count-lines (car bounds) (cdr bounds)) 1)
+          (let* ((ranges (maskd-line-ranges (car bounds) (cdr bounds)))
+                 (errors (maskd-open-fields mask ranges force)))
+            (maskd-report-open-errors (length ranges) errors)
+            errors)
+        (let ((result (maskd-open-field mask (car bounds) (cdr bounds) nil force)))
+          (when (called-interactively-p 'interactive)
+            (message "[maskd] field %s  %s" (plist-get result :field)
+                     (maskd-describe (plist-get result :state))))
+          result)))))
 
 (defun maskd--field-at-point ()
-  "Return the daemon's FieldState of the field at point, or nil."
+  "Return the daemon's FieldState of the field at point, or nil.
+That is the field containing point or touching it."
   (unless maskd-mode
     (user-error "[maskd] `maskd-mode' is off in this buffer"))
   (maskd--ensure-open)
@@ -875,21 +1312,25 @@ preset name or mask string (resolved as when read) or a plist."
                   (list :textDocument (maskd--document)
                         :position (maskd--position (point)))))
 
-(defun maskd-set-field-mask (field mask)
+(defun maskd-set-field-mask (field mask &optional force)
   "Change the mask of FIELD (its id) to MASK, as the daemon takes it.
 MASK is sent as is, as for `maskd-open-field'.  The entered
 characters re-flow; point keeps its count of entered characters to
-its left.  Return the daemon's result; signal `maskd-error' on failure."
+its left.  A mask that would cut letters or digits is refused unless
+FORCE is non-nil.  Return the daemon's result; signal `maskd-error'
+on failure."
   (maskd--ensure-open)
   (let ((result (maskd--request
                  :maskd/setMask
-                 (list :textDocument (maskd--document)
-                       :field field
-                       :mask mask
-                       :position (maskd--position (point))))))
-    (maskd--apply-result result)
+                 (append (list :textDocument (maskd--document)
+                               :field field
+                               :mask mask
+                               :position (maskd--position (point)))
+                         (and force (list :force t))))))
+    (maskd--apply-result result mask)
     result))
 
+;;;###autoload
 (defun maskd-set-mask (mask)
   "Change the mask of the field at point to MASK.
 The characters entered so far re-flow into the new mask, and point
@@ -910,6 +1351,7 @@ keeps its count of entered characters to its left.  MASK is as for
                   (list :textDocument (maskd--document) :field field))
   (maskd--remove-field field))
 
+;;;###autoload
 (defun maskd-close ()
   "Stop formatting the field at point; its text stays as it is."
   (interactive)
@@ -922,6 +1364,19 @@ keeps its count of entered characters to its left.  MASK is as for
         (message "[maskd] closed field %s" (plist-get state :field)))
       (plist-get state :field))))
 
+(defun maskd-info-line (state)
+  "Return the text of the `maskd-info' message for field STATE."
+  (let ((placeholder (plist-get state :placeholder)))
+    (format "[maskd] %s: %s  mask %s%s"
+            (plist-get state :field)
+            (maskd-describe state)
+            (plist-get state :mask)
+            (if (and (stringp placeholder)
+                     (not (string-empty-p placeholder)))
+                (format "  to fill %s" placeholder)
+              ""))))
+
+;;;###autoload
 (defun maskd-info ()
   "Show the state of the field at point and return it."
   (interactive)
@@ -930,16 +1385,49 @@ keeps its count of entered characters to its left.  MASK is as for
       (if (not state)
           (message "[maskd] no field at point")
         (maskd--set-field state)
-        (let ((placeholder (plist-get state :placeholder)))
-          (message "[maskd] %s: %s  mask %s%s"
-                   (plist-get state :field)
-                   (maskd-describe state)
-                   (plist-get state :mask)
-                   (if (and (stringp placeholder)
-                            (not (string-empty-p placeholder)))
-                       (format "  to fill %s" placeholder)
-                     ""))))
+        (message "%s" (maskd-info-line state)))
       state)))
+
+(defun maskd-list-fields-of (states buffer)
+  "Show STATES, the fields of BUFFER, in the buffer `*maskd fields*'.
+Each line is a field: its line and column, id, state and text; RET
+or a click on it goes to the field."
+  (with-current-buffer (get-buffer-create "*maskd fields*")
+    (let ((inhibit-read-only t))
+      (erase-buffer)
+      (maskd-fields-mode)
+      (insert (format "Fields of %s: %d\n" (buffer-name buffer) (length states)))
+      (seq-doseq (state states)
+        (let* ((start (plist-get (plist-get state :range) :start))
+               (pos (with-current-buffer buffer (maskd--point start))))
+          (insert-text-button
+           (format "%d:%d" (1+ (plist-get start :line)) (plist-get start :character))
+           'action (lambda (_) (pop-to-buffer buffer) (goto-char pos))
+           'follow-link t)
+          (insert (format "  %s  %-10s %s\n" (plist-get state :field)
+                          (maskd--state-word state) (plist-get state :text)))))
+      (goto-char (point-min))
+      (forward-line 1))
+    (display-buffer (current-buffer))
+    (current-buffer)))
+
+(define-derived-mode maskd-fields-mode special-mode "maskd fields"
+  "The list of a buffer's fields, made by `maskd-list-fields'.")
+
+;;;###autoload
+(defun maskd-list-fields ()
+  "List the fields of the current buffer, with their states.
+Return the FieldStates, in document order."
+  (interactive)
+  (maskd--reporting
+    (unless maskd-mode
+      (user-error "[maskd] `maskd-mode' is off in this buffer"))
+    (maskd--ensure-open)
+    (let ((states (maskd--request :maskd/fields
+                                  (list :textDocument (maskd--document)))))
+      (maskd--update-fields states)
+      (maskd-list-fields-of states (current-buffer))
+      states)))
 
 ;;;; The minor mode
 
@@ -965,12 +1453,39 @@ keeps its count of entered characters to its left.  MASK is as for
   "Turn `maskd-mode' off."
   (maskd-mode -1))
 
+(defvar maskd-mode-map
+  (let ((map (make-sparse-keymap))
+        (prefix (make-sparse-keymap)))
+    (define-key prefix "f" #'maskd-field)
+    (define-key prefix "m" #'maskd-set-mask)
+    (define-key prefix "c" #'maskd-close)
+    (define-key prefix "i" #'maskd-info)
+    (define-key prefix "l" #'maskd-list-fields)
+    ;; C-c followed by punctuation is for minor modes.
+    (define-key map (kbd "C-c ,") prefix)
+    map)
+  "Keys of `maskd-mode'.
+\<maskd-mode-map>\[maskd-field] opens a field, \[maskd-set-mask] sets its mask,
+\[maskd-close] closes it, \[maskd-info] describes it,
+\[maskd-list-fields] lists them.")
+
+(defun maskd-mode-line ()
+  "Return the mode line text of `maskd-mode': the state of the field at point."
+  (let ((state (maskd-field-state)))
+    (if state
+        (format " maskd[%s]" (maskd--state-word state))
+      " maskd")))
+
 ;;;###autoload
 (define-minor-mode maskd-mode
   "Format fields as you type, with the maskd daemon.
 Keeps the daemon's copy of the buffer up to date and applies its
-formatting; `maskd-field' opens a field (and turns this mode on)."
-  :lighter " maskd"
+formatting; `maskd-field' opens a field (and turns this mode on).
+The mode line shows the state of the field at point.
+
+\{maskd-mode-map}"
+  :lighter (:eval (maskd-mode-line))
+  :keymap maskd-mode-map
   :group 'maskd
   (cond
    (maskd-mode

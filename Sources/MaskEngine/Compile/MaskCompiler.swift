@@ -7,7 +7,12 @@ enum MaskCompiler {
         if spec.order != nil, spec.form != .preset("date") {
             throw MaskError("'order' applies only to the date preset")
         }
+        if spec.region != nil, spec.form != .preset("phone") {
+            throw MaskError("'region' applies only to the phone preset")
+        }
         switch spec.form {
+        case .preset("phone"):
+            return Mask(spec: spec, kind: .phone(try PhoneField(spec)), checks: ValueChecks())
         case .preset(let name):
             let expanded = try Presets.expand(name, options: spec)
             let checks = try valueChecks(expanded)
@@ -39,8 +44,8 @@ enum MaskCompiler {
                     switch inner.kind {
                     case .slots(let program): programs.append(program)
                     case .oneOf(let nested): programs.append(contentsOf: nested)
-                    case .number, .dynamic:
-                        throw MaskError("only slot masks can be alternatives, not number masks or the card and iban presets")
+                    case .number, .dynamic, .phone:
+                        throw MaskError("only slot masks can be alternatives, not number masks or the card, iban and phone presets")
                     }
                 } catch let error as MaskError {
                     throw MaskError("oneOf[\(i)]: \(error.message)", offset: error.offset)

@@ -139,6 +139,9 @@ enum NotationCompiler {
 extension Program {
     /// The canonical bracket notation of `elements`: slots grouped in `[]`, value literals in
     /// `{}`, specials escaped. Compiling it again gives the same elements.
+    // Not optimised: Swift 6.3.1's CopyPropagation pass crashes on this function in release builds ("Found outside
+    // of lifetime use"), and it runs once per compiled mask, never per keystroke.
+    @_optimize(none)
     static func canonicalNotation(_ elements: [Element]) -> String {
         var out = ""
         var i = 0
@@ -156,15 +159,9 @@ extension Program {
                         continue
                     }
                     // `…` repeats the slot before it; with none of its kind, it is `[…]` (letters or digits).
-                    // (Compared through optional chaining: `if let previous` here crashed the release compiler's
-                    // ownership verifier, Swift 6.3.1.)
-                    if previous == nil {
-                        out.append("…")
-                    } else if previous?.slotClass == slot.slotClass {
-                        out.append("…")
-                    } else {
-                        out += "][…"
-                    }
+                    // (Compared without binding `previous`: `if let` here crashed the release compiler, Swift 6.3.1.)
+                    let sameKind = previous?.slotClass == slot.slotClass
+                    out += sameKind || previous == nil ? "…" : "][…"
                     // Slots after a `…` stand in a block of their own, never reached.
                     break
                 }

@@ -27,9 +27,17 @@ public struct FieldResult: Hashable, Sendable {
     public var rejected: String
     /// Entered characters cut because the mask was full or they no longer fit after re-flow.
     public var overflow: String
+    /// The `phone` preset: the region of the number as typed (ISO 3166-1, `001` for
+    /// non-geographic numbers); nil while unknown and for other masks.
+    public var region: String? = nil
+    /// The `phone` preset: the kind of number (`mobile`, `fixed`, ...); nil while unknown.
+    public var phoneType: String? = nil
 
     /// The caret: the end of `selection`.
     public var caret: Int { selection.upperBound }
+
+    /// The field is a `phone` preset's, whose state has `region` and `type`.
+    public var isPhone: Bool { mask == PhoneField.international || mask.hasPrefix(PhoneField.national) }
 }
 
 /// What a slot accepts, as `next` reports it.
@@ -50,6 +58,9 @@ public struct FieldEdit: Hashable, Sendable {
     public var text: String
     /// Backspace (backward) or forward delete, for deletions.
     public var direction: Direction
+    /// The caret or selection before the edit, when the caller knows it and it is not `range` (a
+    /// selection elsewhere in the field): a refused insertion gives it back unchanged.
+    public var selection: Range<Int>? = nil
 
     public init(range: Range<Int>, text: String, direction: Direction = .backward) {
         self.range = range

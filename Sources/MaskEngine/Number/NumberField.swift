@@ -59,6 +59,8 @@ final class NumberField: Sendable {
     private let groupCharacters: Set<Character>
     /// How each ASCII byte is read, for the byte path of `read`.
     private let asciiKinds: [ReadKind]
+    /// The characters of the prefix and suffix, dropped when read (the field shows its own).
+    private let affixCharacters: Set<Character>
 
     /// Builds a field; `validate` the spec first, since a field takes any spec as it is.
     init(_ spec: NumberSpec, placeholderChar: Character = "_") {
@@ -70,8 +72,10 @@ final class NumberField: Sendable {
             group.insert("\u{202F}")
         }
         self.groupCharacters = group
+        let affix = Set(spec.prefix + spec.suffix)
+        self.affixCharacters = affix
         asciiKinds = (0..<128).map {
-            Self.kind(of: Character(Unicode.Scalar(UInt8($0))), decimal: spec.decimal, group: group)
+            Self.kind(of: Character(Unicode.Scalar(UInt8($0))), decimal: spec.decimal, group: group, affix: affix)
         }
     }
 
@@ -105,6 +109,18 @@ final class NumberField: Sendable {
         if let maxInteger = spec.maxInteger, maxInteger < 1 || maxInteger > limit {
             throw MaskError("number: maxInteger must be between 1 and \(limit)")
         }
+        if let min = spec.min, let max = spec.max, min > max {
+            throw MaskError("number: min (\(plain(min))) is greater than max (\(plain(max)))")
+        }
+        for (name, affix) in [("prefix", spec.prefix), ("suffix", spec.suffix)] {
+            if affix.contains(where: { digitValue($0) != nil || signs.contains($0) || $0.isNewline }) {
+                throw MaskError("number: the \(name) \"\(affix)\" must not contain digits, signs or line breaks")
+            }
+            if affix.count > limit { throw MaskError("number: the \(name) is longer than \(limit) characters") }
+        }
+        for alias in spec.decimalAliases where digitValue(alias) != nil || signs.contains(alias) || alias.isNewline {
+            throw MaskError("number: the decimal alias '\(alias)' is a digit, a sign or a line break")
+        }
     }
 
     /// The canonical description reported as `mask`.
@@ -121,6 +137,15 @@ final class NumberField: Sendable {
         var text = "number(group: \(quoted(spec.group)), decimal: \(quoted(String(spec.decimal))), "
         text += "fraction: \(spec.fraction), negative: \(spec.negative)"
         if let maxInteger = spec.maxInteger { text += ", maxInteger: \(maxInteger)" }
+        if spec.grouping != .thousand { text += ", grouping: \(quoted(spec.grouping.rawValue))" }
+        if let min = spec.min { text += ", min: \(Self.plain(min))" }
+        if let max = spec.max { text += ", max: \(Self.plain(max))" }
+        if !spec.prefix.isEmpty { text += ", prefix: \(quoted(spec.prefix))" }
+        if !spec.suffix.isEmpty { text += ", suffix: \(quoted(spec.suffix))" }
+        if !spec.decimalAliases.isEmpty {
+            text += ", decimalAliases: [" + spec.decimalAliases.map { quoted(String($0)) }.joined(separator: ", ") + "]"
+        }
+        if spec.padFraction { text += ", padFraction: true" }
         return text + ")"
     }
 
@@ -198,15 +223,17 @@ final class NumberField: Sendable {
 
     /// How `character` is read.
     private func kind(of character: Character) -> ReadKind {
-        Self.kind(of: character, decimal: spec.decimal, group: groupCharacters)
+        Self.kind(of: character, decimal: spec.decimal, group: groupCharacters, affix: affixCharacters)
     }
 
-    /// How `character` is read with the decimal mark `decimal` and the group characters `group`.
-    private static func kind(of character: Character, decimal: Character, group: Set<Character>) -> ReadKind {
+    /// How `character` is read with the decimal mark `decimal` and the group characters `group`; a
+    /// character of the prefix or suffix (`affix`) is dropped as a group separator is.
+    private static func kind(of character: Character, decimal: Character, group: Set<Character>,
+                             affix: Set<Character>) -> ReadKind {
         if let digit = digitValue(character) { return .digit(digit) }
         let folded = folded(character)
         if character == decimal || folded == decimal { return .mark }
-        if group.contains(character) || group.contains(folded) { return .group }
+        if group.contains(character) || group.contains(folded) || affix.contains(character) { return .group }
         switch folded {
         case "-": return .minus
         case "+": return .plus
@@ -214,9 +241,44 @@ final class NumberField: Sendable {
         }
     }
 
-    /// Reads `inserted` (its characters' offsets are their positions) between the kept elements `before` and
-    /// `after`, and applies the limits and the zero rules.
-    private func read(before: [Element], inserted: String, after: [Element], negative: Bool) -> State {
+    /// The decimal aliases that act as the mark in an edit's text: all of them in a key press; in a
+    /// longer text (a paste) only those that are not also group separators, which a pasted
+    /// `1,234.50` is full of.
+    private func aliases(forInserted text: String) -> Set<Character> {
+        guard !spec.decimalAliases.isEmpty else { return [] }
+        if text.count == 1 { return Set(spec.decimalAliases) }
+        return Set(spec.decimalAliases.filter { if case .group = kind(of: $0) { return false } else { return true } })
+    }
+
+    /// A bound written as a person reads it: `100`, `2.5`.
+    static func plain(_ bound: Double) -> String {
+        if bound == bound.rounded(), abs(bound) < 1e15 { return String(Int(bound)) }
+        return String(bound)
+    }
+
+    /// A bound with the field's decimal mark.
+    private func written(_ bound: Double) -> String {
+        String(Self.plain(bound).map { $0 == "." ? spec.decimal : $0 })
+    }
+
+    /// The part of a field's own text that carries the number, and the offset it starts at: the
+    /// prefix and suffix the field shows are left out.
+    private func body(_ text: String) -> (text: String, offset: Int) {
+        var body = Substring(text)
+        var offset = 0
+        if !spec.prefix.isEmpty, body.hasPrefix(spec.prefix) {
+            body = body.dropFirst(spec.prefix.count)
+            offset = spec.prefix.count
+        }
+        if !spec.suffix.isEmpty, body.hasSuffix(spec.suffix) { body = body.dropLast(spec.suffix.count) }
+        return (String(body), offset)
+    }
+
+    /// Reads `inserted` (its characters' offsets, plus `offset`, are their positions) between the kept
+    /// elements `before` and `after`, and applies the limits and the zero rules; a character of
+    /// `aliases` is read as the decimal mark.
+    private func read(before: [Element], inserted: String, offset: Int = 0, after: [Element], negative: Bool,
+                      aliases: Set<Character> = []) -> State {
         var state = State()
         state.negative = negative
         var markSeen = before.contains(where: \.isMark) || after.contains(where: \.isMark)
@@ -234,6 +296,8 @@ final class NumberField: Sendable {
         var zeroRead = false
         func take(_ kind: ReadKind, _ character: Character, at position: Int) {
             WorkCounter.count()
+            var kind = kind
+            if !aliases.isEmpty, aliases.contains(character) { kind = .mark }
             if case .digit(0) = kind, onlyZeros, !cutRest {
                 if zeroRead {
                     state.droppedZeros.append(position)
@@ -281,11 +345,11 @@ final class NumberField: Sendable {
         // An ASCII text without `\r` (nearly every paste) is read byte by byte: a byte is a character there.
         if inserted.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
             for (position, byte) in inserted.utf8.enumerated() {
-                take(asciiKinds[Int(byte)], Character(Unicode.Scalar(byte)), at: position)
+                take(asciiKinds[Int(byte)], Character(Unicode.Scalar(byte)), at: offset + position)
             }
         } else {
             for (position, character) in inserted.enumerated() {
-                take(kind(of: character), character, at: position)
+                take(kind(of: character), character, at: offset + position)
             }
         }
 
@@ -356,13 +420,38 @@ final class NumberField: Sendable {
         var counted: [Bool] = []
         /// Where the implied `0` stands, if one is shown.
         var impliedZero: Int?
-        /// 1 when a minus sign is shown first, else 0.
+        /// How many characters of the prefix are shown (all or none).
+        var prefixLength = 0
+        /// 1 when a minus sign is shown (after the prefix), else 0.
         var signLength = 0
+        /// Where the number starts: after the prefix and the sign.
+        var lead: Int { prefixLength + signLength }
+        /// How many characters of the suffix are shown (all or none).
+        var suffixLength = 0
+    }
+
+    /// Whether a group separator stands before a digit that has `right` digits after it in the integer part.
+    private func separatorBefore(digitsToItsRight right: Int) -> Bool {
+        switch spec.grouping {
+        case .thousand: return right % 3 == 0
+        case .wan: return right % 4 == 0
+        case .lakh: return right == 3 || (right > 3 && (right - 3) % 2 == 0)
+        case .none: return false
+        }
     }
 
     /// Lays out a state's text.
     private func show(_ state: State) -> Shown {
         var shown = Shown()
+        // The prefix and suffix frame a number once there is anything of it (a sign, a digit, a mark).
+        let framed = state.negative || !state.integer.isEmpty || state.mark != nil
+        if framed {
+            for c in spec.prefix {
+                shown.characters.append(c)
+                shown.counted.append(false)
+            }
+            shown.prefixLength = spec.prefix.count
+        }
         if state.negative {
             shown.characters.append("-")
             shown.counted.append(true)
@@ -374,7 +463,7 @@ final class NumberField: Sendable {
             digits = ["0"]
         }
         for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 {
+            if index > 0, separatorBefore(digitsToItsRight: digits.count - index) {
                 for separator in spec.group {
                     shown.characters.append(separator)
                     shown.counted.append(false)
@@ -391,34 +480,56 @@ final class NumberField: Sendable {
                 shown.counted.append(true)
             }
         }
+        if framed {
+            for c in spec.suffix {
+                shown.characters.append(c)
+                shown.counted.append(false)
+            }
+            shown.suffixLength = spec.suffix.count
+        }
         return shown
     }
 
-    /// The leftmost position after the sign with `right` counted characters to its right, or 0
-    /// when the caret stands before the sign.
+    /// The leftmost position after the prefix and the sign with `right` counted characters to its
+    /// right, or right after the prefix when the caret stands before the sign.
     ///
     /// `right` larger than what is shown (leading zeros to the right of the caret were dropped)
     /// gives the position right after the sign.
     private func position(in shown: Shown, right: Int, beforeSign: Bool = false) -> Int {
-        if beforeSign { return 0 }
+        if beforeSign { return shown.prefixLength }
         var suffix = [Int](repeating: 0, count: shown.characters.count + 1)
         for index in shown.characters.indices.reversed() {
             suffix[index] = suffix[index + 1] + (shown.counted[index] ? 1 : 0)
         }
-        if right >= suffix[shown.signLength] { return shown.signLength }
-        for index in shown.signLength...shown.characters.count where suffix[index] == right {
+        if right >= suffix[shown.lead] { return shown.lead }
+        for index in shown.lead...shown.characters.count where suffix[index] == right {
             return index
         }
-        return shown.characters.count
+        return shown.characters.count - shown.suffixLength
     }
 
     /// The result for a state, with the caret or selection given as positions.
-    private func result(_ state: State, _ shown: Shown, selection: Range<Int>) -> FieldResult {
+    /// The value of a state: the number with `.` as the mark and no separators (`-1234567.5`, `0.`, `-`).
+    private func value(of state: State) -> String {
         var value = state.negative ? "-" : ""
         value += state.integer.isEmpty && state.mark != nil ? "0" : String(state.integer.map { Self.character($0.digit ?? 0) })
         if state.mark != nil {
             value += "." + String(state.fraction.map { Self.character($0.digit ?? 0) })
         }
+        return value
+    }
+
+    /// Whether `value` lies beyond a bound that more digits cannot bring it back from: above `max`
+    /// when `max` >= 0, below `min` when `min` <= 0. A key that would take it there is refused.
+    private func isPastFarBound(_ value: String) -> Bool {
+        guard spec.min != nil || spec.max != nil, let v = Double(value) else { return false }
+        if let max = spec.max, max >= 0, v > max { return true }
+        if let min = spec.min, min <= 0, v < min { return true }
+        return false
+    }
+
+    private func result(_ state: State, _ shown: Shown, selection: Range<Int>) -> FieldResult {
+        let value = value(of: state)
         let hasDigit = !state.integer.isEmpty || !state.fraction.isEmpty
         var problems: [String] = []
         if !hasDigit {
@@ -431,9 +542,15 @@ final class NumberField: Sendable {
         let full = state.mark != nil ? state.fraction.count >= spec.fraction : (integerFull && spec.fraction == 0)
         let placeholder = state.mark != nil
             ? String(repeating: placeholderChar, count: max(0, spec.fraction - state.fraction.count)) : ""
+        let complete = problems.isEmpty
+        if complete, spec.min != nil || spec.max != nil, let v = Double(value) {
+            // Under a positive `min` (or over a negative `max`) the person may still be typing: a problem, not a refusal.
+            if let min = spec.min, v < min { problems.append("must be at least \(written(min))") }
+            if let max = spec.max, v > max { problems.append("must be at most \(written(max))") }
+        }
         return FieldResult(
             text: String(shown.characters), selection: selection, value: value,
-            complete: problems.isEmpty, valid: problems.isEmpty, problems: problems,
+            complete: complete, valid: problems.isEmpty, problems: problems,
             next: full ? nil : .digit, placeholder: placeholder, mask: notation, brand: nil,
             rejected: state.rejected, overflow: state.overflow)
     }
@@ -443,18 +560,31 @@ final class NumberField: Sendable {
     /// Reads `text` into an empty field, carrying `selection` through (nil: the end of the text).
     ///
     /// Each end of the selection keeps its count of entered elements (and the sign) to its right.
+    ///
+    /// With `padFraction`, a number with a digit gets its fraction filled with zeros (`12.5` is `12.50`,
+    /// `12` is `12.00`); a caret at the end of the number stays at its end.
     func format(_ text: String, selection: Range<Int>? = nil) -> FieldResult {
-        let state = read(before: [], inserted: text, after: [], negative: false)
+        let (body, offset) = body(text)
+        var state = read(before: [], inserted: body, offset: offset, after: [], negative: false,
+                         aliases: aliases(forInserted: text))
+        let bodyEnd = (state.elements.map(\.position).max() ?? -1) + 1
+        if spec.padFraction, spec.fraction > 0, !state.integer.isEmpty || !state.fraction.isEmpty {
+            // Padding stands right of every caret but one at the end: position `Int.max`.
+            if state.mark == nil { state.mark = Element(digit: nil, origin: .inserted, position: Int.max) }
+            while state.fraction.count < spec.fraction {
+                state.fraction.append(Element(digit: 0, origin: .inserted, position: Int.max))
+            }
+        }
         let shown = show(state)
         let elements = state.elements
         let signAt = state.negative ? state.signPositions.first : nil
         /// Where an offset of `text` lands in the formatted text.
         func carry(_ offset: Int) -> Int {
-            let right = elements.filter { $0.position >= offset }.count
+            let right = offset >= bodyEnd && offset > 0 ? 0 : elements.filter { $0.position >= offset }.count
             return position(in: shown, right: right, beforeSign: signAt.map { offset <= $0 } ?? false)
         }
-        let range = selection.map { carry($0.lowerBound)..<carry($0.upperBound) }
-            ?? (shown.characters.count..<shown.characters.count)
+        let end = shown.characters.count - shown.suffixLength
+        let range = selection.map { carry($0.lowerBound)..<carry($0.upperBound) } ?? (end..<end)
         return result(state, shown, selection: range)
     }
 
@@ -463,9 +593,11 @@ final class NumberField: Sendable {
     /// Characters of `text` that are not part of a formatted number are dropped and reported, as
     /// `format` does.
     func apply(_ edit: FieldEdit, to text: String) -> FieldResult {
-        let old = read(before: [], inserted: text, after: [], negative: false)
+        let (body, offset) = body(text)
+        let old = read(before: [], inserted: body, offset: offset, after: [], negative: false)
         let count = text.count
         var range = min(max(edit.range.lowerBound, 0), count)..<min(max(edit.range.upperBound, 0), count)
+        let pressed = range
         let elements = old.elements
 
         var deleted = Set<Int>()  // positions of deleted elements
@@ -485,7 +617,7 @@ final class NumberField: Sendable {
             } else if old.droppedZeros.contains(where: range.contains), old.mark != nil, old.integer.isEmpty {
                 // The implied `0`: deleting it moves the caret over it.
                 let shown = show(old)
-                let zero = shown.impliedZero ?? shown.signLength
+                let zero = shown.impliedZero ?? shown.lead
                 let caret = edit.direction == .backward ? zero : zero + 1
                 return result(old, shown, selection: caret..<caret)
             } else if edit.direction == .backward, let nearest = elements.last(where: { $0.position < range.lowerBound }) {
@@ -512,9 +644,19 @@ final class NumberField: Sendable {
             }
         }
         var state = read(before: before, inserted: edit.text, after: after,
-                         negative: old.negative && !signDeleted)
+                         negative: old.negative && !signDeleted, aliases: aliases(forInserted: edit.text))
         state.rejected = old.rejected + state.rejected
         state.overflow = old.overflow + state.overflow
+        if isPastFarBound(value(of: state)), !isPastFarBound(value(of: old)) {
+            // Past `max` (or below a negative `min`): the key is refused, text and caret stay.
+            var kept = formatKeepingCaret(old, caret: 0)
+            kept.text = text
+            let caret = edit.direction == .forward ? pressed.lowerBound : pressed.upperBound
+            kept.selection = edit.text.isEmpty ? caret..<caret : pressed
+            kept.rejected = edit.text
+            kept.overflow = ""
+            return kept
+        }
         let shown = show(state)
 
         let keptRead = state.elements.contains { $0.origin == .inserted }
@@ -532,7 +674,7 @@ final class NumberField: Sendable {
     /// The old field reformatted, with the caret where it was (clamped to the text).
     private func formatKeepingCaret(_ state: State, caret: Int) -> FieldResult {
         let shown = show(state)
-        let caret = min(max(caret, 0), shown.characters.count)
+        let caret = min(max(caret, shown.prefixLength), shown.characters.count - shown.suffixLength)
         return result(state, shown, selection: caret..<caret)
     }
 }

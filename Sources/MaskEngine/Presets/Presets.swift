@@ -4,11 +4,15 @@
 /// characters entered so far. Options given beside `"preset"` apply on top of the base.
 public enum Presets {
     /// Every preset name, in the order `initialize` and `maskd presets` list them.
-    public static let names = ["phone.cn", "phone.us", "card", "bankcard.cn", "id.cn", "iban", "date", "time",
+    public static let names = ["phone", "phone.cn", "phone.us", "card", "bankcard.cn", "id.cn", "iban", "date", "time",
                                "expiry", "amount"]
+
+    /// The regions the `phone` preset's `region` option takes (ISO 3166-1 alpha-2), sorted.
+    public static var phoneRegions: [String] { PhoneMetadata.regionCodes }
 
     /// A one-line description of each preset, for `maskd presets` and hovers.
     public static let summaries: [String: String] = [
+        "phone": "phone number of any region as libphonenumber formats it as you type (option region: GB gives 0121 234 5678; none: +44 121 234 5678)",
         "phone.cn": "Chinese mobile number, 3-4-4: 138 0013 8000",
         "phone.us": "US phone number: +1 (555) 123-4567",
         "card": "payment card; brand by prefix, grouping and length by brand, Luhn check",

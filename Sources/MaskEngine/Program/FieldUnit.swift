@@ -27,6 +27,8 @@ protocol FieldUnit: Hashable {
     var asciiAlnum: UInt8? { get }
     /// Whether the unit is ASCII (for programs that store nothing else, such as the IBAN's).
     var isASCII: Bool { get }
+    /// The unit as an ASCII byte on the byte path, where tables can answer for it; nil for characters.
+    var asciiByte: UInt8? { get }
     /// The digit `0`, which range blocks pad with.
     static var zero: Self { get }
     /// The unit for `c`, or nil when this unit cannot hold it (a word of an enum block).
@@ -94,6 +96,8 @@ extension Character: FieldUnit {
     }
 
     var isASCII: Bool { utf8.allSatisfy { $0 < 0x80 } }
+
+    var asciiByte: UInt8? { nil }
 
     static var zero: Character { "0" }
 
@@ -164,6 +168,9 @@ extension UInt8: FieldUnit {
 
     @inline(__always)
     var isASCII: Bool { self < 0x80 }
+
+    @inline(__always)
+    var asciiByte: UInt8? { self < 0x80 ? self : nil }
 
     static var zero: UInt8 { 0x30 }
 

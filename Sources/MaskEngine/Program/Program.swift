@@ -35,6 +35,8 @@ final class Program: @unchecked Sendable {
     /// Classes of all slots, to tell a character cut at the mask's end (overflow) from one that
     /// fits nowhere (rejected).
     private let slotClasses: [SlotClass]
+    /// `fitsSomeSlot` of each ASCII byte, looked up on the byte path (the rest of a long paste).
+    private let bytesFittingSomeSlot: [Bool]
     /// The UTF-8 bytes of each literal element (empty for slots), for rendering.
     private let literalBytes: [[UInt8]]
     /// The problems list for each count of missing slots, built once.
@@ -79,6 +81,9 @@ final class Program: @unchecked Sendable {
             if let c = element.slotClass, !classes.contains(c) { classes.append(c) }
         }
         slotClasses = classes
+        bytesFittingSomeSlot = (0..<128).map { b in
+            classes.contains { UInt8(b).fit($0, letterCase) != nil }
+        }
         let literalBytes = elements.map { element in element.literal.map { Array($0.utf8) } ?? [] }
         self.literalBytes = literalBytes
         var utf8Before = [0], extractedBefore = [0]
@@ -131,8 +136,10 @@ final class Program: @unchecked Sendable {
     func cursor(after e: Int) -> Int { elements[e].repeats ? e : e + 1 }
 
     /// Whether `c` would fit some slot of this mask (it is then overflow, not rejected, when cut).
+    @inline(__always)
     func fitsSomeSlot<U: FieldUnit>(_ c: U) -> Bool {
-        slotClasses.contains { fitted(c, $0) != nil }
+        if let byte = c.asciiByte { return bytesFittingSomeSlot[Int(byte)] }
+        return slotClasses.contains { fitted(c, $0) != nil }
     }
 
     /// What a slot of `slotClass` stores for `c`, or nil when it does not fit.
@@ -183,7 +190,8 @@ extension Program {
     /// not fit is skipped; a required one refuses it. Past the mask's end the character is cut,
     /// and the literals it walked over stay shown.
     /// - Parameter strict: enforce the blocks' rules (reading typed or pasted text); false when text
-    ///   already in a field is read, which takes it as it stands.
+    ///   already in a field is read, which takes it as it stands (but for padding a partial range value
+    ///   when the literal after it comes: `4/25` is `04/25`).
     @inline(__always)
     func step<U: FieldUnit>(_ c: U, cursor: inout Int, into cells: inout [Cell<U>], strict: Bool = true) -> Step {
         if cells.count >= Program.maximumCells { return fitsSomeSlot(c) ? .overflow(walked: false) : .rejected }
@@ -203,8 +211,9 @@ extension Program {
                 walkedLiteral = true
                 e += 1
             case .slot(let slotClass):
-                if element.block >= 0, strict {
-                    switch readIntoBlock(c, at: e, block: Int(element.block), slotClass: slotClass, into: &cells) {
+                if element.block >= 0 {
+                    switch readIntoBlock(c, at: e, block: Int(element.block), slotClass: slotClass, into: &cells,
+                                         strict: strict) {
                     case .cell(let next):
                         cursor = next
                         return .cell
@@ -216,6 +225,8 @@ extension Program {
                         continue
                     case .refused:
                         return .rejected
+                    case .bySlotClass:
+                        break
                     }
                 }
                 if let stored = fitted(c, slotClass) {
@@ -223,7 +234,9 @@ extension Program {
                     cursor = self.cursor(after: e)
                     return .cell
                 }
-                guard element.isOptional, e + 1 < reachableEnd else { return .rejected }
+                // Past the last optional slot the character walks to the mask's end (and is cut there,
+                // issue 24); only slots after a `…`, never reached, refuse it.
+                guard element.isOptional, e + 1 < reachableEnd || reachableEnd == count else { return .rejected }
                 e += 1
             }
         }
@@ -239,6 +252,8 @@ extension Program {
         /// Whether anything was read in (a slot filled, a literal consumed, or literals shown
         /// because the mask ran out).
         var accepted = false
+        /// The last character read in was consumed as a literal (the person stepped over it).
+        var endedOnLiteral = false
         var rejected = ""
         var overflow = ""
     }
@@ -253,7 +268,12 @@ extension Program {
             let c = chars[i]
             i += 1
             switch step(c, cursor: &outcome.cursor, into: &cells) {
-            case .cell, .literal: outcome.accepted = true
+            case .cell:
+                outcome.accepted = true
+                outcome.endedOnLiteral = false
+            case .literal:
+                outcome.accepted = true
+                outcome.endedOnLiteral = true
             case .rejected: rejected.append(c)
             case .overflow(let walked):
                 overflow.append(c)
@@ -326,7 +346,12 @@ extension Program {
         if let last = layout.cells.last {
             layout.end = max(layout.end, last.element + 1)
         }
-        if eager {
+        // `eager` shows the literals that follow the last entered character. Literals the person typed
+        // past an optional slot left empty (`a[9]b` with `ab` typed) end the text where the typing ended:
+        // what follows them appears when typed, so the text is the same whether it was typed key by key or
+        // pasted (RELIABILITY.md bug 13).
+        let base = layout.cells.last.map { $0.element + 1 } ?? 0
+        if eager, !elements[base..<min(layout.end, elements.count)].contains(where: \.isSlot) {
             // A `…` slot counts as filled once a character is in the field, so the literals after it
             // (a unit such as ` kg`) show from the first character on.
             while layout.end < elements.count,

@@ -10,6 +10,15 @@ enum WorkCounter {
     private static let counted = Atomic<Int>(0)
     #endif
 
+    /// Whether steps are counted (debug builds).
+    static var isCounting: Bool {
+        #if DEBUG
+        return true
+        #else
+        return false
+        #endif
+    }
+
     /// The steps counted so far (always 0 in a release build).
     static var steps: Int {
         #if DEBUG

@@ -36,6 +36,10 @@ public struct LinearRegex: Sendable {
         case split(Int, Int)
         /// The whole input has matched.
         case accept
+        /// Records the input position in capture slot `slot`, then goes to `next` (capturing mode).
+        case save(slot: Int, next: Int)
+        /// Goes to `next` only at the end of the input (capturing mode's `$`).
+        case assertEnd(next: Int)
     }
 
     /// The pattern as given.
@@ -48,6 +52,8 @@ public struct LinearRegex: Sendable {
     let start: Int
     /// For each state, whether the accept state can be reached from it by some input.
     let live: [Bool]
+    /// The capturing groups (capturing mode only; 0 otherwise).
+    let groupCount: Int
 
     /// The most states a compiled pattern may have (counted repetition is expanded).
     public static let maxStates = 10_000
@@ -59,8 +65,14 @@ public struct LinearRegex: Sendable {
     /// - Throws: `MaskError` naming the problem ("unsupported regex feature: backreference",
     ///   "unbalanced ')'") with its offset in characters of the pattern.
     public init(_ pattern: String) throws {
-        var parser = RegexParser(pattern)
+        try self.init(pattern, capturing: false)
+    }
+
+    /// Compiles `pattern`, in `RegexParser`'s capturing mode when `capturing` is true.
+    init(_ pattern: String, capturing: Bool) throws {
+        var parser = RegexParser(pattern, capturing: capturing)
         let tree = try parser.parse()
+        self.groupCount = parser.groupCount
         var compiler = Compiler(sets: parser.sets)
         let accept = try compiler.emit(.accept, offset: 0)
         let entry = try compiler.compile(tree, next: accept)
@@ -95,6 +107,8 @@ public struct LinearRegex: Sendable {
                 predecessors[b].append(index)
             case .accept:
                 acceptStates.append(index)
+            case .save(_, let next), .assertEnd(let next):
+                predecessors[next].append(index)
             }
         }
         var live = [Bool](repeating: false, count: states.count)
@@ -130,6 +144,8 @@ public struct LinearRegex: Sendable {
                     stack.append(b)
                     stack.append(a)
                 case .accept: accepted = true
+                // Only patterns compiled in capturing mode have these; `CapturingRegex` runs those.
+                case .save(_, let next), .assertEnd(let next): stack.append(next)
                 }
             }
         }
@@ -224,6 +240,12 @@ public struct LinearRegex: Sendable {
                     entry = try compile(body, next: entry, offset: at)
                 }
                 return entry
+            case .capture(let body, let index):
+                let close = try emit(.save(slot: 2 * index + 1, next: next), offset: offset)
+                let inner = try compile(body, next: close, offset: offset)
+                return try emit(.save(slot: 2 * index, next: inner), offset: offset)
+            case .endOfInput:
+                return try emit(.assertEnd(next: next), offset: offset)
             }
         }
     }

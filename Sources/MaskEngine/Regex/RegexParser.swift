@@ -10,6 +10,10 @@ indirect enum RegexNode: Sendable {
     case alternation([RegexNode])
     /// Matches `node` between `min` and `max` times (`max` nil: without limit); `offset` is the quantifier's.
     case repetition(RegexNode, min: Int, max: Int?, offset: Int)
+    /// Matches `node` and records where (group `index`, from 1); only in capturing mode.
+    case capture(RegexNode, index: Int)
+    /// Matches the empty string at the end of the input (`$`); only in capturing mode.
+    case endOfInput
 }
 
 /// Reads a pattern into a `RegexNode` tree, refusing every feature outside the supported subset.
@@ -27,14 +31,20 @@ struct RegexParser {
     private var depth = 0
     /// The classes the tree's `.set` nodes refer to.
     private(set) var sets: [ScalarSet] = []
+    /// Capturing mode (for prefix matching, `CapturingRegex`): `( )` groups capture and `$` at the
+    /// end of a top-level alternative asserts the end of the input instead of being a no-op.
+    private let capturing: Bool
+    /// The capturing groups read so far.
+    private(set) var groupCount = 0
 
     /// The deepest group nesting accepted; deeper patterns are refused rather than risk the stack.
     static let maxDepth = 200
     /// The largest count a `{n,m}` quantifier may name.
     static let maxCount = 1000
 
-    /// Prepares to read `pattern`.
-    init(_ pattern: String) {
+    /// Prepares to read `pattern`, in capturing mode when `capturing` is true.
+    init(_ pattern: String, capturing: Bool = false) {
+        self.capturing = capturing
         var scalars: [Unicode.Scalar] = []
         var offsets: [Int] = []
         var offset = 0
@@ -107,6 +117,7 @@ struct RegexParser {
                 guard topLevel, peek() == nil || peek() == "|" else {
                     throw error("unsupported regex feature: '$' other than at the end of the pattern (the whole value is always matched)", at: start)
                 }
+                if capturing { items.append(.endOfInput) }
                 continue
             case "*", "+", "?":
                 throw error("nothing to repeat before '\(c)'", at: start)
@@ -213,6 +224,11 @@ struct RegexParser {
     private mutating func parseGroup() throws -> RegexNode {
         let open = index
         index += 1
+        var captureIndex: Int?
+        if capturing, peek() != "?" {
+            groupCount += 1
+            captureIndex = groupCount
+        }
         if peek() == "?" {
             let feature: String
             switch peek(1) {
@@ -250,6 +266,7 @@ struct RegexParser {
             throw error("unbalanced '('", at: open)
         }
         index += 1
+        if let captureIndex { return .capture(inner, index: captureIndex) }
         return inner
     }
 

@@ -48,12 +48,15 @@ public struct MaskSpec: Hashable, Sendable {
     public var blocks: [String: BlockSpec]?
     /// The `date` preset: `ymd` (default), `dmy` or `mdy`.
     public var order: String?
+    /// The `phone` preset: the region of national input (ISO 3166-1 alpha-2); nil: international.
+    public var region: String?
 
     public init(
         _ form: Form, slot: Character? = nil, accept: CharacterClass? = nil, separator: String? = nil,
         minLength: Int? = nil, maxLength: Int? = nil, repeat: Bool? = nil, eager: Bool? = nil,
         letterCase: LetterCase? = nil, regex: String? = nil, validate: [String]? = nil,
-        placeholderChar: Character? = nil, blocks: [String: BlockSpec]? = nil, order: String? = nil
+        placeholderChar: Character? = nil, blocks: [String: BlockSpec]? = nil, order: String? = nil,
+        region: String? = nil
     ) {
         self.form = form
         self.slot = slot
@@ -69,6 +72,7 @@ public struct MaskSpec: Hashable, Sendable {
         self.placeholderChar = placeholderChar
         self.blocks = blocks
         self.order = order
+        self.region = region
     }
 
     /// The plain string form: bracket notation with no options.
@@ -115,19 +119,51 @@ public enum LetterCase: String, Hashable, Sendable {
 
 /// The `number` form's settings: `{"group": ",", "decimal": ".", "fraction": 2, ...}`.
 public struct NumberSpec: Hashable, Sendable {
+    /// How the integer part is grouped from the right.
+    public enum Grouping: String, Hashable, Sendable, CaseIterable {
+        /// Threes: `1,234,567`.
+        case thousand
+        /// India's lakh and crore: three, then twos: `12,34,567`.
+        case lakh
+        /// China's and Japan's wan: fours: `1,2345,6789`.
+        case wan
+        /// No group separators.
+        case none
+    }
+
     public var group: String
     public var decimal: Character
     public var fraction: Int
     public var negative: Bool
     public var maxInteger: Int?
+    public var grouping: Grouping
+    /// Bounds of the value: a key that would take it past `max` (when `max` >= 0) or below `min` (when
+    /// `min` <= 0) is refused; a value beyond a bound on the other side is a problem.
+    public var min: Double?
+    public var max: Double?
+    /// Shown before and after the number, never in the value (`$`, ` ₽`).
+    public var prefix: String
+    public var suffix: String
+    /// Characters that, typed, act as the decimal mark.
+    public var decimalAliases: [Character]
+    /// Formatting pads the fraction with zeros to `fraction` digits (`12.5` is `12.50`).
+    public var padFraction: Bool
 
     public init(group: String = ",", decimal: Character = ".", fraction: Int = 2, negative: Bool = false,
-                maxInteger: Int? = nil) {
+                maxInteger: Int? = nil, grouping: Grouping = .thousand, min: Double? = nil, max: Double? = nil,
+                prefix: String = "", suffix: String = "", decimalAliases: [Character] = [], padFraction: Bool = false) {
         self.group = group
         self.decimal = decimal
         self.fraction = fraction
         self.negative = negative
         self.maxInteger = maxInteger
+        self.grouping = grouping
+        self.min = min
+        self.max = max
+        self.prefix = prefix
+        self.suffix = suffix
+        self.decimalAliases = decimalAliases
+        self.padFraction = padFraction
     }
 }
 

@@ -44,15 +44,17 @@ extension Server {
         }
         var actions: [(title: String, kind: String, command: JSONValue, arguments: JSONValue)] = []
         if start.line == end.line {
-            let line = document.lines[start.line]
-            let scalars = Array(line.text.unicodeScalars)
-            var s = start.column, e = end.column
+            // The selection and the fields touching it, not the whole line.
+            let fields = document.fields(touching: start.line, from: start.column, to: end.column)
+            let scalars = Array(document.lines.slice(line: start.line, from: start.column, to: end.column).unicodeScalars)
+            var s = 0, e = scalars.count
             while s < e, scalars[s].properties.isWhitespace { s += 1 }
             while e > s, scalars[e - 1].properties.isWhitespace { e -= 1 }
-            if s < e, !line.fields.contains(where: { $0.start < e && s < $0.end }) {
+            let (from, to) = (start.column + s, start.column + e)
+            if s < e, !fields.contains(where: { $0.start < to && from < $0.end }) {
                 let selected = String(String.UnicodeScalarView(scalars[s..<e]))
-                let fieldRange = TextRange(start: document.position(line: start.line, column: s, in: line.text),
-                                           end: document.position(line: start.line, column: e, in: line.text))
+                let fieldRange = TextRange(start: document.position(ScalarPosition(line: start.line, column: from)),
+                                           end: document.position(ScalarPosition(line: start.line, column: to)))
                 for fit in Server.rankPresets(selected) {
                     let arguments: JSONValue = [[
                         "textDocument": ["uri": .string(uri), "version": .from(document.version)],
@@ -62,7 +64,7 @@ extension Server {
                     actions.append(("Format as \(fit.name)", "refactor.rewrite", .string(OpenFieldCommand.name), arguments))
                 }
             }
-            if let span = line.fields.first(where: { $0.start <= start.column && end.column <= $0.end }) {
+            if let span = fields.first(where: { $0.start <= start.column && end.column <= $0.end }) {
                 let arguments: JSONValue = [[
                     "textDocument": ["uri": .string(uri), "version": .from(document.version)],
                     "field": .string(span.id),
@@ -95,13 +97,15 @@ extension Server {
     /// would otherwise be refused). They rank by: more letters
     /// and digits kept; then `amount` last, since it takes any digits; then complete and valid
     /// first; then fewer characters dropped or cut (`rejected` plus `overflow`); then the order of
-    /// `Presets.names`. So a mistyped card number still offers "card" first (its diagnostics say
+    /// `Presets.names`. `phone` fits only a text starting with `+`. So a mistyped card number still offers "card" first (its diagnostics say
     /// what is wrong once opened), and no preset that cuts digits beats one that keeps them all.
     static func rankPresets(_ text: String) -> [PresetFit] {
         let wanted = text.unicodeScalars.filter(isLetterOrDigit).count
         guard wanted > 0 else { return [] }
         var fits: [(fit: PresetFit, order: Int)] = []
-        for (order, preset) in presetMasks.enumerated() {
+        // `phone` takes any digits as an international number: it is offered for one written with its `+`.
+        let international = text.first == "+" || text.first == "\u{FF0B}"
+        for (order, preset) in presetMasks.enumerated() where preset.name != "phone" || international {
             let result = preset.mask.format(text)
             let kept = result.value.unicodeScalars.filter(isLetterOrDigit).count
             // Opening it would be refused (-32803): it drops some of the person's letters or digits.

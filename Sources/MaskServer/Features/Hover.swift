@@ -43,6 +43,9 @@ extension Server {
         lines.append("- complete: \(state.complete ? "yes" : "no") · valid: \(state.valid ? "yes" : "no")")
         if !state.problems.isEmpty { lines.append("- problems: " + escaped(state.problems.joined(separator: "; "))) }
         if let brand = state.brand { lines.append("- brand: \(brand)") }
+        if state.isPhone {
+            lines.append("- region: \(state.region ?? "unknown") · type: \(state.phoneType ?? "unknown")")
+        }
         if !state.placeholder.isEmpty { lines.append("- still to fill: \(code(state.placeholder))") }
         return lines.joined(separator: "\n")
     }

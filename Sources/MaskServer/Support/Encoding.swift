@@ -19,7 +19,8 @@ extension JSONValue {
 
     static func from(_ edits: [TextEdit]) -> JSONValue { .array(edits.map(JSONValue.from)) }
 
-    /// The members every field state shares: `value` ... `mask`, and `brand` when there is one.
+    /// The members every field state shares: `value` ... `mask`, `brand` when there is one, and
+    /// `region` and `type` for the phone preset (null while unknown).
     static func stateMembers(_ r: FieldResult) -> [(String, JSONValue)] {
         var members: [(String, JSONValue)] = [
             ("value", .string(r.value)),
@@ -31,6 +32,10 @@ extension JSONValue {
             ("mask", .string(r.mask)),
         ]
         if let brand = r.brand { members.append(("brand", .string(brand))) }
+        if r.isPhone {
+            members.append(("region", r.region.map(JSONValue.string) ?? .null))
+            members.append(("type", r.phoneType.map(JSONValue.string) ?? .null))
+        }
         return members
     }
 

@@ -7,7 +7,7 @@ extension MaskSpec {
     static let formKeys = ["notation", "pattern", "groups", "separatorAt", "preset", "oneOf", "number"]
     /// The options allowed beside any form.
     static let optionKeys = ["slot", "accept", "separator", "minLength", "maxLength", "repeat", "eager", "case",
-                             "regex", "validate", "placeholderChar", "blocks", "order"]
+                             "regex", "validate", "placeholderChar", "blocks", "order", "region"]
 
     /// Reads a JSON mask: a string (bracket notation) or an object with one form and options.
     /// - Parameter path: where the mask sits in the params, for error messages (`params.mask`).
@@ -91,6 +91,7 @@ extension MaskSpec {
             spec.blocks = named
         }
         spec.order = try p.optionalString("order")
+        spec.region = try p.optionalString("region")
         return spec
     }
 
@@ -134,7 +135,9 @@ extension MaskSpec {
     }
 
     private static func number(_ p: Params) throws -> NumberSpec {
-        for key in p.object.keys where !["group", "decimal", "fraction", "negative", "maxInteger"].contains(key) {
+        let keys = ["group", "decimal", "fraction", "negative", "maxInteger", "grouping", "min", "max", "prefix", "suffix",
+                    "decimalAliases", "padFraction"]
+        for key in p.object.keys where !keys.contains(key) {
             throw MessageError.invalidParams("\(p.path): unknown key '\(key)'")
         }
         var spec = NumberSpec()
@@ -143,6 +146,28 @@ extension MaskSpec {
         if let fraction = try p.optionalInt("fraction") { spec.fraction = fraction }
         if let negative = try p.optionalBool("negative") { spec.negative = negative }
         spec.maxInteger = try p.optionalInt("maxInteger")
+        if let grouping = try p.optionalString("grouping") {
+            guard let g = NumberSpec.Grouping(rawValue: grouping) else {
+                throw MessageError.invalidParams("\(p.name("grouping")): unknown grouping '\(grouping)' (one of "
+                    + NumberSpec.Grouping.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+            }
+            spec.grouping = g
+        }
+        for key in ["min", "max"] {
+            guard let value = p.value(key) else { continue }
+            guard let bound = value.doubleValue else { throw p.typeError(key, "a number", value) }
+            if key == "min" { spec.min = bound } else { spec.max = bound }
+        }
+        if let prefix = try p.optionalString("prefix") { spec.prefix = prefix }
+        if let suffix = try p.optionalString("suffix") { spec.suffix = suffix }
+        if let aliases = p.value("decimalAliases") {
+            let items = aliases.arrayValue?.compactMap(\.stringValue) ?? []
+            guard items.count == aliases.arrayValue?.count, items.allSatisfy({ $0.count == 1 }) else {
+                throw p.typeError("decimalAliases", "an array of one-character strings", aliases)
+            }
+            spec.decimalAliases = items.map { $0.first! }
+        }
+        if let pad = try p.optionalBool("padFraction") { spec.padFraction = pad }
         return spec
     }
 

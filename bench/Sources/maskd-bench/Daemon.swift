@@ -26,6 +26,8 @@ final class TypingSession {
     private(set) var samples = Samples()
     /// The server's CPU time while this session's recorded keystrokes ran, in nanoseconds.
     private(set) var serverCPU: UInt64 = 0
+    /// The server's CPU per keystroke in each recorded round, in nanoseconds.
+    private(set) var roundCPU: [Double] = []
 
     init(label: String, client: EditorClient, field: FieldCursor, entered: Int, formats: Bool) throws {
         self.label = label
@@ -35,7 +37,7 @@ final class TypingSession {
         check = formats ? try Mask.compile(Masks.card) : nil
     }
 
-    /// Types `count` keys; they count in the samples only when `recorded`.
+    /// Types `count` keys; they count in the samples, as one round, only when `recorded`.
     func type(_ count: Int, recorded: Bool) throws {
         let cpu0 = try client.server.cpuNS()
         var scratch = Samples()
@@ -44,7 +46,12 @@ final class TypingSession {
         } else {
             try client.type(count, script: &script, field: &field, checkingWith: check, into: &scratch)
         }
-        if recorded { serverCPU += try client.server.cpuNS() - cpu0 }
+        if recorded {
+            let spent = try client.server.cpuNS() - cpu0
+            serverCPU += spent
+            roundCPU.append(Double(spent) / Double(max(count, 1)))
+            samples.endRound()
+        }
     }
 
     /// The server's CPU per recorded keystroke, echo included, in nanoseconds.
@@ -70,6 +77,7 @@ enum DaemonBench {
         /// Resident at the end, once the transient peaks have been freed.
         var finalRSS: Double
         var openNS: UInt64
+        var openFieldsNS: UInt64
         /// Opening every field of the big document three ways, on maskd and on the floor.
         var openings: [Opening]
         /// The first `publishDiagnostics` after the fields were opened: its size, and from the pause's end (the
@@ -98,6 +106,8 @@ enum DaemonBench {
 
     /// The daemon's default `diagnosticsDelay` (Protocol/protocol.md 8.3).
     static let diagnosticsDelayNS: UInt64 = 250_000_000
+
+
 
     /// A one-line document, `card: `, with one empty card field at its end.
     static func oneLine(_ subject: ServerUnderTest, timeout: Double, into servers: inout [ServerProcess]) throws
@@ -199,7 +209,10 @@ enum DaemonBench {
         _ = try server.request("maskd/fields", ["textDocument": ["uri": .string(client.uri)]])
         let openNS = nowNS() - t0
         let rssAfterOpen = (try server.peakRSS(), try server.currentRSS())
-        _ = try open(server, uri: client.uri, count: count, way: .pipelined, subject: maskd)
+        let t1 = nowNS()
+        try openFields(server, client, (0..<count).map { ($0, bigFieldStart, bigFieldEnd) }, mask: Masks.cardJSON,
+                       subject: maskd)
+        let openFieldsNS = nowNS() - t1
         let rssAfterFields = (try server.peakRSS(), try server.currentRSS())
         _ = try readPublication(server, uri: client.uri, expected: count)
         var big: [TypingSession] = []
@@ -221,8 +234,8 @@ enum DaemonBench {
         for s in servers { try s.stop() }
         return KeystrokeOutcome(oneLine: oneLine, big: big, bigLines: count, documentBytes: documentBytes,
                                 idleRSS: idle, rssAfterOpen: rssAfterOpen, rssAfterFields: rssAfterFields,
-                                peakRSS: peak, finalRSS: final, openNS: openNS, openings: openings,
-                                firstPublish: firstPublish)
+                                peakRSS: peak, finalRSS: final, openNS: openNS, openFieldsNS: openFieldsNS,
+                                openings: openings, firstPublish: firstPublish)
     }
 
     /// Opens a card field on every line of `uri` in one of the ways a client does, reading and parsing every
@@ -312,12 +325,110 @@ enum DaemonBench {
         }
     }
 
+    /// Opens a field over each of `ranges` (line, from, to), pipelined as a plugin restoring a session would; each
+    /// range holds a formatted value, so no openField may propose edits.
+    static func openFields(_ server: ServerProcess, _ client: EditorClient, _ ranges: [(Int, Int, Int)], mask: JSONValue,
+                           subject: ServerUnderTest) throws {
+        let count = ranges.count
+        var frames: [UInt8] = []
+        frames.reserveCapacity(count * 200)
+        for (line, from, to) in ranges {
+            let params = Messages.openField(uri: client.uri, line: line, from: from, to: to, mask: mask)
+            frames += ServerProcess.frame(Messages.request(id: server.newID(), "maskd/openField", params))
+        }
+        let writing = server.writeInBackground(frames)
+        var answered = 0
+        while answered < count {
+            let message = try server.read()
+            guard message["method"] == nil else { continue }
+            if let error = message["error"] {
+                throw BenchFailure("\(subject.name): openField failed: \(error.serializedString())")
+            }
+            guard let edits = message["result"]?["edits"]?.arrayValue else {
+                throw BenchFailure("\(subject.name): openField answered \(message.serializedString())")
+            }
+            guard edits.isEmpty else {
+                throw BenchFailure("\(subject.name): openField over a formatted value proposed edits: "
+                    + message.serializedString())
+            }
+            answered += 1
+        }
+        try writing.wait()
+    }
+
+    // MARK: Row 9: long lines
+
+    /// A one-line document, `prefix` then an empty card field at its end, with a formatted four-digit field opened
+    /// over each of `fourDigitFields` (columns).
+    static func cardAtEnd(_ subject: ServerUnderTest, label: String, prefix: [UInt8], fourDigitFields: [Int],
+                          timeout: Double, into servers: inout [ServerProcess]) throws -> TypingSession {
+        let server = try subject.spawn(timeout: timeout)
+        servers.append(server)
+        try server.initialize()
+        let client = EditorClient(server: server, uri: "file:///maskd-bench/\(label.filter(\.isLetter)).txt", lines: [prefix])
+        try client.open(finalNewline: false)
+        try openFields(server, client, fourDigitFields.map { (0, $0, $0 + 4) }, mask: "[0000]", subject: subject)
+        let opened = try server.request("maskd/openField", Messages.openField(
+            uri: client.uri, line: 0, from: prefix.count, to: prefix.count, mask: Masks.cardJSON))
+        guard opened["field"]?.stringValue != nil else {
+            throw BenchFailure("\(subject.name): openField answered \(opened.serializedString())")
+        }
+        return try TypingSession(label: label, client: client,
+                                 field: FieldCursor(line: 0, caret: prefix.count, prefix: prefix, suffix: []),
+                                 entered: 0, formats: subject.formats)
+    }
+
+    /// The short line of row 2, a card field at the end of a line of `length` characters, and one after `fields`
+    /// four-digit fields on one line, each on its own daemon, typing in turn in `rounds` rounds: `keystrokes`
+    /// keys each after `warmup` unrecorded ones. - Returns: the three sessions, the short line first.
+    static func longLines(maskd: ServerUnderTest, length: Int, fields: Int, keystrokes: Int, rounds: Int, warmup: Int,
+                          timeout: Double) throws -> [TypingSession] {
+        var servers: [ServerProcess] = []
+        defer { for s in servers { s.kill() } }
+        let card = Array("card: ".utf8)
+        var crowded: [UInt8] = []
+        var columns: [Int] = []
+        for _ in 0..<fields {
+            columns.append(crowded.count)
+            crowded += Array("1234 ".utf8)
+        }
+        let sessions = [
+            try cardAtEnd(maskd, label: "short line", prefix: card, fourDigitFields: [], timeout: timeout,
+                          into: &servers),
+            try cardAtEnd(maskd, label: "after \(formatCount(length)) characters",
+                          prefix: Array(repeating: UInt8(ascii: "x"), count: length - card.count) + card,
+                          fourDigitFields: [], timeout: timeout, into: &servers),
+            try cardAtEnd(maskd, label: "after \(formatCount(fields)) fields", prefix: crowded + card,
+                          fourDigitFields: columns, timeout: timeout, into: &servers),
+        ]
+        for session in sessions { try session.type(warmup, recorded: false) }
+        for _ in 0..<rounds {
+            for session in sessions { try session.type(max(keystrokes / rounds, 1), recorded: true) }
+        }
+        for s in servers { try s.stop() }
+        return sessions
+    }
+
+    /// `n` with thousands separated by commas.
+    static func formatCount(_ n: Int) -> String {
+        var digits = String(n)
+        var groups: [String] = []
+        while digits.count > 3 {
+            groups.insert(String(digits.suffix(3)), at: 0)
+            digits.removeLast(3)
+        }
+        groups.insert(digits, at: 0)
+        return groups.joined(separator: ",")
+    }
+
     // MARK: Row 4: startup
 
     /// Spawn to the `initialize` result, `runs` times per server, alternating servers.
     static func startup(_ subjects: [ServerUnderTest], runs: Int, timeout: Double) throws -> [Samples] {
         var samples = Array(repeating: Samples(), count: subjects.count)
-        for _ in 0..<runs {
+        for run in 0..<runs {
+            // Rounds of ten spawns each, for the ratio's spread.
+            if run > 0, run % 10 == 0 { for i in samples.indices { samples[i].endRound() } }
             for (i, subject) in subjects.enumerated() {
                 let server = try subject.spawn(timeout: timeout)
                 defer { server.kill() }
@@ -329,6 +440,7 @@ enum DaemonBench {
                 try server.stop()
             }
         }
+        for i in samples.indices { samples[i].endRound() }
         return samples
     }
 
@@ -346,7 +458,7 @@ enum DaemonBench {
     /// Batches of `perBatch` pipelined `maskd/apply` requests, written by one thread while
     /// another reads the answers; one sample per batch, in requests per second.
     static func throughput(_ subjects: [ServerUnderTest], batches: Int, perBatch: Int,
-                           timeout: Double) throws -> [(rates: Samples, cpuPerRequest: Double)] {
+                           timeout: Double) throws -> [(rates: Samples, cpuPerRequest: Double, roundCPU: [Double])] {
         var servers: [ServerProcess] = []
         defer { for s in servers { s.kill() } }
         for subject in subjects {
@@ -357,6 +469,7 @@ enum DaemonBench {
         let params = (0..<TypingScript.digits.count).map(applyParams)
         var samples = Array(repeating: Samples(), count: subjects.count)
         var cpu = Array(repeating: UInt64(0), count: subjects.count)
+        var roundCPU = Array(repeating: [Double](), count: subjects.count)
         // One untimed batch each first, then the timed ones alternating.
         for batch in 0..<(batches + 1) {
             for (i, server) in servers.enumerated() {
@@ -387,12 +500,15 @@ enum DaemonBench {
                 try writing.wait()
                 if batch > 0 {
                     samples[i].add(Double(perBatch) / (Double(t1 - t0) / 1e9))
-                    cpu[i] += try server.cpuNS() - cpu0
+                    samples[i].endRound()
+                    let spent = try server.cpuNS() - cpu0
+                    cpu[i] += spent
+                    roundCPU[i].append(Double(spent) / Double(perBatch))
                 }
             }
         }
         for s in servers { try s.stop() }
-        return subjects.indices.map { (samples[$0], Double(cpu[$0]) / Double(max(batches * perBatch, 1))) }
+        return subjects.indices.map { (samples[$0], Double(cpu[$0]) / Double(max(batches * perBatch, 1)), roundCPU[$0]) }
     }
 
     private static let errorKey = Array("\"error\"".utf8)

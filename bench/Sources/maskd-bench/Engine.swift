@@ -17,6 +17,14 @@ struct EngineCase {
             EngineCase(name: "iban, GB", mask: try Mask.compile(Masks.iban), keys: "GB82WEST12345698765432".map { String($0) }),
         ]
     }
+
+    /// The `phone` preset typing a GB and a CN number nationally (the phonenumbers baseline types the same digits).
+    static func phone() throws -> [EngineCase] {
+        try Masks.phoneNumbers.map { region, digits in
+            EngineCase(name: "phone, \(region)", mask: try Mask.compile(MaskSpec(.preset("phone"), region: region)),
+                       keys: digits.map { String($0) })
+        }
+    }
 }
 
 /// The masks the benchmarks use: the presets of `Protocol/presets.md`, in the engine's
@@ -29,6 +37,8 @@ enum Masks {
     static let usPhoneDigits = "2015550123"
     static let chineseID = MaskSpec(.preset("id.cn"))
     static let iban = MaskSpec(.preset("iban"))
+    /// The numbers typed into the `phone` preset, here and in its phonenumbers baseline: region and digits.
+    static let phoneNumbers = [("GB", "01212345678"), ("CN", "13800138000")]
 }
 
 enum EngineBench {
@@ -88,13 +98,14 @@ enum PhonenumbersBench {
         var formatted: String
     }
 
-    static func run(python: String, script: String, reps: Int, warmup: Int, timeout: Double) throws -> Outcome {
+    static func run(python: String, script: String, reps: Int, warmup: Int, timeout: Double,
+                    region: String = "US", digits: String = Masks.usPhoneDigits) throws -> Outcome {
         guard FileManager.default.isExecutableFile(atPath: python) else {
             throw BenchFailure("phonenumbers: no Python at \(python)")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script, "--region", "US", "--digits", Masks.usPhoneDigits,
+        process.arguments = [script, "--region", region, "--digits", digits,
                              "--reps", "\(reps)", "--warmup", "\(warmup)"]
         let output = Pipe()
         process.standardOutput = output

@@ -44,6 +44,10 @@
 (setq maskd-format-timeout 10)
 (setq maskd-request-timeout 20)
 (setq transient-mark-mode t)
+;; As the README advises for buffers of many fields: eglot's log costs
+;; more than the rest of an open of 1,000 fields.
+(defvar eglot-events-buffer-size)
+(setq eglot-events-buffer-size 0)
 (delete-selection-mode 1)
 
 (defconst maskd-test-phone "+1 ([000]) [000]-[0000]")
@@ -110,10 +114,13 @@
     buffer))
 
 (defun maskd-test--open (mask beg end)
-  "Open a field with MASK over BEG..END through the driver."
-  (if (eq maskd-test--driver 'eglot)
-      (maskd-eglot-field mask beg end)
-    (maskd-field mask beg end)))
+  "Open a field with MASK over BEG..END through the driver.
+The open ends with an undo boundary, as the command loop puts one
+after the command."
+  (prog1 (if (eq maskd-test--driver 'eglot)
+             (maskd-eglot-field mask beg end)
+           (maskd-field mask beg end))
+    (undo-boundary)))
 
 (defun maskd-test--sync ()
   "Make the driver send the last change and await its formatting.
@@ -121,10 +128,8 @@ With `maskd-format-timeout' 0 it does not wait, as the package's own
 hooks do not."
   (when (and (eq maskd-test--driver 'eglot) (eglot-managed-p))
     ;; Eglot's idle timer does not fire in batch: send by hand.
-    (when eglot--recent-changes
-      (eglot--signal-textDocument/didChange)
-      (when (> maskd-format-timeout 0)
-        (maskd-eglot-await eglot--versioned-identifier)))))
+    (when (and (maskd-eglot-send-safely) (> maskd-format-timeout 0))
+      (maskd-eglot-await eglot--versioned-identifier))))
 
 (defun maskd-test--set-mask (mask)
   "Change the mask of the field at point to MASK through the driver."
@@ -578,6 +583,400 @@ then nothing more comes."
                 do (execute-kbd-macro (vector ch))
                 (maskd-test--expect (string ch) text caret))
        (should (null eglot--recent-changes))))))
+
+;;;; Opening never loses text; the field at point
+
+(defun maskd-test--call (command &rest args)
+  "Run the driver's COMMAND (a symbol of maskd.el) with ARGS.
+Under eglot, the maskd-eglot command of the same name."
+  (apply (if (eq maskd-test--driver 'eglot)
+             (intern (replace-regexp-in-string "\\`maskd-" "maskd-eglot-"
+                                               (symbol-name command)))
+           command)
+         args))
+
+(defun maskd-test--daemon-fields ()
+  "Return the daemon's FieldStates of the current buffer, as a list."
+  (append (if (eq maskd-test--driver 'eglot)
+              (maskd-eglot--request :maskd/fields
+                                    (list :textDocument
+                                          (eglot--TextDocumentIdentifier)))
+            (maskd--request :maskd/fields
+                            (list :textDocument (maskd--document))))
+          nil))
+
+(maskd-test--deftest open-over-label-refused
+  "A field over a label would drop its letters: refused, nothing changed."
+  (maskd-test--buffer "Phone: 5551234567")
+  (goto-char 3)
+  (let ((err (should-error (maskd-test--call 'maskd-field "phone.us")
+                           :type 'user-error)))
+    (should (string-match-p "\\`\\[maskd\\] 'Phone:' does not fit .*would be dropped"
+                            (cadr err))))
+  (should (equal "Phone: 5551234567" (buffer-string)))
+  (should (null maskd--fields))
+  (should (null (maskd-test--daemon-fields)))
+  ;; The digits alone open.
+  (goto-char (point-max))
+  (maskd-test--call 'maskd-field "phone.us")
+  (maskd-test--expect "open" "Phone: +1 (555) 123-4567" 24))
+
+(maskd-test--deftest undo-open
+  "An undo of an open closes the field and gives back the text; redo re-opens."
+  (maskd-test--buffer "Phone: 5551234567")
+  (local-set-key (kbd "C-c x") (if (eq maskd-test--driver 'eglot)
+                                   #'maskd-eglot-field
+                                 #'maskd-field))
+  (cl-letf (((symbol-function 'completing-read) (lambda (&rest _) "phone.us")))
+    (maskd-test--keys "C-e")
+    (maskd-test--keys "C-c x"))
+  (maskd-test--expect "open" "Phone: +1 (555) 123-4567" 24)
+  (should (= 1 (length maskd--fields)))
+  (maskd-test--step "C-/" "Phone: 5551234567" 17)
+  (should (null maskd--fields))
+  (should (null (maskd-test--daemon-fields)))
+  ;; Redo: the field comes back, formatted.
+  (maskd-test--keys "C-M-_")
+  (should (equal "Phone: +1 (555) 123-4567" (buffer-string)))
+  (should (= 1 (length maskd--fields)))
+  (should (= 1 (length (maskd-test--daemon-fields))))
+  (maskd-test--step "C-/" "Phone: 5551234567" 17)
+  (should (null maskd--fields))
+  ;; Typing on is plain: no field formats it.
+  (maskd-test--keys "C-e")
+  (maskd-test--step "8" "Phone: 55512345678" 18))
+
+(maskd-test--deftest undo-keeps-label
+  "An undo of typing into a field after a label leaves the label as it was."
+  (maskd-test--buffer "Tel: ")
+  (maskd-test--call 'maskd-field "phone.us")
+  (undo-boundary)
+  (maskd-test--type "555")
+  (maskd-test--expect "555" "Tel: +1 (555" 12)
+  (maskd-test--step "C-/" "Tel: " 5)
+  (should (equal "Tel: " (buffer-string))))
+
+(maskd-test--deftest field-next-to-point
+  "The field point touches is the field at point; an empty field takes point."
+  (maskd-test--buffer "Phone: ")
+  (maskd-test--call 'maskd-field "phone.us")
+  (maskd-test--expect "open" "Phone: " 7)
+  (maskd-test--keys "C-a")
+  (maskd-test--keys "C-e")
+  (should (plist-get (maskd-test--call 'maskd-info) :field))
+  (maskd-test--call 'maskd-set-mask "card")
+  (maskd-test--step "4" "Phone: 4" 8)
+  (should (equal "Phone: 4" (buffer-string)))
+  (should (maskd-test--call 'maskd-close))
+  (should (null maskd--fields)))
+
+(maskd-test--deftest open-takes-whole-number
+  "Without a region, the field is the whole number at point, not its last run."
+  (maskd-test--buffer "Tel: +1 (5551234567")
+  (maskd-test--call 'maskd-field "phone.us")
+  (maskd-test--expect "phone" "Tel: +1 (555) 123-4567" 22)
+  (maskd-test--buffer "Card 4111 1111 1111 1111")
+  (goto-char 10)
+  (maskd-test--call 'maskd-field "card")
+  (should (equal "Card 4111 1111 1111 1111" (buffer-string)))
+  (should (equal "4111111111111111" (plist-get (maskd-field-state) :value))))
+
+(maskd-test--deftest phone-region
+  "`phone GB' opens the phone preset for the region's national numbers."
+  (maskd-test--buffer "Tel: 01212345678")
+  (maskd-test--call 'maskd-field "phone GB")
+  (should (equal "Tel: 0121 234 5678" (buffer-string)))
+  (should (equal "GB" (plist-get (maskd-field-state) :region)))
+  (should (equal "fixed" (plist-get (maskd-field-state) :type))))
+
+(maskd-test--deftest unknown-preset
+  "A bare word is a preset name; an unknown one lists the presets."
+  (maskd-test--buffer "Tel: ")
+  (let ((err (should-error (maskd-test--call 'maskd-field "phone.uk")
+                           :type 'user-error)))
+    (should (string-match-p
+             "\\`\\[maskd\\] unknown preset 'phone.uk'; the presets are .*phone.us"
+             (cadr err))))
+  (should (null maskd--fields)))
+
+;;;; Many lines at once
+
+(defun maskd-test--count-requests (method body)
+  "Run BODY, a function; return how many METHOD requests it sent."
+  (let* ((count 0)
+         (counter (lambda (_conn m &rest _)
+                    (when (eq m method) (cl-incf count)))))
+    (advice-add 'jsonrpc-request :before counter)
+    (unwind-protect (funcall body)
+      (advice-remove 'jsonrpc-request counter))
+    count))
+
+(maskd-test--deftest open-many-lines
+  "A region over 1,000 lines opens a field on each in one request."
+  (maskd-test--buffer
+   (mapconcat (lambda (i) (format "  411111111111111  %s" (if (= i 3) "" "")))
+              (number-sequence 1 1000) "\n"))
+  (let* ((start (float-time))
+         (requests (maskd-test--count-requests
+                    :maskd/openFields
+                    (lambda ()
+                      (maskd-test--call 'maskd-field "card" (point-min) (point-max)))))
+         (elapsed (- (float-time) start)))
+    (princ (format "open-many-lines (%s): 1,000 fields opened in %.3f s\n"
+                   maskd-test--driver elapsed))
+    (should (= 1 requests)))
+  (should (= 1000 (length maskd--fields)))
+  (should (equal (mapconcat (lambda (_) "  4111 1111 1111 111  ")
+                            (number-sequence 1 1000) "\n")
+                 (buffer-string)))
+  (goto-char (point-min))
+  (forward-line 499)
+  (search-forward "111  ")
+  (backward-char 2)
+  (let ((start (float-time)))
+    (maskd-test--type "1")
+    (princ (format "open-many-lines (%s): a key in line 500 formatted in %.3f s\n"
+                   maskd-test--driver (- (float-time) start))))
+  (should (equal "  4111 1111 1111 1111  "
+                 (buffer-substring (line-beginning-position) (line-end-position))))
+  (should (= 500 (line-number-at-pos)))
+  (should (eq t (plist-get (maskd-field-state) :valid))))
+
+(ert-deftest maskd-test-line-ranges ()
+  "A region over lines gives each line's non-blank part inside the region."
+  (with-temp-buffer
+    (insert "ab cd\n\n  ef  \ngh")
+    (should (equal '((2 . 6) (10 . 12) (15 . 16))
+                   (maskd-line-ranges 2 16)))))
+
+;;;; The daemon's exit
+
+(defvar maskd-test--shown nil
+  "Messages shown in the echo area while recording, newest first.")
+
+(defun maskd-test--record-message (format-string &rest args)
+  "Record the message FORMAT-STRING with ARGS unless it is inhibited."
+  (when (and format-string (not inhibit-message))
+    (push (apply #'format-message format-string args) maskd-test--shown)))
+
+(defmacro maskd-test--showing (&rest body)
+  "Run BODY; return the messages it showed, oldest first."
+  (declare (indent 0))
+  `(let ((maskd-test--shown nil))
+     (advice-add 'message :before #'maskd-test--record-message)
+     (unwind-protect (progn ,@body)
+       (advice-remove 'message #'maskd-test--record-message))
+     (reverse maskd-test--shown)))
+
+(defun maskd-test--kill ()
+  "Kill the daemon as an out-of-memory kill would; return its connection."
+  (let ((conn (maskd-test--connection)))
+    (signal-process (jsonrpc--process conn) 'SIGKILL)
+    conn))
+
+(defun maskd-test--await-restart (old)
+  "Wait until the connection OLD has been replaced by a running one."
+  (let ((deadline (+ (float-time) 10)))
+    (while (and (< (float-time) deadline)
+                (or (process-live-p (jsonrpc--process old))
+                    maskd--pending-restart
+                    (let ((conn (maskd-test--connection)))
+                      (and conn (eq conn old)))))
+      (accept-process-output nil 0.02))
+    ;; The restart, if any, is done from a timer or the next command.
+    (accept-process-output nil 0.05)))
+
+(maskd-test--deftest restart-after-kill
+  "The daemon killed mid-typing: restarted, fields re-opened, typing formatted."
+  (setq maskd--restarts nil)
+  (when (boundp 'maskd-eglot--restarts) (setq maskd-eglot--restarts nil))
+  (maskd-test--buffer "Card: \nTel: ")
+  (maskd-test--open "card" 7 7)
+  (goto-char 7)
+  (maskd-test--type "4111")
+  (goto-char (point-max))
+  (maskd-test--open "phone.us" (point) (point))
+  (maskd-test--type "555")
+  (maskd-test--expect "555" "Card: 4111\nTel: +1 (555" 12 23)
+  (let* ((old nil)
+         (shown (maskd-test--showing
+                  (setq old (maskd-test--kill))
+                  (maskd-test--type "1234567")
+                  (maskd-test--await-restart old))))
+    (should (not (eq old (maskd-test--connection))))
+    (maskd-test--expect "typed on" "Card: 4111\nTel: +1 (555) 123-4567" 22 33)
+    (should (equal 1 (length shown)))
+    (should (string-match-p "\\`\\[maskd\\] the daemon exited (killed by signal 9); \
+.*restarted it and re-opened 2 fields\\'" (car shown))))
+  (should (eq t (plist-get (maskd-field-state) :valid)))
+  ;; The other field is a field still.
+  (goto-char 11)
+  (maskd-test--step "1" "Card: 4111 1\nTel: +1 (555) 123-4567" 12 12)
+  (should (= 2 (length (maskd-test--daemon-fields)))))
+
+(maskd-test--deftest restart-limit
+  "After 3 restarts within a minute the fourth exit closes the fields."
+  (setq maskd--restarts nil)
+  (when (boundp 'maskd-eglot--restarts) (setq maskd-eglot--restarts nil))
+  (maskd-test--field "" "phone.us")
+  (maskd-test--type "5")
+  (let ((shown (maskd-test--showing
+                 (dotimes (_ 4)
+                   (maskd-test--await-restart (maskd-test--kill))))))
+    (should (equal 4 (length shown)))
+    (should (string-match-p "restarted it" (nth 2 shown)))
+    (should (string-match-p "\\`\\[maskd\\] the daemon exited (killed by signal 9), \
+4 times within a minute: not restarting it; fields closed until you open one\\'"
+                            (nth 3 shown))))
+  (should (null maskd--fields))
+  (maskd-test--step "5" "+1 (55" 6)
+  ;; Opening a field starts a daemon again.
+  (maskd-test--open "[000]" (point-max) (point-max))
+  (maskd-test--step "7" "+1 (557" 7))
+
+(ert-deftest maskd-test-restart-fails ()
+  "A daemon that exits and whose restart dies at start-up: one line, no loop."
+  (maskd-test--run
+   'jsonrpc
+   (lambda ()
+     (setq maskd--restarts nil)
+     (maskd-test--field "" "phone.us")
+     (maskd-test--type "55")
+     (let* ((maskd-command (list (executable-find "false")))
+            (shown (maskd-test--showing
+                     (maskd-test--await-restart (maskd-test--kill))
+                     (let ((deadline (+ (float-time) 0.5)))
+                       (while (< (float-time) deadline)
+                         (accept-process-output nil 0.05))))))
+       (should (equal 1 (length shown)))
+       (should (string-match-p "\\`\\[maskd\\] the daemon exited (killed by signal 9) \
+and did not restart: could not start .*false: .*; fields closed until you open one\\'"
+                               (car shown)))
+       (should (null maskd--fields))
+       (should (null maskd--connection))
+       (should (= 1 (length maskd--restarts))))
+     (maskd-test--step "5" "+1 (555" 7))))
+
+(ert-deftest maskd-test-eglot-bad-command ()
+  "Under eglot, a daemon that dies at start-up is eglot's one error, and no loop."
+  :tags '(eglot)
+  (skip-unless (maskd-test--eglot-available-p))
+  (maskd-test--run
+   'eglot
+   (lambda ()
+     (let* ((file (make-temp-file "maskd-bad" nil ".txt"))
+            (buffer (find-file-noselect file))
+            (err nil)
+            (shown nil))
+       (push buffer maskd-test--buffers)
+       (with-current-buffer buffer
+         (let ((default-directory (file-name-directory file)))
+           (setq shown
+                 (maskd-test--showing
+                   (setq err (should-error
+                              (eglot '(text-mode) (eglot--current-project)
+                                      'eglot-lsp-server (list (executable-find "false"))
+                                      "plaintext")))
+                   (let ((deadline (+ (float-time) 0.5)))
+                     (while (< (float-time) deadline)
+                       (accept-process-output nil 0.05))))))
+         (should err)
+         (should-not (eglot-managed-p))
+         ;; eglot's lines about the attempt; none comes after it.
+         (should (<= (length shown) 2))
+         (should-not (seq-some (lambda (m) (string-match-p "Reconnect\\|maskd" m)) shown))
+         (set-buffer-modified-p nil))
+       (delete-file file)))))
+
+(ert-deftest maskd-test-bad-command ()
+  "A daemon that cannot start, or dies at start-up: one line, no restart."
+  (maskd-test--run
+   'jsonrpc
+   (lambda ()
+     (setq maskd--restarts nil)
+     (maskd-shutdown)
+     (maskd-test--buffer "")
+     (let ((maskd-command '("/nonexistent/maskd")))
+       (should (equal "[maskd] cannot run /nonexistent/maskd: no such program \
+\(set `maskd-command')"
+                      (cadr (should-error (maskd-field "[000]") :type 'user-error)))))
+     (let* ((maskd-command (list (executable-find "false")))
+            (err nil)
+            (shown (maskd-test--showing
+                     (setq err (should-error (maskd-field "[000]") :type 'user-error))
+                     (let ((deadline (+ (float-time) 0.5)))
+                       (while (< (float-time) deadline)
+                         (accept-process-output nil 0.05))))))
+       (should (string-match-p "\\`\\[maskd\\] could not start .*false: [^\n]*\
+(see `maskd-command')\\'" (cadr err)))
+       (should (null shown))
+       (should (null maskd--connection))
+       (should (null maskd--restarts))))))
+
+;;;; Emacs conveniences
+
+(ert-deftest maskd-test-mode-line-and-keys ()
+  "The mode line shows the field's state; the keys are under C-c ,."
+  (maskd-test--run
+   'jsonrpc
+   (lambda ()
+     (maskd-test--buffer "Tel: ")
+     (maskd-field "phone.us")
+     (should (equal " maskd[incomplete]" (maskd-mode-line)))
+     (maskd-test--type "5551234567")
+     (should (equal " maskd[valid]" (maskd-mode-line)))
+     (maskd-test--keys "C-a")
+     (should (equal " maskd" (maskd-mode-line)))
+     (should (eq #'maskd-field (lookup-key maskd-mode-map (kbd "C-c , f"))))
+     (should (eq #'maskd-list-fields (lookup-key maskd-mode-map (kbd "C-c , l")))))))
+
+(maskd-test--deftest list-fields
+  "The list of fields: one line each, with its place and state."
+  (maskd-test--buffer "Tel: \nCard: 4111111111111111")
+  (maskd-test--call 'maskd-field "phone.us" 6 6)
+  (maskd-test--call 'maskd-field "card" 13 (point-max))
+  (let ((states (maskd-test--call 'maskd-list-fields))
+        (ids (mapcar #'car (reverse maskd--fields))))
+    (should (= 2 (length states)))
+    (with-current-buffer "*maskd fields*"
+      (should (equal (format "Fields of %s: 2\n1:5  %s  incomplete \n\
+2:6  %s  valid      4111 1111 1111 1111\n" (buffer-name (car maskd-test--buffers))
+                             (nth 0 ids) (nth 1 ids))
+                     (buffer-substring-no-properties (point-min) (point-max)))))))
+
+(ert-deftest maskd-test-autoloads ()
+  "Every command has an autoload cookie."
+  (with-temp-buffer
+    (dolist (file '("maskd.el" "maskd-eglot.el"))
+      (insert-file-contents (expand-file-name (concat "../" file) maskd-test--dir)))
+    (goto-char (point-min))
+    (let ((missing nil))
+      (while (re-search-forward "^(defun \\(maskd[-a-z]*\\) " nil t)
+        (let ((name (match-string 1))
+              (cookie (save-excursion
+                        (forward-line -1)
+                        (looking-at ";;;###autoload"))))
+          (when (and (save-excursion (re-search-forward "^  (interactive" (save-excursion (forward-sexp) (point)) t))
+                     (not (string-match-p "--" name))
+                     (not cookie))
+            (push name missing))))
+      (should (null missing)))))
+
+(ert-deftest maskd-test-eglot-eldoc-one-line ()
+  "Under eglot, ElDoc on a field is one line, not the daemon's hover."
+  :tags '(eglot)
+  (skip-unless (maskd-test--eglot-available-p))
+  (maskd-test--run
+   'eglot
+   (lambda ()
+     (maskd-test--field "" "phone.us")
+     (maskd-test--type "555")
+     (should (memq #'maskd-eglot-eldoc-function eldoc-documentation-functions))
+     (should-not (memq #'eglot-hover-eldoc-function eldoc-documentation-functions))
+     (let ((doc nil))
+       (maskd-eglot-eldoc-function (lambda (string &rest _) (setq doc string)))
+       (should (equal "f1: 555 [incomplete, next digit]  mask +1 ([000]) [000]-[0000]  to fill ) ___-____"
+                      (replace-regexp-in-string "\\`f[0-9]+" "f1" doc)))))))
 
 ;;;; Running
 

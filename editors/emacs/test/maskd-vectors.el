@@ -53,7 +53,7 @@
   "Non-nil to print one line per case.")
 
 (defconst maskd-vectors--state-keys
-  '("value" "complete" "valid" "problems" "next" "placeholder" "mask" "brand")
+  '("value" "complete" "valid" "problems" "next" "placeholder" "mask" "brand" "region" "type")
   "The FieldState members a step may expect.")
 
 (define-error 'maskd-vectors-skip "Step skipped")
@@ -142,10 +142,11 @@
       (list c c))))
 
 (defun maskd-vectors--open (mask)
-  "Open the case's field with MASK over the whole line; return the result."
+  "Open the case's field with MASK over the whole line; return the result.
+Forced: the case's text may hold what the mask drops, as the engine does."
   (let ((result (if (eq maskd-test--driver 'eglot)
-                    (maskd-eglot-open-field mask (point-min) (point-max))
-                  (maskd-open-field mask (point-min) (point-max)))))
+                    (maskd-eglot-open-field mask (point-min) (point-max) nil t)
+                  (maskd-open-field mask (point-min) (point-max) nil t))))
     (setq maskd-vectors--field (plist-get result :field))
     result))
 
@@ -234,8 +235,8 @@ put in place after it, for the next steps."
      ((not (eq set-mask 'absent))
       (maskd-vectors--gather
        (if (eq maskd-test--driver 'eglot)
-           (maskd-eglot-set-field-mask maskd-vectors--field set-mask)
-         (maskd-set-field-mask maskd-vectors--field set-mask))))
+           (maskd-eglot-set-field-mask maskd-vectors--field set-mask t)
+         (maskd-set-field-mask maskd-vectors--field set-mask t))))
      ((maskd-vectors--get step "edit")
       (maskd-vectors--skip "a raw maskd/apply edit"))
      (t

@@ -116,6 +116,10 @@ H.case('completion of preset names', function()
   local phones = vim.tbl_contains(got, 'phone.us') and vim.tbl_contains(got, 'phone.cn')
   H.eq(true, phones, 'phone presets in ' .. vim.inspect(got))
   H.eq({ 'zip' }, vim.fn.getcompletion('MaskdSetMask z', 'cmdline'), 'own presets')
+  H.eq(true, vim.tbl_contains(vim.fn.getcompletion('MaskdField ph', 'cmdline'), 'phone'), 'the phone preset')
+  H.eq({ 'GA', 'GB', 'GD', 'GE', 'GF', 'GG', 'GH', 'GI', 'GL', 'GM', 'GN', 'GP', 'GQ', 'GR', 'GT', 'GU', 'GW', 'GY' },
+    vim.fn.getcompletion('MaskdField phone G', 'cmdline'), 'region codes after phone')
+  H.eq({ preset = 'phone', region = 'GB' }, maskd.resolve_mask('phone gb'), 'phone with a region')
   H.eq(true, vim.tbl_contains(maskd.preset_names(), 'card'), 'card among ' .. vim.inspect(maskd.preset_names()))
 end)
 
@@ -288,7 +292,7 @@ H.case(':help maskd', function()
   vim.fn.writefile(vim.fn.readfile(H.plugin_dir .. '/doc/maskd.txt'), dir .. '/doc/maskd.txt')
   vim.cmd('helptags ' .. vim.fn.fnameescape(dir .. '/doc'))
   vim.opt.runtimepath:append(dir)
-  for _, tag in ipairs({ 'maskd.txt', 'maskd-setup', ':MaskdField', 'maskd.status()', 'maskd-sync', 'maskd-limits' }) do
+  for _, tag in ipairs({ 'maskd.txt', 'maskd-setup', ':MaskdField', 'maskd.status()', 'maskd-sync', 'maskd-limits', 'maskd-restart', 'maskd.open_fields()' }) do
     vim.cmd('help ' .. tag)
     H.eq('help', vim.bo.buftype, 'buffer type for :help ' .. tag)
     vim.cmd('helpclose')

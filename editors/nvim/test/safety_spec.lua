@@ -38,6 +38,27 @@ local function said(fn)
   return got
 end
 
+--- The FieldState :MaskdInfo finds at the cursor, or nil.
+local function info_state()
+  local state
+  H.command(function()
+    maskd.info(function(_, s)
+      state = s
+    end)
+  end)
+  return state
+end
+
+--- Stops the daemon and leaves a fresh buffer; returns the command to start it again with.
+local function stop_daemon()
+  client.stop()
+  H.wait(function()
+    return client.get() == nil
+  end, 'the daemon to stop')
+  vim.cmd('enew!')
+  return maskd.config.cmd
+end
+
 H.case('u after typing into a field after a label gives back the line as it was', function()
   H.buffer({ 'Tel: ' })
   H.keys('$')
@@ -83,12 +104,7 @@ H.case('the field right after the cursor is found (empty, after a label)', funct
   H.buffer({ 'Phone: ' })
   H.keys('$')
   H.command('MaskdField phone.us')
-  local state
-  H.command(function()
-    maskd.info(function(_, s)
-      state = s
-    end)
-  end)
+  local state = info_state()
   H.eq('table', type(state), ':MaskdInfo finds the field')
   H.eq('maskd (empty) [incomplete, next digit]', maskd.status(), 'status()')
   H.command('MaskdSetMask card')
@@ -195,22 +211,12 @@ H.case('the daemon killed mid-typing: restarted, fields back, what was typed for
   H.expect('Tel: +1 (555) 123-456', 21, { row = 1 })
   H.keys('<Esc>')
   api.nvim_win_set_cursor(0, { 1, 8 })
-  local state
-  H.command(function()
-    maskd.info(function(_, s)
-      state = s
-    end)
-  end)
+  local state = info_state()
   H.eq('visa', state and state.brand, 'the card field after the restart')
 end)
 
 H.case('a daemon that dies at start-up: one message, no restart loop', function()
-  client.stop()
-  H.wait(function()
-    return client.get() == nil
-  end, 'the daemon to stop')
-  local saved = maskd.config.cmd
-  vim.cmd('enew!')
+  local saved = stop_daemon()
   api.nvim_buf_set_lines(0, 0, -1, false, { '' })
   H.setup({ cmd = { 'sh', '-c', 'exit 3' } })
   local got = said(function()
@@ -278,6 +284,87 @@ H.case(":'<,'>MaskdField over 1,000 lines: a field on each, typing in line 500 f
   H.step('<BS>', '+1 (500) 555-123', 16, { row = 499 })
   H.step('9', '+1 (500) 555-1239', 17, { row = 499 })
   H.keys('<Esc>')
+end)
+
+H.case('no diagnostics from the daemon in plugin buffers, so nothing hides the placeholder', function()
+  local bufnr = H.buffer({ '' })
+  H.command('MaskdField phone.us')
+  H.keys('i')
+  H.type('555')
+  H.keys('<Esc>')
+  -- Past the daemon's quiet delay (250 ms), when pushed diagnostics would come.
+  H.sleep(600)
+  H.eq({}, vim.diagnostic.get(bufnr), 'diagnostics')
+  local marks = api.nvim_buf_get_extmarks(bufnr, fields.ns, 0, -1, { details = true })
+  H.eq(1, #marks, 'placeholder extmarks')
+  H.eq(') ___-____', marks[1][4].virt_text[1][1], 'the placeholder')
+end)
+
+H.case('MaskdPlaceholder keeps its colour across :colorscheme', function()
+  vim.cmd('colorscheme default')
+  H.eq(vim.fn.hlID('Comment'), vim.fn.synIDtrans(vim.fn.hlID('MaskdPlaceholder')), 'MaskdPlaceholder after :colorscheme')
+end)
+
+H.case('a missing daemon: not started by setup(), one line once naming the option', function()
+  local saved = stop_daemon()
+  local got = said(function()
+    H.setup({ cmd = { '/nonexistent/maskd' } })
+    H.sleep(50)
+  end)
+  H.eq({}, got, 'messages from setup()')
+  got = said(function()
+    vim.cmd('MaskdField phone.us')
+    vim.cmd('MaskdField phone.us')
+    H.sleep(50)
+  end)
+  H.eq({ "maskd: cannot run '/nonexistent/maskd': set cmd in require('maskd').setup{} to the maskd binary" }, got, 'messages')
+  H.setup({ cmd = saved })
+end)
+
+H.case(':MaskdInfo on a card fits one line, however narrow the screen', function()
+  H.buffer({ '4111111111111111' })
+  H.command('MaskdField card')
+  local columns = vim.o.columns
+  vim.o.columns = 50
+  vim.cmd('messages clear')
+  H.command('MaskdInfo')
+  local shown = vim.split(vim.fn.execute('messages'), '\n', { trimempty = true })
+  vim.o.columns = columns
+  H.eq(1, #shown, 'lines: ' .. vim.inspect(shown))
+  H.eq(true, vim.fn.strdisplaywidth(shown[1]) < 50, 'width of ' .. shown[1])
+  H.eq(true, shown[1]:find('^maskd visa 4111111111111111 %[valid%]') ~= nil, 'text: ' .. shown[1])
+end)
+
+H.case('while the daemon is away the fields follow the text around them', function()
+  local bufnr = H.buffer({ 'Tel: ', 'x' })
+  H.keys('$')
+  H.command('MaskdField phone.us')
+  H.keys('a')
+  H.type('555')
+  H.keys('<Esc>')
+  client._forget_restarts()
+  said(function()
+    kill_daemon()
+    -- While it is away: a line above, text before the field on its line, digits after it.
+    api.nvim_input('ggOtop<Esc>j0iMy <Esc>A1234567<Esc>')
+    wait_reopened(bufnr, maskd._stats(bufnr).reopened + 1)
+    H.wait(function()
+      return lines()[2] == 'My Tel: +1 (555) 123-4567'
+    end, 'the field in form, now ' .. vim.inspect(lines()))
+  end)
+  H.eq({ 'top', 'My Tel: +1 (555) 123-4567', 'x' }, lines(), 'text')
+  local r = fields.list(bufnr)[1].range
+  H.eq({ 1, 8, 25 }, { r.start.line, r.start.character, r['end'].character }, 'range')
+end)
+
+H.case('a range over lines with one line that does not fit: the others open, one message', function()
+  H.buffer({ '5551234567', 'Name: Ann', '4155550000' })
+  local got = messages(function()
+    H.command('1,3MaskdField phone.us')
+  end)
+  H.eq({ '+1 (555) 123-4567', 'Name: Ann', '+1 (415) 555-0000' }, lines(), 'text')
+  H.eq(1, #got, 'messages: ' .. vim.inspect(got))
+  H.eq(true, got[1]:find("^maskd: 2 of 3 fields opened; line 2: 'Name: Ann' does not fit phone.us") ~= nil, 'message: ' .. got[1])
 end)
 
 H.run()

@@ -27,6 +27,8 @@ set nomore shortmess+=F
 execute 'set runtimepath^=' .. fnameescape(PLUGIN_DIR)
 g:maskd_cmd = [$MASKD != '' ? $MASKD : REPO_ROOT .. '/.build/debug/maskd']
 g:maskd_timeout = 5000
+# The tests type their own Insert-mode keys after opening a field.
+g:maskd_insert_on_open = false
 runtime plugin/maskd.vim
 
 import autoload '../autoload/maskd/client.vim'
@@ -161,7 +163,21 @@ enddef
 # Runs Ex command `cmd` and lets the daemon's answers in.
 export def Command(cmd: string)
   execute cmd
+  Idle()
   Settle()
+enddef
+
+def g:MaskdTestIdle()
+  Idle()
+enddef
+
+# Waits until the answers to the commands' requests have come (they do not wait for them).
+export def Idle()
+  var waited = 0
+  while client.Busy() && waited < WAIT_MS
+    sleep 1m
+    waited += 1
+  endwhile
 enddef
 
 # Lets pending messages from the daemon in (callbacks run during :sleep).

@@ -6,6 +6,7 @@ vim9script
 import './helpers.vim' as H
 import autoload '../autoload/maskd/client.vim'
 import autoload '../autoload/maskd/fields.vim'
+import autoload '../autoload/maskd/commands.vim'
 
 # Returns the messages the plugin gave since the last call.
 def Messages(): list<string>
@@ -27,5 +28,302 @@ def TestUndoAfterLabel()
   H.Eq('Tel: +1 (5', getline(1), 'typed again')
 enddef
 H.Case('u after typing into a field after a label gives back the line as it was', TestUndoAfterLabel)
+
+def TestUndoOfOpen()
+  H.Buffer(['call 5551234567 now'])
+  cursor(1, 8)
+  H.Command('MaskdField phone.us')
+  H.Eq('call +1 (555) 123-4567 now', getline(1), 'opened')
+  H.Normal('u', {format: false})
+  H.Eq('call 5551234567 now', getline(1), 'after u')
+  sleep 100m
+  H.Eq('call 5551234567 now', getline(1), 'nothing formats it again')
+  H.Eq([], fields.List(bufnr('%')), 'recorded fields')
+  H.Eq([], get(fields.Fetch(bufnr('%')), 'result', null), "the daemon's fields")
+  cursor(1, 15)
+  H.Normal("a8\<Esc>", {format: false})
+  H.Eq('call 55512345678 now', getline(1), 'plain typing')
+enddef
+H.Case('u right after an open closes the field and gives back the text', TestUndoOfOpen)
+
+def TestFieldNextToCursor()
+  H.Buffer(['Phone: '])
+  normal! $
+  H.Command('MaskdField phone.us')
+  H.Eq('maskd (empty) [incomplete, next digit]', maskd#commands#Status(), 'Status()')
+  messages clear
+  H.Command('MaskdInfo')
+  var info = Messages()
+  H.Eq(true, len(info) == 1 && info[0] =~ '^maskd f\d\+: (empty) \[incomplete', ':MaskdInfo: ' .. string(info))
+  H.Command('MaskdSetMask card')
+  H.Eq('[0000] [0000] [0000] [0000] [999]', get(H.FirstField(), 'mask', ''), 'mask after :MaskdSetMask card')
+  H.Command('MaskdClose')
+  H.Eq([], fields.List(bufnr('%')), 'fields after :MaskdClose')
+  H.Eq([], Messages(), 'messages')
+enddef
+H.Case('the field right after the cursor is found (empty, after a label)', TestFieldNextToCursor)
+
+def TestEmptyFieldInsert()
+  H.Buffer(['Phone: '])
+  normal! $
+  # As a person types it: the command, then the digits, with no key to enter Insert mode.
+  g:maskd_insert_on_open = true
+  try
+    H.Insert([['5', 'Phone: +1 (5', 12], ['5', 'Phone: +1 (55', 13]], ":MaskdField phone.us\<CR>\<Cmd>call g:MaskdTestIdle()\<CR>")
+  finally
+    g:maskd_insert_on_open = false
+  endtry
+enddef
+H.Case('an empty field opened from Normal mode puts the cursor in it, in Insert mode', TestEmptyFieldInsert)
+
+def TestUnknownPreset()
+  H.Buffer(['5551234567'])
+  messages clear
+  H.Command('MaskdField phone.uk')
+  var got = Messages()
+  H.Eq(1, len(got), 'messages: ' .. string(got))
+  H.Eq(true, got[0] =~ "^maskd: unknown preset 'phone.uk' (presets: .*phone.us", 'message: ' .. got[0])
+  H.Eq(['5551234567'], getline(1, '$'), 'text')
+  H.Eq([], fields.List(bufnr('%')), 'fields')
+enddef
+H.Case('a bare word that is no preset: unknown preset, and the presets listed', TestUnknownPreset)
+
+def TestRefusedOpen()
+  H.Buffer(['Phone: 5551234567'])
+  cursor(1, 1)
+  messages clear
+  H.Command('MaskdField phone.us')
+  var got = Messages()
+  H.Eq(1, len(got), 'messages: ' .. string(got))
+  H.Eq(true, got[0] =~ '^maskd: .*Phone:.*phone.us', 'the message names what would be lost: ' .. got[0])
+  H.Eq(['Phone: 5551234567'], getline(1, '$'), 'text')
+  H.Eq([], fields.List(bufnr('%')), 'fields')
+  H.Command('MaskdField! phone.us')
+  H.Eq(1, len(fields.List(bufnr('%'))), 'forced open')
+  H.Normal('u', {format: false})
+  H.Eq(['Phone: 5551234567'], getline(1, '$'), 'u gives the label back')
+  sleep 100m
+  H.Eq(['Phone: 5551234567'], getline(1, '$'), 'and it stays')
+enddef
+H.Case('an open that would drop the label is refused with its reason; ! forces it', TestRefusedOpen)
+
+def TestFormattedTextTakenWhole()
+  H.Buffer(['Tel: +1 (5551234567 home'])
+  cursor(1, 11)
+  H.Command('MaskdField phone.us')
+  H.Eq('Tel: +1 (555) 123-4567 home', getline(1), 'the whole formatted text, not half of it')
+enddef
+H.Case('opening over formatted text takes all of it', TestFormattedTextTakenWhole)
+
+def TestManyLines()
+  var text: list<string> = []
+  for i in range(1, 1000)
+    add(text, printf('%03d5551234', i % 1000))
+  endfor
+  H.Buffer(text)
+  var started = reltime()
+  H.Normal("ggVG\<Esc>", {format: false})
+  H.Command(":'<,'>MaskdField phone.us")
+  H.Out(printf('      1,000 fields opened in %.0f ms', reltimefloat(reltime(started)) * 1000))
+  H.Eq(1000, len(fields.List(bufnr('%'))), 'fields')
+  H.Eq('+1 (001) 555-1234', getline(1), 'line 1')
+  H.Eq('+1 (500) 555-1234', getline(500), 'line 500')
+  H.Eq('+1 (000) 555-1234', getline(1000), 'line 1000')
+  cursor(500, 1)
+  H.SetCaret(17)
+  H.Insert([["\<BS>", '+1 (500) 555-123', 16, {lnum: 500}], ['9', '+1 (500) 555-1239', 17, {lnum: 500}]])
+enddef
+H.Case(":'<,'>MaskdField over 1,000 lines: a field on each, typing in line 500 formatted", TestManyLines)
+
+# Returns the process id of the running daemon.
+def DaemonPid(): number
+  var jobs = filter(job_info(), (_, j) => job_info(j).cmd == g:maskd_cmd && job_status(j) == 'run')
+  return empty(jobs) ? -1 : job_info(jobs[0]).process
+enddef
+
+# Waits until `Cond()` is true (at most 5 s), failing with `what`.
+def WaitFor(Cond: func(): bool, what: string)
+  var waited = 0
+  while !Cond() && waited < 5000
+    sleep 2m
+    waited += 2
+  endwhile
+  if !Cond()
+    H.Fail('timed out waiting for ' .. what)
+  endif
+enddef
+
+def TestKilledMidTyping()
+  H.Buffer(['card 4111111111111111', 'Tel: '])
+  var bufnr = bufnr('%')
+  cursor(1, 7)
+  H.Command('MaskdField card')
+  cursor(2, 5)
+  H.Command('MaskdField phone.us')
+  H.Type('555', 'a')
+  H.Eq('Tel: +1 (555', getline(2), 'typed')
+  var pid = DaemonPid()
+  messages clear
+  system('kill -9 ' .. pid)
+  # Typed on at once, as if nothing happened: Vim notices the exit while the keys come.
+  feedkeys("A1234567\<Esc>", 'xt')
+  WaitFor(() => fields.Buf(bufnr).stats.reopened >= 1, 'the fields to open again')
+  H.Settle()
+  H.Eq(['card 4111 1111 1111 1111', 'Tel: +1 (555) 123-4567'], getline(1, '$'), 'text')
+  H.Eq(true, DaemonPid() != pid && DaemonPid() > 0, 'a new daemon')
+  var got = Messages()
+  H.Eq(1, len(got), 'exactly one message: ' .. string(got))
+  H.Eq(true, got[0] =~ '^maskd: the daemon stopped (killed); restarted it, fields kept$', 'the message: ' .. got[0])
+  # Both are fields again: typing formats, and the card is found.
+  H.Insert([["\<BS>", 'Tel: +1 (555) 123-456', 21, {lnum: 2}]], 'A')
+  cursor(1, 9)
+  H.Eq('visa', get(get(fields.Hints(bufnr, fields.CursorPosition()), 'result', {}), 'brand', ''), 'the card after the restart')
+enddef
+H.Case('the daemon killed mid-typing: restarted, fields back, what was typed formatted', TestKilledMidTyping)
+
+def TestKilledInInsertMode()
+  H.Buffer(['Tel: '])
+  var bufnr = bufnr('%')
+  cursor(1, 5)
+  H.Command('MaskdField phone.us')
+  var pid = DaemonPid()
+  messages clear
+  # Killed between two keys of one Insert-mode session; the cursor stays after the text.
+  feedkeys("A555\<Cmd>call system('kill -9 " .. pid .. "')\<CR>\<Cmd>sleep 50m\<CR>1234567", 'xt')
+  WaitFor(() => fields.Buf(bufnr).stats.reopened >= 1, 'the fields to open again')
+  WaitFor(() => getline(1) == 'Tel: +1 (555) 123-4567', 'the text to be formatted, now ' .. getline(1))
+  # feedkeys() has left Insert mode: the cursor is on the last character, so the caret was
+  # after it.
+  H.Expect('Tel: +1 (555) 123-4567', 21)
+  H.Eq(1, len(Messages()), 'one message')
+enddef
+H.Case('the daemon killed between two keys in Insert mode: the cursor stays after the text', TestKilledInInsertMode)
+
+def TestDiesAtStartUp()
+  client.Stop()
+  var saved = g:maskd_cmd
+  g:maskd_cmd = ['sh', '-c', 'exit 3']
+  H.Buffer([''])
+  messages clear
+  H.Command('MaskdField phone.us')
+  sleep 300m
+  var got = Messages()
+  g:maskd_cmd = saved
+  H.Eq(1, len(got), 'messages: ' .. string(got))
+  H.Eq(false, client.Running(), 'running')
+  H.Eq(0, len(filter(job_info(), (_, j) => job_status(j) == 'run' && job_info(j).cmd == ['sh', '-c', 'exit 3'])), 'no restart')
+enddef
+H.Case('a daemon that dies at start-up: one message, no restart loop', TestDiesAtStartUp)
+
+def TestKeepsDying()
+  H.Buffer([''])
+  var bufnr = bufnr('%')
+  H.Command('MaskdField phone.us')
+  H.Type('5', 'i')
+  client.ForgetRestarts()
+  messages clear
+  for n in range(1, 3)
+    system('kill -9 ' .. DaemonPid())
+    WaitFor(() => fields.Buf(bufnr).stats.reopened >= n, 'restart ' .. n)
+  endfor
+  system('kill -9 ' .. DaemonPid())
+  WaitFor(() => !client.Running(), 'the daemon to stay down')
+  sleep 100m
+  var got = Messages()
+  H.Eq(4, len(got), 'messages: ' .. string(got))
+  H.Eq(true, got[3] =~ 'fields are off until you open one again', 'the last message: ' .. got[3])
+  H.Eq(-1, DaemonPid(), 'no daemon')
+  H.Normal("A5\<Esc>", {format: false})
+  H.Eq('+1 (55', getline(1), 'plain typing')
+  # Opening a field again starts one; the formatted text is taken whole.
+  normal! 0
+  H.Command('MaskdField phone.us')
+  H.Eq('+1 (55', getline(1), 'opened over the whole text')
+  H.Insert([['5', '+1 (555', 7]], 'A')
+enddef
+H.Case('a daemon that keeps dying: restarted 3 times, then one message and plain typing', TestKeepsDying)
+
+def TestStalledDaemon()
+  H.Buffer([''])
+  H.Command('MaskdField phone.us')
+  H.Type('5', 'i')
+  var pid = DaemonPid()
+  var stalls = client.Stalls()
+  messages clear
+  system('kill -STOP ' .. pid)
+  try
+    # Each key would wait for its formatting: the first wait runs out, and no key waits after.
+    var started = reltime()
+    feedkeys("A5\<Cmd>call maskd#client#Flush(bufnr('%')) | call maskd#client#Await(bufnr('%'))\<CR>"
+      .. "5\<Cmd>call maskd#client#Flush(bufnr('%')) | call maskd#client#Await(bufnr('%'))\<CR>"
+      .. "1\<Cmd>call maskd#client#Flush(bufnr('%')) | call maskd#client#Await(bufnr('%'))\<CR>\<Esc>", 'xt')
+    H.Out(printf('      three keys into a stopped daemon took %.0f ms', reltimefloat(reltime(started)) * 1000))
+    H.Eq(stalls + 1, client.Stalls(), 'stalls (waits that ran out)')
+    H.Eq(true, client.Stalled(), 'stalled')
+    H.Eq('+1 (5551', getline(1), 'typed, unformatted')
+    H.Eq(1, len(Messages()), 'one message')
+  finally
+    system('kill -CONT ' .. pid)
+  endtry
+  WaitFor(() => !client.Stalled(), 'the daemon to answer again')
+  # Typing goes on formatted once it answers (what it formatted late is dropped as stale, and
+  # the field is read again).
+  H.Type('2', 'A')
+  WaitFor(() => getline(1) == '+1 (555) 12', 'the field in form again, now ' .. getline(1))
+enddef
+H.Case('a stalled daemon: one wait runs out, typing never waits after it', TestStalledDaemon)
+
+def TestColorScheme()
+  colorscheme default
+  H.Eq(hlID('Comment'), synIDtrans(hlID('MaskdPlaceholder')), 'MaskdPlaceholder after :colorscheme')
+enddef
+H.Case('MaskdPlaceholder keeps its colour across :colorscheme', TestColorScheme)
+
+def TestMissingDaemonOnce()
+  client.Stop()
+  var saved = g:maskd_cmd
+  g:maskd_cmd = ['/nonexistent/maskd']
+  H.Buffer([''])
+  messages clear
+  H.Command('MaskdField phone.us')
+  H.Command('MaskdField phone.us')
+  var got = Messages()
+  g:maskd_cmd = saved
+  H.Eq(["maskd: cannot run ['/nonexistent/maskd']: set g:maskd_cmd to the maskd binary"], got, 'one line, once')
+enddef
+H.Case('a missing daemon: one line once, naming the option', TestMissingDaemonOnce)
+
+def TestRangesFollowedWhileAway()
+  H.Buffer(['Tel: ', 'x'])
+  var bufnr = bufnr('%')
+  cursor(1, 5)
+  H.Command('MaskdField phone.us')
+  H.Type('555', 'a')
+  client.ForgetRestarts()
+  messages clear
+  system('kill -9 ' .. DaemonPid())
+  # While it is away: a line above, text before the field on its line, digits after it,
+  # each command's change sent by itself as TextChanged sends it in a terminal.
+  for keys in ["ggOtop\<Esc>", "j0iMy \<Esc>", "A1234567\<Esc>"]
+    feedkeys(keys, 'xt')
+    client.Flush(bufnr)
+  endfor
+  WaitFor(() => fields.Buf(bufnr).stats.reopened >= 1, 'the fields to open again')
+  WaitFor(() => getline(2) == 'My Tel: +1 (555) 123-4567', 'the field in form, now ' .. string(getline(1, '$')))
+  H.Eq(['top', 'My Tel: +1 (555) 123-4567', 'x'], getline(1, '$'), 'text')
+  H.Eq({start: {line: 1, character: 8}, end: {line: 1, character: 25}}, H.FirstField().range, 'range')
+enddef
+H.Case('while the daemon is away the fields follow the text around them', TestRangesFollowedWhileAway)
+
+def TestManyLinesOneRefused()
+  H.Buffer(['5551234567', 'Name: Ann', '4155550000'])
+  messages clear
+  H.Command(':1,3MaskdField phone.us')
+  H.Eq(['+1 (555) 123-4567', 'Name: Ann', '+1 (415) 555-0000'], getline(1, '$'), 'text')
+  var got = Messages()
+  H.Eq(1, len(got), 'messages: ' .. string(got))
+  H.Eq(true, got[0] =~ "^maskd: 2 of 3 fields opened; line 2: 'Name: Ann' does not fit phone.us", 'message: ' .. got[0])
+enddef
+H.Case('a range over lines with one line that does not fit: the others open, one message', TestManyLinesOneRefused)
 
 H.Run()

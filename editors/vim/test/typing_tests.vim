@@ -190,10 +190,10 @@ H.Case('u undoes a keystroke and its formatting together (Insert mode)', TestUnd
 def TestMaskChange()
   EmptyField(PHONE)
   var steps = Steps('5551', PHONE_STATES) + [
-    ["\<Cmd>MaskdSetMask " .. CARD .. "\<CR>", '5551', 4, {format: false}],
+    ["\<Cmd>MaskdSetMask " .. CARD .. "\<CR>\<Cmd>call g:MaskdTestIdle()\<CR>", '5551', 4, {format: false}],
     ['2', '5551 2', 6],
     ['3', '5551 23', 7],
-    ["\<Cmd>MaskdSetMask phone.us\<CR>", '+1 (555) 123', 12, {format: false}],
+    ["\<Cmd>MaskdSetMask phone.us\<CR>\<Cmd>call g:MaskdTestIdle()\<CR>", '+1 (555) 123', 12, {format: false}],
     ['4', '+1 (555) 123-4', 14],
   ]
   H.Insert(steps, 'i')

@@ -1,13 +1,15 @@
 // maskd for VS Code: the `maskd.*` commands.
 'use strict';
 
-const { PRESET_DESCRIPTIONS } = require('./protocol');
+const { ErrorCode, PRESET_DESCRIPTIONS } = require('./protocol');
 
 /** Every command the extension registers; package.json contributes exactly these. */
 const Command = Object.freeze({
   formatFieldAs: 'maskd.formatFieldAs',
   closeField: 'maskd.closeField',
   showFieldInfo: 'maskd.showFieldInfo',
+  restartDaemon: 'maskd.restartDaemon',
+  showLog: 'maskd.showLog',
 });
 
 /**
@@ -18,10 +20,64 @@ const Command = Object.freeze({
  */
 function register(vscode, session) {
   return [
-    vscode.commands.registerCommand(Command.formatFieldAs, (mask) => formatFieldAs(vscode, session, mask)),
+    vscode.commands.registerCommand(Command.formatFieldAs, (mask, options) => formatFieldAs(vscode, session, mask, options)),
     vscode.commands.registerCommand(Command.closeField, () => closeField(vscode, session)),
     vscode.commands.registerCommand(Command.showFieldInfo, () => showFieldInfo(vscode, session)),
+    vscode.commands.registerCommand(Command.restartDaemon, () => restartDaemon(vscode, session)),
+    vscode.commands.registerCommand(Command.showLog, () => session.output.show(true)),
   ];
+}
+
+/**
+ * "maskd: Restart Daemon": a new daemon, every document and field opened again with it.
+ * @returns {Promise<number | undefined>} how many fields were opened again.
+ */
+async function restartDaemon(vscode, session) {
+  try {
+    const count = await session.restart();
+    vscode.window.setStatusBarMessage(`maskd: daemon restarted, ${count} field${count === 1 ? '' : 's'} re-opened`, 3000);
+    return count;
+  } catch (error) {
+    return failWith(vscode, session, error);
+  }
+}
+
+/**
+ * The fields a command over `selections` opens: one per line of each selection, the part of the
+ * line inside it without the blanks around it (lines with nothing else are left out).
+ * @returns {import('vscode').Range[]}
+ */
+function lineRanges(vscode, document, selections) {
+  const ranges = [];
+  for (const selection of selections) {
+    for (let line = selection.start.line; line <= selection.end.line; line++) {
+      const text = document.lineAt(line).text;
+      let start = line === selection.start.line ? selection.start.character : 0;
+      let end = line === selection.end.line ? selection.end.character : text.length;
+      while (start < end && /\s/.test(text[start])) start++;
+      while (end > start && /\s/.test(text[end - 1])) end--;
+      if (start < end) ranges.push(new vscode.Range(line, start, line, end));
+    }
+  }
+  return ranges;
+}
+
+/**
+ * A mask given as a string: a bare word (letters, digits, `.`, `_`, `-`) is the name of a preset,
+ * `phone` and a region code (`phone GB`) the phone preset for that region's national numbers;
+ * anything else is bracket notation (or, typed in, a JSON MaskSpec), for the daemon to judge.
+ * @param {string[]} presets the daemon's preset names.
+ * @returns {import('./protocol').MaskSpec}
+ * @throws {Error} for an unknown preset name, listing the presets.
+ */
+function resolveMask(mask, presets) {
+  // `phone GB`: the phone preset for a region's national numbers.
+  const phone = typeof mask === 'string' && /^\s*phone\s+([A-Za-z]{2})\s*$/.exec(mask);
+  if (phone && presets.includes('phone')) return { preset: 'phone', region: phone[1].toUpperCase() };
+  if (typeof mask !== 'string' || !/^\s*[\p{L}\p{N}._-]+\s*$/u.test(mask)) return mask;
+  const name = mask.trim();
+  if (presets.includes(name)) return { preset: name };
+  throw new Error(`unknown preset '${name}'; the presets are ${presets.join(', ')}`);
 }
 
 /**
@@ -29,33 +85,56 @@ function register(vscode, session) {
  * gives the field at the caret a new mask.
  *
  * Without `mask` a quick pick offers the daemon's presets and a custom mask; keybindings and
- * other extensions may pass a MaskSpec instead.
+ * other extensions may pass a MaskSpec instead (a string without `[` names a preset).
+ * The daemon refuses to open a field that would drop letters or digits of the text (a label, say):
+ * the error says what they are and offers "Open Anyway", which passes `force`.
  * @param {import('./protocol').MaskSpec} [mask]
+ * @param {{force?: boolean}} [options] `force`: open even where letters or digits are dropped.
  * @returns {Promise<import('./protocol').FieldResult | undefined>} undefined when cancelled or refused.
  */
-async function formatFieldAs(vscode, session, mask) {
+async function formatFieldAs(vscode, session, mask, options = {}) {
+  const force = Boolean(options && options.force);
   const editor = vscode.window.activeTextEditor;
   if (!editor) return fail(vscode, 'open a text editor first');
-  const { document, selection } = editor;
-  if (selection.start.line !== selection.end.line) return fail(vscode, 'a field is one line: select text on one line');
+  const { document, selection, selections } = editor;
   try {
     await session.ensureStarted();
     if (mask === undefined || mask === null) mask = await pickMask(vscode, session.presets);
     if (mask === undefined) return undefined;
+    mask = resolveMask(mask, session.presets);
+    if (selections.length > 1 || selection.start.line !== selection.end.line) {
+      // One field per line of every selection, in one request.
+      const ranges = lineRanges(vscode, document, selections);
+      const outcome = await session.openFields(document, ranges, mask, force);
+      if (outcome.errors.length > 0) {
+        vscode.window.showErrorMessage(
+          `maskd: opened ${outcome.opened} of ${ranges.length} fields; the first refused: ${outcome.errors[0].message}`,
+        );
+      } else {
+        vscode.window.setStatusBarMessage(`maskd: opened ${outcome.opened} fields`, 3000);
+      }
+      return outcome;
+    }
     const existing = await session.fieldAt(document, selection.active);
     const result =
       existing && (selection.isEmpty || sameRange(existing.range, selection))
-        ? await session.setMask(document, existing.field, mask, selection.active)
-        : await session.openField(document, new vscode.Range(selection.start, selection.end), mask);
+        ? await session.setMask(document, existing.field, mask, selection.active, force)
+        : await session.openField(document, new vscode.Range(selection.start, selection.end), mask, force);
     const dropped = [result.rejected && `refused "${result.rejected}"`, result.overflow && `cut "${result.overflow}"`]
       .filter(Boolean)
       .join(', ');
     if (dropped) vscode.window.setStatusBarMessage(`maskd ${result.field}: ${dropped}`, 5000);
     return result;
   } catch (error) {
-    return failWith(vscode, session, error);
+    if (error.code !== ErrorCode.requestFailed || force) return failWith(vscode, session, error);
+    session.output.appendLine(`refused: ${error.message}`);
+    const choice = await vscode.window.showErrorMessage(`maskd: ${error.message}`, OPEN_ANYWAY);
+    return choice === OPEN_ANYWAY ? formatFieldAs(vscode, session, mask, { force: true }) : undefined;
   }
 }
+
+/** The action of the message refusing an open that would drop letters or digits. */
+const OPEN_ANYWAY = 'Open Anyway';
 
 /**
  * "maskd: Close Field": stops formatting the field at the caret; its text stays.
@@ -122,12 +201,13 @@ async function pickMask(vscode, presets) {
   if (typed === undefined) return undefined;
   const parsed = parseMask(typed);
   if (parsed.error) throw new Error(parsed.error);
-  return parsed.mask;
+  return resolveMask(parsed.mask, presets);
 }
 
 /**
  * Reads a typed mask: text starting with `{` is a JSON MaskSpec object, anything else bracket
- * notation exactly as typed (spaces are literals). The daemon judges the mask itself.
+ * notation exactly as typed (spaces are literals), or a preset name when it is a bare word (see
+ * `resolveMask`). The daemon judges the mask itself.
  * @returns {{mask?: import('./protocol').MaskSpec, error?: string}}
  */
 function parseMask(text) {
@@ -177,4 +257,16 @@ function fail(vscode, message) {
   return undefined;
 }
 
-module.exports = { Command, register, formatFieldAs, closeField, showFieldInfo, pickMask, parseMask, describe };
+module.exports = {
+  Command,
+  register,
+  formatFieldAs,
+  closeField,
+  showFieldInfo,
+  restartDaemon,
+  pickMask,
+  parseMask,
+  resolveMask,
+  lineRanges,
+  describe,
+};

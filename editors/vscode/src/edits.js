@@ -154,7 +154,36 @@ function setCaret(vscode, document, position) {
   editor.revealRange(new vscode.Range(position, position));
 }
 
+/**
+ * Where a field's range goes through one change of the text, by the daemon's field tracking rules
+ * (Protocol/protocol.md): an edit before it shifts it; an insertion at either boundary or inside
+ * belongs to it; a deletion overlapping it clips it. A field stays on one line: an insertion at its
+ * end that holds a line break is not taken in.
+ * @param {LspRange} range the field, in the text before the change.
+ * @param {{range: LspRange, text: string}} change one content change.
+ * @returns {LspRange}
+ */
+function shiftRange(range, change) {
+  const s = change.range.start;
+  const e = change.range.end;
+  const lines = change.text.split('\n');
+  const inserted =
+    lines.length === 1
+      ? { line: s.line, character: s.character + change.text.length }
+      : { line: s.line + lines.length - 1, character: lines[lines.length - 1].length };
+  const before = (a, b) => a.line < b.line || (a.line === b.line && a.character < b.character);
+  const after = (p) => {
+    if (p.line !== e.line) return { line: p.line + (lines.length - 1) - (e.line - s.line), character: p.character };
+    return { line: inserted.line, character: inserted.character + (p.character - e.character) };
+  };
+  const start = before(range.start, s) ? range.start : before(e, range.start) ? after(range.start) : { ...s };
+  let end = before(range.end, s) ? range.end : before(e, range.end) ? after(range.end) : inserted;
+  if (end.line !== start.line) end = before(range.end, s) ? range.end : { ...s };
+  return { start, end };
+}
+
 module.exports = {
+  shiftRange,
   toPosition,
   toRange,
   fromPosition,

@@ -5,6 +5,7 @@ const vscode = require('vscode');
 const commands = require('./commands');
 const config = require('./config');
 const { Session } = require('./session');
+const { FieldStatus } = require('./status');
 const packageJson = require('../package.json');
 
 /** @type {Session | null} */
@@ -22,20 +23,27 @@ function activate(context) {
   const output = vscode.window.createOutputChannel('maskd');
   session = new Session(vscode, output, { name: 'maskd-vscode', version: packageJson.version });
   const s = session;
+  const status = new FieldStatus(vscode, s);
   context.subscriptions.push(
     output,
+    s,
+    status,
     ...commands.register(vscode, s),
+    s.onDidChangeFields(() => status.update()),
+    vscode.window.onDidChangeTextEditorSelection(() => status.update()),
+    vscode.window.onDidChangeActiveTextEditor(() => status.update()),
     vscode.workspace.onDidChangeTextDocument((event) => s.onDidChangeTextDocument(event)),
     vscode.workspace.onDidCloseTextDocument((document) => s.onDidCloseTextDocument(document)),
     vscode.window.onDidChangeVisibleTextEditors((editors) => s.onDidChangeVisibleTextEditors(editors)),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!config.needsRestart(event) || !s.client) return;
-      output.appendLine('maskd settings changed: restarting the daemon (open fields are closed)');
-      s.stop().catch((error) => output.appendLine(`stop: ${error.message}`));
+      output.appendLine('maskd settings changed: restarting the daemon');
+      s.restart().catch((error) => output.appendLine(`restart: ${error.message}`));
     }),
   );
   return {
     session: s,
+    status,
     settle: (document) => s.settle(document),
     fieldsOf: (document) => s.fieldsOf(document),
     onDidFormat: s.onDidFormat,

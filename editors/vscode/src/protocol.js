@@ -55,6 +55,7 @@ const Method = Object.freeze({
   fields: 'maskd/fields',
   formatHints: 'maskd/formatHints',
   openField: 'maskd/openField',
+  openFields: 'maskd/openFields',
   setMask: 'maskd/setMask',
 });
 
@@ -68,6 +69,7 @@ const ErrorCode = Object.freeze({
   serverNotInitialized: -32002,
   requestCancelled: -32800,
   contentModified: -32801,
+  requestFailed: -32803,
 });
 
 /** The protocol version of `capabilities.experimental.maskd.version` this client speaks. */
@@ -75,6 +77,7 @@ const PROTOCOL_VERSION = 1;
 
 /** What each known preset formats, for the quick pick (presets the daemon adds show their name only). */
 const PRESET_DESCRIPTIONS = Object.freeze({
+  phone: '+44 121 234 5678, every region (phone GB: 0121 234 5678)',
   'phone.us': '+1 (555) 123-4567',
   'phone.cn': '138 0013 8000',
   card: '4111 1111 1111 1111, brand by prefix, Luhn',

@@ -5,7 +5,11 @@ const { Client } = require('./client');
 const config = require('./config');
 const edits = require('./edits');
 const { Placeholders } = require('./placeholders');
-const { Method, initializeParams, readInitializeResult, textDocumentIdentifier } = require('./protocol');
+const { Method, ErrorCode, initializeParams, readInitializeResult, textDocumentIdentifier } = require('./protocol');
+
+/** At most this many restarts after the daemon exits, within `RESTART_WINDOW_MS`. */
+const MAX_RESTARTS = 3;
+const RESTART_WINDOW_MS = 60000;
 
 /**
  * Starts the daemon when first needed, keeps the documents that hold fields in sync with it, and
@@ -17,11 +21,17 @@ const { Method, initializeParams, readInitializeResult, textDocumentIdentifier }
  *
  * Work on a document's editor side is serialised in its `queue`, so a `didFormat` is applied only
  * after the one before it is done, and then against the version it was made for, or not at all.
+ *
+ * When the daemon exits unasked, a new one is started at once and every document and field is
+ * opened again with its mask and its current range (the extension follows each field's range
+ * through the changes in the meantime), so what was typed meanwhile is formatted as if the daemon
+ * had never gone; one message says so. After `MAX_RESTARTS` within a minute the fields are closed
+ * instead, and the next command starts a daemon again.
  */
 class Session {
   /**
    * @param {typeof import('vscode')} vscode
-   * @param {{appendLine(line: string): void}} output the maskd output channel.
+   * @param {{appendLine(line: string): void, show?(): void}} output the maskd output channel.
    * @param {{name: string, version: string}} clientInfo
    */
   constructor(vscode, output, clientInfo) {
@@ -36,15 +46,29 @@ class Session {
     this.documents = new Map();
     this.echoes = new edits.EchoTracker();
     this.placeholders = new Placeholders(vscode);
+    this.diagnostics = vscode.languages.createDiagnosticCollection('maskd');
     this.formatEmitter = new vscode.EventEmitter();
     /** Fires `{document, params, outcome}` after each `didFormat` was handled. */
     this.onDidFormat = this.formatEmitter.event;
+    this.fieldsEmitter = new vscode.EventEmitter();
+    /** Fires `document` when the extension's field states for it changed. */
+    this.onDidChangeFields = this.fieldsEmitter.event;
     /** How the `didFormat`s went: applied, stale (document moved on), echo, undo, refused. */
     this.stats = { applied: 0, stale: 0, echo: 0, undo: 0, refused: 0 };
+    /** When the daemon was restarted after it exited, as `Date.now()` values. */
+    this.restarts = [];
+    /** The restart under way after an exit (resolves when it is done, well or not), or null. */
+    this.recovering = null;
+  }
+
+  dispose() {
+    this.placeholders.clearAll();
+    this.diagnostics.dispose();
   }
 
   /**
-   * The running client, started (and initialized) if it is not.
+   * The running client, started (and initialized) if it is not; the documents the extension
+   * knows are opened with it again, with their fields.
    * @returns {Promise<Client>} rejects when the daemon cannot be started or initialized.
    */
   ensureStarted() {
@@ -65,7 +89,11 @@ class Session {
     client.on('log', (line) => this.output.appendLine(line));
     client.on('notification', (method, params) => this.onNotification(client, method, params));
     client.on('exit', (code, signal) => this.onExit(client, code, signal));
-    await client.start();
+    try {
+      await client.start();
+    } catch (error) {
+      throw new Error(`${error.message}; set maskd.path to the maskd executable`);
+    }
     try {
       const info = readInitializeResult(await client.request(Method.initialize, initializeParams(this.clientInfo)));
       client.notify(Method.initialized, {});
@@ -73,15 +101,16 @@ class Session {
       this.serverVersion = info.serverVersion;
     } catch (error) {
       client.stop(500);
-      throw new Error(`initialize: ${error.message}`);
+      throw new Error(`${server.command} did not start (initialize: ${error.message}); see maskd.path`);
     }
     this.client = client;
     this.output.appendLine(`maskd ${this.serverVersion} started: ${server.command} ${server.args.join(' ')}`);
+    this.reopened = await this.reopenAll(client);
     return client;
   }
 
   /**
-   * Ends the daemon (deactivation, or settings that need a new one); fields are closed with it.
+   * Ends the daemon (deactivation); fields are closed with it.
    * @returns {Promise<void>}
    */
   async stop() {
@@ -91,24 +120,114 @@ class Session {
     if (client) await client.stop();
   }
 
+  /**
+   * "maskd: Restart Daemon": a new daemon, with every document and field opened again.
+   * @returns {Promise<number>} how many fields were opened again.
+   */
+  async restart() {
+    const client = this.client;
+    this.client = null;
+    for (const state of this.documents.values()) state.opened = false;
+    if (client) await client.stop();
+    try {
+      await this.ensureStarted();
+    } catch (error) {
+      this.forgetAll();
+      throw error;
+    }
+    return this.reopened;
+  }
+
   onExit(client, code, signal) {
     if (client !== this.client) return;
     this.client = null;
-    this.forgetAll();
+    for (const state of this.documents.values()) state.opened = false;
     const how = signal ? `signal ${signal}` : `exit code ${code}`;
     this.output.appendLine(`maskd stopped (${how})`);
-    this.vscode.window.showErrorMessage(
-      `maskd stopped (${how}); its fields are closed. The next maskd command starts it again.`,
-    );
+    const now = Date.now();
+    this.restarts = this.restarts.filter((t) => now - t < RESTART_WINDOW_MS);
+    if (this.restarts.length >= MAX_RESTARTS) {
+      // The next command starts a daemon again, with restarts of its own.
+      this.restarts = [];
+      this.forgetAll();
+      this.vscode.window.showErrorMessage(
+        `maskd: the daemon exited (${how}), ${MAX_RESTARTS + 1} times within a minute: not restarting it; ` +
+          'fields closed until you open one',
+      );
+      return;
+    }
+    this.restarts.push(now);
+    const recovering = this.ensureStarted().then(
+      () => {
+        const n = this.reopened;
+        this.vscode.window.showWarningMessage(
+          `maskd: the daemon exited (${how}); restarted it and re-opened ${n} field${n === 1 ? '' : 's'}`,
+        );
+      },
+      (error) => {
+        this.forgetAll();
+        this.vscode.window.showErrorMessage(
+          `maskd: the daemon exited (${how}) and did not restart: ${error.message}; fields closed until you open one`,
+        );
+      },
+    ).finally(() => {
+      if (this.recovering === recovering) this.recovering = null;
+    });
+    this.recovering = recovering;
   }
 
   forgetAll() {
     for (const uri of this.documents.keys()) this.echoes.forget(uri);
     this.documents.clear();
     this.placeholders.clearAll();
+    this.diagnostics.clear();
+    this.fieldsEmitter.fire(null);
+  }
+
+  /**
+   * Opens every known document with a new daemon, and its fields in one `maskd/openFields` each:
+   * same ids, masks, current ranges, `force` (what the person typed meanwhile is theirs).
+   * @returns {Promise<number>} how many fields were opened again.
+   */
+  async reopenAll(client) {
+    const pending = [];
+    for (const [uri, state] of this.documents) {
+      const { document } = state;
+      if (document.isClosed) {
+        this.documents.delete(uri);
+        continue;
+      }
+      this.openWith(client, state);
+      const fields = [...state.fields.values()];
+      if (fields.length === 0) continue;
+      const entries = fields.map((f) => ({ range: f.range, mask: state.masks.get(f.field) || f.mask, field: f.field, force: true }));
+      pending.push(this.requestOpenFields(client, document, entries).then((answer) => ({ state, fields, answer })));
+    }
+    let count = 0;
+    for (const p of pending) {
+      const { state, fields, answer } = await p;
+      answer.results.forEach((r, i) => {
+        if (r.error) {
+          this.output.appendLine(`${fields[i].field} not re-opened: ${r.error.message}`);
+          state.fields.delete(fields[i].field);
+          this.placeholders.remove(state.document, fields[i].field);
+        }
+      });
+      count += await this.applyOpenResults(state, answer, null);
+    }
+    return count;
   }
 
   // MARK: Documents
+
+  /** Sends `didOpen` for the document of `state` with its text now. */
+  openWith(client, state) {
+    const { document } = state;
+    client.notify(Method.didOpen, {
+      textDocument: { uri: document.uri.toString(), languageId: document.languageId, version: document.version, text: document.getText() },
+    });
+    state.opened = true;
+  }
 
   /**
    * The daemon's state for `document`, opening it with the daemon first if needed.
@@ -119,12 +238,10 @@ class Session {
     const uri = document.uri.toString();
     let state = this.documents.get(uri);
     if (!state) {
-      client.notify(Method.didOpen, {
-        textDocument: { uri, languageId: document.languageId, version: document.version, text: document.getText() },
-      });
       state = new DocumentState(document);
       this.documents.set(uri, state);
     }
+    if (!state.opened) this.openWith(client, state);
     return state;
   }
 
@@ -132,21 +249,56 @@ class Session {
   onDidChangeTextDocument(event) {
     const uri = event.document.uri.toString();
     const state = this.documents.get(uri);
-    if (!state || !this.client || event.contentChanges.length === 0) return;
+    if (!state || event.contentChanges.length === 0) return;
     const version = event.document.version;
+    const kinds = this.vscode.TextDocumentChangeReason || {};
+    // The undo of an open's edit (the change right after it) closes the fields it opened, so the
+    // text goes back as it was; a redo right after that undo opens them again where they were.
+    // (Only these two: with other changes between, VS Code's undo stack is not followed.)
+    const undoneOpen = event.reason === kinds.Undo && state.lastOpen && state.lastOpen.version === version - 1
+      ? state.lastOpen.fields.filter((id) => state.fields.has(id)).map((id) => ({ field: id, range: state.fields.get(id).range, mask: state.masks.get(id) }))
+      : null;
+    const redoneOpen = event.reason === kinds.Redo && state.undoneOpen && state.undoneOpen.version === version - 1
+      ? state.undoneOpen.fields
+      : null;
+    state.lastOpen = redoneOpen ? { version, fields: redoneOpen.map((f) => f.field) } : null;
+    state.undoneOpen = undoneOpen ? { version, fields: undoneOpen } : null;
+    state.followChanges(event.contentChanges);
+    if (!this.client || !state.opened) return;
     const echo = this.echoes.claim(uri, version, event.contentChanges);
     const reason = event.reason;
-    const kinds = this.vscode.TextDocumentChangeReason || {};
     if (!echo && reason !== undefined && (reason === kinds.Undo || reason === kinds.Redo)) {
       // Formatting an undo would fight it (undoing a format edit is a deletion of separators,
       // which the daemon reads as a backspace); the text the undo restores was in form before.
       state.ignored.add(version);
       if (state.ignored.size > 64) state.ignored.delete(state.ignored.values().next().value);
+      for (const { field } of undoneOpen || []) this.dropField(state, field);
     }
     this.client.notify(Method.didChange, {
       textDocument: { uri, version },
       contentChanges: edits.toContentChanges(event.contentChanges),
     });
+    if (redoneOpen) this.reopenRedone(state, redoneOpen);
+  }
+
+  /** Opens again, after a redo of their open, the fields an undo closed. */
+  reopenRedone(state, fields) {
+    for (const f of fields) if (f.mask !== undefined) state.masks.set(f.field, f.mask);
+    const entries = fields.map((f) => ({ range: f.range, mask: f.mask, field: f.field }));
+    this.requestOpenFields(this.client, state.document, entries)
+      .then((answer) => this.applyOpenResults(state, answer, null))
+      .catch((error) => this.output.appendLine(`redo of an open: ${error.message}`));
+  }
+
+  /** Closes field `id` with the daemon, before anything sent after this, and forgets it. */
+  dropField(state, id) {
+    this.client
+      .request(Method.closeField, { textDocument: textDocumentIdentifier(state.document), field: id })
+      .catch((error) => this.output.appendLine(`close ${id}: ${error.message}`));
+    state.fields.delete(id);
+    state.masks.delete(id);
+    this.placeholders.remove(state.document, id);
+    this.fieldsEmitter.fire(state.document);
   }
 
   /** Closes a tracked document with the daemon; wired to `workspace.onDidCloseTextDocument`. */
@@ -156,6 +308,7 @@ class Session {
     this.documents.delete(uri);
     this.echoes.forget(uri);
     this.placeholders.clear(uri);
+    this.diagnostics.delete(document.uri);
     if (this.client) this.client.notify(Method.didClose, { textDocument: { uri } });
   }
 
@@ -169,11 +322,28 @@ class Session {
   onNotification(client, method, params) {
     if (client !== this.client && this.client !== null) return;
     if (method === Method.didFormat) this.onDidFormatNotification(params);
+    else if (method === Method.publishDiagnostics) this.onDiagnostics(params);
     else if (method === Method.logMessage) this.output.appendLine(`[daemon] ${params && params.message}`);
     else if (method === Method.showMessage && params) {
       const show = params.type === 1 ? 'showErrorMessage' : params.type === 2 ? 'showWarningMessage' : 'showInformationMessage';
       this.vscode.window[show](`maskd: ${params.message}`);
     }
+  }
+
+  /** The daemon's diagnostics (an incomplete field is a hint, an invalid one an error) in the Problems panel. */
+  onDiagnostics(params) {
+    const state = params && this.documents.get(params.uri);
+    if (!state) return;
+    const { vscode } = this;
+    const severity = [null, vscode.DiagnosticSeverity.Error, vscode.DiagnosticSeverity.Warning,
+      vscode.DiagnosticSeverity.Information, vscode.DiagnosticSeverity.Hint];
+    const list = (params.diagnostics || []).map((d) => {
+      const diagnostic = new vscode.Diagnostic(edits.toRange(vscode, d.range), d.message, severity[d.severity] ?? vscode.DiagnosticSeverity.Hint);
+      diagnostic.source = 'maskd';
+      if (d.code !== undefined) diagnostic.code = d.code;
+      return diagnostic;
+    });
+    this.diagnostics.set(state.document.uri, list);
   }
 
   onDidFormatNotification(params) {
@@ -196,45 +366,107 @@ class Session {
   updateFields(state, states) {
     for (const s of states) state.fields.set(s.field, s);
     this.placeholders.show(state.document, states);
+    this.fieldsEmitter.fire(state.document);
   }
 
   // MARK: Fields
 
   /**
-   * Opens a field over `range` (one line; empty for a field to type into).
+   * Opens a field over `range` (one line; empty for a field to type into); with `force` even where
+   * the mask drops letters or digits of the text (otherwise the daemon refuses, -32803).
    * @returns {Promise<import('./protocol').FieldResult>} after its edits and caret are applied.
    */
-  async openField(document, range, mask) {
+  async openField(document, range, mask, force = false) {
     const state = await this.track(document);
     const result = await this.client.request(Method.openField, {
       textDocument: textDocumentIdentifier(document, true),
       range: edits.fromRange(range),
       mask,
+      ...(force ? { force } : {}),
     });
-    await this.applyFieldResult(state, result);
+    state.masks.set(result.field, mask);
+    await this.applyFieldResult(state, result, true);
     return result;
+  }
+
+  /**
+   * Opens one field with `mask` over each of `ranges` (one line each), in one `maskd/openFields`.
+   * @returns {Promise<{opened: number, errors: {code: number, message: string}[]}>}
+   */
+  async openFields(document, ranges, mask, force = false) {
+    const state = await this.track(document);
+    const entries = ranges.map((r) => ({ range: edits.fromRange(r), mask, ...(force ? { force } : {}) }));
+    const answer = await this.requestOpenFields(this.client, document, entries);
+    const opened = await this.applyOpenResults(state, answer, mask);
+    return { opened, errors: answer.results.filter((r) => r.error).map((r) => r.error) };
+  }
+
+  /**
+   * `maskd/openFields`, or one `maskd/openField` per entry from a daemon that lacks it.
+   * @returns {Promise<{results: any[], version: number}>}
+   */
+  async requestOpenFields(client, document, entries) {
+    const textDocument = textDocumentIdentifier(document, true);
+    try {
+      return await client.request(Method.openFields, { textDocument, fields: entries });
+    } catch (error) {
+      if (error.code !== ErrorCode.methodNotFound) throw error;
+      const results = await Promise.all(
+        entries.map((entry) =>
+          client.request(Method.openField, { textDocument, ...entry }).catch((e) => ({ error: { code: e.code, message: e.message } })),
+        ),
+      );
+      const first = results.find((r) => !r.error);
+      return { results, version: first ? first.version : document.version };
+    }
+  }
+
+  /**
+   * Applies the opened entries of an openFields `answer`: every edit in one `WorkspaceEdit`, the
+   * caret left where the text around it takes it. `mask` (when given) is each new field's MaskSpec.
+   * @returns {Promise<number>} how many fields opened.
+   */
+  async applyOpenResults(state, answer, mask) {
+    const opened = answer.results.filter((r) => !r.error);
+    if (mask !== null) for (const r of opened) state.masks.set(r.field, mask);
+    const all = opened.flatMap((r) => r.edits);
+    await state.enqueue(async () => {
+      const outcome = await edits.applyFormat(this.vscode, state.document, { edits: all, cursor: null, version: answer.version }, this.echoes);
+      if (outcome !== 'applied') this.output.appendLine(`openFields: edits for version ${answer.version} ${outcome}`);
+      if (mask !== null && outcome === 'applied' && all.length > 0) {
+        state.lastOpen = { version: state.document.version, fields: opened.map((r) => r.field) };
+      }
+      this.updateFields(state, opened.map((r) => r.state));
+    });
+    return opened.length;
   }
 
   /**
    * Changes a field's mask; the caret at `position` keeps its count of entered characters.
    * @returns {Promise<import('./protocol').FieldResult>}
    */
-  async setMask(document, field, mask, position) {
+  async setMask(document, field, mask, position, force = false) {
     const state = await this.track(document);
     const result = await this.client.request(Method.setMask, {
       textDocument: textDocumentIdentifier(document, true),
       field,
       mask,
       position: edits.fromPosition(position),
+      ...(force ? { force } : {}),
     });
-    await this.applyFieldResult(state, result);
+    state.masks.set(result.field, mask);
+    await this.applyFieldResult(state, result, false);
     return result;
   }
 
-  async applyFieldResult(state, result) {
+  async applyFieldResult(state, result, opening) {
     await state.enqueue(async () => {
       const outcome = await edits.applyFormat(this.vscode, state.document, result, this.echoes);
       if (outcome !== 'applied') this.output.appendLine(`${result.field}: edits for version ${result.version} ${outcome}`);
+      // An undo of the open's edit (the next change, made by undo) closes the field again.
+      if (opening && outcome === 'applied' && result.edits.length > 0) {
+        state.lastOpen = { version: state.document.version, fields: [result.field] };
+      }
       this.updateFields(state, [result.state]);
     });
   }
@@ -244,7 +476,9 @@ class Session {
     const state = await this.track(document);
     await this.client.request(Method.closeField, { textDocument: textDocumentIdentifier(document), field });
     state.fields.delete(field);
+    state.masks.delete(field);
     this.placeholders.remove(document, field);
+    this.fieldsEmitter.fire(document);
   }
 
   /**
@@ -254,11 +488,25 @@ class Session {
    */
   async fieldAt(document, position) {
     if (!this.documents.has(document.uri.toString())) return null;
-    const client = await this.ensureStarted();
-    return client.request(Method.formatHints, {
+    await this.track(document);
+    return this.client.request(Method.formatHints, {
       textDocument: textDocumentIdentifier(document),
       position: edits.fromPosition(position),
     });
+  }
+
+  /**
+   * The field the extension knows containing or touching `position`, without asking the daemon.
+   * @returns {import('./protocol').FieldState | null}
+   */
+  knownFieldAt(document, position) {
+    const state = this.documents.get(document.uri.toString());
+    if (!state) return null;
+    for (const s of state.fields.values()) {
+      const r = s.range;
+      if (r.start.line === position.line && r.start.character <= position.character && position.character <= r.end.character) return s;
+    }
+    return null;
   }
 
   /**
@@ -280,10 +528,15 @@ class Session {
    * @returns {Promise<void>}
    */
   async settle(document) {
+    if (this.recovering) await this.recovering;
     const state = this.documents.get(document.uri.toString());
     for (let round = 0; state && this.client && round < 20; round++) {
       const before = state.tasks;
-      await this.client.request(Method.fields, { textDocument: textDocumentIdentifier(document) });
+      // A cheap request: its answer costs nothing however many fields the document has.
+      await this.client.request(Method.formatHints, {
+        textDocument: textDocumentIdentifier(document),
+        position: { line: 0, character: 0 },
+      });
       await state.queue;
       if (state.tasks === before) return;
     }
@@ -294,13 +547,52 @@ class Session {
 class DocumentState {
   constructor(document) {
     this.document = document;
-    /** @type {Map<string, import('./protocol').FieldState>} field id -> last state received. */
+    /** True once the current daemon has had `didOpen` for it. */
+    this.opened = false;
+    /** @type {Map<string, import('./protocol').FieldState>} field id -> last state received, its range followed through changes. */
     this.fields = new Map();
+    /** @type {Map<string, import('./protocol').MaskSpec>} field id -> the mask it was opened with. */
+    this.masks = new Map();
+    /** The version the last open's edit made and the fields it opened, until the next change. */
+    this.lastOpen = null;
+    /** The version an undo of an open made and the fields it closed, until the next change. */
+    this.undoneOpen = null;
     /** Versions made by undo or redo, whose `didFormat` is not applied. */
     this.ignored = new Set();
     /** The editor-side work for this document, in order. */
     this.queue = Promise.resolve();
     this.tasks = 0;
+  }
+
+  /**
+   * Follows each field's range through one change event, so that the fields can be opened again
+   * where they are (after the daemon exits) and the status bar knows the field at the caret.
+   * A change within one line moves only the fields of that line; one that adds or removes lines
+   * moves every field after it.
+   */
+  followChanges(contentChanges) {
+    if (this.fields.size === 0) return;
+    let byLine = null;
+    for (const c of contentChanges) {
+      const flat = c.range.start.line === c.range.end.line && !c.text.includes('\n');
+      if (!flat) {
+        byLine = null;
+        for (const [id, f] of this.fields) this.fields.set(id, { ...f, range: edits.shiftRange(f.range, c) });
+        continue;
+      }
+      if (byLine === null) {
+        byLine = new Map();
+        for (const f of this.fields.values()) {
+          const line = f.range.start.line;
+          if (!byLine.has(line)) byLine.set(line, []);
+          byLine.get(line).push(f.field);
+        }
+      }
+      for (const id of byLine.get(c.range.start.line) || []) {
+        const f = this.fields.get(id);
+        this.fields.set(id, { ...f, range: edits.shiftRange(f.range, c) });
+      }
+    }
   }
 
   /**
@@ -316,4 +608,4 @@ class DocumentState {
   }
 }
 
-module.exports = { Session, DocumentState };
+module.exports = { Session, DocumentState, MAX_RESTARTS };

@@ -59,3 +59,30 @@ test('the source needs only node, vscode and itself', () => {
     if (file !== 'protocol.js') assert.doesNotMatch(source, /'maskd\/|'textDocument\//, file);
   }
 });
+
+test('workspace trust: limited, and a workspace cannot choose the program maskd.path runs', () => {
+  const trust = pkg.capabilities.untrustedWorkspaces;
+  assert.equal(trust.supported, 'limited');
+  assert.deepEqual(trust.restrictedConfigurations, ['maskd.path']);
+  assert.ok(trust.description.length > 0);
+});
+
+test('the package has a LICENSE and a repository, and leaves the tests and the fake vscode out', () => {
+  assert.ok(fs.readFileSync(path.join(H.extensionRoot, 'LICENSE'), 'utf8').startsWith(`${pkg.license} License`));
+  assert.equal(pkg.repository.directory, 'editors/vscode');
+  const ignored = fs.readFileSync(path.join(H.extensionRoot, '.vscodeignore'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
+  assert.ok(ignored.includes('test/**'), 'test/** is packaged');
+  // What would be packaged: everything under the folder outside the ignored globs.
+  const packaged = [];
+  const walk = (dir) => {
+    for (const name of fs.readdirSync(path.join(H.extensionRoot, dir))) {
+      const rel = dir ? `${dir}/${name}` : name;
+      if (fs.statSync(path.join(H.extensionRoot, rel)).isDirectory()) walk(rel);
+      else packaged.push(rel);
+    }
+  };
+  walk('');
+  const kept = packaged.filter((f) => !f.startsWith('test/') && !f.endsWith('.test.js') && f !== '.vscodeignore');
+  assert.ok(kept.every((f) => !/fake|test/.test(f)), kept.join(', '));
+  assert.ok(kept.includes(pkg.main.replace(/^\.\//, '')));
+});

@@ -108,7 +108,10 @@ end
 --- moves with text changed around it: an edit before it (or inserting at it) shifts it, an
 --- edit over it puts it after the edit's new text, an edit after it leaves it.
 function M.shifted(pos, list)
-  local sorted = vim.deepcopy(list)
+  -- Only the edits on the caret's line move it (a range command brings one per line).
+  local sorted = vim.tbl_filter(function(e)
+    return e.range.start.line == pos.line and e.range['end'].line == pos.line
+  end, list)
   table.sort(sorted, function(a, b)
     return a.range.start.line < b.range.start.line
       or a.range.start.line == b.range.start.line and a.range.start.character < b.range.start.character

@@ -84,8 +84,15 @@ function M.preset_names()
   return names
 end
 
---- Completion of :MaskdField and :MaskdSetMask: preset names starting with `arglead`.
-function M.complete(arglead)
+--- Completion of :MaskdField and :MaskdSetMask: preset names starting with `arglead`, or after
+--- `phone ` the region codes (`:MaskdField phone GB`).
+function M.complete(arglead, cmdline)
+  if type(cmdline) == 'string' and cmdline:match('^%s*%S+%s+phone%s+%S*$') then
+    local lead = arglead:upper()
+    return vim.tbl_filter(function(code)
+      return code:sub(1, #lead) == lead
+    end, client.phone_regions())
+  end
   return vim.tbl_filter(function(name)
     return name:sub(1, #arglead) == arglead
   end, M.preset_names())
@@ -102,6 +109,11 @@ function M.resolve_mask(arg)
   end
   if vim.tbl_contains(client.presets(), arg) then
     return { preset = arg }
+  end
+  -- `phone GB`: the phone preset for a region's national numbers.
+  local region = arg:match('^phone%s+(%a%a)$')
+  if region and vim.tbl_contains(client.presets(), 'phone') then
+    return { preset = 'phone', region = region:upper() }
   end
   if arg:sub(1, 2) == '{"' then
     local ok, spec = pcall(vim.fn.json_decode, arg)
@@ -415,12 +427,21 @@ end
 local function apply_many(bufnr, list, results, version, join)
   local b = fields.buf(bufnr)
   local all, states, errors = {}, {}, {}
+  local current = api.nvim_get_current_buf() == bufnr
+  local caret = current and cursor_position(bufnr)
   for i, r in ipairs(results) do
     if type(r) == 'table' and r.error then
       table.insert(errors, { list[i].range.start.line, tostring(r.error.message) })
     elseif type(r) == 'table' then
-      for _, e in ipairs(type(r.edits) == 'table' and r.edits or {}) do
-        table.insert(all, e)
+      local list_edits = type(r.edits) == 'table' and r.edits or {}
+      local mergeable = not caret or list[i].range.start.line ~= caret.line
+      if mergeable and #list_edits > 1 and type(r.state) == 'table' and type(r.state.text) == 'string' then
+        -- A field's edits lie within the range it was opened over: one replacement of the
+        -- range by the field's text is the same change, a third of the buffer updates
+        -- (not on the caret's line, where the edits say how the caret moves).
+        table.insert(all, { range = list[i].range, newText = r.state.text })
+      else
+        vim.list_extend(all, list_edits)
       end
       if type(r.state) == 'table' then
         table.insert(states, r.state)
@@ -430,8 +451,6 @@ local function apply_many(bufnr, list, results, version, join)
   end
   if #all > 0 then
     if version == nil or version == edits.version(bufnr) then
-      local current = api.nvim_get_current_buf() == bufnr
-      local caret = current and cursor_position(bufnr)
       for v in pairs(edits.apply(bufnr, all, join)) do
         b.own[v] = true
       end

@@ -2,9 +2,11 @@ vim9script
 # maskd: the one daemon of this Vim and the documents it knows.
 #
 # The daemon runs as a job whose channel speaks LSP (Content-Length framed JSON-RPC), so
-# Vim does the framing.  Requests are synchronous (ch_evalexpr): the daemon is a local
-# process that answers at once, and a command wants its answer before it goes on.  Notifications from the
-# daemon go to the handlers registered with On().
+# Vim does the framing.  The commands' requests go out with RequestThen() and their answers
+# are applied when they come, so nothing waits for them.  Request() waits (ch_evalexpr),
+# bounded by g:maskd_timeout: for initialize, and for the internal reads and the tests' API
+# calls.  A wait that runs out marks the daemon stalled, and no wait is made until it sends
+# something again.  Notifications from the daemon go to the handlers registered with On().
 #
 # Documents: a buffer is attached with Attach(); it is opened with didOpen and from then
 # on what Vim reports through listener_add() goes out as incremental didChange
@@ -15,6 +17,12 @@ vim9script
 # after the inserted text.  Listener callbacks run before the screen is redrawn, so in
 # Insert mode each keystroke is its own didChange; TextChanged and TextChangedI send them
 # at once, a zero timer otherwise (see OnChange()).
+#
+# A daemon that dies is noticed at once (exit_cb), said once, and started again, at most
+# RESTARTS times in RESTART_WINDOW ms.  Meanwhile the documents stay tracked (their changes
+# are narrowed as ever but go nowhere), so the fields' ranges follow what is typed; the new
+# daemon gets each document's text in didOpen, and 'restarted' ({bufnr}) lets fields.vim
+# open every field again.  One that dies before answering initialize is not restarted.
 #
 # Keys typed fast: a change is sent, and the next key must act on the text as the daemon
 # formatted it.  Were that key inserted before the didFormat is applied, the didFormat would
@@ -42,6 +50,16 @@ var messages: list<string> = []
 var errors: list<string> = []
 var resyncs = 0
 var said_missing = ''
+# Set when the daemon let a wait run out; no wait is made until it sends something again,
+# so a stalled daemon costs one wait, and typing goes on unformatted.
+var stalled = false
+var stalls = 0
+# Requests sent by RequestThen() whose answer has not come.
+var inflight = 0
+const RESTARTS = 3
+const RESTART_WINDOW = 60000
+# reltime() of each restart within the window.
+var restarts: list<list<number>> = []
 
 # Lifecycle ---------------------------------------------------------------------------------
 
@@ -55,12 +73,19 @@ def Command(): list<string>
 enddef
 
 def Timeout(): number
-  return get(g:, 'maskd_timeout', 5000)
+  return get(g:, 'maskd_timeout', 1000)
 enddef
 
-# Milliseconds Await() waits for the formatting of a change (0: it does not wait).
+# Milliseconds Start() waits for the answer to initialize: once per daemon, and a loaded
+# machine can take a second to start one.
+def StartTimeout(): number
+  return get(g:, 'maskd_start_timeout', 5000)
+enddef
+
+# Milliseconds Await() waits for the formatting of a change (0: it does not wait): a
+# keystroke's budget.
 def FormatTimeout(): number
-  return get(g:, 'maskd_format_timeout', 1000)
+  return get(g:, 'maskd_format_timeout', 200)
 enddef
 
 # Appends `what` and `msg` to the file g:maskd_trace names, when it is set.
@@ -105,8 +130,10 @@ export def Start(): bool
     endif
     return false
   endif
+  said_missing = ''
   stderr_lines = []
   stopping = false
+  stalled = false
   job = job_start(argv, {
     in_mode: 'lsp',
     out_mode: 'lsp',
@@ -131,7 +158,7 @@ export def Start(): bool
       # The plugin shows each field's state itself (placeholder, :MaskdInfo, statusline).
       initializationOptions: {diagnostics: 'off'},
     },
-  }, {timeout: Timeout()})
+  }, {timeout: StartTimeout()})
   if type(reply) != v:t_dict || type(get(reply, 'result', 0)) != v:t_dict
     var why = type(reply) == v:t_dict && has_key(reply, 'error') ? get(reply.error, 'message', '') : 'no answer'
     Problem('initialize failed: ' .. why .. StderrTail())
@@ -191,21 +218,120 @@ def StderrTail(): string
   return empty(stderr_lines) ? '' : ' (' .. stderr_lines[-1] .. ')'
 enddef
 
-def OnExit(j: job, status: number)
-  var expected = stopping
-  ready = false
-  stopping = false
+# Detaches every document without telling the daemon (it is gone).
+def DropDocs()
   for key in keys(docs)
     var doc = remove(docs, key)
     listener_remove(doc.listener)
     if doc.timer != 0
       timer_stop(doc.timer)
     endif
+    execute printf('silent! autocmd! maskd_buffers * <buffer=%s>', key)
     Emit('detach', {bufnr: str2nr(key)})
   endfor
-  if !expected
-    Problem('the daemon exited with status ' .. status .. StderrTail())
+enddef
+
+# Returns how a job ended, from its exit status (-1: Vim's value for a signal).
+def How(status: number): string
+  return status < 0 ? 'killed' : 'status ' .. status
+enddef
+
+def OnExit(j: job, status: number)
+  if j != job
+    return
   endif
+  var expected = stopping
+  var was_ready = ready
+  ready = false
+  stopping = false
+  inflight = 0
+  if expected || !was_ready
+    # Stopped on purpose, or dead before initialize was answered: Start() says why.
+    DropDocs()
+    return
+  endif
+  filter(restarts, (_, t) => reltimefloat(reltime(t)) * 1000 < RESTART_WINDOW)
+  if len(restarts) >= RESTARTS
+    restarts = []
+    Problem(printf('the daemon stopped (%s), %d times within a minute: fields are off until you open one again',
+      How(status), RESTARTS + 1))
+    DropDocs()
+    return
+  endif
+  add(restarts, reltime())
+  Problem(printf('the daemon stopped (%s%s); restarted it, fields kept', How(status), StderrTail()))
+  for doc in values(docs)
+    doc.away = true
+  endfor
+  # Not from within the exit callback: the new daemon's initialize waits for its answer.
+  timer_start(0, (_) => Restart())
+enddef
+
+# Starts a new daemon for the documents the last one had, and has their fields opened again.
+def Restart()
+  if Running()
+    return
+  endif
+  var away = filter(keys(docs), (_, k) => get(docs[k], 'away', false))
+  if !Start()
+    DropDocs()
+    return
+  endif
+  for key in away
+    if !has_key(docs, key)
+      continue
+    endif
+    var bufnr = str2nr(key)
+    # What was typed meanwhile moves the fields' ranges before the text goes out whole.
+    Flush(bufnr)
+    var doc = docs[key]
+    doc.away = false
+    doc.lines = getbufline(bufnr, 1, '$')
+    doc.version = getbufvar(bufnr, 'changedtick')
+    doc.unsettled = false
+    var ft = getbufvar(bufnr, '&filetype')
+    Notify('textDocument/didOpen', {textDocument: {
+      uri: doc.uri,
+      languageId: ft == '' ? 'plaintext' : ft,
+      version: doc.version,
+      text: Text(doc.lines),
+    }})
+    Emit('restarted', {bufnr: bufnr})
+  endfor
+enddef
+
+# Forgets the restarts counted so far (for the tests).
+export def ForgetRestarts()
+  restarts = []
+enddef
+
+# Records that the daemon let a wait begun at `started` run out after `timeout` ms (said
+# once per stall).
+def Stall(started: list<number>, timeout: number)
+  # A wait cut short (the daemon died, the channel closed) is no stall: OnExit() says what
+  # happened.
+  if reltimefloat(reltime(started)) * 1000 < timeout * 0.9 || job_status(job) != 'run' || ch_status(chan) != 'open'
+    return
+  endif
+  if !stalled
+    stalled = true
+    stalls += 1
+    Problem('the daemon is not answering: typing goes on unformatted until it does')
+  endif
+enddef
+
+# Returns whether the daemon let a wait run out and has sent nothing since.  Messages that
+# came meanwhile are read first (they end the stall).
+export def Stalled(): bool
+  if stalled && ch_status(chan) == 'open' && ch_canread(chan)
+    Drain()
+  endif
+  return stalled
+enddef
+
+# Returns how many times the daemon stalled (for the tests).
+export def Stalls(): number
+  return stalls
 enddef
 
 # Returns the daemon's initialize result ({capabilities, serverInfo}), or {} when it is not running.
@@ -218,6 +344,13 @@ export def Presets(): list<string>
   var maskd = get(get(get(Server(), 'capabilities', {}), 'experimental', {}), 'maskd', {})
   var names = get(maskd, 'presets', [])
   return type(names) == v:t_list ? names : []
+enddef
+
+# Returns the region codes the daemon's phone preset takes.
+export def PhoneRegions(): list<string>
+  var maskd = get(get(get(Server(), 'capabilities', {}), 'experimental', {}), 'maskd', {})
+  var codes = get(maskd, 'phoneRegions', [])
+  return type(codes) == v:t_list ? codes : []
 enddef
 
 # Returns the daemon's last lines on stderr, its window/logMessage texts and the plugin's
@@ -235,7 +368,9 @@ enddef
 
 # Registers `Fn(params)` for the daemon's notification `method`.  The plugin's own events
 # are 'detach' ({bufnr}: the buffer is no longer attached), 'sending' ({bufnr}: a didChange
-# is about to go out) and 'changed' ({bufnr, version}: a didChange went out).
+# is about to go out), 'changed' ({bufnr, version, change?}: a didChange went out, or would
+# have while the daemon was away; `change` the one TextDocumentContentChangeEvent of a
+# range) and 'restarted' ({bufnr}: a new daemon has the buffer's text).
 export def On(method: string, Fn: func)
   if !has_key(handlers, method)
     handlers[method] = []
@@ -255,6 +390,7 @@ enddef
 
 def OnMessage(ch: channel, msg: any)
   Trace('<-', msg)
+  stalled = false
   if type(msg) != v:t_dict || type(get(msg, 'method', 0)) != v:t_string
     return
   endif
@@ -281,14 +417,64 @@ export def Request(method: string, params: dict<any>): dict<any>
   if !Running()
     return {error: {code: -32603, message: 'maskd is not running'}}
   endif
+  if Stalled()
+    return {error: {code: -32603, message: 'maskd is not answering'}}
+  endif
   FlushAll()
   Trace('->', {method: method, params: params})
-  var reply = ch_evalexpr(chan, {method: method, params: params}, {timeout: Timeout()})
+  var reply: any
+  var started = reltime()
+  try
+    reply = ch_evalexpr(chan, {method: method, params: params}, {timeout: Timeout()})
+  catch
+    # The daemon died and Vim has not noticed yet: OnExit() reports it, once.
+    return {error: {code: -32603, message: 'maskd is not running'}}
+  endtry
   Trace('<-', reply)
   if type(reply) != v:t_dict || (!has_key(reply, 'result') && !has_key(reply, 'error'))
+    Stall(started, Timeout())
     return {error: {code: -32603, message: 'no answer to ' .. method .. ' within ' .. Timeout() .. ' ms'}}
   endif
   return reply
+enddef
+
+# Sends request `method` and returns at once; `Done(response)` ({result} or {error}) runs
+# when the answer comes.  Changes not yet sent go out first.  What the commands use, so
+# that a slow daemon never holds up the person.
+export def RequestThen(method: string, params: dict<any>, Done: func)
+  if !Running()
+    Done({error: {code: -32603, message: 'maskd is not running'}})
+    return
+  endif
+  if Stalled()
+    Done({error: {code: -32603, message: 'maskd is not answering'}})
+    return
+  endif
+  FlushAll()
+  Trace('->', {method: method, params: params})
+  inflight += 1
+  try
+    ch_sendexpr(chan, {method: method, params: params}, {callback: (_, reply) => Answered(reply, Done)})
+  catch
+    inflight -= 1
+    Done({error: {code: -32603, message: 'maskd is not running'}})
+  endtry
+enddef
+
+def Answered(reply: any, Done: func)
+  inflight = max([0, inflight - 1])
+  stalled = false
+  Trace('<-', reply)
+  if type(reply) != v:t_dict || (!has_key(reply, 'result') && !has_key(reply, 'error'))
+    Done({error: {code: -32603, message: 'a malformed answer: ' .. string(reply)}})
+    return
+  endif
+  Done(reply)
+enddef
+
+# Returns whether an answer to RequestThen() is still on its way.
+export def Busy(): bool
+  return inflight > 0 && Running()
 enddef
 
 # Sends request `method` without waiting for its answer (nor flushing changes first).
@@ -301,9 +487,13 @@ enddef
 
 # Sends notification `method`.
 export def Notify(method: string, params: dict<any>)
-  if job_status(job) == 'run'
+  if job_status(job) == 'run' && ch_status(chan) == 'open'
     Trace('->', {method: method, params: params})
-    ch_sendexpr(chan, {method: method, params: params})
+    try
+      ch_sendexpr(chan, {method: method, params: params})
+    catch
+      # The daemon died and Vim has not noticed yet: its exit is reported once, by OnExit().
+    endtry
   endif
 enddef
 
@@ -451,15 +641,25 @@ enddef
 # buffer is still on its way.  Returns whether it settled.
 export def Await(bufnr: number): bool
   var doc = get(docs, string(bufnr), {})
-  if empty(doc) || !doc.unsettled || !Running() || FormatTimeout() <= 0
+  if empty(doc) || !doc.unsettled || !Running() || FormatTimeout() <= 0 || Stalled()
     return false
   endif
   var params = {textDocument: {uri: doc.uri}, position: {line: 0, character: 0}}
   Trace('->', {method: 'maskd/formatHints', params: params})
-  var reply = ch_evalexpr(chan, {method: 'maskd/formatHints', params: params}, {timeout: FormatTimeout()})
+  var reply: any
+  var started = reltime()
+  try
+    reply = ch_evalexpr(chan, {method: 'maskd/formatHints', params: params}, {timeout: FormatTimeout()})
+  catch
+    return false
+  endtry
   Trace('<-', reply)
+  if type(reply) != v:t_dict || empty(reply)
+    Stall(started, FormatTimeout())
+    return false
+  endif
   Drain()
-  if !has_key(docs, string(bufnr)) || type(reply) != v:t_dict
+  if !has_key(docs, string(bufnr))
     return false
   endif
   # The didFormat handler may have sent the echo of its edits meanwhile: it gets no answer.
@@ -662,13 +862,13 @@ def Send(bufnr: number)
     return
   endif
   doc.version = version
-  Notify('textDocument/didChange', {
-    textDocument: {uri: doc.uri, version: version},
-    contentChanges: [{
-      range: {start: PositionIn(before, start - 1, p), end: PositionIn(before, start - 1, oend)},
-      text: strpart(ntext, p, nend - p),
-    }],
-  })
-  doc.unsettled = true
-  Emit('changed', {bufnr: bufnr, version: version})
+  var change = {
+    range: {start: PositionIn(before, start - 1, p), end: PositionIn(before, start - 1, oend)},
+    text: strpart(ntext, p, nend - p),
+  }
+  if !get(doc, 'away', false)
+    Notify('textDocument/didChange', {textDocument: {uri: doc.uri, version: version}, contentChanges: [change]})
+    doc.unsettled = true
+  endif
+  Emit('changed', {bufnr: bufnr, version: version, change: change})
 enddef

@@ -7,7 +7,7 @@ import autoload './offset.vim'
 
 # The presets of PROTOCOL.md section 4, for completion before the daemon has started.
 const KNOWN_PRESETS = ['amount', 'bankcard.cn', 'card', 'date', 'expiry', 'iban', 'id.cn',
-  'phone.cn', 'phone.us', 'time']
+  'phone', 'phone.cn', 'phone.us', 'time']
 
 def Error(text: string)
   echohl ErrorMsg
@@ -39,8 +39,13 @@ export def PresetNames(): list<string>
   return names
 enddef
 
-# Completion of :MaskdField and :MaskdSetMask: preset names starting with `lead`.
+# Completion of :MaskdField and :MaskdSetMask: preset names starting with `lead`, or after
+# `phone ` the region codes (:MaskdField phone GB).
 export def Complete(lead: string, line: string, pos: number): list<string>
+  if strpart(line, 0, pos) =~ '^\s*\S\+\s\+phone\s\+\S*$'
+    var upper = toupper(lead)
+    return filter(copy(client.PhoneRegions()), (_, c) => strpart(c, 0, len(upper)) ==# upper)
+  endif
   return filter(PresetNames(), (_, n) => strpart(n, 0, len(lead)) ==# lead)
 enddef
 
@@ -56,6 +61,11 @@ export def Resolve(arg: string): any
   endif
   if client.Running() && index(client.Presets(), name) >= 0
     return {preset: name}
+  endif
+  # `phone GB`: the phone preset for a region's national numbers.
+  var phone = matchlist(name, '^phone\s\+\(\a\a\)$')
+  if !empty(phone) && client.Running() && index(client.Presets(), 'phone') >= 0
+    return {preset: 'phone', region: toupper(phone[1])}
   endif
   if name =~ '^{'
     try
@@ -177,10 +187,12 @@ export def Field(arg: string, count: number, line1: number, line2: number, force
       return
     endif
     var ranges = LineRanges(line1, line2)
-    var [opened, errors] = fields.OpenMany(bufnr('%'), ranges, spec, force)
-    if !empty(errors)
-      Warn(printf('%d of %d fields opened; line %d: %s', opened, len(ranges), errors[0][0] + 1, errors[0][1]))
-    endif
+    fields.OpenMany(bufnr('%'), mapnew(ranges, (_, r) => ({range: r, mask: spec})), force, (got) => {
+      var [opened, errors] = got
+      if !empty(errors)
+        Warn(printf('%d of %d fields opened; line %d: %s', opened, len(ranges), errors[0][0] + 1, errors[0][1]))
+      endif
+    })
     return
   endif
   var range = count > 0 ? VisualRange() : WordRange()
@@ -199,20 +211,29 @@ export def Field(arg: string, count: number, line1: number, line2: number, force
     range = WidestRun(range, spec)
   endif
   var normal = mode() !~ '^[iR]'
-  var reply = fields.Open(bufnr('%'), range, spec, '', force)
+  fields.Open(bufnr('%'), range, spec, '', force, (reply) => Opened(reply, normal))
+enddef
+
+# What :MaskdField does with the daemon's answer: says why it did not open, or starts Insert
+# mode in a field opened empty from Normal mode (at the end of a line the Normal-mode
+# cursor cannot stand in the field).
+def Opened(reply: dict<any>, normal: bool)
   if has_key(reply, 'error')
     Error(Message(reply))
     return
   endif
   var state = get(reply.result, 'state', {})
-  if normal && get(g:, 'maskd_insert_on_open', true) && type(state) == v:t_dict && get(state, 'text', 'x') == ''
-    # At the end of a line the Normal-mode cursor cannot stand in the field.
+  if normal && mode() !~ '^[iR]' && get(g:, 'maskd_insert_on_open', true) && type(state) == v:t_dict && get(state, 'text', 'x') == ''
     var [lnum, byte] = offset.BytePos(bufnr('%'), state.range.start)
-    cursor(lnum, byte + 1)
-    if byte >= len(getline(lnum))
-      startinsert!
+    # From a callback :startinsert would wait for the next command: the key goes first in
+    # the typeahead instead ("a" after the last character, "i" before the field's one).
+    var text = getline(lnum)
+    if byte >= len(text) && text != ''
+      cursor(lnum, len(text))
+      feedkeys('a', 'in')
     else
-      startinsert
+      cursor(lnum, byte + 1)
+      feedkeys('i', 'in')
     endif
   endif
 enddef
@@ -266,69 +287,71 @@ def WidestRun(range: dict<any>, spec: any): dict<any>
   return range
 enddef
 
-# Returns the daemon's FieldState of the field at the cursor (touching it, or in Normal mode
-# touching either side of the character under it), or {} (with a message unless `quiet`).
-def FieldHere(quiet: bool): dict<any>
-  var state: any = null
-  for pos in fields.CursorPositions()
-    var reply = fields.Hints(bufnr('%'), pos)
-    if has_key(reply, 'error')
-      Error(Message(reply))
-      return {}
-    endif
-    state = get(reply, 'result', null)
-    if type(state) == v:t_dict
-      break
-    endif
-  endfor
-  if type(state) != v:t_dict
-    if !quiet
-      Warn('no field under the cursor')
-    endif
-    return {}
-  endif
-  return state
+# Calls `Fn(state)` with the daemon's FieldState of the field at the cursor (touching it,
+# or in Normal mode touching either side of the character under it) when it comes; when
+# there is none, says so unless `quiet`, and then calls Fn({}).
+def WithField(quiet: bool, Fn: func)
+  Ask(bufnr('%'), fields.CursorPositions(), 0, quiet, Fn)
 enddef
 
-# :MaskdSetMask {preset|mask}: changes the mask of the field under the cursor.
-export def SetMask(arg: string, force: bool)
-  var state = FieldHere(false)
-  if empty(state)
-    return
+def Ask(bufnr: number, positions: list<dict<number>>, i: number, quiet: bool, Fn: func)
+  fields.Hints(bufnr, positions[i], (reply) => {
+    if has_key(reply, 'error')
+      Error(Message(reply))
+      return
+    endif
+    var state = get(reply, 'result', null)
+    if type(state) == v:t_dict
+      Fn(state)
+    elseif i + 1 < len(positions)
+      Ask(bufnr, positions, i + 1, quiet, Fn)
+    elseif quiet
+      Fn({})
+    else
+      Warn('no field under the cursor')
+    endif
+  })
+enddef
+
+# Shows the error of `reply`, if any.
+def SayError(reply: dict<any>)
+  if has_key(reply, 'error')
+    Error(Message(reply))
   endif
+enddef
+
+# :MaskdSetMask[!] {preset|mask}: changes the mask of the field under the cursor.
+export def SetMask(arg: string, force: bool)
   var spec = ResolveOrSay(arg)
   if spec == null
     return
   endif
-  var reply = fields.SetMask(bufnr('%'), state.field, spec, fields.CursorPosition(), force)
-  if has_key(reply, 'error')
-    Error(Message(reply))
-  endif
+  WithField(false, (state) => {
+    fields.SetMask(bufnr('%'), state.field, spec, fields.CursorPosition(), force, SayError)
+  })
 enddef
 
 # :MaskdClose: closes the field under the cursor; its text stays as it is.
 export def Close()
-  var state = FieldHere(false)
-  if empty(state)
-    return
-  endif
-  var reply = fields.Close(bufnr('%'), state.field)
-  if has_key(reply, 'error')
-    Error(Message(reply))
-  endif
+  WithField(false, (state) => {
+    fields.Close(bufnr('%'), state.field, SayError)
+  })
 enddef
 
 # :MaskdInfo: the state of the field under the cursor, or what the daemon is doing.
 export def Info()
-  var state = FieldHere(true)
+  if !client.Running()
+    echomsg 'maskd: not running'
+    return
+  endif
+  WithField(true, ShowInfo)
+enddef
+
+def ShowInfo(state: dict<any>)
   if empty(state)
     var info = get(client.Server(), 'serverInfo', {})
-    if empty(info)
-      echomsg 'maskd: not running'
-    else
-      echomsg printf('maskd %s: no field under the cursor (%d in this buffer)',
-        get(info, 'version', '?'), len(fields.List(bufnr('%'))))
-    endif
+    echomsg printf('maskd %s: no field under the cursor (%d in this buffer)',
+      get(info, 'version', '?'), len(fields.List(bufnr('%'))))
     return
   endif
   # The daemon's diagnostics are off for plugin buffers: an invalid field's problems are in
@@ -353,7 +376,10 @@ enddef
 # :MaskdFields: the fields of the buffer in the quickfix list.
 export def Fields()
   var bufnr = bufnr('%')
-  var reply = fields.Fetch(bufnr)
+  fields.Fetch(bufnr, (reply) => ListFields(bufnr, reply))
+enddef
+
+def ListFields(bufnr: number, reply: dict<any>)
   if has_key(reply, 'error')
     Error(Message(reply))
     return

@@ -24,9 +24,10 @@ export def Buf(bufnr: number): dict<any>
       last: {rejected: '', overflow: ''},
       shown: {},
       opens: {},
+      masks: {},
       refresh: 0,
       resync: {},
-      stats: {formats: 0, applied: 0, stale: 0, echo: 0, resynced: 0, last_version: -1},
+      stats: {formats: 0, applied: 0, stale: 0, echo: 0, resynced: 0, reopened: 0, last_version: -1},
     }
   endif
   return bufs[key]
@@ -286,9 +287,11 @@ def Shifted(pos: dict<any>, edits: list<any>): dict<any>
   var line = pos.line
   var character = pos.character
   var delta = 0
-  for e in sort(copy(edits), ByStart)
+  # Only the edits on the caret's line move it (a range command brings one per line).
+  var here = filter(copy(edits), (_, e) => e.range.start.line == line && e.range.end.line == line)
+  for e in sort(here, ByStart)
     var r = e.range
-    if r.start.line != line || r.end.line != line || r.start.character > character
+    if r.start.character > character
       continue
     endif
     var text = get(e, 'newText', '')
@@ -353,9 +356,16 @@ enddef
 # Applies an openField or setMask result: its edits when the buffer is still at its
 # version, its cursor, and the field's state.  An open that changed the text is
 # remembered, so that undoing it closes the field (see UndoneOpens()).
-def ApplyResult(bufnr: number, result: any, opening: bool)
+def ApplyResult(bufnr: number, result: any, spec: any, opening: bool)
   if type(result) != v:t_dict
     return
+  endif
+  Remember(bufnr, get(result, 'field', ''), spec)
+  var state = get(result, 'state', {})
+  if get(result, 'version', client.Version(bufnr)) != client.Version(bufnr) && IsState(state)
+    # Answered after the person typed on: its edits are for text that is gone.
+    var resync = Buf(bufnr).resync
+    resync[string(state.range.start.line)] = true
   endif
   if get(result, 'version', client.Version(bufnr)) == client.Version(bufnr)
     var before = bufnr == bufnr('%') ? changenr() : -1
@@ -367,6 +377,107 @@ def ApplyResult(bufnr: number, result: any, opening: bool)
     endif
   endif
   Update(bufnr, [get(result, 'state', {})])
+enddef
+
+# Records the MaskSpec field `id` of `bufnr` was opened (or last re-masked) with: what
+# opening it again after a restart takes.
+def Remember(bufnr: number, id: any, spec: any)
+  if type(id) == v:t_string && id != ''
+    var masks = Buf(bufnr).masks
+    masks[id] = spec
+  endif
+enddef
+
+# Returns LSP Position `pos` after TextDocumentContentChangeEvent `change` (a range), for a
+# place outside the replaced text; `sticky`: a place at the change's start goes after the
+# inserted text.
+def Moved(pos: dict<any>, change: dict<any>, sticky: bool): dict<any>
+  var s = change.range.start
+  var e = change.range.end
+  if pos.line < s.line || (pos.line == s.line && (pos.character < s.character || (pos.character == s.character && !sticky)))
+    return pos
+  endif
+  var parts = split(change.text, "\n", true)
+  var tail = offset.Utf16Len(parts[-1])
+  if pos.line > e.line
+    return {line: pos.line + len(parts) - 1 - (e.line - s.line), character: pos.character}
+  endif
+  # On the change's last line, at or after its end.
+  var base = len(parts) == 1 ? s.character + tail : tail
+  return {line: s.line + len(parts) - 1, character: base + max([0, pos.character - e.character])}
+enddef
+
+def Cmp(a: dict<any>, b: dict<any>): number
+  return a.line != b.line ? a.line - b.line : a.character - b.character
+enddef
+
+# Moves the recorded ranges of `bufnr`'s fields by `change` as the daemon moves its fields
+# (PROTOCOL.md section 3, field tracking): an edit outside a field shifts it, an insertion
+# at either boundary or inside belongs to it (a line break at its end does not), a deletion
+# overlapping it clips it.  The daemon's states replace these as they come; while it is
+# away these are what opening the fields again takes.
+def Track(p: dict<any>)
+  var change = get(p, 'change', {})
+  if empty(change) || !has_key(bufs, string(p.bufnr))
+    return
+  endif
+  var s = change.range.start
+  var e = change.range.end
+  var breaks = change.text =~ "\n"
+  for st in values(Buf(p.bufnr).fields)
+    var r = st.range
+    var fs = r.start
+    var fe = r.end
+    var ns: dict<any>
+    var ne: dict<any>
+    if Cmp(e, fs) < 0 || (Cmp(e, fs) == 0 && (Cmp(s, e) < 0 || breaks))
+      # Wholly before the field (a deletion ending at it, a line break inserted at it).
+      ns = Moved(fs, change, true)
+      ne = Moved(fe, change, true)
+    elseif Cmp(s, fe) > 0 || (Cmp(s, fe) == 0 && (Cmp(s, e) < 0 || breaks))
+      continue
+    else
+      # At a boundary or overlapping: the field keeps what is left of it and the new text.
+      ns = Cmp(s, fs) < 0 ? s : fs
+      var inserted = Moved(s, {range: {start: s, end: s}, text: change.text}, true)
+      var kept = Cmp(fe, e) > 0 ? Moved(fe, change, true) : inserted
+      ne = Cmp(kept, inserted) >= 0 ? kept : inserted
+    endif
+    st.range = {start: ns, end: ne}
+  endfor
+enddef
+
+# Opens again, in a new daemon, every field of `bufnr` where its text is now, with its mask
+# and id, in one request; what was typed meanwhile is formatted (forced: what does not fit
+# is dropped, as typing it would have been).
+def Reopen(bufnr: number)
+  if !has_key(bufs, string(bufnr))
+    return
+  endif
+  var b = Buf(bufnr)
+  var entries: list<dict<any>> = []
+  for st in List(bufnr)
+    if has_key(b.masks, st.field) && st.range.start.line == st.range.end.line
+      add(entries, {range: st.range, mask: b.masks[st.field], field: st.field})
+    endif
+  endfor
+  b.fields = {}
+  b.opens = {}
+  b.own = {}
+  if empty(entries)
+    b.stats.reopened += 1
+    return
+  endif
+  # Not waited for: a large document's answer may take longer than a keystroke.
+  OpenMany(bufnr, entries, true, (got) => {
+    var [opened, errors] = got
+    if !empty(errors)
+      echohl WarningMsg
+      echomsg printf('maskd: %d of %d fields not opened again: %s', len(errors), len(entries), errors[0][1])
+      echohl None
+    endif
+    b.stats.reopened += 1
+  })
 enddef
 
 # Closes the fields of the current buffer `bufnr` whose opening an undo has just taken
@@ -391,11 +502,29 @@ enddef
 
 # Requests ----------------------------------------------------------------------------------
 
+# Sends request `method` with `params` and hands the response to `Finish`, which applies it
+# and returns it: waiting for it when `Done` is unset (the response is returned), else from
+# the channel's callback, `Done` getting what `Finish` returned (and {} is returned now).
+def Call(method: string, params: dict<any>, Finish: func, Done: any): dict<any>
+  if type(Done) != v:t_func
+    return Finish(client.Request(method, params))
+  endif
+  client.RequestThen(method, params, (reply) => Done(Finish(reply)))
+  return {}
+enddef
+
 # Opens a field over LSP Range `range` of `bufnr` with MaskSpec `mask` (and id `id` unless
-# empty), attaching the buffer first.  Returns the daemon's response ({result} or {error}).
-export def Open(bufnr: number, range: dict<any>, mask: any, id = '', force = false): dict<any>
+# empty; `force`: even where text would be lost), attaching the buffer first.  Returns the
+# daemon's response ({result} or {error}), or with `Done` (a Funcref) returns at once and
+# calls Done(response) when it comes.  An answer that comes after the person typed on has
+# its field read again once the buffer settles.
+export def Open(bufnr: number, range: dict<any>, mask: any, id = '', force = false, Done: any = 0): dict<any>
   if !client.Attach(bufnr)
-    return {error: {code: -32603, message: 'maskd is not running'}}
+    var e = {error: {code: -32603, message: 'maskd is not running'}}
+    if type(Done) == v:t_func
+      Done(e)
+    endif
+    return e
   endif
   var params: dict<any> = {textDocument: {}, range: range, mask: mask}
   if id != ''
@@ -406,31 +535,48 @@ export def Open(bufnr: number, range: dict<any>, mask: any, id = '', force = fal
   endif
   client.Flush(bufnr)
   params.textDocument = client.Document(bufnr)
-  var reply = client.Request('maskd/openField', params)
-  if has_key(reply, 'result')
-    ApplyResult(bufnr, reply.result, true)
-  endif
-  return reply
+  return Call('maskd/openField', params, (reply) => {
+    if has_key(reply, 'result')
+      ApplyResult(bufnr, reply.result, mask, true)
+    endif
+    return reply
+  }, Done)
 enddef
 
-# Opens a field with MaskSpec `mask` over each of `ranges` (LSP Ranges, one per line) of
-# `bufnr` in one maskd/openFields.  Returns [opened, errors]: the count, and [line, message]
-# for each range that did not open.
-export def OpenMany(bufnr: number, ranges: list<dict<any>>, mask: any, force = false): list<any>
+# Opens the fields `entries` ({range, mask, field?} each, one per line) of `bufnr` in one
+# maskd/openFields.  Returns [opened, errors]: the count, and [line, message] for each entry
+# that did not open.  With `Done` (a Funcref) it returns [] at once and calls Done(that)
+# when the answer comes.
+export def OpenMany(bufnr: number, entries: list<dict<any>>, force = false, Done: any = 0): list<any>
+  if empty(entries)
+    return [0, []]
+  endif
+  var ranges = mapnew(entries, (_, e) => e.range)
   if !client.Attach(bufnr)
     return [0, [[ranges[0].start.line, 'maskd is not running']]]
   endif
   client.Flush(bufnr)
-  var entries = mapnew(ranges, (_, r) => force ? {range: r, mask: mask, force: true} : {range: r, mask: mask})
-  var params: dict<any> = {textDocument: client.Document(bufnr), fields: entries}
+  var sent = force ? mapnew(entries, (_, e) => extendnew(e, {force: true})) : entries
+  var params: dict<any> = {textDocument: client.Document(bufnr), fields: sent}
   if force
     params.force = true
   endif
-  var reply = client.Request('maskd/openFields', params)
+  if type(Done) == v:t_func
+    client.RequestThen('maskd/openFields', params, (reply) => Done(ApplyMany(bufnr, entries, reply)))
+    return []
+  endif
+  return ApplyMany(bufnr, entries, client.Request('maskd/openFields', params))
+enddef
+
+# Applies the answer to maskd/openFields for `entries` (see OpenMany()).
+def ApplyMany(bufnr: number, entries: list<dict<any>>, reply: dict<any>): list<any>
+  var ranges = mapnew(entries, (_, e) => e.range)
   if has_key(reply, 'error')
     return [0, [[ranges[0].start.line, get(reply.error, 'message', string(reply.error))]]]
   endif
   var results = get(reply.result, 'results', [])
+  var current = bufnr == bufnr('%')
+  var caret = current ? CursorPosition() : {}
   var all: list<any> = []
   var states: list<any> = []
   var errors: list<any> = []
@@ -439,73 +585,101 @@ export def OpenMany(bufnr: number, ranges: list<dict<any>>, mask: any, force = f
     if type(r) == v:t_dict && has_key(r, 'error')
       add(errors, [ranges[i].start.line, get(r.error, 'message', '')])
     elseif type(r) == v:t_dict
-      extend(all, get(r, 'edits', []))
-      add(states, get(r, 'state', {}))
+      var edits = get(r, 'edits', [])
+      var state = get(r, 'state', {})
+      var mergeable = !current || ranges[i].start.line != caret.line
+      if mergeable && type(edits) == v:t_list && len(edits) > 1 && type(state) == v:t_dict && type(get(state, 'text', 0)) == v:t_string
+        # A field's edits lie within the range it was opened over: one replacement of the
+        # range by the field's text is the same change, in a third of the buffer updates
+        # (not on the caret's line, where the edits say how the caret moves).
+        add(all, {range: ranges[i], newText: state.text})
+      else
+        extend(all, edits)
+      endif
+      add(states, state)
+      Remember(bufnr, get(r, 'field', ''), entries[i].mask)
     endif
   endfor
   if get(reply.result, 'version', -1) == client.Version(bufnr) && !empty(all)
-    var current = bufnr == bufnr('%')
-    var caret = current ? CursorPosition() : {}
     ApplyOwn(bufnr, all, false)
     if current
       textedit.SetCursor(bufnr, Shifted(caret, all))
     endif
+  elseif !empty(all)
+    # Answered after the person typed on: the fields are read again once the buffer settles.
+    var resync = Buf(bufnr).resync
+    for st in states
+      resync[string(st.range.start.line)] = true
+    endfor
   endif
   Update(bufnr, states)
   return [len(states), errors]
 enddef
 
 # Changes the mask of field `id` of `bufnr`; what was entered re-flows, and the cursor (LSP
-# Position `position`) keeps its count of entered characters to its left.
-export def SetMask(bufnr: number, id: string, mask: any, position: dict<any>, force = false): dict<any>
+# Position `position`) keeps its count of entered characters to its left.  `Done` as for
+# Open().
+export def SetMask(bufnr: number, id: string, mask: any, position: dict<any>, force = false, Done: any = 0): dict<any>
   client.Flush(bufnr)
   var params: dict<any> = {textDocument: client.Document(bufnr), field: id, mask: mask, position: position}
   if force
     params.force = true
   endif
-  var reply = client.Request('maskd/setMask', params)
-  if has_key(reply, 'result')
-    ApplyResult(bufnr, reply.result, false)
-  endif
-  return reply
+  return Call('maskd/setMask', params, (reply) => {
+    if has_key(reply, 'result')
+      ApplyResult(bufnr, reply.result, mask, false)
+    endif
+    return reply
+  }, Done)
 enddef
 
-# Closes field `id` of `bufnr`; its text stays.
-export def Close(bufnr: number, id: string): dict<any>
+# Closes field `id` of `bufnr`; its text stays.  `Done` as for Open().
+export def Close(bufnr: number, id: string, Done: any = 0): dict<any>
   client.Flush(bufnr)
-  var reply = client.Request('maskd/closeField', {textDocument: client.Document(bufnr), field: id})
-  if has_key(reply, 'result') && has_key(Buf(bufnr).fields, id)
-    remove(Buf(bufnr).fields, id)
-    Render(bufnr)
-  endif
-  return reply
+  return Call('maskd/closeField', {textDocument: client.Document(bufnr), field: id}, (reply) => {
+    if has_key(reply, 'result') && has_key(Buf(bufnr).fields, id)
+      remove(Buf(bufnr).fields, id)
+      Render(bufnr)
+    endif
+    return reply
+  }, Done)
 enddef
 
 # Returns the daemon's response to maskd/formatHints at `position` of `bufnr`: the FieldState
-# of the field containing or touching it, or null.  The state is recorded too.
-export def Hints(bufnr: number, position: dict<any>): dict<any>
+# of the field containing or touching it, or null.  The state is recorded too.  `Done` as
+# for Open().
+export def Hints(bufnr: number, position: dict<any>, Done: any = 0): dict<any>
   if !client.Attached(bufnr)
+    if type(Done) == v:t_func
+      Done({result: null})
+    endif
     return {result: null}
   endif
   client.Flush(bufnr)
-  var reply = client.Request('maskd/formatHints', {textDocument: client.Document(bufnr), position: position})
-  if IsState(get(reply, 'result', null))
-    Update(bufnr, [reply.result])
-  endif
-  return reply
+  return Call('maskd/formatHints', {textDocument: client.Document(bufnr), position: position}, (reply) => {
+    if IsState(get(reply, 'result', null))
+      Update(bufnr, [reply.result])
+    endif
+    return reply
+  }, Done)
 enddef
 
-# Returns the daemon's response to maskd/fields for `bufnr`, recording every state.
-export def Fetch(bufnr: number): dict<any>
+# Returns the daemon's response to maskd/fields for `bufnr`, recording every state.  `Done`
+# as for Open().
+export def Fetch(bufnr: number, Done: any = 0): dict<any>
   if !client.Attached(bufnr)
+    if type(Done) == v:t_func
+      Done({result: []})
+    endif
     return {result: []}
   endif
   client.Flush(bufnr)
-  var reply = client.Request('maskd/fields', {textDocument: client.Document(bufnr)})
-  if type(get(reply, 'result', null)) == v:t_list
-    Reset(bufnr, reply.result)
-  endif
-  return reply
+  return Call('maskd/fields', {textDocument: client.Document(bufnr)}, (reply) => {
+    if type(get(reply, 'result', null)) == v:t_list
+      Reset(bufnr, reply.result)
+    endif
+    return reply
+  }, Done)
 enddef
 
 # A change that touches no field gets no didFormat, yet it can move fields (a line inserted
@@ -536,6 +710,8 @@ enddef
 
 client.On('maskd/didFormat', OnDidFormat)
 client.On('sending', UndoneOpens)
+client.On('changed', Track)
 client.On('changed', OnChanged)
+client.On('restarted', (p) => Reopen(p.bufnr))
 client.On('settled', (p) => Resync(p.bufnr))
 client.On('detach', (p) => Forget(p.bufnr))

@@ -62,6 +62,11 @@ export def Apply(bufnr: number, edits: list<any>, join: bool): bool
   var current = bufnr == bufnr('%')
   var tick = getbufvar(bufnr, 'changedtick')
   var joined = !join || !current
+  if !join && current
+    # An undo step of its own (an open, a mask change), even right after a change made
+    # without a keystroke between: setting 'undolevels' closes the current undo block.
+    &undolevels = &undolevels
+  endif
   for item in indexed
     var e = item[1]
     var [slnum, sbyte] = offset.BytePos(bufnr, e.range.start)

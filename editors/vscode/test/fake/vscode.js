@@ -192,6 +192,16 @@ class WorkspaceEdit {
 }
 
 const DecorationRangeBehavior = Object.freeze({ OpenOpen: 0, ClosedClosed: 1, OpenClosed: 2, ClosedOpen: 3 });
+const DiagnosticSeverity = Object.freeze({ Error: 0, Warning: 1, Information: 2, Hint: 3 });
+const StatusBarAlignment = Object.freeze({ Left: 1, Right: 2 });
+
+class Diagnostic {
+  constructor(range, message, severity = DiagnosticSeverity.Error) {
+    this.range = range;
+    this.message = message;
+    this.severity = severity;
+  }
+}
 const TextDocumentChangeReason = Object.freeze({ Undo: 1, Redo: 2 });
 
 // MARK: Documents and editors
@@ -235,9 +245,14 @@ class TextDocument {
   positionAt(offset) {
     offset = Math.max(0, Math.min(offset, this.text.length));
     const starts = this.lineStarts();
-    let line = 0;
-    while (line + 1 < starts.length && starts[line + 1] <= offset) line++;
-    return new Position(line, offset - starts[line]);
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (starts[mid] <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return new Position(low, offset - starts[low]);
   }
   validatePosition(position) {
     return this.positionAt(this.offsetAt(position));
@@ -246,8 +261,11 @@ class TextDocument {
     return new Range(this.validatePosition(range.start), this.validatePosition(range.end));
   }
   lineStarts() {
+    if (this.cachedStarts && this.cachedFor === this.text) return this.cachedStarts;
     const starts = [0];
-    for (let i = 0; i < this.text.length; i++) if (this.text[i] === '\n') starts.push(i + 1);
+    for (let i = this.text.indexOf('\n'); i >= 0; i = this.text.indexOf('\n', i + 1)) starts.push(i + 1);
+    this.cachedStarts = starts;
+    this.cachedFor = this.text;
     return starts;
   }
 }
@@ -268,12 +286,16 @@ class TextEditor {
     const anchor = this.document.validatePosition(s.anchor);
     const active = this.document.validatePosition(s.active);
     this.selectionValue = new Selection(anchor, active);
+    this.extraSelections = [];
+    onDidChangeTextEditorSelection.fire({ textEditor: this, selections: this.selections });
   }
+  /** The primary selection first, as VS Code lists them. */
   get selections() {
-    return [this.selectionValue];
+    return [this.selectionValue, ...(this.extraSelections || [])];
   }
   set selections(list) {
     this.selection = list[0];
+    this.extraSelections = list.slice(1).map((s) => new Selection(this.document.validatePosition(s.anchor), this.document.validatePosition(s.active)));
   }
   setDecorations(type, rangesOrOptions) {
     if (type.disposed) throw new Error('setDecorations with a disposed decoration type');
@@ -354,6 +376,7 @@ const onDidOpenTextDocument = new EventEmitter();
 const onDidChangeConfiguration = new EventEmitter();
 const onDidChangeVisibleTextEditors = new EventEmitter();
 const onDidChangeActiveTextEditor = new EventEmitter();
+const onDidChangeTextEditorSelection = new EventEmitter();
 
 const packageJson = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
 const defaults = Object.fromEntries(
@@ -370,8 +393,15 @@ const fake = {
   statusMessages: [],
   outputs: new Map(),
   decorationTypes: new Set(),
+  /** name -> Map(uri string -> Diagnostic[]) of every diagnostic collection made. */
+  diagnostics: new Map(),
+  statusItems: [],
+  /** Output channels shown, by name. */
+  shownOutputs: [],
   /** Answers `showQuickPick(items, options)`; a test sets it. Default: cancel. */
   quickPick: () => undefined,
+  /** Answers a message's action buttons `(text, items)`; a test sets it. Default: dismissed. */
+  chooseAction: () => undefined,
   /** Answers `showInputBox(options)`; a test sets it. Default: cancel. */
   inputBox: () => undefined,
   /** Every change event, as fired. */
@@ -428,10 +458,13 @@ const fake = {
     for (const [editor, selection] of carets) {
       const move = (p) => document.positionAt(mapOffset(offsetIn(before, p), sorted));
       editor.selectionValue = new Selection(move(selection.anchor), move(selection.active));
+      editor.extraSelections = (editor.extraSelections || []).map((x) => new Selection(move(x.anchor), move(x.active)));
     }
     const event = { document, contentChanges, reason };
     fake.events.push(event);
     onDidChangeTextDocument.fire(event);
+    // VS Code reports the selections the change moved after the change itself.
+    for (const [editor] of carets) onDidChangeTextEditorSelection.fire({ textEditor: editor, selections: editor.selections });
   },
 
   /** The placeholders drawn in `editor`: `{offset, text}` for every live decoration with `after` text. */
@@ -554,6 +587,31 @@ const window = {
   },
   onDidChangeVisibleTextEditors: onDidChangeVisibleTextEditors.event,
   onDidChangeActiveTextEditor: onDidChangeActiveTextEditor.event,
+  onDidChangeTextEditorSelection: onDidChangeTextEditorSelection.event,
+  createStatusBarItem(alignment, priority) {
+    const item = {
+      alignment,
+      priority,
+      text: '',
+      tooltip: undefined,
+      command: undefined,
+      name: undefined,
+      visible: false,
+      disposed: false,
+      show() {
+        item.visible = true;
+      },
+      hide() {
+        item.visible = false;
+      },
+      dispose() {
+        item.visible = false;
+        item.disposed = true;
+      },
+    };
+    fake.statusItems.push(item);
+    return item;
+  },
   createOutputChannel(name) {
     if (!fake.outputs.has(name)) fake.outputs.set(name, []);
     const lines = fake.outputs.get(name);
@@ -561,7 +619,9 @@ const window = {
       name,
       appendLine: (line) => lines.push(String(line)),
       append: (text) => lines.push(String(text)),
-      show() {},
+      show() {
+        fake.shownOutputs.push(name);
+      },
       clear: () => lines.splice(0),
       dispose() {},
     };
@@ -594,13 +654,40 @@ const window = {
     fake.messages.push({ kind: 'warning', text });
     return Promise.resolve(undefined);
   },
-  showErrorMessage(text) {
-    fake.messages.push({ kind: 'error', text });
-    return Promise.resolve(undefined);
+  showErrorMessage(text, ...items) {
+    fake.messages.push({ kind: 'error', text, items });
+    return Promise.resolve(fake.chooseAction(text, items));
   },
   setStatusBarMessage(text) {
     fake.statusMessages.push(text);
     return new Disposable(() => {});
+  },
+};
+
+const languages = {
+  createDiagnosticCollection(name) {
+    const entries = new Map();
+    fake.diagnostics.set(name, entries);
+    return {
+      name,
+      set(uri, list) {
+        if (list && list.length > 0) entries.set(uri.toString(), [...list]);
+        else entries.delete(uri.toString());
+      },
+      delete(uri) {
+        entries.delete(uri.toString());
+      },
+      get(uri) {
+        return entries.get(uri.toString());
+      },
+      clear() {
+        entries.clear();
+      },
+      dispose() {
+        entries.clear();
+        fake.diagnostics.delete(name);
+      },
+    };
   },
 };
 
@@ -636,7 +723,11 @@ module.exports = {
   WorkspaceEdit,
   DecorationRangeBehavior,
   TextDocumentChangeReason,
+  DiagnosticSeverity,
+  StatusBarAlignment,
+  Diagnostic,
   workspace,
+  languages,
   window,
   commands,
   version: '1.75.0-fake',

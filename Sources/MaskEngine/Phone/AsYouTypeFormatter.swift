@@ -1,0 +1,306 @@
+/// Formats a phone number one key at a time as libphonenumber's `AsYouTypeFormatter` does,
+/// written from its documented behaviour (the `phonenumbers` package's is the reference the
+/// conformance vectors are taken from).
+///
+/// The keys are ASCII digits and a `+` as the first key. In outline:
+/// - up to three keys nothing is formatted; at the third the formatter looks for an
+///   international prefix (`+`, or the region's, `00` for GB) and then a calling code, or else
+///   for a national prefix (`0` in GB, `1` before `[2-9]` in NANPA regions) it sets apart;
+/// - the formats of the region in force whose leading-digits patterns match the national number
+///   so far (the k-th pattern for k + 3 digits) are candidates; a number that matches a
+///   candidate's whole pattern is shown as that format shows it, otherwise the first candidate
+///   that can hold the digits gives a template (the format applied to the longest run of 9s its
+///   pattern takes) filled digit by digit;
+/// - when no candidate is left, or the digits outgrow every template, the keys are shown as typed;
+///   a longer national prefix may still be found and formatting start again.
+/// The formatter is a value: copying it keeps a typed prefix's state, so a field can resume it.
+struct AsYouTypeFormatter: Sendable {
+    private static let plus = UInt8(ascii: "+")
+    private static let space = UInt8(ascii: " ")
+    private static let plusOnly = try! CapturingRegex("\\+")
+
+    /// The region the field reads numbers of, nil for international input only.
+    private let defaultRegion: String?
+    /// The metadata in force: the default region's calling code's, until a calling code is typed.
+    private(set) var metadata: PhoneRegion?
+    /// The text for the keys so far.
+    private(set) var output: [UInt8] = []
+    /// Every key so far.
+    private(set) var keys: [UInt8] = []
+    /// The digits after the international prefix and calling code or the national prefix.
+    private(set) var nationalNumber: [UInt8] = []
+    /// What is shown before the national number: `+44 `, `0`, `00 44 `.
+    private var prefix: [UInt8] = []
+    private var extractedNationalPrefix: [UInt8] = []
+    private var template: [UInt8] = []
+    private var lastMatch = 0
+    private var currentPattern: Int?
+    /// Indexes of the candidate formats in `formats`.
+    private var candidates: [Int] = []
+    private var candidatesAreInternational = false
+    private var ableToFormat = true
+    /// An international or national prefix was typed: the number is a whole national number.
+    private(set) var isCompleteNumber = false
+    private var expectingCallingCode = false
+    private var spaceAfterNationalPrefix = false
+    /// The calling code typed, once one is.
+    private(set) var callingCode: Int?
+
+    init(region: String?) {
+        defaultRegion = region
+        metadata = region.flatMap(PhoneMetadata.callingCode(of:)).flatMap(PhoneMetadata.mainRegion(forCallingCode:))
+    }
+
+    private var formats: [PhoneRegion.Format] {
+        guard let metadata else { return [] }
+        return candidatesAreInternational ? metadata.internationalFormats : metadata.nationalFormats
+    }
+
+    /// Reads one key: an ASCII digit, or `+` as the first key.
+    mutating func input(_ key: UInt8) {
+        keys.append(key)
+        if key != Self.plus { nationalNumber.append(key) }
+        if !ableToFormat {
+            // Formatting may start again once a longer prefix is set apart.
+            if extractInternationalPrefix() {
+                if extractCallingCode() {
+                    output = chooseWithPrefixExtracted()
+                    return
+                }
+            } else if extractLongerNationalPrefix() {
+                prefix.append(Self.space)
+                output = chooseWithPrefixExtracted()
+                return
+            }
+            output = keys
+            return
+        }
+        if keys.count <= 2 {
+            output = keys
+            return
+        }
+        if keys.count == 3 {
+            if extractInternationalPrefix() {
+                expectingCallingCode = true
+            } else {
+                extractedNationalPrefix = removeNationalPrefix()
+                output = chooseFormat()
+                return
+            }
+        }
+        if expectingCallingCode {
+            if extractCallingCode() { expectingCallingCode = false }
+            output = prefix + nationalNumber
+            return
+        }
+        guard !candidates.isEmpty else {
+            output = chooseFormat()
+            return
+        }
+        let filled = fillTemplate(with: key)
+        let whole = formatWholeNumber()
+        if !whole.isEmpty {
+            output = whole
+            return
+        }
+        narrowCandidates(nationalNumber)
+        if makeTemplate() {
+            output = fillTemplateWithNationalNumber()
+        } else {
+            output = ableToFormat ? withPrefix(filled) : keys
+        }
+    }
+
+    private mutating func chooseWithPrefixExtracted() -> [UInt8] {
+        ableToFormat = true
+        expectingCallingCode = false
+        candidates = []
+        lastMatch = 0
+        template = []
+        currentPattern = nil
+        return chooseFormat()
+    }
+
+    /// Picks candidates once the national number has three digits and shows the number with them.
+    private mutating func chooseFormat() -> [UInt8] {
+        guard nationalNumber.count >= 3 else { return withPrefix(nationalNumber) }
+        collectCandidates()
+        let whole = formatWholeNumber()
+        if !whole.isEmpty { return whole }
+        return makeTemplate() ? fillTemplateWithNationalNumber() : keys
+    }
+
+    /// The formats that may apply, judged by how the number was typed (with a national prefix, an
+    /// international one, or neither) and by its leading digits.
+    private mutating func collectCandidates() {
+        let international = isCompleteNumber && extractedNationalPrefix.isEmpty
+        candidatesAreInternational = international && !(metadata?.internationalFormats.isEmpty ?? true)
+        for (index, format) in formats.enumerated() {
+            if !extractedNationalPrefix.isEmpty, format.ruleHasFirstGroupOnly, !format.nationalPrefixOptional,
+               !format.hasCarrierCodeRule {
+                // Typed with a national prefix: formats that never show one do not apply.
+                continue
+            }
+            if extractedNationalPrefix.isEmpty, !isCompleteNumber, !format.ruleHasFirstGroupOnly,
+               !format.nationalPrefixOptional {
+                // Typed without one: formats that need it do not apply.
+                continue
+            }
+            if format.eligible { candidates.append(index) }
+        }
+        narrowCandidates(nationalNumber)
+    }
+
+    /// Keeps the candidates whose leading-digits pattern for this many digits matches.
+    private mutating func narrowCandidates(_ leading: [UInt8]) {
+        let which = leading.count - 3
+        let formats = self.formats
+        candidates.removeAll { index in
+            let patterns = formats[index].leadingDigits
+            guard !patterns.isEmpty else { return false }
+            // Fewer than three digits take the last pattern, as the reference does.
+            let pattern = which < 0 ? patterns[patterns.count - 1] : patterns[min(which, patterns.count - 1)]
+            return !pattern.matches(leading[...], whole: false)
+        }
+    }
+
+    /// The number shown by the first candidate whose whole pattern it matches, when that shows
+    /// every key; empty otherwise.
+    private mutating func formatWholeNumber() -> [UInt8] {
+        let formats = self.formats
+        for index in candidates {
+            let format = formats[index]
+            guard format.pattern.matches(nationalNumber[...], whole: true) else { continue }
+            spaceAfterNationalPrefix = format.ruleSeparatesPrefix
+            let shown = withPrefix(format.pattern.substitute(nationalNumber[...], template: format.format))
+            if shown.filter({ $0 == Self.plus || ($0 >= 0x30 && $0 <= 0x39) }) == keys { return shown }
+        }
+        return []
+    }
+
+    /// Takes the first candidate that gives a template long enough; false when none does.
+    private mutating func makeTemplate() -> Bool {
+        let formats = self.formats
+        while let first = candidates.first {
+            let format = formats[first]
+            if currentPattern == format.patternID { return false }
+            if let template = format.template, format.templateDigits >= nationalNumber.count {
+                self.template = template
+                currentPattern = format.patternID
+                spaceAfterNationalPrefix = format.ruleSeparatesPrefix
+                lastMatch = 0
+                return true
+            }
+            candidates.removeFirst()
+        }
+        ableToFormat = false
+        return false
+    }
+
+    /// Puts `digit` in the template's next free place: the template up to it, or the keys when
+    /// the template is full.
+    private mutating func fillTemplate(with digit: UInt8) -> [UInt8] {
+        guard let place = template[lastMatch...].firstIndex(of: PhoneRegion.placeholder) else {
+            if candidates.count == 1 { ableToFormat = false }
+            currentPattern = nil
+            return keys
+        }
+        template[place] = digit
+        lastMatch = place
+        return Array(template[...place])
+    }
+
+    private mutating func fillTemplateWithNationalNumber() -> [UInt8] {
+        guard !nationalNumber.isEmpty else { return prefix }
+        var filled: [UInt8] = []
+        for digit in nationalNumber { filled = fillTemplate(with: digit) }
+        return ableToFormat ? withPrefix(filled) : keys
+    }
+
+    /// The prefix and `national`, with a space between when the format's national prefix rule has one.
+    private func withPrefix(_ national: [UInt8]) -> [UInt8] {
+        if spaceAfterNationalPrefix, let last = prefix.last, last != Self.space {
+            return prefix + [Self.space] + national
+        }
+        return prefix + national
+    }
+
+    /// Sets apart a national prefix at the start of the national number, and returns it.
+    private mutating func removeNationalPrefix() -> [UInt8] {
+        var start = 0
+        if metadata?.callingCode == 1, nationalNumber.count >= 2, nationalNumber[0] == UInt8(ascii: "1"),
+           nationalNumber[1] != UInt8(ascii: "0"), nationalNumber[1] != UInt8(ascii: "1") {
+            // NANPA: a 1 before [2-9] is the national prefix.
+            start = 1
+            prefix += [UInt8(ascii: "1"), Self.space]
+            isCompleteNumber = true
+        } else if let parsing = metadata?.nationalPrefixForParsing,
+                  let match = parsing.match(nationalNumber[...], whole: false), match[1] > 0 {
+            isCompleteNumber = true
+            start = match[1]
+            prefix += nationalNumber[0..<start]
+        }
+        let removed = Array(nationalNumber[0..<start])
+        nationalNumber.removeFirst(start)
+        return removed
+    }
+
+    /// Sets apart `+` or the region's international prefix at the start of the keys.
+    private mutating func extractInternationalPrefix() -> Bool {
+        let pattern = metadata?.internationalPrefix ?? Self.plusOnly
+        guard let match = pattern.match(keys[...], whole: false) else { return false }
+        isCompleteNumber = true
+        let end = match[1]
+        nationalNumber = Array(keys[end...])
+        prefix = Array(keys[0..<end])
+        if keys[0] != Self.plus { prefix.append(Self.space) }
+        return true
+    }
+
+    /// Sets apart a calling code at the start of the national number and switches to its metadata.
+    private mutating func extractCallingCode() -> Bool {
+        guard let (code, length) = Self.callingCode(at: nationalNumber[...]) else { return false }
+        nationalNumber.removeFirst(length)
+        callingCode = code
+        let main = PhoneMetadata.regions(forCallingCode: code).first
+        if main == "001" {
+            metadata = PhoneMetadata.region("001-\(code)")
+        } else if main != defaultRegion {
+            metadata = PhoneMetadata.mainRegion(forCallingCode: code)
+        }
+        prefix += Array(String(code).utf8) + [Self.space]
+        extractedNationalPrefix = []
+        return true
+    }
+
+    /// The calling code `digits` start with (one to three digits, never starting with 0) and its length.
+    static func callingCode(at digits: ArraySlice<UInt8>) -> (Int, Int)? {
+        guard let first = digits.first, first != UInt8(ascii: "0") else { return nil }
+        var code = 0
+        for (length, digit) in digits.prefix(3).enumerated() {
+            code = code * 10 + Int(digit - 0x30)
+            if !PhoneMetadata.regions(forCallingCode: code).isEmpty { return (code, length + 1) }
+        }
+        return nil
+    }
+
+    /// Puts the national prefix set apart back and looks for a longer one; true when one differs.
+    private mutating func extractLongerNationalPrefix() -> Bool {
+        if !extractedNationalPrefix.isEmpty {
+            nationalNumber = extractedNationalPrefix + nationalNumber
+            // The reference cuts the prefix at the last occurrence of the national prefix (and,
+            // finding none, drops its last character).
+            var cut = prefix.count - 1
+            let n = extractedNationalPrefix.count
+            if prefix.count >= n {
+                for start in stride(from: prefix.count - n, through: 0, by: -1)
+                where Array(prefix[start..<(start + n)]) == extractedNationalPrefix {
+                    cut = start
+                    break
+                }
+            }
+            prefix.removeSubrange(max(cut, 0)...)
+        }
+        return extractedNationalPrefix != removeNationalPrefix()
+    }
+}
