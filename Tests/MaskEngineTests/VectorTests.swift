@@ -99,8 +99,10 @@ final class VectorTests: XCTestCase {
                 let sel = (step["selection"] as? [Int]).map { Self.characters($0[0], in: text)..<Self.characters($0[1], in: text) }
                     ?? (end..<end)
                 let forward = inserted.isEmpty && sel.isEmpty && sel.lowerBound == start
-                let fieldEdit = inserted.isEmpty ? (forward ? FieldEdit.forwardDelete(start..<end) : .backspace(start..<end))
+                var fieldEdit = inserted.isEmpty ? (forward ? FieldEdit.forwardDelete(start..<end) : .backspace(start..<end))
                     : .insert(inserted, at: start..<end)
+                // As maskd/apply does: a refused insertion gives back the selection sent with it.
+                if !inserted.isEmpty, step["selection"] != nil { fieldEdit.selection = sel }
                 run(mask.apply(fieldEdit, to: text))
             } else if let newSpec = step["setMask"] {
                 let next = try! Mask.compile(try! VectorSpec.spec(newSpec))

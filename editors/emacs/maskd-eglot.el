@@ -460,12 +460,8 @@ the fields are closed and typing is plain."
                              (eglot--managed-buffers server))))
     (if (or (null buffers) (eglot--shutdown-requested server))
         (funcall sentinel proc change)
-      (let* ((reason (if (eq (process-status proc) 'signal)
-                         (format "killed by signal %d" (process-exit-status proc))
-                       (format "exit code %d" (process-exit-status proc))))
-             (now (float-time))
-             (recent (seq-filter (lambda (time) (< (- now time) 60))
-                                 maskd-eglot--restarts))
+      (let* ((reason (maskd-exit-reason proc))
+             (recent (maskd-recent-restarts maskd-eglot--restarts))
              (give-up (>= (length recent) maskd-max-restarts))
              (inhibit (eglot--inhibit-autoreconnect server)))
         (cond
@@ -476,7 +472,7 @@ the fields are closed and typing is plain."
           (cancel-timer inhibit)
           (setf (eglot--inhibit-autoreconnect server) nil)))
         (unless give-up
-          (setq maskd-eglot--restarts (cons now recent)))
+          (setq maskd-eglot--restarts (cons (float-time) recent)))
         (setq maskd-eglot--reopened nil)
         (let ((failure (condition-case err
                            (let ((inhibit-message t))

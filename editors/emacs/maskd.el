@@ -239,12 +239,16 @@ is opened again."
 (defvar maskd--sending nil
   "Non-nil while maskd sends a command's changes and awaits their formatting.")
 
-(defun maskd--exit-reason (conn)
-  "Return how the process of CONN ended, for a message."
-  (let ((proc (jsonrpc--process conn)))
-    (if (eq (process-status proc) 'signal)
-        (format "killed by signal %d" (process-exit-status proc))
-      (format "exit code %d" (process-exit-status proc)))))
+(defun maskd-exit-reason (proc)
+  "Return how the daemon's process PROC ended, for a message."
+  (if (eq (process-status proc) 'signal)
+      (format "killed by signal %d" (process-exit-status proc))
+    (format "exit code %d" (process-exit-status proc))))
+
+(defun maskd-recent-restarts (times)
+  "Return the restart TIMES (`float-time') of the last minute."
+  (let ((now (float-time)))
+    (seq-filter (lambda (time) (< (- now time) 60)) times)))
 
 (defun maskd--on-shutdown (conn)
   "Forget CONN, the connection to a daemon that has exited.
@@ -265,7 +269,7 @@ field re-opened, from a timer or at the end of the current command."
       ;; start-up error has been reported, and restarting would loop.
       (if (or maskd--stopping (not initialized))
           (maskd--forget-all-fields)
-        (setq maskd--pending-restart (maskd--exit-reason conn))
+        (setq maskd--pending-restart (maskd-exit-reason (jsonrpc--process conn)))
         (run-at-time 0 nil #'maskd--restart-later)))))
 
 (defun maskd--forget-all-fields ()
@@ -290,16 +294,14 @@ fields are closed instead."
   (when maskd--pending-restart
     (let* ((reason (prog1 maskd--pending-restart
                      (setq maskd--pending-restart nil)))
-           (now (float-time))
-           (recent (seq-filter (lambda (time) (< (- now time) 60))
-                               maskd--restarts)))
+           (recent (maskd-recent-restarts maskd--restarts)))
       (if (>= (length recent) maskd-max-restarts)
           (progn
             (maskd--forget-all-fields)
             (message "[maskd] the daemon exited (%s), %d times within a minute: \
 not restarting it; fields closed until you open one"
                      reason (1+ (length recent))))
-        (setq maskd--restarts (cons now recent))
+        (setq maskd--restarts (cons (float-time) recent))
         (condition-case err
             (let ((count 0))
               (maskd--connection)
@@ -943,8 +945,10 @@ and, for card masks, `:brand'.  No request is made."
 (defun maskd--resolve-mask (name &optional daemon-presets)
   "Return the MaskSpec that NAME stands for.
 NAME is one of `maskd-presets', a JSON object (when it starts with {),
-the name of a preset of the daemon when it is a bare word (letters,
-digits, dots, dashes, underscores), or else a mask in bracket notation.
+`phone' and a region code (`phone GB', the phone preset for that
+region's national numbers), the name of a preset of the daemon when it
+is a bare word (letters, digits, dots, dashes, underscores), or else a
+mask in bracket notation.
 DAEMON-PRESETS is a function returning the daemon's preset names
 \(default: those of `maskd-mode''s daemon).  An unknown preset name is
 a `user-error' listing the presets."
@@ -956,6 +960,10 @@ a `user-error' listing the presets."
           (json-parse-string name :object-type 'plist
                              :null-object nil :false-object :json-false)
         (json-parse-error (user-error "[maskd] not a JSON object: %s" name))))
+     ;; `phone GB': the phone preset for a region's national numbers.
+     ((and (string-match "\\`phone[ \t]+\\([[:alpha:]][[:alpha:]]\\)\\'" name)
+           (member "phone" (funcall (or daemon-presets #'maskd--daemon-presets))))
+      (list :preset "phone" :region (upcase (match-string 1 name))))
      ((not (string-match-p "\\`[[:alnum:]._-]+\\'" name)) name)
      (t
       (let ((names (funcall (or daemon-presets #'maskd--daemon-presets))))

@@ -381,7 +381,7 @@ final class PhoneField: Sendable {
         if !edit.text.isEmpty, keptInserted == 0 {
             // Nothing typed was read in: the edit is refused whole (stepping over a `+` moves the caret).
             if steppedOverPlus, range.isEmpty { return unchanged(caret: 1, rejected: rejected) }
-            return unchanged(caret: range.upperBound, selection: range, rejected: rejected,
+            return unchanged(caret: range.upperBound, selection: edit.selection ?? range, rejected: rejected,
                              overflow: String(decoding: inserted, as: UTF8.self))
         }
         let k = before.count + plusAdded + keptInserted

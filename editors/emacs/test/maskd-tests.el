@@ -681,6 +681,14 @@ Under eglot, the maskd-eglot command of the same name."
   (should (equal "Card 4111 1111 1111 1111" (buffer-string)))
   (should (equal "4111111111111111" (plist-get (maskd-field-state) :value))))
 
+(maskd-test--deftest phone-region
+  "`phone GB' opens the phone preset for the region's national numbers."
+  (maskd-test--buffer "Tel: 01212345678")
+  (maskd-test--call 'maskd-field "phone GB")
+  (should (equal "Tel: 0121 234 5678" (buffer-string)))
+  (should (equal "GB" (plist-get (maskd-field-state) :region)))
+  (should (equal "fixed" (plist-get (maskd-field-state) :type))))
+
 (maskd-test--deftest unknown-preset
   "A bare word is a preset name; an unknown one lists the presets."
   (maskd-test--buffer "Tel: ")

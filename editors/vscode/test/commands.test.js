@@ -147,6 +147,16 @@ test('a bare word is a preset name; an unknown one lists the presets', async () 
   await H.typeKeys(editor, '5', ['Tel: +1 (5|']);
 });
 
+test('phone and a region code open the phone preset for that region', async () => {
+  const editor = H.openEditor('Tel: |');
+  assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs', 'phone gb'));
+  await H.typeKeys(editor, '0121', ['Tel: 0|', 'Tel: 01|', 'Tel: 012|', 'Tel: 0121|']);
+  await H.typeKeys(editor, '2', ['Tel: 0121 2|']);
+  const [state] = (await H.activate()).api.fieldsOf(editor.document);
+  assert.equal(state.mask, 'phone(region: GB)');
+  assert.equal(state.region, 'GB');
+});
+
 test('an undo of an open closes the field and gives the text back', async () => {
   const editor = H.openEditor('Phone: |5551234567|');
   assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs', 'phone.us'));

@@ -346,6 +346,13 @@ export def Presets(): list<string>
   return type(names) == v:t_list ? names : []
 enddef
 
+# Returns the region codes the daemon's phone preset takes.
+export def PhoneRegions(): list<string>
+  var maskd = get(get(get(Server(), 'capabilities', {}), 'experimental', {}), 'maskd', {})
+  var codes = get(maskd, 'phoneRegions', [])
+  return type(codes) == v:t_list ? codes : []
+enddef
+
 # Returns the daemon's last lines on stderr, its window/logMessage texts and the plugin's
 # own problems, for bug reports and the tests.
 export def Log(): dict<list<string>>
