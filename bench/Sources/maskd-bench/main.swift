@@ -204,6 +204,28 @@ section("engine", number: "1") {
     let (deletion, what) = try EngineBench.midFieldDeletion(reps: counts.engineReps, warmup: counts.engineWarmup)
     add("card: mid-field backspace, full field", deletion, target: false)
     report.note("engine deletion: \(what).")
+    // Issue 14's bracket rows, against RedMadRobot's figures in FACTS.md (not run here: its sources cannot be fetched).
+    func addBracket(_ name: String, _ samples: Samples, redMadRobot: (Double, Double), goal: Double) {
+        let speedup = redMadRobot.0 / samples.median
+        report.add(Row(number: "1", name: "engine: \(name), ns/keystroke", median: formatDuration(samples.median),
+                       p99: formatDuration(samples.p99),
+                       baseline: "RedMadRobot \(formatDuration(redMadRobot.0))-\(formatDuration(redMadRobot.1)) (FACTS.md)",
+                       ratio: formatRatio(speedup) + "-" + formatRatio(redMadRobot.1 / samples.median) + " faster",
+                       target: "≤ \(formatDuration(goal)), ≥ 6x", result: Verdict.check(samples.median <= goal && speedup >= 6)))
+    }
+    let brackets = try EngineCase.bracket()
+    for (c, (rmr, goal)) in zip(brackets, [(Masks.redMadRobotCard, 400.0), (Masks.redMadRobotPhone, 350.0)]) {
+        let (samples, text) = EngineBench.typing(c, reps: counts.engineReps, warmup: counts.engineWarmup)
+        addBracket("\(c.name) typed", samples, redMadRobot: rmr, goal: goal)
+        report.note("engine \(c.name): \(c.keys.count) keys typed give \"\(text)\".")
+    }
+    let (bracketDeletion, bracketWhat) = try EngineBench.midFieldDeletion(
+        reps: counts.engineReps, warmup: counts.engineWarmup, spec: .notation(Masks.bracketCard),
+        digits: Masks.bracketCardDigits)
+    addBracket("bracket card, backspace at `6222 02|00 …`, full field", bracketDeletion,
+               redMadRobot: Masks.redMadRobotBackspace, goal: 600)
+    report.note("engine bracket deletion: \(bracketWhat). RedMadRobot's figures are FACTS.md's (one process, batches "
+        + "taking turns, 2026-12-03); its sources cannot be fetched here, so they are not re-measured in this run.")
 }
 
 // MARK: 2 and 3. Keystroke round trips: one line, and a big document (which 5 measures too)
