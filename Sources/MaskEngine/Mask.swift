@@ -244,10 +244,11 @@ public final class Mask: @unchecked Sendable {
             var unchanged = d.layout
             program.settle(&unchanged)
             let rejected = outcome.refused ? outcome.rejected : edit.text
-            // A refused insertion leaves the selection as it was; a deletion that changes nothing
-            // leaves a collapsed caret: where the deletion rule puts it when there was nothing to
-            // delete, else where the key was pressed.
-            var selection = range
+            // A refused insertion leaves the selection as it was (the one sent with the edit, else the
+            // edit's range); a deletion that changes nothing leaves a collapsed caret: where the deletion
+            // rule puts it when there was nothing to delete, else (the `regex` refused it) where the key
+            // was pressed.
+            var selection = edit.selection.map { clamp($0, chars.count) } ?? range
             if inserted.isEmpty {
                 let caret = outcome.refused ? min(outcome.caret, chars.count) : Self.caretBefore(edit, range)
                 selection = caret..<caret

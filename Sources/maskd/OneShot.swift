@@ -149,6 +149,9 @@ func runPresets(_ arguments: [String]) throws -> Int32 {
     guard arguments.isEmpty else { throw UsageError(message: "presets takes no arguments") }
     for name in Presets.names {
         print(name.padded(to: 12) + (Presets.summaries[name] ?? ""))
+        if name == "phone" {
+            print("".padded(to: 12) + "region: " + Presets.phoneRegions.joined(separator: " "))
+        }
     }
     return 0
 }

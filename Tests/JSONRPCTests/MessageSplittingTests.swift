@@ -41,6 +41,29 @@ final class MessageSplittingTests: XCTestCase {
     check(frame("{\"a\":1}"), [.message("{\"a\":1}")])
   }
 
+  /// A body of a mebibyte or more is moved out of the splitter's buffer: the bytes after it (the next frame) stay.
+  func testLargeBody_thenAFrame_bothWhole() {
+    let large = "[\"" + String(repeating: "0123456789", count: 150_000) + "\"]"
+    let bytes = Array((frame(large) + frame("[2]") + "Content-Length: 3\r\n").utf8)
+    for chunk in [bytes.count, 1 << 16] {
+      var splitter = FrameSplitter()
+      var bodies: [String] = []
+      var offset = 0
+      while offset < bytes.count {
+        splitter.append(Array(bytes[offset..<min(bytes.count, offset + chunk)]))
+        offset += chunk
+        while let event = splitter.next() {
+          guard case .message(let body) = event else { return XCTFail("\(event) fed in chunks of \(chunk)") }
+          bodies.append(String(decoding: body, as: UTF8.self))
+        }
+      }
+      XCTAssertEqual(bodies, [large, "[2]"], "fed in chunks of \(chunk)")
+      splitter.append(Array("\r\n[3]".utf8))
+      guard case .message(let body) = splitter.next() else { return XCTFail("the frame after them") }
+      XCTAssertEqual(String(decoding: body, as: UTF8.self), "[3]")
+    }
+  }
+
   func testManyFramesInOneRead() {
     check(frame("[1]") + frame("[2]") + frame("[3]"), [.message("[1]"), .message("[2]"), .message("[3]")])
   }

@@ -57,13 +57,8 @@ final class BlockPropertyTests: XCTestCase {
                 let context = "\(spec.form) \(spec.blocks!) eager \(spec.eager!): \(TypingField.mark(r.text, r.selection))"
                 XCTAssertTrue(r.selection.upperBound <= r.text.count, context)
                 XCTAssertEqual(mask.format(r.text).text, r.text, "not idempotent: " + context)
-                var typed = TypingField(mask, "|")
-                typed.text = mask.format("").text
-                typed.selection = typed.text.count..<typed.text.count
-                var pasted = typed
-                typed.type(r.text)
-                pasted.paste(r.text)
-                XCTAssertEqual(typed.text, pasted.text, "typing != pasting: " + context)
+                let both = typedAndPasted(mask, r.text)
+                XCTAssertEqual(both.typed, both.pasted, "typing != pasting: " + context)
                 XCTAssertEqual(mask._applyAsCharacters(.insert("1", at: r.selection), to: r.text),
                                mask.apply(.insert("1", at: r.selection), to: r.text), "byte path: " + context)
             }

@@ -102,3 +102,15 @@ struct TypingField {
 func check(_ field: TypingField, _ expected: String, file: StaticString = #filePath, line: UInt = #line) {
     XCTAssertEqual(field.marked, expected, file: file, line: line)
 }
+
+/// The texts a person gets typing `text` key by key, and pasting it, into an empty field of `mask`:
+/// `Protocol/engine.md` says they are the same.
+func typedAndPasted(_ mask: Mask, _ text: String) -> (typed: String, pasted: String) {
+    var typed = TypingField(mask, "|")
+    typed.text = mask.format("").text
+    typed.selection = typed.text.count..<typed.text.count
+    var pasted = typed
+    typed.type(text)
+    pasted.paste(text)
+    return (typed.text, pasted.text)
+}

@@ -72,4 +72,15 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertThrowsError(try Mask.compile(MaskSpec(.separatorAt([Int.max]))))
         XCTAssertThrowsError(try Mask.compile(MaskSpec(.groups([4]), maxLength: Int.max, repeat: true)))
     }
+
+    func testBug13_eagerLiteralsAfterAnEmptyOptionalSlot_typingEqualsPasting() throws {
+        let mask = try Mask.compile(MaskSpec(.notation("a{.}a[99]AAaX😀a{.}a[99]AAa"), eager: true))
+        let text = "a.a1AAaX😀a.a"
+        var typed = mask.format("")
+        for key in text { typed = mask.apply(.insert(String(key), at: typed.selection), to: typed.text) }
+        let empty = mask.format("")
+        let pasted = mask.apply(.insert(text, at: empty.selection), to: empty.text)
+        XCTAssertEqual(typed.text, text)
+        XCTAssertEqual(pasted.text, text)
+    }
 }

@@ -105,13 +105,8 @@ final class PropertyTests: XCTestCase {
                 // Formatting is idempotent.
                 XCTAssertEqual(mask.format(result.text).text, result.text, "not idempotent: " + context)
                 // Typing the text key by key gives the same field as pasting it.
-                var typed = TypingField(mask, "|")
-                typed.text = mask.format("").text
-                typed.selection = typed.text.count..<typed.text.count
-                var pasted = typed
-                typed.type(result.text)
-                pasted.paste(result.text)
-                XCTAssertEqual(typed.text, pasted.text, "typing != pasting: " + context)
+                let both = typedAndPasted(mask, result.text)
+                XCTAssertEqual(both.typed, both.pasted, "typing != pasting: " + context)
                 // No typed character that fits is lost: each is entered, rejected or cut.
                 if !inserted.isEmpty {
                     let enteredAfter = Self.enteredCount(mask, result.text)

@@ -99,8 +99,10 @@ final class VectorTests: XCTestCase {
                 let sel = (step["selection"] as? [Int]).map { Self.characters($0[0], in: text)..<Self.characters($0[1], in: text) }
                     ?? (end..<end)
                 let forward = inserted.isEmpty && sel.isEmpty && sel.lowerBound == start
-                let fieldEdit = inserted.isEmpty ? (forward ? FieldEdit.forwardDelete(start..<end) : .backspace(start..<end))
+                var fieldEdit = inserted.isEmpty ? (forward ? FieldEdit.forwardDelete(start..<end) : .backspace(start..<end))
                     : .insert(inserted, at: start..<end)
+                // As maskd/apply does: a refused insertion gives back the selection sent with it.
+                if !inserted.isEmpty, step["selection"] != nil { fieldEdit.selection = sel }
                 run(mask.apply(fieldEdit, to: text))
             } else if let newSpec = step["setMask"] {
                 let next = try! Mask.compile(try! VectorSpec.spec(newSpec))
@@ -132,6 +134,8 @@ final class VectorTests: XCTestCase {
                     case "placeholder": XCTAssertEqual(r.placeholder, value as? String, where_)
                     case "mask": XCTAssertEqual(r.mask, value as? String, where_)
                     case "brand": XCTAssertEqual(r.brand, value is NSNull ? nil : value as? String, where_)
+                    case "region": XCTAssertEqual(r.region, value is NSNull ? nil : value as? String, where_)
+                    case "type": XCTAssertEqual(r.phoneType, value is NSNull ? nil : value as? String, where_)
                     default: XCTFail("\(where_): unknown expectation \(key)")
                     }
                 }
@@ -154,7 +158,7 @@ enum VectorSpec {
         guard let object = json as? [String: Any] else { throw Malformed() }
         let forms = ["notation", "pattern", "groups", "separatorAt", "preset", "oneOf", "number"].filter { object[$0] != nil }
         let options = ["slot", "accept", "separator", "minLength", "maxLength", "repeat", "eager", "case", "regex",
-                       "validate", "placeholderChar", "blocks", "order"]
+                       "validate", "placeholderChar", "blocks", "order", "region"]
         guard forms.count == 1, object.keys.allSatisfy({ forms.contains($0) || options.contains($0) }) else { throw Malformed() }
         var spec: MaskSpec
         switch forms[0] {
@@ -205,6 +209,7 @@ enum VectorSpec {
             }
         }
         spec.order = try optional(object["order"], String.self)
+        spec.region = try optional(object["region"], String.self)
         return spec
     }
 

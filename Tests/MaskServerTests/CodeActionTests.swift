@@ -46,6 +46,14 @@ final class CodeActionTests: XCTestCase {
         XCTAssertLessThan(date.firstIndex(of: "Format as date")!, date.firstIndex(of: "Format as amount")!)
     }
 
+    func testCodeAction_offersPhoneForANumberWrittenWithItsPlus() throws {
+        client = try DaemonClient()
+        client.initializeLSP()
+        let editor = Editor(client, text: "+44 121 234 5678\n01212345678\n")
+        XCTAssertEqual(titles(editor, line: 0).first, "Format as phone")
+        XCTAssertFalse(titles(editor, line: 1).contains("Format as phone"), "without its + a number is not taken for one")
+    }
+
     func testCodeAction_offersNoPresetThatWouldDropLettersOrDigits() throws {
         client = try DaemonClient()
         client.initializeLSP()

@@ -11,6 +11,17 @@ final class CommandLineTests: XCTestCase {
         return String(result.out.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
     }
 
+    func testPresets_listsPhoneWithItsRegions_andFormatTakesIt() throws {
+        let result = try runMaskd(["presets"])
+        XCTAssertEqual(result.code, 0, result.err)
+        let lines = result.out.split(separator: "\n")
+        XCTAssertTrue(lines.first?.hasPrefix("phone ") ?? false, result.out)
+        XCTAssertTrue(lines.count > 1 && lines[1].contains("region: AC AD AE") && lines[1].contains(" GB "), result.out)
+        XCTAssertEqual(try firstLine(["format", "--mask", #"{"preset": "phone", "region": "GB"}"#, "01212345678"]),
+                       "0121 234 5678|")
+        XCTAssertEqual(try firstLine(["format", "--mask", #"{"preset": "phone"}"#, "441212345678"]), "+44 121 234 5678|")
+    }
+
     func testFormat_notationStartingWithABrace_isNotation() throws {
         XCTAssertEqual(try firstLine(["format", "--mask", "{7} ([000]) [000] - [9999]", "1234567"]), "7 (123) 456 - 7|")
         XCTAssertEqual(try firstLine(["format", "--mask", "{+}[00]", "12"]), "+12|")

@@ -69,6 +69,18 @@ final class HoverInlayHintTests: XCTestCase {
                            code: -32602)
     }
 
+    func testHover_onAPhoneField_showsRegionAndType() {
+        client.initializeLSP()
+        let editor = Editor(client, text: "Tel: 01212345678")
+        editor.openField(0, 5, 16, mask: ["preset": "phone", "region": "GB"], id: "tel")
+        XCTAssertEqual(editor.document.lines[0], "Tel: 0121 234 5678")
+        let hover = client.call("textDocument/hover", ["textDocument": editor.document.identifier, "position": position(0, 8)])
+        let markdown = hover["contents"]?["value"]?.stringValue ?? ""
+        XCTAssertTrue(markdown.contains("- mask: `phone(region: GB)`"), markdown)
+        XCTAssertTrue(markdown.contains("- region: GB · type: fixed"), markdown)
+        XCTAssertTrue(markdown.contains("- complete: yes · valid: yes"), markdown)
+    }
+
     func testHover_onAnEmptyMaskField_saysEmpty_andHasNoPresetLine() {
         client.initializeLSP()
         let editor = Editor(client, text: "Tel: ")

@@ -12,6 +12,9 @@ final class LifecycleTests: XCTestCase {
         XCTAssertEqual(capabilities?["textDocumentSync"], ["openClose": true, "change": 2])
         XCTAssertEqual(capabilities?["experimental"]?["maskd"]?["version"], 1)
         XCTAssertNotNil(capabilities?["experimental"]?["maskd"]?["presets"]?.arrayValue)
+        XCTAssertEqual(capabilities?["experimental"]?["maskd"]?["presets"]?.arrayValue?.first, "phone")
+        let regions = capabilities?["experimental"]?["maskd"]?["phoneRegions"]?.arrayValue ?? []
+        XCTAssertTrue(regions.contains("GB") && regions.contains("CN") && regions.count >= 240, "\(regions.count) regions")
         XCTAssertEqual(result["serverInfo"]?["name"], "maskd")
         XCTAssertNotNil(result["serverInfo"]?["version"]?.stringValue)
         XCTAssertEqual(client.callFailing("initialize", ["capabilities": [:]], code: -32600)["code"], -32600)

@@ -285,16 +285,18 @@ The region, the word at point, MASK and FORCE (the prefix argument)
 are taken as by `maskd-field'; a region over several lines opens one
 field per line."
   (interactive
-   (let ((bounds (if (use-region-p)
-                     (cons (region-beginning) (region-end))
-                   (maskd--word-bounds))))
-     (list (maskd-eglot--read-mask "Field mask: ") (car bounds) (cdr bounds)
-           current-prefix-arg)))
+   (list (maskd-eglot--read-mask "Field mask: ")
+         (and (use-region-p) (region-beginning))
+         (and (use-region-p) (region-end))
+         current-prefix-arg))
   (maskd--reporting
-    (let ((mask (if (stringp mask)
-                    (maskd--resolve-mask mask #'maskd-eglot--presets)
-                  mask))
-          (bounds (if beg (cons beg (or end beg)) (maskd--word-bounds))))
+    (let* ((mask (if (stringp mask)
+                     (maskd--resolve-mask mask #'maskd-eglot--presets)
+                   mask))
+           (bounds (if beg
+                       (cons beg (or end beg))
+                     (maskd-widest-run (maskd--word-bounds) mask
+                                       #'maskd-eglot--request))))
       (when (use-region-p)
         (deactivate-mark))
       (if (> (count-lines (car bounds) (cdr bounds)) 1)
@@ -458,12 +460,8 @@ the fields are closed and typing is plain."
                              (eglot--managed-buffers server))))
     (if (or (null buffers) (eglot--shutdown-requested server))
         (funcall sentinel proc change)
-      (let* ((reason (if (eq (process-status proc) 'signal)
-                         (format "killed by signal %d" (process-exit-status proc))
-                       (format "exit code %d" (process-exit-status proc))))
-             (now (float-time))
-             (recent (seq-filter (lambda (time) (< (- now time) 60))
-                                 maskd-eglot--restarts))
+      (let* ((reason (maskd-exit-reason proc))
+             (recent (maskd-recent-restarts maskd-eglot--restarts))
              (give-up (>= (length recent) maskd-max-restarts))
              (inhibit (eglot--inhibit-autoreconnect server)))
         (cond
@@ -474,7 +472,7 @@ the fields are closed and typing is plain."
           (cancel-timer inhibit)
           (setf (eglot--inhibit-autoreconnect server) nil)))
         (unless give-up
-          (setq maskd-eglot--restarts (cons now recent)))
+          (setq maskd-eglot--restarts (cons (float-time) recent)))
         (setq maskd-eglot--reopened nil)
         (let ((failure (condition-case err
                            (let ((inhibit-message t))

@@ -239,12 +239,16 @@ is opened again."
 (defvar maskd--sending nil
   "Non-nil while maskd sends a command's changes and awaits their formatting.")
 
-(defun maskd--exit-reason (conn)
-  "Return how the process of CONN ended, for a message."
-  (let ((proc (jsonrpc--process conn)))
-    (if (eq (process-status proc) 'signal)
-        (format "killed by signal %d" (process-exit-status proc))
-      (format "exit code %d" (process-exit-status proc)))))
+(defun maskd-exit-reason (proc)
+  "Return how the daemon's process PROC ended, for a message."
+  (if (eq (process-status proc) 'signal)
+      (format "killed by signal %d" (process-exit-status proc))
+    (format "exit code %d" (process-exit-status proc))))
+
+(defun maskd-recent-restarts (times)
+  "Return the restart TIMES (`float-time') of the last minute."
+  (let ((now (float-time)))
+    (seq-filter (lambda (time) (< (- now time) 60)) times)))
 
 (defun maskd--on-shutdown (conn)
   "Forget CONN, the connection to a daemon that has exited.
@@ -265,7 +269,7 @@ field re-opened, from a timer or at the end of the current command."
       ;; start-up error has been reported, and restarting would loop.
       (if (or maskd--stopping (not initialized))
           (maskd--forget-all-fields)
-        (setq maskd--pending-restart (maskd--exit-reason conn))
+        (setq maskd--pending-restart (maskd-exit-reason (jsonrpc--process conn)))
         (run-at-time 0 nil #'maskd--restart-later)))))
 
 (defun maskd--forget-all-fields ()
@@ -290,16 +294,14 @@ fields are closed instead."
   (when maskd--pending-restart
     (let* ((reason (prog1 maskd--pending-restart
                      (setq maskd--pending-restart nil)))
-           (now (float-time))
-           (recent (seq-filter (lambda (time) (< (- now time) 60))
-                               maskd--restarts)))
+           (recent (maskd-recent-restarts maskd--restarts)))
       (if (>= (length recent) maskd-max-restarts)
           (progn
             (maskd--forget-all-fields)
             (message "[maskd] the daemon exited (%s), %d times within a minute: \
 not restarting it; fields closed until you open one"
                      reason (1+ (length recent))))
-        (setq maskd--restarts (cons now recent))
+        (setq maskd--restarts (cons (float-time) recent))
         (condition-case err
             (let ((count 0))
               (maskd--connection)
@@ -557,15 +559,17 @@ new text in the buffer.")
             maskd--fields))
 
 (defun maskd--before-change (beg end)
-  "Record what the change of BEG..END is about to replace."
-  (when maskd--opened
+  "Record what the change of BEG..END is about to replace.
+The daemon's edits being applied are not recorded: they are sent as
+they came (see `maskd--apply-edits')."
+  (when (and maskd--opened (not maskd--applying))
     (let ((open (car maskd--changes)))
       (setq maskd--before
             (vector beg end
                     (maskd--position beg) (maskd--position end)
                     (and (<= (- end beg) 4096)
                          (buffer-substring-no-properties beg end))
-                    (and (not maskd--applying) (maskd--touches-field-p beg end))
+                    (maskd--touches-field-p beg end)
                     ;; Where the open change ends, as an LSP position,
                     ;; when this change reaches past it.
                     (and open (> end (aref open 4))
@@ -573,7 +577,11 @@ new text in the buffer.")
 
 (defun maskd--after-change (beg end old-len)
   "Record the change of BEG..END that replaced OLD-LEN characters."
-  (when maskd--opened
+  (cond
+   ((not maskd--opened))
+   (maskd--applying
+    (setq maskd--tick (buffer-chars-modified-tick)))
+   (t
     (let ((before maskd--before))
       (setq maskd--before nil)
       (cond
@@ -598,10 +606,10 @@ new text in the buffer.")
       (setq maskd--tick (buffer-chars-modified-tick))
       (unless (memq (current-buffer) maskd--dirty)
         (push (current-buffer) maskd--dirty))
-      (unless (or maskd--applying maskd--flush-timer)
+      (unless maskd--flush-timer
         ;; A command's changes are sent when it ends; this timer sends
         ;; those made outside the command loop.
-        (setq maskd--flush-timer (run-at-time 0 nil #'maskd--flush-later))))))
+        (setq maskd--flush-timer (run-at-time 0 nil #'maskd--flush-later)))))))
 
 (defun maskd--record (b0 e0 new-end before)
   "Add the change of B0..E0, now B0..NEW-END, to those not yet sent.
@@ -613,8 +621,7 @@ new change."
   (let* ((open (car maskd--changes))
          (ob (and open (aref open 3)))
          (oe (and open (aref open 4))))
-    ;; The daemon's edits stay one change each, so it knows its echo.
-    (if (and open (not maskd--applying) (<= b0 oe) (>= e0 ob))
+    (if (and open (<= b0 oe) (>= e0 ob))
         (progn
           (when (< b0 ob)
             (aset open 0 (aref before 2))
@@ -640,7 +647,7 @@ new change."
       (when open
         ;; Close the open change.  This one is either after it, or
         ;; before it and has shifted it.
-        (let ((shift (if (<= e0 ob) (- new-end e0) 0)))
+        (let ((shift (if (< e0 ob) (- new-end e0) 0)))
           (aset open 2 (buffer-substring-no-properties (+ ob shift)
                                                        (+ oe shift)))))
       (setq maskd--changes
@@ -753,13 +760,17 @@ With AWAIT, wait for the formatting of those that touched a field."
 
 (defun maskd--apply-edits (edits)
   "Apply EDITS, a sequence of LSP TextEdits against the current text.
-Each edit is one change of one didChange, sent when they are all in,
-so the daemon recognises them as its echo."
+They are applied from the last to the first, so each one's range is
+still right when it is applied; in `maskd-mode' they then go to the
+daemon as they are, in that order, one change each of one didChange:
+its echo.  Converting and recording them costs the distance between
+them, not each one's distance from the buffer's start."
   (let ((edits (sort (mapcar (lambda (e)
                                (let ((range (plist-get e :range)))
                                  (list (maskd--point (plist-get range :start))
                                        (maskd--point (plist-get range :end))
-                                       (plist-get e :newText))))
+                                       (plist-get e :newText)
+                                       range)))
                              edits)
                      (lambda (a b) (> (car a) (car b)))))
         (maskd--applying t))
@@ -775,8 +786,11 @@ so the daemon recognises them as its echo."
             (save-match-data
               (set-match-data (list beg end))
               (replace-match text t t)))))))
-      (when maskd--opened
-        (maskd--flush t))))
+    (when (and maskd--opened edits)
+      (pcase-dolist (`(,_beg ,_end ,text ,range) edits)
+        (push (vector (plist-get range :start) (plist-get range :end) text nil nil)
+              maskd--changes))
+      (maskd--flush t))))
 
 (defun maskd--join-undo ()
   "Remove the undo boundary after the person's change, if there is one.
@@ -931,8 +945,10 @@ and, for card masks, `:brand'.  No request is made."
 (defun maskd--resolve-mask (name &optional daemon-presets)
   "Return the MaskSpec that NAME stands for.
 NAME is one of `maskd-presets', a JSON object (when it starts with {),
-the name of a preset of the daemon when it is a bare word (letters,
-digits, dots, dashes, underscores), or else a mask in bracket notation.
+`phone' and a region code (`phone GB', the phone preset for that
+region's national numbers), the name of a preset of the daemon when it
+is a bare word (letters, digits, dots, dashes, underscores), or else a
+mask in bracket notation.
 DAEMON-PRESETS is a function returning the daemon's preset names
 \(default: those of `maskd-mode''s daemon).  An unknown preset name is
 a `user-error' listing the presets."
@@ -944,6 +960,10 @@ a `user-error' listing the presets."
           (json-parse-string name :object-type 'plist
                              :null-object nil :false-object :json-false)
         (json-parse-error (user-error "[maskd] not a JSON object: %s" name))))
+     ;; `phone GB': the phone preset for a region's national numbers.
+     ((and (string-match "\\`phone[ \t]+\\([[:alpha:]][[:alpha:]]\\)\\'" name)
+           (member "phone" (funcall (or daemon-presets #'maskd--daemon-presets))))
+      (list :preset "phone" :region (upcase (match-string 1 name))))
      ((not (string-match-p "\\`[[:alnum:]._-]+\\'" name)) name)
      (t
       (let ((names (funcall (or daemon-presets #'maskd--daemon-presets))))
@@ -968,7 +988,7 @@ a `user-error' listing the presets."
   "Masks given to `maskd-field' and `maskd-set-mask'.")
 
 (defun maskd--word-bounds ()
-  "Return (BEG . END) of the field `maskd-field' takes without a region.
+  "Return (BEG . END) of the word at point, where `maskd-field' begins.
 That is the run of non-blank characters that ends at point or
 contains it, or an empty range at point when the character before
 point is a blank."
@@ -978,6 +998,56 @@ point is a blank."
       (let ((end (progn (skip-chars-forward "^ \t\n") (point)))
             (beg (progn (skip-chars-backward "^ \t\n") (point))))
         (cons beg end)))))
+
+(defun maskd--runs-around (beg end)
+  "Return the spans (B . E) of words around the word BEG..END, widest first.
+The words are on its line, one blank apart, at most three on each
+side; the word alone is not among them."
+  (save-excursion
+    (let ((left (list beg))
+          (right (list end)))
+      (goto-char beg)
+      ;; One blank, then a word, before the leftmost word so far.
+      (while (and (< (length left) 4)
+                  (memq (char-before) '(?\s ?\t))
+                  (> (1- (point)) (line-beginning-position))
+                  (not (memq (char-before (1- (point))) '(?\s ?\t))))
+        (backward-char 1)
+        (skip-chars-backward "^ \t\n")
+        (push (point) left))
+      (goto-char end)
+      (while (and (< (length right) 4)
+                  (looking-at "[ \t][^ \t\n]+"))
+        (goto-char (match-end 0))
+        (push (point) right))
+      (sort (cl-loop for b in left
+                     nconc (cl-loop for e in right
+                                    unless (and (= b beg) (= e end))
+                                    collect (cons b e)))
+            (lambda (x y) (> (- (cdr x) (car x)) (- (cdr y) (car y))))))))
+
+(defun maskd-widest-run (bounds mask request)
+  "Return BOUNDS, the word at point, widened to words around it read by MASK.
+The widest run of words one blank apart around it (at most three on
+each side) that MASK reads without dropping a letter, a digit or
+anything else (`maskd/apply': nothing in `rejected' or `overflow'),
+so that formatted text such as `+1 (555) 123-4567' is taken whole;
+else BOUNDS.  REQUEST is the driver's function of a method and params."
+  (if (= (car bounds) (cdr bounds))
+      bounds
+    (or (seq-find
+         (lambda (run)
+           (let ((result (condition-case nil
+                             (funcall request :maskd/apply
+                                      (list :mask mask
+                                            :text (buffer-substring-no-properties
+                                                   (car run) (cdr run))))
+                           (maskd-error nil))))
+             (and result
+                  (equal "" (plist-get result :rejected))
+                  (equal "" (plist-get result :overflow)))))
+         (maskd--runs-around (car bounds) (cdr bounds)))
+        bounds)))
 
 (defun maskd-line-ranges (beg end)
   "Return the fields a region BEG..END over several lines opens: one per line.
@@ -1197,23 +1267,28 @@ when the request itself fails."
 (defun maskd-field (mask &optional beg end force)
   "Format the text from BEG to END as a field with MASK, as you type.
 Interactively, the field is the region when it is active, otherwise
-the non-blank text around point, or an empty field at point after a
-blank.  A region over several lines opens one field per line.  MASK
-is read with completion of the preset names; it may also be a mask in
-bracket notation or a JSON object.  From Lisp, MASK is a preset name
-or mask string (resolved as when read) or a plist.  The daemon refuses
-to open a field that would drop letters or digits of the text (a
-label, say), and says what they are; with a prefix argument, or FORCE
-from Lisp, it opens anyway."
+the non-blank text around point widened to the words next to it that
+MASK reads whole (so `+1 (555) 123-4567' is taken whole), or an empty
+field at point after a blank.  A region over several lines opens one
+field per line.  MASK is read with completion of the preset names; it
+may also be a mask in bracket notation or a JSON object.  From Lisp,
+MASK is a preset name or mask string (resolved as when read) or a
+plist, and BEG nil means the word at point.  The daemon refuses to
+open a field that would drop letters or digits of the text (a label,
+say), and says what they are; with a prefix argument, or FORCE from
+Lisp, it opens anyway."
   (interactive
-   (let ((bounds (if (use-region-p)
-                     (cons (region-beginning) (region-end))
-                   (maskd--word-bounds))))
-     (list (maskd--read-mask "Field mask: ") (car bounds) (cdr bounds)
-           current-prefix-arg)))
+   (list (maskd--read-mask "Field mask: ")
+         (and (use-region-p) (region-beginning))
+         (and (use-region-p) (region-end))
+         current-prefix-arg))
   (maskd--reporting
-    (let ((mask (if (stringp mask) (maskd--resolve-mask mask) mask))
-          (bounds (if beg (cons beg (or end beg)) (maskd--word-bounds))))
+    (let* ((mask (if (stringp mask) (maskd--resolve-mask mask) mask))
+           (bounds (if beg
+                       (cons beg (or end beg))
+                     (progn (maskd--connection)
+                            (maskd-widest-run (maskd--word-bounds) mask
+                                              #'maskd--request)))))
       (when (use-region-p)
         (deactivate-mark))
       (if (> (count-lines (car bounds) (cdr bounds)) 1)

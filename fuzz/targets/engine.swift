@@ -2,7 +2,8 @@
 //
 // Built by `fuzz/run engine SECONDS` in one module with the engine's sources, so the engine's internals
 // (`Program.decompose`, the elements) can count entered characters without a test-only API.
-// The input's bytes choose a mask spec (notation, pattern, groups, separatorAt, oneOf, a preset, with options),
+// The input's bytes choose a mask spec (notation with `[…]` and `[0…][AAA]`, pattern with range and enum blocks,
+// groups, separatorAt, oneOf, a preset with `order`, a number with every option, and options),
 // then a sequence of steps: typing, pasting, backspace, forward delete, selecting, edits with ranges out of
 // bounds, formatting arbitrary text, and switching to a second mask (re-flow). A mask that does not compile is
 // fine; then the input ends there. After every step:
@@ -28,31 +29,7 @@
 import Glibc
 #endif
 
-/// Draws small numbers from the fuzzer's bytes; `isEmpty` once they run out.
-struct ByteSource {
-  private let bytes: [UInt8]
-  private var index = 0
-
-  init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-  var isEmpty: Bool { index >= bytes.count }
-
-  mutating func byte() -> Int {
-    guard index < bytes.count else { return 0 }
-    defer { index += 1 }
-    return Int(bytes[index])
-  }
-
-  mutating func pick<T>(_ items: [T]) -> T { items[byte() % items.count] }
-
-  mutating func chance(_ in256: Int) -> Bool { byte() < in256 }
-}
-
-/// Whether steps that would hit a known bug are skipped (MASKD_FUZZ_KNOWN_BUGS=skip).
-let skipKnownBugs: Bool = {
-  guard let value = getenv("MASKD_FUZZ_KNOWN_BUGS") else { return false }
-  return String(cString: value) == "skip"
-}()
+// `ByteSource` and `skipKnownBugs` are in shared/FuzzInput.swift.
 
 func fail(_ message: String) -> Never {
   fatalError("engine: " + message)
@@ -63,7 +40,7 @@ func fail(_ message: String) -> Never {
 /// Pieces of bracket notation: syntax, slot characters, literals, and characters that are hard to handle.
 let notationPieces: [String] = [
   "[", "]", "[", "]", "{", "}", "0", "0", "9", "A", "a", "_", "-", "*", "X", "…", "\\", " ", "(", ")", "+", ".",
-  "/", ":", "1", "x", "é", "😀", "#", "[000]", "[99]", "{.}", "[0…]", "[A…]", "+1 (",
+  "/", ":", "1", "x", "é", "😀", "#", "[000]", "[99]", "{.}", "[0…]", "[A…]", "+1 (", "[…]", "[0…][AAA]",
 ]
 
 /// Characters typed and pasted: digits of several scripts, letters, literals, combining marks, ZWJ, flags'
@@ -97,11 +74,27 @@ func makeCount(_ source: inout ByteSource, below limit: Int, from lowest: Int = 
   return lowest + byte % limit
 }
 
+/// Named blocks for a pattern: ranges (some at the edges: a 15-digit max, min above max, negative) and word lists
+/// (some refused: empty, a word twice).
+func makeBlocks(_ source: inout ByteSource) -> [String: BlockSpec] {
+  var blocks: [String: BlockSpec] = [:]
+  for name in ["MM", "YY", "D", "hh"] where source.chance(140) {
+    if source.chance(180) {
+      let high = source.pick([1, 9, 12, 23, 31, 59, 99, 255, 2099, 9999, 999_999_999_999_999, 5])
+      let low = source.pick([0, 1, 5, 13, 100, 1900, -1])
+      blocks[name] = BlockSpec(.range(min: low, max: high), pad: source.chance(128) ? nil : source.chance(128))
+    } else {
+      blocks[name] = BlockSpec(.words(source.pick([["AM", "PM"], ["Jan", "June", "July"], ["x1", "y"], [], ["a", "A"], ["é", "ß"]])))
+    }
+  }
+  return blocks
+}
+
 func makeForm(_ source: inout ByteSource, nested: Bool) -> MaskSpec.Form {
-  switch source.byte() % 8 {
+  switch source.byte() % 9 {
   case 0:
     var pattern = ""
-    for _ in 0..<(1 + source.byte() % 12) { pattern += source.pick(["#", "#", "#", " ", "-", "(", "9"]) }
+    for _ in 0..<(1 + source.byte() % 12) { pattern += source.pick(["#", "#", "#", " ", "-", "(", "9", "MM", "/", "YY", "D", "hh"]) }
     return .pattern(pattern)
   case 1:
     var sizes: [Int] = []
@@ -112,11 +105,26 @@ func makeForm(_ source: inout ByteSource, nested: Bool) -> MaskSpec.Form {
     for _ in 0..<(source.byte() % 4) { positions.append(makeCount(&source, below: 14, from: -1)) }
     return .separatorAt(positions)
   case 3:
-    let name = source.pick(["card", "phone.us", "phone.cn", "date", "iban", "number"])
+    let name = source.pick(["card", "phone.us", "phone.cn", "date", "time", "expiry", "iban", "number", "phone"])
     guard name == "number" else { return .preset(name) }
-    return .number(NumberSpec(group: source.pick([",", " ", "", "'"]), decimal: source.pick([".", ","]),
-                              fraction: makeCount(&source, below: 4), negative: source.chance(128),
-                              maxInteger: source.chance(128) ? nil : makeCount(&source, below: 16)))
+    var number = NumberSpec(group: source.pick([",", " ", "", "'"]), decimal: source.pick([".", ","]),
+                            fraction: makeCount(&source, below: 4), negative: source.chance(128),
+                            maxInteger: source.chance(128) ? nil : makeCount(&source, below: 16))
+    if source.chance(128) {
+      number.grouping = source.pick(NumberSpec.Grouping.allCases)
+      number.min = source.pick([nil, 0, 100, -100, -0.5])
+      number.max = source.pick([nil, 1000, 10, -5, 99.99])
+      number.prefix = source.pick(["", "$", "USD ", "1", "-"])
+      number.suffix = source.pick(["", " ₽", " kg", "."])
+      number.decimalAliases = source.pick([[], [","], ["."], [",", "x"]])
+      number.padFraction = source.chance(128)
+    }
+    return .number(number)
+  case 8:
+    // `pattern` with named blocks: ranges and word lists.
+    var pattern = ""
+    for _ in 0..<(1 + source.byte() % 6) { pattern += source.pick(["MM", "/", "YY", " ", "D", "hh", "#", ":", "-"]) }
+    return .pattern(pattern)
   case 4 where !nested:
     var alternatives: [MaskSpec] = []
     for _ in 0..<(source.byte() % 4) { alternatives.append(makeSpec(&source, nested: true)) }
@@ -144,6 +152,13 @@ func makeSpec(_ source: inout ByteSource, nested: Bool = false) -> MaskSpec {
     spec.validate = [source.pick(["luhn", "id.cn", "iban", "date", "what"])]
     spec.placeholderChar = source.pick(["_", "0", "•"])
   }
+  if case .pattern = spec.form, source.chance(200) { spec.blocks = makeBlocks(&source) }
+  if spec.form == .preset("date"), source.chance(128) { spec.order = source.pick(["ymd", "dmy", "mdy", "ydm"]) }
+  if spec.form == .preset("phone") {
+    // The phone preset takes no option but its region.
+    spec = MaskSpec(.preset("phone"))
+    if source.chance(128) { spec.region = source.pick(["GB", "US", "CN", "DE", "AR", "FR"]) }
+  }
   return spec
 }
 
@@ -155,14 +170,26 @@ func allPrograms(_ mask: Mask) -> [Program] {
   case .slots(let program): return [program]
   case .oneOf(let programs): return programs
   case .dynamic(let dynamic): return dynamic.all
-  case .number: return []
+  case .number, .phone: return []
   }
 }
 
-/// Whether the engine's counts of entered characters apply: not to number masks, whose digits move about.
+/// Whether the engine's counts of entered characters apply: not to number or phone masks, whose digits move about.
 func countsEntered(_ mask: Mask) -> Bool {
-  if case .number = mask.kind { return false }
-  return true
+  switch mask.kind {
+  case .number, .phone: return false
+  default: return true
+  }
+}
+
+/// Whether a mask has range or enum blocks: typing may pad a range with zeros, which are entered characters too.
+func hasBlocks(_ mask: Mask) -> Bool { allPrograms(mask).contains { !$0.blocks.isEmpty } }
+
+/// Whether formatting pads a number's fraction (`padFraction`): a typed `12.5` is then formatted to `12.50`, so only
+/// formatting twice is compared.
+func padsFraction(_ mask: Mask) -> Bool {
+  if case .number(let field) = mask.kind { return field.spec.padFraction }
+  return false
 }
 
 func isOneOf(_ mask: Mask) -> Bool {
@@ -233,15 +260,6 @@ func hasAmbiguousAlternatives(_ mask: Mask) -> Bool {
   return false
 }
 
-/// Open bug 13 (RELIABILITY.md): in an `eager` field, literals that follow optional slots are shown when the
-/// literal before those slots is typed, but not when the same text is pasted (`a{.}a[99]AAa…`: typing `a.a` ends
-/// with `AAa`, pasting it does not). Nothing typed is lost; only the trailing literals shown differ. Whether the
-/// program has that shape.
-func hasOpenBug13(_ program: Program) -> Bool {
-  guard program.eager, let optional = program.elements.firstIndex(where: \.isOptional) else { return false }
-  return program.elements[(optional + 1)...].contains { $0.literal != nil }
-}
-
 struct Session {
   var spec: MaskSpec
   var mask: Mask
@@ -280,8 +298,13 @@ struct Session {
         }
       }
     }
-    let again = mask.format(result.text)
-    if checksContent, again.text != result.text {
+    var again = mask.format(result.text)
+    var formatted = result.text
+    if padsFraction(mask) {
+      formatted = again.text
+      again = mask.format(again.text)
+    }
+    if checksContent, again.text != formatted {
       fail("format is not idempotent: \(result.text.debugDescription) formats to \(again.text.debugDescription)\n"
         + context())
     }
@@ -304,7 +327,9 @@ struct Session {
     // become a flag), so how many they stand for lies between their counts of characters and of scalars.
     let cutAtLeast = result.rejected.count + result.overflow.count
     let cutAtMost = result.rejected.unicodeScalars.count + result.overflow.unicodeScalars.count
-    let expected = enteredBefore + inserted.count - cutAtLeast
+    // A range block pads a digit with zeros (`4` in 01-12 is `04`): entered characters no key typed.
+    let padding = hasBlocks(mask) ? allPrograms(mask).map { $0.blocks.reduce(0) { $0 + $1.width } }.max() ?? 0 : 0
+    let expected = enteredBefore + inserted.count - cutAtLeast + padding
     if enteredAfter > expected || enteredAfter < enteredBefore + inserted.count - cutAtMost {
       fail("lost input: \(enteredBefore) entered + \(inserted.count) inserted - \(result.rejected.count) rejected - "
         + "\(result.overflow.count) overflow != \(enteredAfter) entered after\n" + context())
@@ -332,7 +357,6 @@ struct Session {
   func checkTypingEqualsPasting() {
     guard checksContent, case .slots(let program) = mask.kind, text.count <= 24 else { return }
     guard !program.elements.contains(where: { $0.literal.map(program.fitsSomeSlot) ?? false }) else { return }
-    guard !hasOpenBug13(program) else { return }
     let empty = mask.format("")
     var typed = empty
     for key in text {

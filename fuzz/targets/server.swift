@@ -12,6 +12,7 @@
 // - an echo produced no `didFormat`;
 // - the daemon has exactly the editor's open documents, each with the editor's text, scalar for scalar;
 // - every field the daemon reports covers text of the editor's document equal to the field's `text`.
+// Every input runs twice: once with the daemon's pieces, once with every line cut into pieces of a few bytes.
 // Known bugs fail the run; MASKD_FUZZ_KNOWN_BUGS=skip steps around them (S1: `allPieces`, S2: full content).
 
 #if canImport(Glibc)
@@ -21,25 +22,7 @@ import JSON
 import JSONRPC
 import MaskEngine
 
-/// Draws small numbers from the fuzzer's bytes; `isEmpty` once they run out.
-struct ByteSource {
-  private let bytes: [UInt8]
-  private var index = 0
-
-  init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-  var isEmpty: Bool { index >= bytes.count }
-
-  mutating func byte() -> Int {
-    guard index < bytes.count else { return 0 }
-    defer { index += 1 }
-    return Int(bytes[index])
-  }
-
-  mutating func pick<T>(_ items: [T]) -> T { items[byte() % items.count] }
-
-  mutating func chance(_ in256: Int) -> Bool { byte() < in256 }
-}
+// `ByteSource` and `skipKnownBugs` are in shared/FuzzInput.swift.
 
 func fail(_ message: String) -> Never {
   fatalError("server: " + message)
@@ -160,13 +143,13 @@ let masks: [JSONValue] = [
   ["groups": [4, 4, 4, 4, 3]], ["notation": "[000] [0000]", "eager": true], ["pattern": "(###) ###"],
   ["notation": "[a…]", "regex": "^(a+)+$"], ["preset": "card"], ["preset": "phone.cn"], ["number": ["fraction": 2]],
   ["oneOf": ["[00]", "[AA]"]], ["groups": "x"], ["notation": "[0]", "bogus": 1], 17, .null,
+  "[…]", "[0…][AAA]", ["preset": "date", "order": "dmy"], ["preset": "time"], ["preset": "expiry", "eager": true],
+  ["pattern": "MM/YY hh", "blocks": ["MM": ["range": [1, 12]], "YY": ["range": [0, 99]], "hh": ["enum": ["AM", "PM"]]]],
+  ["pattern": "N", "blocks": ["N": ["range": [5, 1]]]],
+  ["number": ["grouping": "lakh", "prefix": "₹", "max": 100000, "decimalAliases": [","], "padFraction": true]],
+  ["number": ["grouping": "wan", "suffix": " 元", "min": -50, "negative": true, "fraction": 0]],
 ]
 
-/// Whether steps that would hit a known bug are skipped (MASKD_FUZZ_KNOWN_BUGS=skip).
-let skipKnownBugs: Bool = {
-  guard let value = getenv("MASKD_FUZZ_KNOWN_BUGS") else { return false }
-  return String(cString: value) == "skip"
-}()
 
 /// Whether every step is printed as it is taken (MASKD_FUZZ_TRACE=1), to read a crash's story.
 let trace = getenv("MASKD_FUZZ_TRACE") != nil
@@ -532,7 +515,18 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMut
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-  var source = ByteSource(Array(UnsafeBufferPointer(start: data, count: size)))
+  let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+  // Each input twice: with lines cut into pieces as the daemon cuts them, and into pieces of a few bytes, so that
+  // the lines of the short documents fuzzed here are many pieces each (LineTree).
+  for pieces in [LineTree.PieceSize.standard, LineTree.PieceSize(max: 4, cut: 2)] {
+    LineTree.defaultPieceSize = pieces
+    run(bytes)
+  }
+  return 0
+}
+
+func run(_ bytes: [UInt8]) {
+  var source = ByteSource(bytes)
   let session = Session()
   // Most runs start initialized, so that the bytes go into documents and fields.
   if source.chance(224) {
@@ -550,5 +544,4 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     session.step(&source)
     session.checkDocuments()
   }
-  return 0
 }

@@ -58,6 +58,9 @@ public struct FieldEdit: Hashable, Sendable {
     public var text: String
     /// Backspace (backward) or forward delete, for deletions.
     public var direction: Direction
+    /// The caret or selection before the edit, when the caller knows it and it is not `range` (a
+    /// selection elsewhere in the field): a refused insertion gives it back unchanged.
+    public var selection: Range<Int>? = nil
 
     public init(range: Range<Int>, text: String, direction: Direction = .backward) {
         self.range = range

@@ -122,9 +122,12 @@ extension Program {
         if !inserted.isEmpty {
             var newCells = Array(cells[0..<k0])
             // In an eager field the literals just before the caret appeared by themselves, so
-            // reading starts before them: typing one of them steps over it, as pasting would.
+            // reading starts before them: typing one of them steps over it, as pasting would. Not
+            // when the caret stands inside such a run (a literal follows it): the person stepped
+            // over the literals before it, which count as typed (`+7 (` eager: the first 7 typed is
+            // the prefix and leaves the caret after it, the next is a digit).
             var from = s
-            if eager {
+            if eager, s == chars.count || d.cellCount(before: s + 1) > k0 {
                 while from > 0, d.cellCount(before: from - 1) == k0 { from -= 1 }
                 // Only literals that follow the previous cell directly appeared by themselves; a
                 // literal reached by skipping an optional slot was typed and stays behind the caret.
@@ -144,7 +147,7 @@ extension Program {
                 outcome.refused = true
                 return outcome
             }
-            reflow(cells[k1...].lazy.map { $0.char }, after: read.cursor, into: &newCells, outcome: &outcome)
+            reflow(cells[k1...].lazy.map { $0.char }, after: read, into: &newCells, outcome: &outcome)
             return outcome
         }
 
@@ -168,6 +171,8 @@ extension Program {
             // Only separators: delete the entered character beside them, so the key never sticks.
             switch edit.direction {
             case .backward:
+                // Nothing to delete before the range: the caret goes where the deletion rule puts it
+                // (at the first slot: a backspace never stops inside the leading literals).
                 guard k0 > 0 else {
                     outcome.refused = true
                     outcome.caret = caretForDeletion(0, d.layout)
@@ -176,6 +181,8 @@ extension Program {
                 removeFrom = k0 - 1
                 removeTo = k0
             case .forward:
+                // Nothing to delete after the range: a Delete that does nothing leaves the caret where
+                // it was, before the range.
                 guard k1 < cells.count else {
                     outcome.refused = true
                     outcome.caret = s
@@ -219,26 +226,29 @@ extension Program {
         outcome.rejected = read.rejected
         outcome.overflow += read.overflow
         if !read.accepted { outcome.refused = true }
-        reflow(after, after: read.cursor, into: &cells, outcome: &outcome)
+        reflow(after, after: read, into: &cells, outcome: &outcome)
         return outcome
     }
 
     /// After an insertion was read in up to `cursor`: the entered characters behind it re-flow,
     /// and the caret lands right after what was read in.
-    private func reflow<U: FieldUnit, C: Collection>(_ after: C, after cursor: Int, into cells: inout [Cell<U>],
+    private func reflow<U: FieldUnit, C: Collection>(_ after: C, after read: ReadOutcome, into cells: inout [Cell<U>],
                                                     outcome: inout EditOutcome<U>) where C.Element == U {
         let caretCells = cells.count
-        outcome.overflow += place(after, from: cursor, into: &cells).overflow
-        var layout = Layout(cells: cells, end: cursor)
+        outcome.overflow += place(after, from: read.cursor, into: &cells).overflow
+        var layout = Layout(cells: cells, end: read.cursor)
         settle(&layout)
         outcome.layout = layout
-        outcome.caret = caretAfterReading(cursor: cursor, cellCount: caretCells, layout: layout)
+        outcome.caret = caretAfterReading(cursor: read.cursor, cellCount: caretCells, layout: layout,
+                                          steppedOverLiteral: read.endedOnLiteral)
     }
 
-    /// Right after the last character read in; with `eager`, past the literals that follow.
-    private func caretAfterReading<U>(cursor: Int, cellCount: Int, layout: Layout<U>) -> Int {
+    /// Right after the last character read in; with `eager`, past the literals that follow, unless
+    /// that character was consumed as a literal: the caret then stays right after it, so that what
+    /// the person stepped over counts as typed for the next key.
+    private func caretAfterReading<U>(cursor: Int, cellCount: Int, layout: Layout<U>, steppedOverLiteral: Bool) -> Int {
         var caret = textOffset(cursor: cursor, cellCount: cellCount)
-        if eager {
+        if eager, !steppedOverLiteral {
             var e = cursor
             while e < limit(of: layout), !elements[e].isSlot {
                 caret += 1

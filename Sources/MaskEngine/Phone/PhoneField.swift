@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The `phone` preset's field: a phone number of any region, shown as libphonenumber's
 /// as-you-type formatter shows it (`Protocol/presets.md`, "`phone`").
 ///
@@ -25,6 +27,8 @@
 final class PhoneField: Sendable {
     /// The region of national input, nil for international input only.
     let region: String?
+    /// The region's own metadata (not its calling code's main region's), for the state.
+    private let home: PhoneRegion?
     /// The description reported as `mask`: `phone`, or `phone(region: GB)`.
     let notation: String
     static let international = "phone"
@@ -37,6 +41,8 @@ final class PhoneField: Sendable {
     /// A field for `region` (already checked to be known), or international when nil.
     init(region: String?) {
         self.region = region
+        home = region.flatMap(PhoneMetadata.region)
+        blank = AsYouTypeFormatter(region: region)
         notation = region.map { Self.national + "\($0))" } ?? Self.international
     }
 
@@ -93,37 +99,99 @@ final class PhoneField: Sendable {
         }
     }
 
-    /// The elements of `characters`, with what was rejected.
-    private func read(_ characters: [Character]) -> (elements: [Element], rejected: String) {
+    /// The elements of `text`, what was rejected, and the text's length in characters.
+    private func read(_ text: String) -> (elements: [Element], rejected: String, count: Int) {
         var elements: [Element] = []
         var rejected = ""
-        WorkCounter.count(characters.count)
-        for (position, character) in characters.enumerated() {
+        // ASCII text (the field's own, nearly always) is read byte by byte: a byte is a character
+        // there, but for a CR LF pair, which takes the general path.
+        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
+            elements.reserveCapacity(text.utf8.count)
+            WorkCounter.count(text.utf8.count)
+            for (position, byte) in text.utf8.enumerated() {
+                if byte >= 0x30, byte <= 0x39 {
+                    elements.append(Element(key: byte, position: position))
+                } else {
+                    take(Character(Unicode.Scalar(byte)), at: position)
+                }
+            }
+            return (elements, rejected, text.utf8.count)
+        }
+        var count = 0
+        for (position, character) in text.enumerated() {
+            WorkCounter.count()
+            take(character, at: position)
+            count += 1
+        }
+        return (elements, rejected, count)
+
+        func take(_ character: Character, at position: Int) {
             switch Self.reading(character) {
             case .digit(let key): elements.append(Element(key: key, position: position))
             case .plus:
                 if elements.isEmpty { elements.append(Element(key: Self.plus, position: position)) } else { rejected.append(character) }
-            case .dropped: continue
+            case .dropped: return
             case .rejected: rejected.append(character)
             }
         }
-        return (elements, rejected)
     }
 
-    /// The formatter fed `keys` while the number can grow: the keys taken, and the text of those cut.
+    /// The formatter after recent key sequences, and whether the number was full then: a keystroke
+    /// at the end of a field resumes the formatter from the text before it instead of retyping it.
+    /// A small ring searched in order: comparing a few short arrays costs less than hashing one.
+    private let recent = Mutex<RecentStates>(RecentStates())
+    /// The formatter before any key.
+    private let blank: AsYouTypeFormatter
+
+    /// The ring of recent states; the keys apart, so a search touches no formatter.
+    private struct RecentStates {
+        var keys: [[UInt8]] = []
+        var states: [(formatter: AsYouTypeFormatter, full: Bool)] = []
+        var next = 0
+        static let limit = 16
+    }
+
+    /// The formatter fed `keys` while the number can grow: the formatter, the keys taken, and
+    /// whether the number is full.
     private func typed(_ keys: [UInt8]) -> (formatter: AsYouTypeFormatter, taken: Int, full: Bool) {
-        var formatter = AsYouTypeFormatter(region: region)
+        var formatter = blank
         var taken = 0
         var full = false
-        for key in keys {
-            if key != Self.plus, isFull(formatter) {
-                full = true
-                break
+        let resumed = recent.withLock { ring -> (AsYouTypeFormatter, Bool, Int)? in
+            var best = -1, bestCount = -1
+            for i in ring.keys.indices {
+                let count = ring.keys[i].count
+                guard count <= keys.count, count + 1 >= keys.count, count > bestCount,
+                      ring.keys[i].elementsEqual(keys[..<count]) else { continue }
+                best = i
+                bestCount = count
             }
+            return best < 0 ? nil : (ring.states[best].formatter, ring.states[best].full, bestCount)
+        }
+        if let (state, wasFull, count) = resumed {
+            formatter = state
+            full = wasFull
+            taken = count
+        }
+        if taken == keys.count { return (formatter, taken, full) }
+        for key in keys[taken...] {
+            if key != Self.plus, full { break }
             formatter.input(key)
             taken += 1
+            full = isFull(formatter)
         }
-        return (formatter, taken, full || isFull(formatter))
+        let kept = taken == keys.count ? keys : Array(keys[..<taken])
+        recent.withLock { ring in
+            if ring.keys.count < RecentStates.limit {
+                ring.keys.append(kept)
+                ring.states.append((formatter, full))
+            } else {
+                ring.keys[ring.next] = kept
+                ring.states[ring.next] = (formatter, full)
+                ring.next = (ring.next + 1) % RecentStates.limit
+            }
+        }
+        return (formatter, taken, full)
     }
 
     /// Whether another digit could make no number: the national number has the longest length
@@ -135,7 +203,7 @@ final class PhoneField: Sendable {
         guard let metadata = formatter.metadata, formatter.nationalNumber.count >= metadata.maxLength else {
             return false
         }
-        let number = PhoneNumber(keys: formatter.keys, defaultRegion: region)
+        let number = PhoneNumber(keys: formatter.keys, home: home)
         guard let numberRegion = number.region else { return digits >= 3 + 17 }
         return number.nationalNumber.count >= numberRegion.maxLength
     }
@@ -204,8 +272,7 @@ final class PhoneField: Sendable {
 
     /// Reads `text` into an empty field, carrying `selection` through (nil: the end of the text).
     func format(_ text: String, selection: Range<Int>? = nil) -> FieldResult {
-        let characters = Array(text)
-        let (elements, rejected) = read(characters)
+        let (elements, rejected, _) = read(text)
         let (shown, cut) = show(elements.map(\.key))
         /// The number of kept keys before `offset` of `text`.
         func count(before offset: Int) -> Int {
@@ -220,9 +287,7 @@ final class PhoneField: Sendable {
 
     /// Applies one edit to a field whose text is `text` (normally formatted by this field).
     func apply(_ edit: FieldEdit, to text: String) -> FieldResult {
-        let characters = Array(text)
-        let count = characters.count
-        var (elements, _) = read(characters)
+        var (elements, _, count) = read(text)
         if region == nil, !elements.isEmpty, elements[0].key != Self.plus {
             // A text missing its `+`: the plus stands before the first digit.
             elements.insert(Element(key: Self.plus, position: elements[0].position), at: 0)
@@ -316,7 +381,7 @@ final class PhoneField: Sendable {
         if !edit.text.isEmpty, keptInserted == 0 {
             // Nothing typed was read in: the edit is refused whole (stepping over a `+` moves the caret).
             if steppedOverPlus, range.isEmpty { return unchanged(caret: 1, rejected: rejected) }
-            return unchanged(caret: range.upperBound, selection: range, rejected: rejected,
+            return unchanged(caret: range.upperBound, selection: edit.selection ?? range, rejected: rejected,
                              overflow: String(decoding: inserted, as: UTF8.self))
         }
         let k = before.count + plusAdded + keptInserted
@@ -325,7 +390,7 @@ final class PhoneField: Sendable {
     }
 
     private func result(_ shown: Shown, selection: Range<Int>, rejected: String, overflow: [UInt8]) -> FieldResult {
-        let number = PhoneNumber(keys: shown.keys, defaultRegion: region)
+        let number = PhoneNumber(keys: shown.keys, home: home)
         var problems: [String] = []
         let regionName = number.region.map { $0.id == "001" ? "+\($0.callingCode)" : $0.id }
         if let code = number.unknownCallingCode {

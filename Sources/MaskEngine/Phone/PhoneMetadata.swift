@@ -77,21 +77,44 @@ enum PhoneMetadata {
 enum PhoneType: String, CaseIterable, Sendable {
     case fixed, mobile, fixedOrMobile, tollFree, premiumRate, sharedCost, voip, personalNumber, pager, uan,
          voicemail
+
+    /// The type's place in `allCases`.
+    var index: Int {
+        switch self {
+        case .fixed: 0
+        case .mobile: 1
+        case .fixedOrMobile: 2
+        case .tollFree: 3
+        case .premiumRate: 4
+        case .sharedCost: 5
+        case .voip: 6
+        case .personalNumber: 7
+        case .pager: 8
+        case .uan: 9
+        case .voicemail: 10
+        }
+    }
 }
 
 /// One region's metadata, with its patterns compiled.
 final class PhoneRegion: Sendable {
     /// A set of numbers: a pattern of national significant numbers and their possible lengths.
-    struct Description: Sendable {
+    final class Description: Sendable {
         let pattern: CapturingRegex
-        /// Possible lengths; empty means those of the general description.
+        /// Possible lengths; empty means any (the general description's hold).
         let lengths: [Int]
         /// Lengths possible only for local dialling.
         let localLengths: [Int]
+
+        init(pattern: CapturingRegex, lengths: [Int], localLengths: [Int]) {
+            self.pattern = pattern
+            self.lengths = lengths
+            self.localLengths = localLengths
+        }
     }
 
-    /// One formatting rule.
-    struct Format: Sendable {
+    /// One formatting rule (a class: the formatter passes them around on every key).
+    final class Format: Sendable {
         let pattern: CapturingRegex
         /// The same number for formats with the same pattern text (the as-you-type formatter
         /// keeps its template while the pattern stays the same).
@@ -115,6 +138,23 @@ final class PhoneRegion: Sendable {
         let template: [UInt8]?
         /// The digits in the template.
         let templateDigits: Int
+
+        init(pattern: CapturingRegex, patternID: Int, format: [UInt8], nationalPrefixRule: String?,
+             nationalPrefixOptional: Bool, hasCarrierCodeRule: Bool, leadingDigits: [CapturingRegex], eligible: Bool,
+             ruleHasFirstGroupOnly: Bool, ruleSeparatesPrefix: Bool, template: [UInt8]?, templateDigits: Int) {
+            self.pattern = pattern
+            self.patternID = patternID
+            self.format = format
+            self.nationalPrefixRule = nationalPrefixRule
+            self.nationalPrefixOptional = nationalPrefixOptional
+            self.hasCarrierCodeRule = hasCarrierCodeRule
+            self.leadingDigits = leadingDigits
+            self.eligible = eligible
+            self.ruleHasFirstGroupOnly = ruleHasFirstGroupOnly
+            self.ruleSeparatesPrefix = ruleSeparatesPrefix
+            self.template = template
+            self.templateDigits = templateDigits
+        }
     }
 
     /// The byte standing for a digit not yet typed in a template.
@@ -132,7 +172,8 @@ final class PhoneRegion: Sendable {
     /// The leading digits that tell this region from the others of its calling code.
     let leadingDigits: CapturingRegex?
     let general: Description?
-    let types: [(PhoneType, Description)]
+    /// The description of each type, in `PhoneType.allCases` order (nil: the region has none).
+    let types: [Description?]
     let nationalFormats: [Format]
     let internationalFormats: [Format]
 
@@ -140,7 +181,7 @@ final class PhoneRegion: Sendable {
         var id = key, code = 0, main = false
         var international: CapturingRegex?, nationalPrefix = "", forParsing: CapturingRegex?
         var transform: [UInt8]?, leading: CapturingRegex?, general: Description?
-        var types: [(PhoneType, Description)] = []
+        var types = [Description?](repeating: nil, count: PhoneType.allCases.count)
         var national: [Format] = [], intl: [Format] = []
         var patternIDs: [Substring: Int] = [:]
         /// The metadata's patterns are all in the supported subset (a test compiles every region).
@@ -165,7 +206,7 @@ final class PhoneRegion: Sendable {
                 if f[1] == "general" {
                     general = description
                 } else if let type = PhoneType(rawValue: String(f[1])) {
-                    types.append((type, description))
+                    types[type.index] = description
                 }
             case "F", "I":
                 let patternID = patternIDs[f[1]] ?? patternIDs.count
@@ -253,11 +294,10 @@ final class PhoneRegion: Sendable {
     /// libphonenumber's number type of a national significant number, nil when it is none of them.
     func type(of number: ArraySlice<UInt8>) -> PhoneType? {
         guard let general, matches(number, general) else { return nil }
-        func description(_ type: PhoneType) -> Description? { types.first { $0.0 == type }?.1 }
         for type in Self.typeOrder {
-            if let description = description(type), matches(number, description) { return type }
+            if let description = types[type.index], matches(number, description) { return type }
         }
-        let fixed = description(.fixed), mobile = description(.mobile)
+        let fixed = types[PhoneType.fixed.index], mobile = types[PhoneType.mobile.index]
         if let fixed, matches(number, fixed) {
             if let mobile, fixed.pattern.pattern == mobile.pattern.pattern || matches(number, mobile) {
                 return .fixedOrMobile

@@ -16,15 +16,15 @@ struct PhoneNumber {
         case possible, possibleLocalOnly, tooShort, tooLong, invalidLength
     }
 
-    /// Reads `keys` (`+` first or not, then ASCII digits) as typed in a field for `defaultRegion`
-    /// (nil: international input only).
-    init(keys: [UInt8], defaultRegion: String?) {
+    /// Reads `keys` (`+` first or not, then ASCII digits) as typed in a field for the region
+    /// `home` (nil: international input only).
+    init(keys: [UInt8], home: PhoneRegion?) {
         var digits = keys[...]
         var international = false
         if digits.first == UInt8(ascii: "+") {
             digits = digits.dropFirst()
             international = true
-        } else if let home = defaultRegion.flatMap(PhoneMetadata.region) {
+        } else if let home {
             // An international prefix (00 in GB) typed nationally, followed by a calling code.
             if let prefix = home.internationalPrefix, let match = prefix.match(digits, whole: false), match[1] > 0,
                digits.count > match[1], digits[digits.startIndex + match[1]] != UInt8(ascii: "0") {
@@ -87,8 +87,8 @@ struct PhoneNumber {
            region.type(of: number[...]) != nil {
             return number
         }
-        if checkLength(stripped.count, region) == .possible || region.type(of: number[...]) == nil { return stripped }
-        return number
+        if checkLength(stripped.count, region) == .possible { return stripped }
+        return region.type(of: number[...]) == nil ? stripped : number
     }
 
     /// Which of the calling code's regions a national number belongs to: the first whose leading

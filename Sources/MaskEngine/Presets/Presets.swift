@@ -7,6 +7,9 @@ public enum Presets {
     public static let names = ["phone", "phone.cn", "phone.us", "card", "bankcard.cn", "id.cn", "iban", "date", "time",
                                "expiry", "amount"]
 
+    /// The regions the `phone` preset's `region` option takes (ISO 3166-1 alpha-2), sorted.
+    public static var phoneRegions: [String] { PhoneMetadata.regionCodes }
+
     /// A one-line description of each preset, for `maskd presets` and hovers.
     public static let summaries: [String: String] = [
         "phone": "phone number of any region as libphonenumber formats it as you type (option region: GB gives 0121 234 5678; none: +44 121 234 5678)",

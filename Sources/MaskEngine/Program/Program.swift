@@ -190,7 +190,8 @@ extension Program {
     /// not fit is skipped; a required one refuses it. Past the mask's end the character is cut,
     /// and the literals it walked over stay shown.
     /// - Parameter strict: enforce the blocks' rules (reading typed or pasted text); false when text
-    ///   already in a field is read, which takes it as it stands.
+    ///   already in a field is read, which takes it as it stands (but for padding a partial range value
+    ///   when the literal after it comes: `4/25` is `04/25`).
     @inline(__always)
     func step<U: FieldUnit>(_ c: U, cursor: inout Int, into cells: inout [Cell<U>], strict: Bool = true) -> Step {
         if cells.count >= Program.maximumCells { return fitsSomeSlot(c) ? .overflow(walked: false) : .rejected }
@@ -210,8 +211,9 @@ extension Program {
                 walkedLiteral = true
                 e += 1
             case .slot(let slotClass):
-                if element.block >= 0, strict {
-                    switch readIntoBlock(c, at: e, block: Int(element.block), slotClass: slotClass, into: &cells) {
+                if element.block >= 0 {
+                    switch readIntoBlock(c, at: e, block: Int(element.block), slotClass: slotClass, into: &cells,
+                                         strict: strict) {
                     case .cell(let next):
                         cursor = next
                         return .cell
@@ -223,6 +225,8 @@ extension Program {
                         continue
                     case .refused:
                         return .rejected
+                    case .bySlotClass:
+                        break
                     }
                 }
                 if let stored = fitted(c, slotClass) {
@@ -230,7 +234,9 @@ extension Program {
                     cursor = self.cursor(after: e)
                     return .cell
                 }
-                guard element.isOptional, e + 1 < reachableEnd else { return .rejected }
+                // Past the last optional slot the character walks to the mask's end (and is cut there,
+                // issue 24); only slots after a `…`, never reached, refuse it.
+                guard element.isOptional, e + 1 < reachableEnd || reachableEnd == count else { return .rejected }
                 e += 1
             }
         }
@@ -246,6 +252,8 @@ extension Program {
         /// Whether anything was read in (a slot filled, a literal consumed, or literals shown
         /// because the mask ran out).
         var accepted = false
+        /// The last character read in was consumed as a literal (the person stepped over it).
+        var endedOnLiteral = false
         var rejected = ""
         var overflow = ""
     }
@@ -260,7 +268,12 @@ extension Program {
             let c = chars[i]
             i += 1
             switch step(c, cursor: &outcome.cursor, into: &cells) {
-            case .cell, .literal: outcome.accepted = true
+            case .cell:
+                outcome.accepted = true
+                outcome.endedOnLiteral = false
+            case .literal:
+                outcome.accepted = true
+                outcome.endedOnLiteral = true
             case .rejected: rejected.append(c)
             case .overflow(let walked):
                 overflow.append(c)
@@ -333,7 +346,12 @@ extension Program {
         if let last = layout.cells.last {
             layout.end = max(layout.end, last.element + 1)
         }
-        if eager {
+        // `eager` shows the literals that follow the last entered character. Literals the person typed
+        // past an optional slot left empty (`a[9]b` with `ab` typed) end the text where the typing ended:
+        // what follows them appears when typed, so the text is the same whether it was typed key by key or
+        // pasted (RELIABILITY.md bug 13).
+        let base = layout.cells.last.map { $0.element + 1 } ?? 0
+        if eager, !elements[base..<min(layout.end, elements.count)].contains(where: \.isSlot) {
             // A `…` slot counts as filled once a character is in the field, so the literals after it
             // (a unit such as ` kg`) show from the first character on.
             while layout.end < elements.count,

@@ -6,9 +6,9 @@
 /// `re` and Java's `Matcher` report: `prefixMatch` is `re.match` (Java `lookingAt`), `fullMatch`
 /// is `re.fullmatch` (Java `matches`). `$` asserts the end of the input. Bytes outside ASCII never
 /// match. The phone metadata's patterns (digits, classes, groups, alternation, counted repetition)
-/// are run this way.
-public struct CapturingRegex: Sendable {
-    private enum Op: UInt8, Sendable {
+/// are run this way. A class: the metadata holds many, and passing one costs one reference.
+public final class CapturingRegex: Sendable {
+    fileprivate enum Op: UInt8, Sendable {
         case consume, split, accept, save, assertEnd
     }
 
@@ -24,12 +24,15 @@ public struct CapturingRegex: Sendable {
     /// For consume states: the ASCII bytes 0-63 and 64-127 the state takes, as bits.
     private let low: [UInt64]
     private let high: [UInt64]
-    /// For consume states: the class (in `sets`) they take, for scalars beyond ASCII (`search`).
+    private let start: Int32
+    /// For consume states: the class (in `sets`) they take, for scalars beyond ASCII (`search`); -1 for none.
     private let setIndex: [Int32]
     private let sets: [ScalarSet]
-    private let start: Int32
     /// The pattern begins with `^`: `search` tries the start of the input only.
     private let anchored: Bool
+    /// The same pattern as a deterministic automaton over the digits 0-9, for `matches` on digit
+    /// input; nil when the pattern has `$` or its automaton would be too large.
+    private let digits: DigitAutomaton?
 
     /// Compiles `pattern`.
     /// - Throws: `MaskError` for what `LinearRegex` refuses.
@@ -74,10 +77,11 @@ public struct CapturingRegex: Sendable {
         self.second = second
         self.low = low
         self.high = high
-        self.setIndex = setIndex
-        self.sets = regex.sets
         self.start = Int32(regex.start)
+        self.setIndex = setIndex
+        sets = regex.sets
         anchored = pattern.hasPrefix("^")
+        digits = DigitAutomaton(ops: ops, first: first, second: second, low: low, start: Int32(regex.start))
     }
 
     @inline(__always)
@@ -90,6 +94,8 @@ public struct CapturingRegex: Sendable {
     /// false, the end of the input when true): slots `2g` and `2g+1` hold group `g`'s bounds
     /// (group 0: the whole match), -1 for a group that took no part.
     func match(_ input: ArraySlice<UInt8>, whole: Bool) -> [Int]? {
+        // Most inputs a phone pattern is tried on do not match at all: the automaton says so fast.
+        if let digits, digits.matches(input, whole: whole) == false { return nil }
         let base = input.startIndex
         return run(count: input.count, searching: false, whole: whole) { state, position in
             takes(state, input[base + position])
@@ -108,79 +114,94 @@ public struct CapturingRegex: Sendable {
         }
     }
 
-    /// The Pike VM: `takes(state, position)` says whether consume state `state` takes the input's
-    /// element at `position`. When `searching`, a thread starts at every position until a match is
-    /// found, each below those that started earlier, so the leftmost match wins.
+    /// The Pike VM over `count` elements: `takes(state, position)` says whether consume state
+    /// `state` takes the element at `position`. When `searching`, a thread also starts at every
+    /// later position until a match is found, each below the threads that started earlier, so the
+    /// leftmost match wins.
     @inline(__always)
     private func run(count: Int, searching: Bool, whole: Bool, takes: (Int, Int) -> Bool) -> [Int]? {
         let slotCount = 2 * (groupCount + 1)
-        var marks = [Int32](repeating: -1, count: ops.count)
-        // Thread lists: a state and its capture slots (flattened, slotCount per thread).
-        var current: [Int32] = [], currentSlots: [Int] = []
-        var next: [Int32] = [], nextSlots: [Int] = []
-        var found: [Int]?
-        var slots = [Int](repeating: -1, count: slotCount)
+        let stateCount = ops.count
+        // Marks, two thread lists and their capture slots, all in one temporary buffer.
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: stateCount * (3 + 2 * slotCount) + 2 * slotCount) {
+            buffer -> [Int]? in
+            let marks = buffer.baseAddress!
+            marks.initialize(repeating: -1, count: stateCount)
+            var current = marks + stateCount
+            var next = current + stateCount
+            var currentSlots = next + stateCount
+            var nextSlots = currentSlots + stateCount * slotCount
+            let scratch = nextSlots + stateCount * slotCount
+            let matched = scratch + slotCount
+            var currentCount = 0, nextCount = 0
+            var found = false
 
-        /// Adds `state`'s closure at `position` to the list, in priority order.
-        func add(_ state: Int32, _ slots: inout [Int], _ position: Int, _ list: inout [Int32], _ listSlots: inout [Int]) {
-            let s = Int(state)
-            if marks[s] == Int32(position) { return }
-            marks[s] = Int32(position)
-            switch ops[s] {
-            case .consume, .accept:
-                list.append(state)
-                listSlots.append(contentsOf: slots)
-            case .split:
-                add(first[s], &slots, position, &list, &listSlots)
-                add(second[s], &slots, position, &list, &listSlots)
-            case .save:
-                let slot = Int(first[s])
-                let old = slots[slot]
-                slots[slot] = position
-                add(second[s], &slots, position, &list, &listSlots)
-                slots[slot] = old
-            case .assertEnd:
-                if position == count { add(first[s], &slots, position, &list, &listSlots) }
-            }
-        }
-
-        slots[0] = 0
-        add(start, &slots, 0, &current, &currentSlots)
-        var position = 0
-        while !current.isEmpty || (searching && found == nil && position <= count) {
-            next.removeAll(keepingCapacity: true)
-            nextSlots.removeAll(keepingCapacity: true)
-            for (t, state) in current.enumerated() {
+            /// Adds `state`'s closure at `position` with capture slots `slots`, in priority order.
+            func add(_ state: Int32, _ slots: UnsafeMutablePointer<Int>, _ position: Int,
+                     _ list: UnsafeMutablePointer<Int>, _ listSlots: UnsafeMutablePointer<Int>, _ listCount: inout Int) {
                 let s = Int(state)
-                if ops[s] == .accept {
-                    if !whole || position == count {
-                        var matched = Array(currentSlots[(t * slotCount)..<((t + 1) * slotCount)])
-                        matched[1] = position
-                        found = matched
-                        // Lower-priority threads can only give a worse match.
-                        break
-                    }
-                    continue
+                if marks[s] == position { return }
+                marks[s] = position
+                switch ops[s] {
+                case .consume, .accept:
+                    list[listCount] = s
+                    (listSlots + listCount * slotCount).update(from: slots, count: slotCount)
+                    listCount += 1
+                case .split:
+                    add(first[s], slots, position, list, listSlots, &listCount)
+                    add(second[s], slots, position, list, listSlots, &listCount)
+                case .save:
+                    let slot = Int(first[s])
+                    let old = slots[slot]
+                    slots[slot] = position
+                    add(second[s], slots, position, list, listSlots, &listCount)
+                    slots[slot] = old
+                case .assertEnd:
+                    if position == count { add(first[s], slots, position, list, listSlots, &listCount) }
                 }
-                guard position < count, takes(s, position) else { continue }
-                var threadSlots = Array(currentSlots[(t * slotCount)..<((t + 1) * slotCount)])
-                add(first[s], &threadSlots, position + 1, &next, &nextSlots)
             }
-            if position == count { break }
-            position += 1
-            if searching && found == nil {
-                // A match starting here comes after every one that started earlier.
-                slots[0] = position
-                add(start, &slots, position, &next, &nextSlots)
+
+            scratch.initialize(repeating: -1, count: slotCount)
+            scratch[0] = 0
+            add(start, scratch, 0, current, currentSlots, &currentCount)
+            var position = 0
+            while currentCount > 0 || (searching && !found && position <= count) {
+                nextCount = 0
+                for t in 0..<currentCount {
+                    let s = current[t]
+                    if ops[s] == .accept {
+                        if !whole || position == count {
+                            matched.update(from: currentSlots + t * slotCount, count: slotCount)
+                            matched[1] = position
+                            found = true
+                            // Lower-priority threads can only give a worse match.
+                            break
+                        }
+                        continue
+                    }
+                    guard position < count, takes(s, position) else { continue }
+                    scratch.update(from: currentSlots + t * slotCount, count: slotCount)
+                    add(first[s], scratch, position + 1, next, nextSlots, &nextCount)
+                }
+                if position == count { break }
+                position += 1
+                if searching && !found {
+                    // A match starting here comes after every one that started earlier.
+                    scratch.update(repeating: -1, count: slotCount)
+                    scratch[0] = position
+                    add(start, scratch, position, next, nextSlots, &nextCount)
+                }
+                swap(&current, &next)
+                swap(&currentSlots, &nextSlots)
+                currentCount = nextCount
             }
-            swap(&current, &next)
-            swap(&currentSlots, &nextSlots)
+            return found ? Array(UnsafeBufferPointer(start: matched, count: slotCount)) : nil
         }
-        return found
     }
 
     /// Whether some prefix of `input` (`whole`: the whole input) matches, without recording groups.
     func matches(_ input: ArraySlice<UInt8>, whole: Bool) -> Bool {
+        if let digits, let answer = digits.matches(input, whole: whole) { return answer }
         let count = input.count
         let base = input.startIndex
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: ops.count * 3) { buffer -> Bool in
@@ -269,5 +290,80 @@ public struct CapturingRegex: Sendable {
             out.append(byte)
             i += 1
         }
+    }
+}
+
+/// A pattern's NFA made deterministic over the ten ASCII digits (subset construction), so a digit
+/// costs one table lookup. Phone metadata patterns are anchored and bounded, so their automata
+/// stay small; one that would not is left to the NFA simulation.
+private struct DigitAutomaton: Sendable {
+    /// `next[10 * state + digit]`, -1 for no state (the input cannot match).
+    let next: [Int32]
+    let accepting: [Bool]
+    /// The most states built before giving up on an automaton.
+    static let maximumStates = 4_000
+
+    init?(ops: [CapturingRegex.Op], first: [Int32], second: [Int32], low: [UInt64], start: Int32) {
+        guard !ops.contains(.assertEnd) else { return nil }
+        /// The consume states reachable from `entries` without input, sorted, and whether accept is.
+        func closure(_ entries: [Int32]) -> (states: [Int32], accepts: Bool) {
+            var seen = Set<Int32>()
+            var stack = entries
+            var states: [Int32] = []
+            var accepts = false
+            while let state = stack.popLast() {
+                guard seen.insert(state).inserted else { continue }
+                let s = Int(state)
+                switch ops[s] {
+                case .consume: if low[s] & 0x03FF_0000_0000_0000 != 0 { states.append(state) }
+                case .accept: accepts = true
+                case .split: stack.append(first[s]); stack.append(second[s])
+                case .save: stack.append(second[s])
+                case .assertEnd: break
+                }
+            }
+            // The accept state is part of the set: two sets differing only by it are different states.
+            return (states.sorted() + (accepts ? [-1] : []), accepts)
+        }
+        var ids: [[Int32]: Int32] = [:]
+        var sets: [[Int32]] = []
+        var accepting: [Bool] = []
+        var next: [Int32] = []
+        func id(_ closure: (states: [Int32], accepts: Bool)) -> Int32 {
+            if let known = ids[closure.states] { return known }
+            let new = Int32(sets.count)
+            ids[closure.states] = new
+            sets.append(closure.states)
+            accepting.append(closure.accepts)
+            return new
+        }
+        _ = id(closure([start]))
+        var index = 0
+        while index < sets.count {
+            if sets.count > Self.maximumStates { return nil }
+            for digit in 0..<10 {
+                let bit = UInt64(1) << UInt64(0x30 + digit)
+                let targets = sets[index].filter { $0 >= 0 && low[Int($0)] & bit != 0 }.map { first[Int($0)] }
+                let target = closure(targets)
+                next.append(target.states.isEmpty && !target.accepts ? -1 : id(target))
+            }
+            index += 1
+        }
+        self.next = next
+        self.accepting = accepting
+    }
+
+    /// The answer for digit input, nil when `input` holds something else.
+    func matches(_ input: ArraySlice<UInt8>, whole: Bool) -> Bool? {
+        var state: Int32 = 0
+        if !whole, accepting[0] { return true }
+        for byte in input {
+            let digit = Int(byte) &- 0x30
+            guard digit >= 0, digit < 10 else { return nil }
+            state = next[10 * Int(state) + digit]
+            if state < 0 { return false }
+            if !whole, accepting[Int(state)] { return true }
+        }
+        return accepting[Int(state)]
     }
 }

@@ -10,7 +10,9 @@ extension Document {
     func placeRuleFields(on indices: some Sequence<Int>) -> [String: FieldResult] {
         guard !rules.isEmpty else { return [:] }
         var results: [String: FieldResult] = [:]
-        for index in indices where !closedLines.contains(index) {
+        // The length first: a line too long to try is never read whole.
+        for index in indices where !closedLines.contains(index)
+            && lines.length(ofLine: index) <= DocumentRules.maxLineLength {
             linesTriedByRules += 1
             let line = lines[index]
             for found in rules.matches(on: line.text, existing: line.fields) {
@@ -27,23 +29,22 @@ extension Document {
     }
 
     /// After a `didChange` is committed: moves `closedLines` as its steps moved lines, and places the rules'
-    /// fields on the lines the `ruleSteps` among them (a person's changes outside fields) left.
-    /// - Parameter steps: every step of the change in order: at `start`, `old` lines became `count` lines.
-    func openRuleFields(afterSteps steps: [(start: Int, count: Int, old: [Line])], _ ruleSteps: Set<Int>)
-        -> [String: FieldResult] {
+    /// fields on the lines left by the steps that open them (a person's changes outside fields).
+    /// - Complexity: O(steps × (the candidate and closed lines)) to follow the lines, plus `placeRuleFields`.
+    func openRuleFields(after steps: [LineStep]) -> [String: FieldResult] {
         var candidates: [Int] = []
-        for (k, step) in steps.enumerated() {
-            let delta = step.count - step.old.count
+        for step in steps {
+            let delta = step.newCount - step.oldCount
             if delta != 0 {
-                let lastOld = step.start + step.old.count - 1
+                let lastOld = step.start + step.oldCount - 1
                 // A line after the step moves by its delta; one inside it stays inside what replaced it.
                 func moved(_ line: Int) -> Int {
-                    line > lastOld ? line + delta : line < step.start ? line : min(line, step.start + step.count - 1)
+                    line > lastOld ? line + delta : line < step.start ? line : min(line, step.start + step.newCount - 1)
                 }
                 candidates = candidates.map(moved)
                 if !closedLines.isEmpty { closedLines = Set(closedLines.map(moved)) }
             }
-            if ruleSteps.contains(k) && !rules.isEmpty { candidates += step.start..<(step.start + step.count) }
+            if step.opensRuleFields && !rules.isEmpty { candidates += step.start..<(step.start + step.newCount) }
         }
         return placeRuleFields(on: Set(candidates).sorted())
     }
@@ -56,5 +57,34 @@ extension Document {
         let results = placeRuleFields(on: 0..<lines.count)
         guard !results.isEmpty else { return ([], []) }
         return proposeOpenedTogether(results)
+    }
+}
+
+/// How one change of a `didChange` moved lines: at `start`, `oldCount` lines became `newCount`.
+struct LineStep: Hashable, Sendable {
+    var start: Int
+    var oldCount: Int
+    var newCount: Int
+    /// A person's change outside fields: the rules are tried on the lines it left.
+    var opensRuleFields: Bool
+
+    init(_ change: ScalarChange, opensRuleFields: Bool) {
+        start = change.start.line
+        oldCount = change.end.line - change.start.line + 1
+        newCount = 1 + change.text.lineBreakCount
+        self.opensRuleFields = opensRuleFields
+    }
+}
+
+extension String {
+    /// Its line breaks as LSP counts them (`\r\n` is one).
+    var lineBreakCount: Int {
+        var count = 0
+        var afterCR = false
+        for byte in utf8 {
+            if byte == 0x0A { if !afterCR { count += 1 } } else if byte == 0x0D { count += 1 }
+            afterCR = byte == 0x0D
+        }
+        return count
     }
 }

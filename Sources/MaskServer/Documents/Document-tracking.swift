@@ -53,10 +53,11 @@ extension Document {
             newLines = [Line(text: head + change.text + tail, ending: lastOld.ending)]
         }
         var newFlatStart: [Int] = []
+        let newLengths = newLines.map(\.scalarCount)
         offset = 0
-        for line in newLines {
+        for (line, length) in zip(newLines, newLengths) {
             newFlatStart.append(offset)
-            offset += line.scalarCount + line.ending.scalarCount
+            offset += length + line.ending.scalarCount
         }
         func locate(_ flat: Int) -> (line: Int, column: Int) {
             var low = 0, high = newLines.count - 1
@@ -75,6 +76,8 @@ extension Document {
                 var newStart: Int, newEnd: Int
                 var gained = 0..<0  // The part of the inserted text the field takes.
                 let before = fs < s, after = fe > e
+                // Only a field the change meets can see its text change; the others keep theirs.
+                let meets = !(fe < s || fs > e)
                 if fe < s {
                     (newStart, newEnd) = (fs, fe)
                 } else if fs > e {
@@ -117,13 +120,11 @@ extension Document {
                     }
                 }
                 let (line0, column0) = locate(newStart)
-                let lineText = newLines[line0].text
-                let length = lineText.scalarCount
-                let column1 = min(column0 + (newEnd - newStart), length)
-                var content = newLines[line0]
-                content.fields.append(FieldSpan(id: span.id, start: column0, end: column1))
-                newLines[line0] = content
+                let column1 = min(column0 + (newEnd - newStart), newLengths[line0])
+                newLines[line0].fields.append(FieldSpan(id: span.id, start: column0, end: column1))
+                guard meets else { continue }
                 // Did the field's text change?
+                let lineText = newLines[line0].text
                 let oldText = line.text.scalarSlice(span.start, span.end)
                 let newText = lineText.scalarSlice(column0, column1)
                 if oldText != newText {
@@ -139,7 +140,11 @@ extension Document {
                 }
             }
         }
-        for i in newLines.indices { newLines[i].fields.sort { $0.start < $1.start } }
+        for i in newLines.indices where zip(newLines[i].fields, newLines[i].fields.dropFirst()).contains(where: {
+            $0.start > $1.start
+        }) {
+            newLines[i].fields.sort { $0.start < $1.start }
+        }
         let caret = locate(s + t)
         return (newLines, touches, ScalarPosition(line: firstLine + caret.line, column: caret.column))
     }

@@ -56,10 +56,18 @@ struct PendingEdit: Hashable, Sendable {
     var end: Int
     var text: String
     var field: String
-    /// The field's place among the fields of its line: two fields that meet (an empty one right before another)
-    /// can both insert at the same column, and the earlier field's text comes first, as the order of the edits
-    /// in the array says (LSP).
+    /// The field's place among the fields of its line (`LineTree.orderKey`): two fields that meet (an empty one
+    /// right before another) can both insert at the same column, and the earlier field's text comes first, as the
+    /// order of the edits in the array says (LSP).
     var fieldOrder: Int
+
+    /// The edit with its columns moved by `shift` (to columns of a window that starts there).
+    func shifted(by shift: Int) -> PendingEdit {
+        var edit = self
+        edit.start -= shift
+        edit.end -= shift
+        return edit
+    }
 
     /// Document order, the field's place breaking ties between insertions at one column.
     static func inOrder(_ a: PendingEdit, _ b: PendingEdit) -> Bool {
@@ -96,12 +104,13 @@ final class Document {
     /// How many lines the rules were tried on, ever: the work the cost rule bounds, counted for the tests.
     var linesTriedByRules = 0
 
-    init(uri: String, languageId: String, version: Int, text: String, encoding: PositionEncoding) {
+    init(uri: String, languageId: String, version: Int, text: String, encoding: PositionEncoding,
+         pieceSize: LineTree.PieceSize = LineTree.defaultPieceSize) {
         self.uri = uri
         self.languageId = languageId
         self.version = version
         self.encoding = encoding
-        self.lines = LineTree(text: text)
+        self.lines = LineTree(text: text, pieceSize: pieceSize)
     }
 
     /// The whole text (linear; for tests and full-content diffs).
@@ -127,13 +136,10 @@ final class Document {
         guard position.line < lines.count else {
             return .failure(PositionProblem("line \(position.line) is past the end (the document has \(lines.count) lines)"))
         }
-        let column = lines.withUTF8(at: position.line) { bytes, ascii in
-            encoding.scalarColumn(ofUnits: position.character, inUTF8: bytes, isASCII: ascii, roundUp: roundUp)
-        }
-        guard let column else {
-            let text = lines.text(at: position.line)
+        guard let column = lines.scalarColumn(line: position.line, units: position.character, in: encoding,
+                                              roundUp: roundUp) else {
             return .failure(PositionProblem("character \(position.character) is past the end of line \(position.line) "
-                + "(length \(encoding.length(of: text)) in \(encoding.rawValue))"))
+                + "(length \(lines.length(ofLine: position.line, in: encoding)) in \(encoding.rawValue))"))
         }
         return .success(ScalarPosition(line: position.line, column: column))
     }
@@ -153,36 +159,38 @@ final class Document {
         return .success((start, end))
     }
 
+    /// The client position of a scalar position, in O(log n + the piece it is in).
     func position(_ p: ScalarPosition) -> Position {
-        Position(line: p.line, character: lines.withUTF8(at: p.line) { bytes, ascii in
-            ascii ? p.column : encoding.units(ofScalarColumn: p.column, inUTF8: bytes)
-        })
+        Position(line: p.line, character: lines.units(line: p.line, column: p.column, in: encoding))
     }
 
-    func position(line: Int, column: Int, in text: String) -> Position {
-        Position(line: line, character: encoding.units(ofScalarColumn: column, in: text))
+    /// The client position of column `column` of `text`, line `offset` of `window` as edited (which the tree does
+    /// not hold yet); `base` is where the window starts on its first line, in code units.
+    private func position(in window: LineWindow, line offset: Int, column: Int, text: String, base: Int) -> Position {
+        Position(line: window.line + offset,
+                 character: (offset == 0 ? base : 0) + encoding.units(ofScalarColumn: column, in: text))
     }
 
     // MARK: - Fields
 
-    /// The field spans of line `line` and the line's text.
-    func fieldSpan(_ id: String) -> (line: Int, span: FieldSpan, text: String)? {
-        guard let (index, span) = lines.locate(id) else { return nil }
-        return (index, span, lines.text(at: index))
+    /// Where field `id` lies and its text, in O(log n + the field's piece).
+    func fieldText(_ id: String) -> (line: Int, span: FieldSpan, text: String)? {
+        guard let (line, span) = lines.locate(id) else { return nil }
+        return (line, span, lines.slice(line: line, from: span.start, to: span.end))
     }
 
     func snapshot(_ id: String) -> FieldSnapshot? {
-        guard let session = lines.session(of: id), let (line, span, text) = fieldSpan(id) else { return nil }
-        return snapshot(session, line: line, span: span, lineText: text)
+        guard let session = lines.session(of: id), let (line, span) = lines.locate(id) else { return nil }
+        return snapshot(session, line: line, span: span)
     }
 
-    /// The state of the field `span` on line `line`, whose text is `lineText`.
-    private func snapshot(_ session: FieldSession, line: Int, span: FieldSpan, lineText: String) -> FieldSnapshot {
-        let text = lineText.scalarSlice(span.start, span.end)
+    /// The state of the field `span` on line `line`.
+    private func snapshot(_ session: FieldSession, line: Int, span: FieldSpan) -> FieldSnapshot {
+        let text = lines.slice(line: line, from: span.start, to: span.end)
         return FieldSnapshot(
             id: span.id,
-            range: TextRange(start: position(line: line, column: span.start, in: lineText),
-                             end: position(line: line, column: span.end, in: lineText)),
+            range: TextRange(start: position(ScalarPosition(line: line, column: span.start)),
+                             end: position(ScalarPosition(line: line, column: span.end))),
             text: text,
             result: session.result(fieldText: text),
             rule: ruleOrigins[span.id])
@@ -191,42 +199,77 @@ final class Document {
     /// Every field in document order, in O(f log n).
     func allSnapshots() -> [FieldSnapshot] {
         var result: [FieldSnapshot] = []
-        lines.forEachLineWithFields { index, line in
-            for span in line.fields {
-                if let session = lines.session(of: span.id) {
-                    result.append(snapshot(session, line: index, span: span, lineText: line.text))
-                }
-            }
+        lines.forEachField { line, span, slot in
+            if let session = lines.session(slot: slot) { result.append(snapshot(session, line: line, span: span)) }
         }
         return result
     }
 
+    /// The fields touching `start...end` of line `line`, as columns of that line, in order.
+    func fields(touching line: Int, from start: Int, to end: Int) -> [FieldSpan] {
+        let window = lines.window(from: ScalarPosition(line: line, column: start),
+                                  to: ScalarPosition(line: line, column: end))
+        return window.lines[0].fields.compactMap { field in
+            let span = FieldSpan(id: field.id, start: field.start + window.column, end: field.end + window.column)
+            return span.end >= start && span.start <= end ? span : nil
+        }
+    }
+
+    /// The ids of the fields on the lines of `range` (lines past the document's end ignored, positions past a
+    /// line's end taken as its end) that touch the range's columns on its first and last line, in document order.
+    /// - Complexity: O(log n + the pieces the range covers and their fields).
+    func fieldIDs(touching range: TextRange) -> [String] {
+        let first = max(range.start.line, 0), last = min(range.end.line, lines.count - 1)
+        guard first <= last else { return [] }
+        func column(_ p: Position, onLine line: Int) -> Int {
+            guard p.line == line else { return p.line < line ? 0 : lines.length(ofLine: line) }
+            return lines.scalarColumn(line: line, units: max(p.character, 0), in: encoding, roundUp: false)
+                ?? lines.length(ofLine: line)
+        }
+        let from = ScalarPosition(line: first, column: column(range.start, onLine: first))
+        let to = ScalarPosition(line: last, column: column(range.end, onLine: last))
+        guard from <= to else { return [] }
+        let window = lines.window(from: from, to: to)
+        var ids: [String] = []
+        for (offset, line) in window.lines.enumerated() {
+            let shift = offset == 0 ? window.column : 0
+            for field in line.fields {
+                let (start, end) = (field.start + shift, field.end + shift)
+                if offset == 0, end < from.column { continue }
+                if offset == window.lines.count - 1, start > to.column { continue }
+                ids.append(field.id)
+            }
+        }
+        return ids
+    }
+
     /// The field containing or touching `position` (the first in document order), or nil.
     func field(at position: Position) -> FieldSnapshot? {
-        guard case .success(let p) = scalarPosition(position) else { return nil }
-        let fields = lines.fields(at: p.line)
-        guard let span = fields.first(where: { $0.start <= p.column && p.column <= $0.end }) else { return nil }
+        guard case .success(let p) = scalarPosition(position),
+              let span = fields(touching: p.line, from: p.column, to: p.column).first else { return nil }
         return snapshot(span.id)
     }
 
     /// The diagnostics of the fields that have a problem, in document order.
     /// - Complexity: O(p log n) for p such fields and n lines.
     func diagnostics() -> [Diagnostic] {
-        var located: [(line: Int, column: Int, Diagnostic)] = []
+        var located: [(line: Int, column: Int, order: Int, Diagnostic)] = []
         for (id, problem) in problems {
             // A field whose line was replaced away has no place any more: it is gone.
-            guard let (line, span, text) = fieldSpan(id) else {
+            guard let slot = lines.slot(of: id) else {
                 problems[id] = nil
                 continue
             }
-            let range = TextRange(start: position(line: line, column: span.start, in: text),
-                                  end: position(line: line, column: span.end, in: text))
-            located.append((line, span.start,
+            let (line, span) = lines.locate(slot: slot)
+            let range = TextRange(start: position(ScalarPosition(line: line, column: span.start)),
+                                  end: position(ScalarPosition(line: line, column: span.end)))
+            // Fields at one column (an empty one before another) in document order.
+            located.append((line, span.start, lines.orderKey(slot: slot),
                             Diagnostic(range: range, severity: problem.severity, code: problem.code,
                                        message: problem.message)))
         }
-        located.sort { ($0.line, $0.column) < ($1.line, $1.column) }
-        return located.map(\.2)
+        located.sort { ($0.line, $0.column, $0.order) < ($1.line, $1.column, $1.order) }
+        return located.map(\.3)
     }
 
     /// Forgets the state kept for a field whose proposed edits were dropped (its text is not the
@@ -249,18 +292,20 @@ final class Document {
     ///   when nothing changes), and the field's state as it will be.
     func openField(id: String, line: Int, start: Int, end: Int, spec: MaskSpec, mask: Mask)
         -> (edits: [TextEdit], cursor: Position?, state: FieldSnapshot) {
-        let result = mask.format(lines[line].text.scalarSlice(start, end))
+        let result = mask.format(lines.slice(line: line, from: start, to: end))
         insertField(id: id, line: line, start: start, end: end, mask: mask)
         return proposeOpened([id: result])[id]!
     }
 
     /// Places a new field over `start..<end` of line `line` (which no field of it overlaps); nothing is
-    /// proposed yet (`proposeOpened`). - Complexity: O(log n + the line).
+    /// proposed yet (`proposeOpened`). - Complexity: O(log n + the pieces the range is in).
     func insertField(id: String, line: Int, start: Int, end: Int, mask: Mask) {
-        var content = lines[line]
-        let index = content.fields.firstIndex(where: { $0.start >= end }) ?? content.fields.count
-        content.fields.insert(FieldSpan(id: id, start: start, end: end), at: index)
-        lines[line] = content
+        let window = lines.window(from: ScalarPosition(line: line, column: start), to: ScalarPosition(line: line, column: end))
+        var content = window.lines[0]
+        let (s, e) = (start - window.column, end - window.column)
+        let index = content.fields.firstIndex(where: { $0.start >= e }) ?? content.fields.count
+        content.fields.insert(FieldSpan(id: id, start: s, end: e), at: index)
+        lines.replace(window, with: [content])
         lines.setSession(FieldSession(mask: mask), of: id)
         ruleOrigins[id] = nil
     }
@@ -296,8 +341,7 @@ final class Document {
     func setMask(id: String, spec: MaskSpec, mask: Mask, caret: Position?,
                  check: (_ fieldText: String, _ result: FieldResult) throws -> Void = { _, _ in })
         rethrows -> (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)? {
-        guard var session = lines.session(of: id), let (line, span, text) = fieldSpan(id) else { return nil }
-        let fieldText = text.scalarSlice(span.start, span.end)
+        guard var session = lines.session(of: id), let (line, span, fieldText) = fieldText(id) else { return nil }
         var fieldCaret: Int?
         if let caret, case .success(let p) = scalarPosition(caret), p.line == line,
            span.start <= p.column, p.column <= span.end {
@@ -312,10 +356,7 @@ final class Document {
 
     /// Closes a field; its text stays as it is. - Returns: false when there is no such field.
     func closeField(_ id: String) -> Bool {
-        guard lines.session(of: id) != nil, let (line, _, _) = fieldSpan(id) else { return false }
-        var content = lines[line]
-        content.fields.removeAll { $0.id == id }
-        lines[line] = content
+        guard lines.session(of: id) != nil, let line = lines.lineOfField(id), lines.removeField(id) else { return false }
         pending.removeAll { $0.field == id }
         problems[id] = nil
         ruleOrigins[id] = nil
@@ -332,8 +373,8 @@ final class Document {
         pending.removeAll { set.contains($0.field) }
         var results: [String: FieldResult] = [:]
         for id in ids {
-            guard let session = sessions[id], let (_, span, text) = fieldSpan(id) else { continue }
-            results[id] = session.mask.format(text.scalarSlice(span.start, span.end))
+            guard let session = sessions[id], let (_, _, text) = fieldText(id) else { continue }
+            results[id] = session.mask.format(text)
         }
         return formatEdits(results).edits
     }
@@ -362,23 +403,20 @@ final class Document {
     private func formatEdits(_ results: [String: FieldResult], formatted: Bool = false)
         -> (edits: [TextEdit], fieldEdits: [String: [TextEdit]], caret: [String: Position], snapshots: [FieldSnapshot]) {
         var newPending: [PendingEdit] = []
-        // Each touched line as it is now, read once (a change touches one line or a few, `openFields` many).
-        var touched: [Int: Line] = [:]
-        func current(_ index: Int) -> Line {
-            if let line = touched[index] { return line }
-            let line = lines[index]
-            touched[index] = line
-            return line
-        }
+        // The columns of each line that the fields of `results` span, so the document as it will be is read
+        // there only.
+        var spanned: [Int: (from: Int, to: Int)] = [:]
         for (id, result) in results {
             guard let slot = lines.slot(of: id), var session = lines.session(slot: slot) else { continue }
             let (line, span) = lines.locate(slot: slot)
-            let oldText = current(line).text.scalarSlice(span.start, span.end)
+            let hull = spanned[line] ?? (span.start, span.end)
+            spanned[line] = (min(hull.from, span.start), max(hull.to, span.end))
+            let oldText = lines.slice(line: line, from: span.start, to: span.end)
             session.keep(formatted && result.text.sameScalars(oldText) ? nil : result)
             lines.setSession(session, slot: slot)
             problems[id] = FieldProblem(result)
             guard !oldText.sameScalars(result.text) else { continue }
-            let order = current(line).fields.firstIndex { $0.id == id } ?? 0
+            let order = lines.orderKey(slot: slot)
             let ascii = oldText.utf8.allSatisfy { $0 < 0x80 } && result.text.utf8.allSatisfy { $0 < 0x80 }
             for (d, text) in TextDiff.replacements(oldText, result.text, bytesAreUnits: ascii,
                                                    split: { Array($0.unicodeScalars) },
@@ -391,28 +429,30 @@ final class Document {
         var edits: [TextEdit] = []
         var fieldEdits: [String: [TextEdit]] = [:]
         for p in newPending {
-            let text = current(p.line).text
-            let edit = TextEdit(range: TextRange(start: position(line: p.line, column: p.start, in: text),
-                                                 end: position(line: p.line, column: p.end, in: text)),
+            let edit = TextEdit(range: TextRange(start: position(ScalarPosition(line: p.line, column: p.start)),
+                                                 end: position(ScalarPosition(line: p.line, column: p.end))),
                                 newText: p.text)
             edits.append(edit)
             fieldEdits[p.field, default: []].append(edit)
         }
-        // The document as it will be: lines with the edits applied and spans moved.
+        // The document as it will be: on each line, the window over its fields with the edits applied.
         var carets: [String: Position] = [:]
         var snapshots: [FieldSnapshot] = []
         let pendingByLine = Dictionary(grouping: newPending, by: \.line)
-        for (lineIndex, now) in touched {
-            let line = pendingByLine[lineIndex].map { applying($0, to: now) } ?? now
+        for (lineIndex, hull) in spanned.sorted(by: { $0.key < $1.key }) {
+            let window = lines.window(from: ScalarPosition(line: lineIndex, column: hull.from),
+                                      to: ScalarPosition(line: lineIndex, column: hull.to))
+            let onLine = (pendingByLine[lineIndex] ?? []).map { $0.shifted(by: window.column) }
+            let line = onLine.isEmpty ? window.lines[0] : applying(onLine, to: window.lines[0])
+            let base = lines.units(line: lineIndex, column: window.column, in: encoding)
+            func at(_ column: Int) -> Position {
+                position(in: window, line: 0, column: column, text: line.text, base: base)
+            }
             for span in line.fields {
                 guard let result = results[span.id] else { continue }
-                let caretScalar = span.start + result.text.scalarOffset(ofCharacter: result.caret)
-                carets[span.id] = position(line: lineIndex, column: caretScalar, in: line.text)
-                snapshots.append(FieldSnapshot(
-                    id: span.id,
-                    range: TextRange(start: position(line: lineIndex, column: span.start, in: line.text),
-                                     end: position(line: lineIndex, column: span.end, in: line.text)),
-                    text: result.text, result: result, rule: ruleOrigins[span.id]))
+                carets[span.id] = at(span.start + result.text.scalarOffset(ofCharacter: result.caret))
+                snapshots.append(FieldSnapshot(id: span.id, range: TextRange(start: at(span.start), end: at(span.end)),
+                                               text: result.text, result: result, rule: ruleOrigins[span.id]))
             }
         }
         snapshots.sort { $0.range.start < $1.range.start }
@@ -436,8 +476,8 @@ final class Document {
     /// one line break for the editor, which the daemon's lines must follow.
     private func joinsLineBreaks(emptied index: Int) -> Bool {
         guard index > 0, index < lines.count else { return false }
-        let line = lines[index]
-        return line.scalarCount == 0 && line.ending == .lf && lines[index - 1].ending == .cr
+        return lines.length(ofLine: index) == 0 && lines.ending(ofLine: index) == .lf
+            && lines.ending(ofLine: index - 1) == .cr
     }
 
     /// `change` widened so that a `\r` and a `\n` it brings together are one line break, as the
@@ -446,17 +486,16 @@ final class Document {
     func joiningLineBreaks(_ change: ScalarChange) -> ScalarChange {
         var change = change
         let before: Character? = change.start.column == 0 && change.start.line > 0
-            && lines[change.start.line - 1].ending == .cr ? "\r" : nil
-        let endLine = lines[change.end.line]
-        let after: Character? = change.end.column == endLine.scalarCount && endLine.ending == .lf ? "\n" : nil
+            && lines.ending(ofLine: change.start.line - 1) == .cr ? "\r" : nil
+        let after: Character? = change.end.column == lines.length(ofLine: change.end.line)
+            && lines.ending(ofLine: change.end.line) == .lf ? "\n" : nil
         // Where the widened text would hold a `\r` then a `\n` across a boundary of the change: only the
         // change's first and last scalars matter (a pasted megabyte is not copied to find them).
         let scalars = change.text.unicodeScalars
         let startJoins = before != nil && (scalars.first ?? (after != nil ? "\n" : nil)) == "\n"
         let endJoins = after != nil && (scalars.last ?? (before != nil ? "\r" : nil)) == "\r"
         if startJoins {
-            let previous = lines[change.start.line - 1]
-            change.start = ScalarPosition(line: change.start.line - 1, column: previous.scalarCount)
+            change.start = ScalarPosition(line: change.start.line - 1, column: lines.length(ofLine: change.start.line - 1))
             change.text = "\r" + change.text
         }
         if endJoins {
@@ -475,7 +514,7 @@ final class Document {
             suspect = true
             throw ChangeRefusal.staleVersion(got: newVersion, current: version)
         }
-        var undo: [(start: Int, count: Int, old: [Line])] = []
+        var undo: [Undo] = []
         var pendingCopy = pending
         var results: [String: FieldResult] = [:]
         var rejected = "", overflow = ""
@@ -484,12 +523,13 @@ final class Document {
         var resynchronised = false
         // Fields whose proposed edits a person's change overtook: their text is not the result proposed.
         var dropped: Set<String> = []
-        // The steps of `undo` that are a person's changes rules may open fields after (not inside a field).
-        var ruleSteps: Set<Int> = []
+        // How the changes moved lines, in order, and which of them rules may open fields after (a person's, not
+        // inside a field).
+        var lineSteps: [LineStep] = []
 
         func rollback() {
             for step in undo.reversed() {
-                lines.replace(step.start..<(step.start + step.count), with: step.old)
+                lines.replacePieces(step.firstPiece..<(step.firstPiece + step.count), with: step.removed)
             }
         }
 
@@ -512,18 +552,23 @@ final class Document {
             // The editor echoing edits the daemon proposed?
             if !pendingCopy.isEmpty, let echo = matchEcho(scalarChange, &pendingCopy) {
                 for edit in echo.reversed() {
-                    let old = lines[edit.line]
-                    lines[edit.line] = Document.track(line: old, start: edit.start, end: edit.end,
-                                                      text: edit.text, claimant: edit.field)
-                    undo.append((edit.line, 1, [old]))
+                    let window = lines.window(from: ScalarPosition(line: edit.line, column: edit.start),
+                                              to: ScalarPosition(line: edit.line, column: edit.end))
+                    let shift = window.column
+                    let tracked = Document.track(line: window.lines[0], start: edit.start - shift, end: edit.end - shift,
+                                                 text: edit.text, claimant: edit.field)
+                    let (count, removed) = lines.replace(window, with: [tracked])
+                    undo.append(Undo(firstPiece: window.firstPiece, count: count, removed: removed))
                 }
                 // An echo that empties a line between a `\r` and a `\n` brings them together: one line break for
                 // the editor (S5). Join them as a person's change would; what is still pending was computed on the
                 // lines as they were, so it is dropped (the editor's next change is then formatted afresh).
                 for line in Set(echo.map(\.line)).sorted(by: >) where joinsLineBreaks(emptied: line) {
-                    undo.append(applyPersonChange(joiningLineBreaks(ScalarChange(
+                    let joined = joiningLineBreaks(ScalarChange(
                         start: ScalarPosition(line: line, column: 0), end: ScalarPosition(line: line, column: 0),
-                        text: ""))).undo)
+                        text: ""))
+                    lineSteps.append(LineStep(joined, opensRuleFields: false))
+                    undo.append(applyPersonChange(joined).undo)
                     dropped.formUnion(pendingCopy.map(\.field))
                     pendingCopy.removeAll()
                 }
@@ -531,11 +576,12 @@ final class Document {
             }
             dropped.formUnion(pendingCopy.map(\.field))
             pendingCopy.removeAll()
-            let outcome = applyPersonChange(joiningLineBreaks(scalarChange))
+            let joined = joiningLineBreaks(scalarChange)
+            let outcome = applyPersonChange(joined)
             // Typing inside a field is that field's; a change that made or replaced lines may bring new matches.
-            if outcome.touches.isEmpty || outcome.undo.count > 1 || outcome.undo.old.count > 1 {
-                ruleSteps.insert(undo.count)
-            }
+            var step = LineStep(joined, opensRuleFields: true)
+            step.opensRuleFields = outcome.touches.isEmpty || step.oldCount > 1 || step.newCount > 1
+            lineSteps.append(step)
             undo.append(outcome.undo)
             personTouched = personTouched || !outcome.touches.isEmpty
             for touch in outcome.touches {
@@ -553,7 +599,7 @@ final class Document {
         pending = pendingCopy
         if resynchronised { suspect = false }
         for id in dropped where results[id] == nil { forgetProposal(id) }
-        let opened = openRuleFields(afterSteps: undo, ruleSteps)
+        let opened = openRuleFields(after: lineSteps)
         if !opened.isEmpty {
             results.merge(opened) { touched, _ in touched }
             personTouched = true
@@ -585,8 +631,17 @@ final class Document {
                 column = edit.start + inserted
             }
         }
-        let line = applying(onLine, to: lines[p.line])
-        return position(line: p.line, column: min(column, line.scalarCount), in: line.text)
+        // Read where the edits and the position are, not the whole line.
+        var (from, to) = (p.column, p.column)
+        var length = lines.length(ofLine: p.line)
+        for edit in onLine {
+            (from, to) = (min(from, edit.start), max(to, edit.end))
+            length += edit.text.unicodeScalars.count - (edit.end - edit.start)
+        }
+        let window = lines.window(from: ScalarPosition(line: p.line, column: from), to: ScalarPosition(line: p.line, column: to))
+        let line = applying(onLine.map { $0.shifted(by: window.column) }, to: window.lines[0])
+        return position(in: window, line: 0, column: min(column, length) - window.column, text: line.text,
+                        base: lines.units(line: p.line, column: window.column, in: encoding))
     }
 
     /// The pending edits that `change` echoes (removed from `pending`, the rest shifted), or nil.
@@ -614,37 +669,49 @@ final class Document {
         let span = change.start.line...change.end.line
         let inSpan = pending.filter { span.contains($0.line) }
         guard !inSpan.isEmpty else { return nil }
+        // Outside the hull of the change and the pending edits both texts are the document's: compare inside it.
+        var (from, to) = (change.start.column, change.end.column)
+        for edit in inSpan {
+            if edit.line == change.start.line { from = min(from, edit.start) }
+            if edit.line == change.end.line { to = max(to, edit.end) }
+        }
+        let window = lines.window(from: ScalarPosition(line: change.start.line, column: from),
+                                  to: ScalarPosition(line: change.end.line, column: to))
         var expected = ""
         var actual = ""
-        for index in span {
-            let line = lines[index]
-            let edited = applying(inSpan.filter { $0.line == index }, to: line)
+        for (offset, line) in window.lines.enumerated() {
+            let shift = offset == 0 ? window.column : 0
+            let edited = applying(inSpan.filter { $0.line == window.line + offset }.map { $0.shifted(by: shift) }, to: line)
             expected += edited.text + edited.ending.rawValue
             actual += line.text + line.ending.rawValue
         }
-        let last = lines[change.end.line]
-        let from = change.start.column
+        let last = window.lines[window.lines.count - 1]
+        let start = change.start.column - window.column
         let lastStart = actual.unicodeScalars.count - last.scalarCount - last.ending.scalarCount
-        let to = lastStart + change.end.column
-        actual = actual.scalarSlice(0, from) + change.text + actual.scalarSlice(to, actual.unicodeScalars.count)
+        let end = lastStart + change.end.column - (window.lines.count == 1 ? window.column : 0)
+        actual = actual.scalarSlice(0, start) + change.text + actual.scalarSlice(end, actual.unicodeScalars.count)
         guard actual.sameScalars(expected) else { return nil }
         pending.removeAll { span.contains($0.line) }
         return inSpan
     }
 
-    /// One person's change: the text spliced in, fields tracked.
-    private func applyPersonChange(_ change: ScalarChange)
-        -> (undo: (start: Int, count: Int, old: [Line]), touches: [FieldTouch], caret: ScalarPosition) {
-        let first = change.start.line, last = change.end.line
-        var old: [Line] = []
-        for index in first...last { old.append(lines[index]) }
-        let (newLines, touches, caret) = Document.splice(old, change, firstLine: first)
-        if first == last, newLines.count == 1 {
-            lines[first] = newLines[0]
-        } else {
-            lines.replace(first..<(last + 1), with: newLines)
-        }
-        return ((first, newLines.count, old), touches, caret)
+    /// What undoes one step of a `didChange`: the pieces it put in place of `removed`.
+    struct Undo {
+        var firstPiece: Int
+        var count: Int
+        var removed: [Piece]
+    }
+
+    /// One person's change: the text spliced in, fields tracked, reading only the pieces it touches.
+    private func applyPersonChange(_ change: ScalarChange) -> (undo: Undo, touches: [FieldTouch], caret: ScalarPosition) {
+        let window = lines.window(from: change.start, to: change.end)
+        var local = change
+        local.start.column -= window.column
+        if change.end.line == change.start.line { local.end.column -= window.column }
+        var (newLines, touches, caret) = Document.splice(window.lines, local, firstLine: window.line)
+        if caret.line == window.line { caret.column += window.column }
+        let (count, removed) = lines.replace(window, with: newLines)
+        return (Undo(firstPiece: window.firstPiece, count: count, removed: removed), touches, caret)
     }
 
     /// The full new content as one change against the current text: the part between their

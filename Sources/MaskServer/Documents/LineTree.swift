@@ -1,76 +1,162 @@
-// maskd: the lines of a document in a balanced tree, so edits cost O(log lines).
+// maskd: the lines of a document as pieces in a balanced tree, so an edit costs O(log n + the piece it is in).
+import MaskEngine
 
-/// A sequence of lines kept in an implicit treap (a randomised balanced tree ordered by
-/// position), each node holding one line and its fields.
+/// A piece of a line as a value: its text, its fields (columns from the piece's start), and how it ends.
+struct Piece: Hashable, Sendable {
+    var text: String
+    var fields: [FieldSpan]
+    var ending: LineEnding
+    /// The line goes on in the next piece (`ending` is then `.none`).
+    var continues: Bool
+}
+
+/// Counts of everything before a place in the document (or in a subtree): pieces, line ends, and text with its
+/// line breaks in bytes, scalars and UTF-16 units.
+struct TreeOffsets: Hashable {
+    var pieces = 0
+    var lines = 0
+    var bytes = 0
+    var scalars = 0
+    var utf16 = 0
+
+    subscript(encoding: PositionEncoding) -> Int {
+        switch encoding {
+        case .utf8: return bytes
+        case .utf16: return utf16
+        case .utf32: return scalars
+        }
+    }
+}
+
+/// Some consecutive pieces, taken out to be edited: the region a change, an echo or a new field touches.
+struct LineWindow {
+    /// The index of its first piece among all pieces, and that piece's node (valid until the tree changes).
+    var firstPiece: Int
+    fileprivate var firstNode: Int32
+    var pieces: [Piece]
+    /// The line of its first piece, and the scalar column where that piece starts on it.
+    var line: Int
+    var column: Int
+    /// The pieces grouped by line: the first starts at `column` of `line`, the others at their lines' starts; each
+    /// line's fields are columns from where it starts. The last one's ending is `.none` when `lastContinues`.
+    var lines: [Line]
+    /// The last piece's line goes on after the window.
+    var lastContinues: Bool
+}
+
+/// A sequence of lines kept in an implicit treap (a randomised balanced tree ordered by position) of pieces:
+/// a line is one piece, or, when longer than `pieceSize.max`, a run of pieces cut between fields.
 ///
-/// Line numbers are implicit: inserting or removing lines shifts every later line, and the
-/// fields stored on them, in O(log n) with no renumbering. Each node knows its parent, so the
-/// line number of a node (and of a field, through its slot) is found in O(log n).
-/// Subtrees count their fields, so listing fields in document order skips field-less subtrees.
+/// Every lookup descends the tree by one of the counts each subtree keeps (pieces, line ends, bytes, scalars,
+/// UTF-16 units, fields), so a position converts between encodings, a line is found, and a field is located in
+/// O(log n); an edit rewrites only the pieces it touches. A cut never falls strictly inside a field, so each
+/// field lies in one piece, its span stored relative to that piece's start: the fields after an edit, on its line
+/// or elsewhere, need no shifting. **Invariant (cost):** no operation a keystroke needs reads more than the
+/// pieces its change touches (and the one before, when it starts at a piece's start), whatever the length of the
+/// line or the number of fields on it; `work` counts what is read, for tests.
 ///
-/// Storage is compact and free of reference counting on a walk: nodes are structs in one array,
-/// addressed by index; every line's text is UTF-8 in one shared byte buffer (`text`), where a
-/// line is rewritten in place while it fits its room and moved to the end otherwise (the buffer
-/// is compacted once it holds more dead bytes than live ones); fields are slots in one array, each
-/// on its line's list in order of start, found by id through an open-addressing index. A field's
-/// slot, and the session it carries, stays the same while the field moves between lines.
+/// Storage is compact and free of reference counting on a walk: nodes are structs in one array, addressed by
+/// index; every piece's text is UTF-8 in one shared byte buffer (`text`), rewritten in place while it fits its
+/// room and moved to the end otherwise (the buffer is compacted once it holds more dead bytes than live ones);
+/// fields are slots in one array, each on its piece's list in order of start, found by id through an
+/// open-addressing index. A field's slot, and the session it carries, stays the same while the field moves.
 final class LineTree {
+    /// How long pieces grow.
+    struct PieceSize: Hashable {
+        /// A line longer than this is cut into pieces, and so is a piece that an edit makes longer.
+        var max: Int
+        /// A long line is cut at the first allowed place at least this many bytes into a piece.
+        var cut: Int
+
+        static let standard = PieceSize(max: 256, cut: 128)
+    }
+
+    /// The size of the pieces of new trees: `standard`, except where the fuzz target makes every line many pieces.
+    nonisolated(unsafe) static var defaultPieceSize = PieceSize.standard
+
+    let pieceSize: PieceSize
+
     struct Node {
-        /// Where the line's text (without its line break) starts in `text`, its length, and the
-        /// bytes it may grow into there.
+        /// Where the piece's text (without its line break) starts in `text`, its length, and the bytes it may
+        /// grow into there.
         var textStart: Int
         var textLength: Int32
         var textRoom: Int32
+        /// The text's length in scalars and in UTF-16 units.
+        var scalars: Int32
+        var utf16: Int32
         var left: Int32 = -1
         var right: Int32 = -1
         var parent: Int32 = -1
-        /// Lines in the subtree.
+        /// Pieces, line ends, bytes, scalars and UTF-16 units (line breaks included) and fields of the subtree.
         var size: Int32 = 1
-        /// Fields on the lines of the subtree.
+        var lineCount: Int32 = 0
+        var sumBytes: Int32 = 0
+        var sumScalars: Int32 = 0
+        var sumUTF16: Int32 = 0
         var fieldCount: Int32 = 0
-        /// The slot of the line's first field, -1 when it has none.
+        /// The piece's own fields, and the slot of its first, -1 when it has none.
+        var ownFields: Int32 = 0
         var firstField: Int32 = -1
-        var priority: UInt32
+        var priority: UInt32 = 0
         var ending: LineEnding
+        var continues: Bool
         /// The text is ASCII: scalar, UTF-8 and UTF-16 offsets are the same.
         var isASCII: Bool
+
+        var ownBytes: Int32 { textLength + Int32(ending.scalarCount) }
+        var ownScalars: Int32 { scalars + Int32(ending.scalarCount) }
+        var ownUTF16: Int32 { utf16 + Int32(ending.scalarCount) }
     }
 
-    /// One open field: its span on its line and its session (nil for spans set without one).
+    /// One open field: its span on its piece and its session (nil for spans set without one).
     struct FieldSlot {
         var id: String
         var start: Int32
         var end: Int32
-        /// The node of its line; -1 for a free slot, -2 while detached during an update.
+        /// The node of its piece; -1 for a free slot, -2 while detached during an update.
         var node: Int32
-        /// The next field on the line (or the next free slot), -1 at the end.
+        /// The next field on the piece (or the next free slot), -1 at the end.
         var next: Int32
         var session: FieldSession?
     }
 
+    /// What the tree has read, for tests that check a keystroke's work does not grow with its line.
+    struct Work: Hashable {
+        /// Bytes of text read out of pieces.
+        var bytes = 0
+        /// Fields read out of pieces or put on them.
+        var fields = 0
+    }
+
+    private(set) var work = Work()
+
     private var nodes: [Node] = []
     private var freeNode: [Int32] = []
     private var root: Int32 = -1
-    /// Every line's UTF-8 text, each at its node's `textStart`.
+    /// Every piece's UTF-8 text, each at its node's `textStart`.
     private var text: [UInt8] = []
-    /// Bytes of `text` that no line uses.
+    /// Bytes of `text` that no piece uses.
     private var deadBytes = 0
     private var slots: [FieldSlot] = []
     private var freeSlot: Int32 = -1
-    /// Slots taken off their lines by the update under way.
+    /// Slots taken off their pieces by the update under way.
     private var detached: [Int32] = []
     /// Open addressing over `slots` by id: each entry a slot index and its id's hash, -1 when empty.
     private var index: [(slot: Int32, hash: UInt32)] = []
     private var indexCount = 0
     private var random: UInt64 = 0x9E37_79B9_7F4A_7C15
 
-    init(_ lines: [Line]) {
+    init(_ lines: [Line], pieceSize: PieceSize = LineTree.defaultPieceSize) {
+        self.pieceSize = pieceSize
         nodes.reserveCapacity(lines.count)
-        root = build(lines.map(makeNode))
+        root = build(lines.flatMap { cut($0, continues: false) }.map(makeNode))
     }
 
-    /// Splits `document` into lines as `Line.split` does, copying its bytes once.
-    init(text document: String) {
+    /// Splits `document` into lines as `Line.split` does, copying its bytes once; long lines are cut into pieces.
+    init(text document: String, pieceSize: PieceSize = LineTree.defaultPieceSize) {
+        self.pieceSize = pieceSize
+        let size = pieceSize
         var document = document
         document.withUTF8 { bytes in
             // Room for lines that outgrow their place, so the first edits do not double the buffer (a copy of the
@@ -84,11 +170,29 @@ final class LineTree {
             made.reserveCapacity(breaks + 1)
             var start = 0, i = 0
             var ascii = true
+            func piece(_ from: Int, _ to: Int, _ ending: LineEnding, continues: Bool, ascii: Bool) {
+                let length = Int32(to - from)
+                var node = Node(textStart: from, textLength: length, textRoom: length + Int32(ending.scalarCount),
+                                scalars: length, utf16: length, ending: ending, continues: continues, isASCII: ascii)
+                if !ascii {
+                    let counts = LineTree.counts(UnsafeBufferPointer(rebasing: bytes[from..<to]))
+                    (node.scalars, node.utf16, node.isASCII) = counts
+                }
+                made.append(newNode(node))
+            }
             func line(_ end: Int, _ ending: LineEnding) {
-                let length = Int32(end - start)
-                made.append(newNode(Node(textStart: start, textLength: length,
-                                         textRoom: length + Int32(ending.scalarCount), priority: 0, ending: ending,
-                                         isASCII: ascii)))
+                var from = start
+                // A long line: pieces of `size.cut` bytes, each cut at a scalar's start.
+                if end - start > size.max {
+                    while end - from > size.max {
+                        var to = from + size.cut
+                        while to < end, !UTF8Scan.isScalarStart(bytes[to]) { to += 1 }
+                        if to == end { break }
+                        piece(from, to, .none, continues: true, ascii: ascii)
+                        from = to
+                    }
+                }
+                piece(from, end, ending, continues: false, ascii: ascii)
                 ascii = true
             }
             while i < bytes.count {
@@ -115,67 +219,243 @@ final class LineTree {
     }
 
     /// The number of lines.
-    var count: Int { root < 0 ? 0 : Int(nodes[Int(root)].size) }
+    var count: Int { root < 0 ? 0 : Int(nodes[Int(root)].lineCount) }
 
-    /// The line at `index`. - Precondition: `0 <= index < count`.
+    /// The number of pieces.
+    private var pieceCount: Int { root < 0 ? 0 : Int(nodes[Int(root)].size) }
+
+    /// Line `index` as a value (linear in its length). - Precondition: `0 <= index < count`.
     subscript(index: Int) -> Line {
-        get { line(node(at: index)) }
-        set { update(node(at: index), newValue) }
+        get { LineTree.join(pieces(pieceRange(ofLine: index))).lines[0] }
+        set { replacePieces(pieceRange(ofLine: index), with: cut(newValue, continues: false)) }
     }
 
-    /// The text of line `index`, without its line break. - Precondition: `0 <= index < count`.
-    func text(at index: Int) -> String { lineText(node(at: index)) }
+    /// The text of line `index`, without its line break (linear in its length).
+    func text(at index: Int) -> String { self[index].text }
 
-    /// Calls `body` with line `index`'s UTF-8 text and whether it is ASCII. - Precondition: `0 <= index < count`.
-    func withUTF8<R>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>, Bool) -> R) -> R {
-        let n = nodes[Int(node(at: index))]
-        return text.withUnsafeBufferPointer { all in
-            body(UnsafeBufferPointer(rebasing: all[n.textStart..<(n.textStart + Int(n.textLength))]), n.isASCII)
+    /// The fields of line `index`, in order of start (linear in its length).
+    func fields(at index: Int) -> [FieldSpan] { self[index].fields }
+
+    // MARK: - Lines in O(log n)
+
+    /// The length of line `index` in scalars. - Precondition: `0 <= index < count`.
+    func length(ofLine index: Int) -> Int { length(ofLine: index, in: .utf32) }
+
+    /// The length of line `index` in `encoding`'s code units. - Precondition: `0 <= index < count`.
+    func length(ofLine index: Int, in encoding: PositionEncoding) -> Int {
+        let (node, before) = lastPiece(ofLine: index)
+        let n = nodes[Int(node)]
+        let own: Int
+        switch encoding {
+        case .utf8: own = Int(n.textLength)
+        case .utf16: own = Int(n.utf16)
+        case .utf32: own = Int(n.scalars)
         }
+        return before[encoding] + own - lineStart(index)[encoding]
     }
 
-    /// The fields of line `index`, in order of start. - Precondition: `0 <= index < count`.
-    func fields(at index: Int) -> [FieldSpan] { fieldSpans(node(at: index)) }
+    /// How line `index` ends. - Precondition: `0 <= index < count`.
+    func ending(ofLine index: Int) -> LineEnding { nodes[Int(lastPiece(ofLine: index).node)].ending }
 
-    /// The node of line `index`, in O(log n). - Precondition: `0 <= index < count`.
-    private func node(at index: Int) -> Int32 {
-        var node = root
-        var index = Int32(index)
+    /// The scalar column of code-unit offset `units` on line `line`, or nil when it lies past the line's end.
+    /// An offset inside a scalar moves to its start, or to its end when `roundUp` is true.
+    func scalarColumn(line: Int, units: Int, in encoding: PositionEncoding, roundUp: Bool) -> Int? {
+        guard units >= 0 else { return nil }
+        let start = lineStart(line)
+        let (node, before) = find(start[encoding] + units, in: encoding)
+        guard before.lines == line else { return nil }
+        let n = nodes[Int(node)]
+        let within = start[encoding] + units - before[encoding]
+        let column: Int?
+        if n.isASCII || encoding == .utf32 {
+            column = within <= Int(n.scalars) ? within : nil
+        } else {
+            column = withText(node) { encoding.scalarColumn(ofUnits: within, inUTF8: $0, isASCII: false, roundUp: roundUp) }
+        }
+        return column.map { before.scalars - start.scalars + $0 }
+    }
+
+    /// The code-unit offset of scalar column `column` on line `line`.
+    /// - Precondition: `0 <= column <= length(ofLine: line)`.
+    func units(line: Int, column: Int, in encoding: PositionEncoding) -> Int {
+        let start = lineStart(line)
+        let (node, before) = find(start.scalars + column, in: .utf32)
+        let within = start.scalars + column - before.scalars
+        let n = nodes[Int(node)]
+        let units = n.isASCII || encoding == .utf32 ? within : withText(node) { encoding.units(ofScalarColumn: within, inUTF8: $0) }
+        return before[encoding] - start[encoding] + units
+    }
+
+    /// The text of line `line` between two scalar columns. - Precondition: `0 <= from <= to <= length(ofLine: line)`.
+    func slice(line: Int, from: Int, to: Int) -> String {
+        let start = lineStart(line)
+        let (first, before) = find(start.scalars + from, in: .utf32)
+        var node = first
+        var skip = start.scalars + from - before.scalars
+        var remaining = to - from
+        var bytes: [UInt8] = []
         while true {
             let n = nodes[Int(node)]
-            let leftSize = n.left < 0 ? 0 : nodes[Int(n.left)].size
-            if index < leftSize {
-                node = n.left
-            } else if index == leftSize {
-                return node
-            } else {
-                index -= leftSize + 1
-                node = n.right
+            withText(node) { piece in
+                let a = n.isASCII ? skip : UTF8Scan.byteOffset(ofScalar: skip, in: piece)
+                let take = min(remaining, Int(n.scalars) - skip)
+                let rest = UnsafeBufferPointer(rebasing: piece[a...])
+                let b = a + (n.isASCII ? take : UTF8Scan.byteOffset(ofScalar: take, in: rest))
+                bytes.append(contentsOf: piece[a..<b])
+                remaining -= take
             }
+            if remaining <= 0 || !n.continues { break }
+            skip = 0
+            guard let next = successor(node) else { break }
+            node = next
         }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The line number of `node`, in O(log n).
-    private func index(of node: Int32) -> Int {
-        var n = nodes[Int(node)]
-        var result = n.left < 0 ? 0 : Int(nodes[Int(n.left)].size)
-        var current = node
-        while n.parent >= 0 {
-            let parent = nodes[Int(n.parent)]
-            if parent.right == current {
-                result += (parent.left < 0 ? 0 : Int(nodes[Int(parent.left)].size)) + 1
-            }
-            current = n.parent
-            n = parent
+    // MARK: - Windows
+
+    /// The pieces that hold `from...to` and every field touching it: from the piece holding `from` (the one
+    /// before too when `from` is where a piece starts, so a field ending there is in) to the one holding `to`.
+    /// - Precondition: both are positions of the document, `from <= to`.
+    func window(from: ScalarPosition, to: ScalarPosition) -> LineWindow {
+        let fromStart = lineStart(from.line)
+        var (node, before) = find(fromStart.scalars + from.column, in: .utf32)
+        // Back over pieces that start exactly at `from`, unless it is the line's start.
+        while before.scalars == fromStart.scalars + from.column, before.scalars > fromStart.scalars,
+              let previous = predecessor(node) {
+            node = previous
+            before.pieces -= 1
+            before.scalars -= Int(nodes[Int(previous)].ownScalars)
         }
-        return result
+        let toStart = to.line == from.line ? fromStart : lineStart(to.line)
+        let last = find(toStart.scalars + to.column, in: .utf32).before.pieces
+        var pieces: [Piece] = []
+        pieces.reserveCapacity(last - before.pieces + 1)
+        var current: Int32? = node
+        for _ in before.pieces...last {
+            guard let piece = current else { break }
+            pieces.append(self.piece(piece))
+            current = successor(piece)
+        }
+        let (lines, lastContinues) = LineTree.join(pieces)
+        return LineWindow(firstPiece: before.pieces, firstNode: node, pieces: pieces, line: from.line,
+                          column: before.scalars - fromStart.scalars, lines: lines, lastContinues: lastContinues)
+    }
+
+    /// Puts `lines` (the window's lines edited: the first starting where the window starts, the last going on
+    /// after it when the window's did) in place of the window's pieces.
+    /// - Returns: how many pieces replaced them and the pieces removed, for `replacePieces` to undo it.
+    @discardableResult
+    func replace(_ window: LineWindow, with lines: [Line]) -> (count: Int, removed: [Piece]) {
+        var pieces: [Piece] = []
+        for (i, line) in lines.enumerated() {
+            pieces += cut(line, continues: i == lines.count - 1 && window.lastContinues)
+        }
+        if pieces.count == 1, window.pieces.count == 1 {
+            update(window.firstNode, pieces[0])
+            return (1, window.pieces)
+        }
+        let removed = replacePieces(window.firstPiece..<(window.firstPiece + window.pieces.count), with: pieces)
+        return (pieces.count, removed)
+    }
+
+    /// Replaces pieces `range` with `pieces`. - Returns: the pieces removed.
+    @discardableResult
+    func replacePieces(_ range: Range<Int>, with pieces: [Piece]) -> [Piece] {
+        let (before, rest) = split(root, Int32(range.lowerBound))
+        let (removed, after) = split(rest, Int32(range.count))
+        var old: [Piece] = []
+        old.reserveCapacity(range.count)
+        var gone: [Int32] = []
+        forEach(removed) { node in
+            old.append(piece(node))
+            detachFields(of: node)
+            gone.append(node)
+        }
+        for node in gone {
+            deadBytes += Int(nodes[Int(node)].textRoom)
+            nodes[Int(node)].textRoom = 0
+            freeNode.append(node)
+        }
+        let added = build(pieces.map(makeNode))
+        releaseDetached()
+        root = merge(merge(before, added), after)
+        if root >= 0 { nodes[Int(root)].parent = -1 }
+        compactIfNeeded()
+        return old
+    }
+
+    /// Replaces lines `range` with `lines`, in O(log n + the lengths of both). - Returns: the lines removed.
+    @discardableResult
+    func replace(_ range: Range<Int>, with lines: [Line]) -> [Line] {
+        let first = range.lowerBound < count ? lineStart(range.lowerBound).pieces : pieceCount
+        let end = range.upperBound < count ? lineStart(range.upperBound).pieces : pieceCount
+        let removed = replacePieces(first..<end, with: lines.flatMap { cut($0, continues: false) })
+        return removed.isEmpty ? [] : LineTree.join(removed).lines
+    }
+
+    /// Every line in order (linear).
+    var lines: [Line] {
+        var all: [Piece] = []
+        forEach(root) { all.append(piece($0)) }
+        return LineTree.join(all).lines
+    }
+
+    /// The whole text, line breaks included (linear).
+    var joinedText: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.count - deadBytes + count * 2)
+        forEach(root) { node in
+            let n = nodes[Int(node)]
+            bytes.append(contentsOf: text[n.textStart..<(n.textStart + Int(n.textLength))])
+            bytes.append(contentsOf: n.ending.rawValue.utf8)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: - Fields
 
+    /// Calls `body` with every field's line and span (columns of its line) and slot, in document order, skipping
+    /// subtrees without fields: O(f log n) for f fields.
+    func forEachField(_ body: (Int, FieldSpan, Int32) -> Void) {
+        var lineStarts: (line: Int, scalars: Int) = (-1, 0)
+        func visit(_ node: Int32, _ offsets: TreeOffsets) {
+            guard node >= 0 else { return }
+            let n = nodes[Int(node)]
+            guard n.fieldCount > 0 else { return }
+            visit(n.left, offsets)
+            var before = offsets
+            if n.left >= 0 { before.add(nodes[Int(n.left)]) }
+            if n.firstField >= 0 {
+                if lineStarts.line != before.lines { lineStarts = (before.lines, lineStart(before.lines).scalars) }
+                let base = before.scalars - lineStarts.scalars
+                var slot = n.firstField
+                while slot >= 0 {
+                    let s = slots[Int(slot)]
+                    work.fields += 1
+                    body(before.lines, FieldSpan(id: s.id, start: base + Int(s.start), end: base + Int(s.end)), slot)
+                    slot = s.next
+                }
+            }
+            before.addOwn(n)
+            visit(n.right, before)
+        }
+        visit(root, TreeOffsets())
+    }
+
+    /// Calls `body` with each line number and line that holds fields, in document order (each line is read whole).
+    func forEachLineWithFields(_ body: (Int, Line) -> Void) {
+        var last = -1
+        forEachField { line, _, _ in
+            guard line != last else { return }
+            last = line
+            body(line, self[line])
+        }
+    }
+
     /// The line number holding field `id`, or nil when no such field is open.
     func lineOfField(_ id: String) -> Int? {
-        slot(of: id).map { index(of: slots[Int($0)].node) }
+        slot(of: id).map { offsets(before: slots[Int($0)].node).lines }
     }
 
     /// Where field `id` lies: its line number and span, or nil when no such field is open.
@@ -183,10 +463,27 @@ final class LineTree {
         slot(of: id).map(locate(slot:))
     }
 
-    /// Where the field in `slot` lies. - Precondition: `slot` is a field's (from `slot(of:)`, no edit since).
+    /// Where the field in `slot` lies, in O(log n). - Precondition: `slot` is a field's (from `slot(of:)`, no
+    /// edit since).
     func locate(slot: Int32) -> (line: Int, span: FieldSpan) {
         let s = slots[Int(slot)]
-        return (index(of: s.node), FieldSpan(id: s.id, start: Int(s.start), end: Int(s.end)))
+        let before = offsets(before: s.node)
+        let base = before.scalars - lineStart(before.lines).scalars
+        return (before.lines, FieldSpan(id: s.id, start: base + Int(s.start), end: base + Int(s.end)))
+    }
+
+    /// A key that orders the fields of one line as they lie (two empty fields at one column included).
+    /// - Precondition: `slot` is a field's (from `slot(of:)`, no edit since).
+    func orderKey(slot: Int32) -> Int {
+        let node = slots[Int(slot)].node
+        var place = 0
+        var current = nodes[Int(node)].firstField
+        while current >= 0, current != slot {
+            place += 1
+            current = slots[Int(current)].next
+        }
+        work.fields += place
+        return offsets(before: node).pieces << 24 | min(place, (1 << 24) - 1)
     }
 
     /// The session in `slot`. - Precondition: `slot` is a field's (from `slot(of:)`, no edit since).
@@ -208,128 +505,281 @@ final class LineTree {
         return true
     }
 
+    /// Takes field `id` off its piece and forgets it, in O(log n + the piece's fields).
+    /// - Returns: false when there is no such field.
+    @discardableResult
+    func removeField(_ id: String) -> Bool {
+        guard let slot = slot(of: id), slots[Int(slot)].node >= 0 else { return false }
+        unlink(slot)
+        detached.append(slot)
+        releaseDetached()
+        return true
+    }
+
     /// The number of fields on all lines.
     var fieldCount: Int { root < 0 ? 0 : Int(nodes[Int(root)].fieldCount) }
 
-    /// Replaces line `index`'s content in place, keeping the field index and counts right.
-    private func update(_ node: Int32, _ line: Line) {
-        storeText(line.text, in: node)
-        nodes[Int(node)].ending = line.ending
-        let before = fieldsOnLine(countingFrom: nodes[Int(node)].firstField)
-        let first = detached.count
-        detachFields(of: node)
-        attach(line.fields, to: node, likely: detached[first...])
-        releaseDetached()
-        let delta = fieldsOnLine(countingFrom: nodes[Int(node)].firstField) - before
-        if delta != 0 {
-            var current = node
-            while current >= 0 {
-                nodes[Int(current)].fieldCount += delta
-                current = nodes[Int(current)].parent
+    // MARK: - Descents
+
+    /// The pieces of line `index`.
+    private func pieceRange(ofLine index: Int) -> Range<Int> {
+        lineStart(index).pieces..<(lastPiece(ofLine: index).before.pieces + 1)
+    }
+
+    /// The offsets where line `index` starts (`count` gives the document's end).
+    private func lineStart(_ index: Int) -> TreeOffsets {
+        guard index > 0 else { return TreeOffsets() }
+        let (node, before) = lastPiece(ofLine: index - 1)
+        var after = before
+        after.addOwn(nodes[Int(node)])
+        return after
+    }
+
+    /// The last piece of line `index` and the offsets before it. - Precondition: `0 <= index < count`.
+    private func lastPiece(ofLine index: Int) -> (node: Int32, before: TreeOffsets) {
+        var node = root
+        var remaining = Int32(index) + 1
+        var before = TreeOffsets()
+        while true {
+            let n = nodes[Int(node)]
+            let leftLines = n.left < 0 ? 0 : nodes[Int(n.left)].lineCount
+            if remaining <= leftLines {
+                node = n.left
+                continue
             }
+            if n.left >= 0 { before.add(nodes[Int(n.left)]) }
+            remaining -= leftLines
+            if !n.continues {
+                if remaining == 1 { return (node, before) }
+                remaining -= 1
+            }
+            before.addOwn(n)
+            node = n.right
         }
-        compactIfNeeded()
     }
 
-    /// Replaces lines `range` with `lines`, in O(log n + lines.count + range.count).
-    /// - Returns: the lines that were removed.
-    @discardableResult
-    func replace(_ range: Range<Int>, with lines: [Line]) -> [Line] {
-        if range.count == 1 && lines.count == 1 {
-            let node = node(at: range.lowerBound)
-            let old = line(node)
-            update(node, lines[0])
-            return [old]
+    /// The last piece that starts at or before `target` (counted in `encoding` from the document's start), and
+    /// the offsets before it. - Precondition: the tree is not empty, `target >= 0`.
+    private func find(_ target: Int, in encoding: PositionEncoding) -> (node: Int32, before: TreeOffsets) {
+        var node = root
+        var before = TreeOffsets()
+        while true {
+            let n = nodes[Int(node)]
+            var here = before
+            if n.left >= 0 { here.add(nodes[Int(n.left)]) }
+            if here[encoding] > target {
+                node = n.left
+                continue
+            }
+            var after = here
+            after.addOwn(n)
+            if n.right >= 0, after[encoding] <= target {
+                before = after
+                node = n.right
+                continue
+            }
+            return (node, here)
         }
-        let (before, rest) = split(root, Int32(range.lowerBound))
-        let (removed, after) = split(rest, Int32(range.count))
-        var old: [Line] = []
-        old.reserveCapacity(range.count)
-        var gone: [Int32] = []
-        forEach(removed) { node in
-            old.append(line(node))
-            detachFields(of: node)
-            gone.append(node)
-        }
-        for node in gone {
-            deadBytes += Int(nodes[Int(node)].textRoom)
-            nodes[Int(node)].textRoom = 0
-            freeNode.append(node)
-        }
-        let added = build(lines.map(makeNode))
-        releaseDetached()
-        root = merge(merge(before, added), after)
-        if root >= 0 { nodes[Int(root)].parent = -1 }
-        compactIfNeeded()
-        return old
     }
 
-    /// Every line in order (linear).
-    var lines: [Line] {
-        var result: [Line] = []
-        result.reserveCapacity(count)
-        forEach(root) { result.append(line($0)) }
+    /// The node of piece `index` and the offsets before it. - Precondition: `0 <= index < pieceCount`.
+    private func node(atPiece index: Int) -> (node: Int32, before: TreeOffsets) {
+        var node = root
+        var remaining = Int32(index)
+        var before = TreeOffsets()
+        while true {
+            let n = nodes[Int(node)]
+            let leftSize = n.left < 0 ? 0 : nodes[Int(n.left)].size
+            if remaining < leftSize {
+                node = n.left
+                continue
+            }
+            if n.left >= 0 { before.add(nodes[Int(n.left)]) }
+            if remaining == leftSize { return (node, before) }
+            remaining -= leftSize + 1
+            before.addOwn(n)
+            node = n.right
+        }
+    }
+
+    /// Pieces `range` as values.
+    private func pieces(_ range: Range<Int>) -> [Piece] {
+        guard !range.isEmpty else { return [] }
+        var result: [Piece] = []
+        result.reserveCapacity(range.count)
+        var current: Int32? = node(atPiece: range.lowerBound).node
+        for _ in range {
+            guard let node = current else { break }
+            result.append(piece(node))
+            current = successor(node)
+        }
         return result
     }
 
-    /// The whole text, line breaks included (linear).
-    var joinedText: String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.count - deadBytes + count * 2)
-        forEach(root) { node in
-            let n = nodes[Int(node)]
-            bytes.append(contentsOf: text[n.textStart..<(n.textStart + Int(n.textLength))])
-            bytes.append(contentsOf: n.ending.rawValue.utf8)
+    /// The offsets before `node`, through its ancestors.
+    private func offsets(before node: Int32) -> TreeOffsets {
+        var n = nodes[Int(node)]
+        var result = TreeOffsets()
+        if n.left >= 0 { result.add(nodes[Int(n.left)]) }
+        var current = node
+        while n.parent >= 0 {
+            let parent = nodes[Int(n.parent)]
+            if parent.right == current {
+                if parent.left >= 0 { result.add(nodes[Int(parent.left)]) }
+                result.addOwn(parent)
+            }
+            current = n.parent
+            n = parent
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return result
     }
 
-    /// Calls `body` with each line number and line that holds fields, in document order,
-    /// skipping subtrees without fields: O(f log n) for f fields.
-    func forEachLineWithFields(_ body: (Int, Line) -> Void) {
-        func visit(_ node: Int32, _ offset: Int) {
-            guard node >= 0 else { return }
-            let n = nodes[Int(node)]
-            guard n.fieldCount > 0 else { return }
-            let leftSize = n.left < 0 ? 0 : Int(nodes[Int(n.left)].size)
-            visit(n.left, offset)
-            if n.firstField >= 0 { body(offset + leftSize, line(node)) }
-            visit(n.right, offset + leftSize + 1)
+    private func successor(_ node: Int32) -> Int32? {
+        var n = nodes[Int(node)]
+        if n.right >= 0 {
+            var current = n.right
+            while nodes[Int(current)].left >= 0 { current = nodes[Int(current)].left }
+            return current
         }
-        visit(root, 0)
+        var current = node
+        while n.parent >= 0 {
+            let parent = n.parent
+            if nodes[Int(parent)].left == current { return parent }
+            current = parent
+            n = nodes[Int(parent)]
+        }
+        return nil
     }
 
-    // MARK: - Lines as values
-
-    private func line(_ node: Int32) -> Line {
-        Line(text: lineText(node), ending: nodes[Int(node)].ending, fields: fieldSpans(node))
+    private func predecessor(_ node: Int32) -> Int32? {
+        var n = nodes[Int(node)]
+        if n.left >= 0 {
+            var current = n.left
+            while nodes[Int(current)].right >= 0 { current = nodes[Int(current)].right }
+            return current
+        }
+        var current = node
+        while n.parent >= 0 {
+            let parent = n.parent
+            if nodes[Int(parent)].right == current { return parent }
+            current = parent
+            n = nodes[Int(parent)]
+        }
+        return nil
     }
 
-    private func lineText(_ node: Int32) -> String {
+    // MARK: - Pieces as values
+
+    private func withText<R>(_ node: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         let n = nodes[Int(node)]
+        work.bytes += Int(n.textLength)
         return text.withUnsafeBufferPointer {
-            String(decoding: UnsafeBufferPointer(rebasing: $0[n.textStart..<(n.textStart + Int(n.textLength))]),
-                   as: UTF8.self)
+            body(UnsafeBufferPointer(rebasing: $0[n.textStart..<(n.textStart + Int(n.textLength))]))
         }
     }
 
-    private func fieldSpans(_ node: Int32) -> [FieldSpan] {
-        var result: [FieldSpan] = []
-        var slot = nodes[Int(node)].firstField
+    private func piece(_ node: Int32) -> Piece {
+        let n = nodes[Int(node)]
+        let text = withText(node) { String(decoding: $0, as: UTF8.self) }
+        var fields: [FieldSpan] = []
+        fields.reserveCapacity(Int(n.ownFields))
+        var slot = n.firstField
         while slot >= 0 {
             let s = slots[Int(slot)]
-            result.append(FieldSpan(id: s.id, start: Int(s.start), end: Int(s.end)))
+            fields.append(FieldSpan(id: s.id, start: Int(s.start), end: Int(s.end)))
             slot = s.next
         }
-        return result
+        work.fields += fields.count
+        return Piece(text: text, fields: fields, ending: n.ending, continues: n.continues)
     }
 
-    /// A detached node holding `line`'s text and fields.
-    private func makeNode(_ line: Line) -> Int32 {
-        let node = newNode(Node(textStart: 0, textLength: 0, textRoom: 0, priority: 0, ending: line.ending,
-                                isASCII: true))
-        storeText(line.text, in: node)
-        attach(line.fields, to: node)
+    /// Consecutive pieces grouped into lines (fields as columns of each line, from where its first piece starts),
+    /// and whether the last line goes on after them.
+    static func join(_ pieces: [Piece]) -> (lines: [Line], lastContinues: Bool) {
+        var lines: [Line] = []
+        var current = Line(text: "", ending: .none)
+        var columns = 0
+        var open = false
+        for piece in pieces {
+            if !open {
+                current = Line(text: piece.text, ending: .none, fields: piece.fields)
+                columns = piece.text.scalarCount
+                open = true
+            } else {
+                for field in piece.fields {
+                    current.fields.append(FieldSpan(id: field.id, start: columns + field.start, end: columns + field.end))
+                }
+                current.text += piece.text
+                columns += piece.text.scalarCount
+            }
+            if !piece.continues {
+                current.ending = piece.ending
+                lines.append(current)
+                open = false
+            }
+        }
+        if open { lines.append(current) }
+        return (lines, open)
+    }
+
+    /// `line` as pieces: one when it is at most `pieceSize.max` long, else cut at the first place at least
+    /// `pieceSize.cut` into each piece that is a scalar's start and not strictly inside a field. An empty line that
+    /// goes on and holds no field makes no piece.
+    private func cut(_ line: Line, continues: Bool) -> [Piece] {
+        let (maxPieceBytes, pieceBytes) = (pieceSize.max, pieceSize.cut)
+        let count = line.text.utf8.count
+        if count <= maxPieceBytes {
+            if count == 0 && continues && line.fields.isEmpty { return [] }
+            return [Piece(text: line.text, fields: line.fields, ending: continues ? .none : line.ending,
+                          continues: continues)]
+        }
+        return line.text.withUTF8Bytes { bytes in
+            var pieces: [Piece] = []
+            var pieceByte = 0, pieceColumn = 0
+            var column = 0
+            var nextField = 0  // The first field not yet given to a piece.
+            var scanned = 0  // The fields whose start lies before `column`.
+            var coveredTo = 0  // The largest end among them.
+            func emit(upTo byte: Int, column end: Int, last: Bool) {
+                var fields: [FieldSpan] = []
+                while nextField < line.fields.count, last || line.fields[nextField].start < end {
+                    let f = line.fields[nextField]
+                    fields.append(FieldSpan(id: f.id, start: f.start - pieceColumn, end: f.end - pieceColumn))
+                    nextField += 1
+                }
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[pieceByte..<byte]), as: UTF8.self)
+                pieces.append(Piece(text: text, fields: fields, ending: last && !continues ? line.ending : .none,
+                                    continues: last ? continues : true))
+                pieceByte = byte
+                pieceColumn = end
+            }
+            var i = 0
+            while i < bytes.count {
+                if UTF8Scan.isScalarStart(bytes[i]) {
+                    while scanned < line.fields.count, line.fields[scanned].start < column {
+                        coveredTo = max(coveredTo, line.fields[scanned].end)
+                        scanned += 1
+                    }
+                    if i - pieceByte >= pieceBytes, coveredTo <= column, count - i > pieceBytes / 2 {
+                        emit(upTo: i, column: column, last: false)
+                    }
+                    column += 1
+                }
+                i += 1
+            }
+            emit(upTo: bytes.count, column: column, last: true)
+            return pieces
+        }
+    }
+
+    // MARK: - Storing pieces
+
+    /// A detached node holding `piece`.
+    private func makeNode(_ piece: Piece) -> Int32 {
+        let node = newNode(Node(textStart: 0, textLength: 0, textRoom: 0, scalars: 0, utf16: 0, ending: piece.ending,
+                                continues: piece.continues, isASCII: true))
+        storeText(piece.text, in: node)
+        attach(piece.fields, to: node)
         return node
     }
 
@@ -344,16 +794,50 @@ final class LineTree {
         return Int32(nodes.count - 1)
     }
 
-    /// Writes `line` as `node`'s text: in place when it fits, else at the end of `text` with some room to grow.
-    private func storeText(_ line: String, in node: Int32) {
-        var line = line
-        line.withUTF8 { bytes in
-            var ascii = true
-            for byte in bytes where byte >= 0x80 {
-                ascii = false
-                break
-            }
+    /// Replaces `node`'s content in place (a piece for a piece, ending the same way), fixing the counts above it.
+    private func update(_ node: Int32, _ piece: Piece) {
+        let old = nodes[Int(node)]
+        storeText(piece.text, in: node)
+        nodes[Int(node)].ending = piece.ending
+        nodes[Int(node)].continues = piece.continues
+        let first = detached.count
+        detachFields(of: node)
+        attach(piece.fields, to: node, likely: detached[first...])
+        releaseDetached()
+        let n = nodes[Int(node)]
+        let bytes = n.ownBytes - old.ownBytes, scalars = n.ownScalars - old.ownScalars
+        let utf16 = n.ownUTF16 - old.ownUTF16, fields = n.ownFields - old.ownFields
+        let lines: Int32 = (n.continues ? 0 : 1) - (old.continues ? 0 : 1)
+        var current = node
+        while current >= 0 {
+            nodes[Int(current)].sumBytes += bytes
+            nodes[Int(current)].sumScalars += scalars
+            nodes[Int(current)].sumUTF16 += utf16
+            nodes[Int(current)].fieldCount += fields
+            nodes[Int(current)].lineCount += lines
+            current = nodes[Int(current)].parent
+        }
+        compactIfNeeded()
+    }
+
+    /// The scalar and UTF-16 lengths of UTF-8 text, and whether it is ASCII.
+    private static func counts(_ bytes: UnsafeBufferPointer<UInt8>) -> (Int32, Int32, Bool) {
+        var scalars: Int32 = 0, astral: Int32 = 0
+        var ascii = true
+        for byte in bytes {
+            if byte >= 0x80 { ascii = false }
+            if UTF8Scan.isScalarStart(byte) { scalars += 1 }
+            if byte >= 0xF0 { astral += 1 }
+        }
+        return (scalars, scalars + astral, ascii)
+    }
+
+    /// Writes `piece` as `node`'s text: in place when it fits, else at the end of `text` with some room to grow.
+    private func storeText(_ piece: String, in node: Int32) {
+        var piece = piece
+        piece.withUTF8 { bytes in
             var n = nodes[Int(node)]
+            (n.scalars, n.utf16, n.isASCII) = LineTree.counts(bytes)
             if bytes.count <= Int(n.textRoom) {
                 text.withUnsafeMutableBufferPointer { all in
                     for (offset, byte) in bytes.enumerated() { all[n.textStart + offset] = byte }
@@ -367,12 +851,11 @@ final class LineTree {
                 text.append(contentsOf: repeatElement(0, count: room - bytes.count))
             }
             n.textLength = Int32(bytes.count)
-            n.isASCII = ascii
             nodes[Int(node)] = n
         }
     }
 
-    /// Rewrites `text` with only the live lines, once the dead bytes outweigh them (amortised O(1) a byte written).
+    /// Rewrites `text` with only the live pieces, once the dead bytes outweigh them (amortised O(1) a byte written).
     private func compactIfNeeded() {
         guard deadBytes > 1 << 16, deadBytes * 2 > text.count else { return }
         var compacted: [UInt8] = []
@@ -398,13 +881,15 @@ final class LineTree {
             slot = slots[Int(slot)].next
         }
         nodes[Int(node)].firstField = -1
+        nodes[Int(node)].ownFields = 0
     }
 
     /// Puts `fields` (sorted by start) on `node`, reusing the slot of each id already open; the caller fixes the
-    /// counts of `node` and the nodes above it.
-    /// - Parameter likely: the slots the line held, in order: a field found at its place there needs no lookup.
+    /// counts of the nodes above it.
+    /// - Parameter likely: the slots the piece held, in order: a field found at its place there needs no lookup.
     private func attach(_ fields: [FieldSpan], to node: Int32, likely: ArraySlice<Int32> = []) {
         var last: Int32 = -1
+        work.fields += fields.count
         for (offset, field) in fields.enumerated() {
             let slot: Int32
             let guess = offset < likely.count ? likely[likely.startIndex + offset] : -1
@@ -414,7 +899,7 @@ final class LineTree {
                 slots[Int(slot)].end = Int32(field.end)
             } else if let existing = self.slot(of: field.id) {
                 slot = existing
-                // An id twice on one line is kept once.
+                // An id twice on one piece is kept once.
                 if slots[Int(slot)].node == node { continue }
                 if slots[Int(slot)].node >= 0 { unlink(slot) }
                 slots[Int(slot)].start = Int32(field.start)
@@ -427,11 +912,12 @@ final class LineTree {
             slots[Int(slot)].node = node
             slots[Int(slot)].next = -1
             if last >= 0 { slots[Int(last)].next = slot } else { nodes[Int(node)].firstField = slot }
+            nodes[Int(node)].ownFields += 1
             last = slot
         }
     }
 
-    /// Takes an attached slot off its line (a field id moving to another line), fixing the counts above it.
+    /// Takes an attached slot off its piece (a field id moving, or closed), fixing the counts above it.
     private func unlink(_ slot: Int32) {
         let node = slots[Int(slot)].node
         var previous: Int32 = -1
@@ -439,26 +925,17 @@ final class LineTree {
         while current >= 0, current != slot {
             previous = current
             current = slots[Int(current)].next
+            work.fields += 1
         }
         let next = slots[Int(slot)].next
         if previous >= 0 { slots[Int(previous)].next = next } else { nodes[Int(node)].firstField = next }
+        nodes[Int(node)].ownFields -= 1
         var up = node
         while up >= 0 {
             nodes[Int(up)].fieldCount -= 1
             up = nodes[Int(up)].parent
         }
         slots[Int(slot)].node = -2
-    }
-
-    /// The number of fields on the list that starts at slot `first` (-1: none).
-    private func fieldsOnLine(countingFrom first: Int32) -> Int32 {
-        var count: Int32 = 0
-        var slot = first
-        while slot >= 0 {
-            count += 1
-            slot = slots[Int(slot)].next
-        }
-        return count
     }
 
     /// Frees every slot left detached by an update: those fields are gone.
@@ -565,22 +1042,26 @@ final class LineTree {
 
     private func pull(_ node: Int32) {
         var n = nodes[Int(node)]
-        var size: Int32 = 1
-        var fields = fieldsOnLine(countingFrom: n.firstField)
-        if n.left >= 0 {
-            size += nodes[Int(n.left)].size
-            fields += nodes[Int(n.left)].fieldCount
-            nodes[Int(n.left)].parent = node
+        n.size = 1
+        n.lineCount = n.continues ? 0 : 1
+        n.sumBytes = n.ownBytes
+        n.sumScalars = n.ownScalars
+        n.sumUTF16 = n.ownUTF16
+        n.fieldCount = n.ownFields
+        func add(_ child: Int32) {
+            guard child >= 0 else { return }
+            let c = nodes[Int(child)]
+            n.size += c.size
+            n.lineCount += c.lineCount
+            n.sumBytes += c.sumBytes
+            n.sumScalars += c.sumScalars
+            n.sumUTF16 += c.sumUTF16
+            n.fieldCount += c.fieldCount
+            nodes[Int(child)].parent = node
         }
-        if n.right >= 0 {
-            size += nodes[Int(n.right)].size
-            fields += nodes[Int(n.right)].fieldCount
-            nodes[Int(n.right)].parent = node
-        }
-        n.size = size
-        n.fieldCount = fields
-        nodes[Int(node)].size = n.size
-        nodes[Int(node)].fieldCount = n.fieldCount
+        add(n.left)
+        add(n.right)
+        nodes[Int(node)] = n
     }
 
     /// Builds a treap from detached nodes in linear time (a Cartesian tree over random priorities).
@@ -603,7 +1084,7 @@ final class LineTree {
         return first
     }
 
-    /// Splits `node` into its first `count` lines and the rest.
+    /// Splits `node` into its first `count` pieces and the rest.
     private func split(_ node: Int32, _ count: Int32) -> (Int32, Int32) {
         guard node >= 0 else { return (-1, -1) }
         let n = nodes[Int(node)]
@@ -645,5 +1126,25 @@ final class LineTree {
         forEach(left, body)
         body(node)
         forEach(right, body)
+    }
+}
+
+private extension TreeOffsets {
+    /// Adds a whole subtree's counts.
+    mutating func add(_ subtree: LineTree.Node) {
+        pieces += Int(subtree.size)
+        lines += Int(subtree.lineCount)
+        bytes += Int(subtree.sumBytes)
+        scalars += Int(subtree.sumScalars)
+        utf16 += Int(subtree.sumUTF16)
+    }
+
+    /// Adds one node's own counts.
+    mutating func addOwn(_ node: LineTree.Node) {
+        pieces += 1
+        lines += node.continues ? 0 : 1
+        bytes += Int(node.ownBytes)
+        scalars += Int(node.ownScalars)
+        utf16 += Int(node.ownUTF16)
     }
 }

@@ -44,15 +44,17 @@ extension Server {
         }
         var actions: [(title: String, kind: String, command: JSONValue, arguments: JSONValue)] = []
         if start.line == end.line {
-            let line = document.lines[start.line]
-            let scalars = Array(line.text.unicodeScalars)
-            var s = start.column, e = end.column
+            // The selection and the fields touching it, not the whole line.
+            let fields = document.fields(touching: start.line, from: start.column, to: end.column)
+            let scalars = Array(document.lines.slice(line: start.line, from: start.column, to: end.column).unicodeScalars)
+            var s = 0, e = scalars.count
             while s < e, scalars[s].properties.isWhitespace { s += 1 }
             while e > s, scalars[e - 1].properties.isWhitespace { e -= 1 }
-            if s < e, !line.fields.contains(where: { $0.start < e && s < $0.end }) {
+            let (from, to) = (start.column + s, start.column + e)
+            if s < e, !fields.contains(where: { $0.start < to && from < $0.end }) {
                 let selected = String(String.UnicodeScalarView(scalars[s..<e]))
-                let fieldRange = TextRange(start: document.position(line: start.line, column: s, in: line.text),
-                                           end: document.position(line: start.line, column: e, in: line.text))
+                let fieldRange = TextRange(start: document.position(ScalarPosition(line: start.line, column: from)),
+                                           end: document.position(ScalarPosition(line: start.line, column: to)))
                 for fit in Server.rankPresets(selected) {
                     let arguments: JSONValue = [[
                         "textDocument": ["uri": .string(uri), "version": .from(document.version)],
@@ -62,7 +64,7 @@ extension Server {
                     actions.append(("Format as \(fit.name)", "refactor.rewrite", .string(OpenFieldCommand.name), arguments))
                 }
             }
-            if let span = line.fields.first(where: { $0.start <= start.column && end.column <= $0.end }) {
+            if let span = fields.first(where: { $0.start <= start.column && end.column <= $0.end }) {
                 let arguments: JSONValue = [[
                     "textDocument": ["uri": .string(uri), "version": .from(document.version)],
                     "field": .string(span.id),

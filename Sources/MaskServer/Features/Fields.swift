@@ -103,11 +103,11 @@ extension Server {
         if let id, document.sessions[id] != nil {
             throw MessageError.invalidParams("params.field: field '\(id)' is already open in '\(uri)'")
         }
-        let line = document.lines[start.line]
-        if let other = line.fields.first(where: { $0.start < end.column && start.column < $0.end }) {
+        if let other = document.fields(touching: start.line, from: start.column, to: end.column)
+            .first(where: { $0.start < end.column && start.column < $0.end }) {
             throw MessageError.invalidParams("params.range: overlaps field '\(other.id)'")
         }
-        let text = line.text.scalarSlice(start.column, end.column)
+        let text = document.lines.slice(line: start.line, from: start.column, to: end.column)
         let result = mask.format(text)
         if !force { try refuseLoss(of: text, result, mask: mask) }
         let id = id ?? document.newFieldID()

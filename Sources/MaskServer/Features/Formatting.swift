@@ -14,15 +14,10 @@ extension Server {
         if let range { try Server.requireOrdered(range) }
         var ids: [String] = []
         if let range {
-            let last = min(range.end.line, document.lines.count - 1)
-            if range.start.line <= last {
-                for index in range.start.line...last {
-                    for span in document.lines[index].fields {
-                        guard let field = document.snapshot(span.id),
-                              range.start <= field.range.end, field.range.start <= range.end else { continue }
-                        ids.append(span.id)
-                    }
-                }
+            for id in document.fieldIDs(touching: range) {
+                guard let field = document.snapshot(id), range.start <= field.range.end,
+                      field.range.start <= range.end else { continue }
+                ids.append(id)
             }
         } else {
             ids = document.allSnapshots().map(\.id)

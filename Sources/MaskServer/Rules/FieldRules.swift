@@ -99,12 +99,12 @@ struct DocumentRules: Sendable {
     var isEmpty: Bool { rules.isEmpty }
 
     /// The fields the rules would open on a line: per rule, the first match's capture group, when it is not
-    /// empty and overlaps neither an existing field nor one found before it.
+    /// empty and overlaps neither an existing field nor one found before it. The caller keeps lines longer than
+    /// `maxLineLength` away.
     /// - Complexity: O(the line's length × the patterns' states), per rule.
     func matches(on text: String, existing: [FieldSpan]) -> [(start: Int, end: Int, rule: FieldRule)] {
         guard !rules.isEmpty else { return [] }
-        let scalars = Array(text.unicodeScalars.prefix(DocumentRules.maxLineLength + 1))
-        guard scalars.count <= DocumentRules.maxLineLength else { return [] }
+        let scalars = Array(text.unicodeScalars)
         var found: [(start: Int, end: Int, rule: FieldRule)] = []
         for rule in rules {
             guard let slots = rule.match.search(scalars) else { continue }

@@ -12,10 +12,26 @@ func nowNS() -> UInt64 {
 /// A set of measurements of one quantity, in its unit (nanoseconds, requests per second, ...).
 struct Samples {
     private(set) var values: [Double] = []
+    /// Where each round that `endRound()` closed ends in `values`: rows whose sides take turns compare round by round.
+    private(set) var roundEnds: [Int] = []
 
     init(_ values: [Double] = []) { self.values = values }
 
     mutating func add(_ value: Double) { values.append(value) }
+
+    /// Closes the round of the samples added since the last one (an empty round is not kept).
+    mutating func endRound() {
+        if values.count > (roundEnds.last ?? 0) { roundEnds.append(values.count) }
+    }
+
+    /// Each closed round's median.
+    var roundMedians: [Double] {
+        var start = 0
+        return roundEnds.map { end in
+            defer { start = end }
+            return Samples(Array(values[start..<end])).median
+        }
+    }
 
     var count: Int { values.count }
 
@@ -39,6 +55,20 @@ struct Samples {
 
     /// The slow tail of a rate: the rate only 1% of the samples fall below.
     var p1: Double { percentile(0.01) }
+}
+
+/// The ratio of `a` to `b` in each round both closed (their rounds taking turns, A, B, A, B, ...), as the lowest
+/// and the highest: how far the machine's load moved the ratio during the run. Nil without two rounds.
+func roundRatioSpread(_ a: [Double], _ b: [Double]) -> (low: Double, high: Double)? {
+    let ratios = zip(a, b).map { $0 / $1 }
+    guard ratios.count >= 2, let low = ratios.min(), let high = ratios.max() else { return nil }
+    return (low, high)
+}
+
+/// A ratio with its spread across rounds: `1.23x (1.10-1.35x in 10 rounds)`.
+func formatRatio(_ ratio: Double, spread: (low: Double, high: Double)?, rounds: Int) -> String {
+    guard let spread else { return formatRatio(ratio) }
+    return formatRatio(ratio) + " (\(digits(spread.low))-\(digits(spread.high))x, \(rounds) rounds)"
 }
 
 /// Something that went wrong so that a measurement could not be made (as opposed to a miss).

@@ -44,6 +44,10 @@
 (setq maskd-format-timeout 10)
 (setq maskd-request-timeout 20)
 (setq transient-mark-mode t)
+;; As the README advises for buffers of many fields: eglot's log costs
+;; more than the rest of an open of 1,000 fields.
+(defvar eglot-events-buffer-size)
+(setq eglot-events-buffer-size 0)
 (delete-selection-mode 1)
 
 (defconst maskd-test-phone "+1 ([000]) [000]-[0000]")
@@ -665,6 +669,25 @@ Under eglot, the maskd-eglot command of the same name."
   (should (equal "Phone: 4" (buffer-string)))
   (should (maskd-test--call 'maskd-close))
   (should (null maskd--fields)))
+
+(maskd-test--deftest open-takes-whole-number
+  "Without a region, the field is the whole number at point, not its last run."
+  (maskd-test--buffer "Tel: +1 (5551234567")
+  (maskd-test--call 'maskd-field "phone.us")
+  (maskd-test--expect "phone" "Tel: +1 (555) 123-4567" 22)
+  (maskd-test--buffer "Card 4111 1111 1111 1111")
+  (goto-char 10)
+  (maskd-test--call 'maskd-field "card")
+  (should (equal "Card 4111 1111 1111 1111" (buffer-string)))
+  (should (equal "4111111111111111" (plist-get (maskd-field-state) :value))))
+
+(maskd-test--deftest phone-region
+  "`phone GB' opens the phone preset for the region's national numbers."
+  (maskd-test--buffer "Tel: 01212345678")
+  (maskd-test--call 'maskd-field "phone GB")
+  (should (equal "Tel: 0121 234 5678" (buffer-string)))
+  (should (equal "GB" (plist-get (maskd-field-state) :region)))
+  (should (equal "fixed" (plist-get (maskd-field-state) :type))))
 
 (maskd-test--deftest unknown-preset
   "A bare word is a preset name; an unknown one lists the presets."

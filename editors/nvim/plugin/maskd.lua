@@ -4,8 +4,8 @@ if vim.g.loaded_maskd or vim.fn.has('nvim-0.7') == 0 then
 end
 vim.g.loaded_maskd = true
 
-local function complete(arglead)
-  return require('maskd').complete(arglead)
+local function complete(arglead, cmdline)
+  return require('maskd').complete(arglead, cmdline)
 end
 
 -- The placeholder's colour: linked again after every :colorscheme, which clears links.

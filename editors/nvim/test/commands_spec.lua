@@ -116,6 +116,10 @@ H.case('completion of preset names', function()
   local phones = vim.tbl_contains(got, 'phone.us') and vim.tbl_contains(got, 'phone.cn')
   H.eq(true, phones, 'phone presets in ' .. vim.inspect(got))
   H.eq({ 'zip' }, vim.fn.getcompletion('MaskdSetMask z', 'cmdline'), 'own presets')
+  H.eq(true, vim.tbl_contains(vim.fn.getcompletion('MaskdField ph', 'cmdline'), 'phone'), 'the phone preset')
+  H.eq({ 'GA', 'GB', 'GD', 'GE', 'GF', 'GG', 'GH', 'GI', 'GL', 'GM', 'GN', 'GP', 'GQ', 'GR', 'GT', 'GU', 'GW', 'GY' },
+    vim.fn.getcompletion('MaskdField phone G', 'cmdline'), 'region codes after phone')
+  H.eq({ preset = 'phone', region = 'GB' }, maskd.resolve_mask('phone gb'), 'phone with a region')
   H.eq(true, vim.tbl_contains(maskd.preset_names(), 'card'), 'card among ' .. vim.inspect(maskd.preset_names()))
 end)
 

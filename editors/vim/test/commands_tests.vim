@@ -66,6 +66,9 @@ def TestComplete()
   H.Eq(['phoenix', 'phone', 'phone.cn', 'phone.us'], commands.Complete('ph', '', 0), 'own presets first')
   unlet g:maskd_presets
   H.Eq(true, index(getcompletion('MaskdField ca', 'cmdline'), 'card') >= 0, 'getcompletion()')
+  H.Eq(['GA', 'GB', 'GD', 'GE', 'GF', 'GG', 'GH', 'GI', 'GL', 'GM', 'GN', 'GP', 'GQ', 'GR', 'GT', 'GU', 'GW', 'GY'],
+    commands.Complete('G', 'MaskdField phone G', 18), 'region codes after phone')
+  H.Eq({preset: 'phone', region: 'GB'}, commands.Resolve('phone gb'), 'phone with a region')
 enddef
 H.Case('preset names complete', TestComplete)
 

@@ -63,13 +63,17 @@ function lineRanges(vscode, document, selections) {
 }
 
 /**
- * A mask given as a string: a bare word (letters, digits, `.`, `_`, `-`) is the name of a preset;
+ * A mask given as a string: a bare word (letters, digits, `.`, `_`, `-`) is the name of a preset,
+ * `phone` and a region code (`phone GB`) the phone preset for that region's national numbers;
  * anything else is bracket notation (or, typed in, a JSON MaskSpec), for the daemon to judge.
  * @param {string[]} presets the daemon's preset names.
  * @returns {import('./protocol').MaskSpec}
  * @throws {Error} for an unknown preset name, listing the presets.
  */
 function resolveMask(mask, presets) {
+  // `phone GB`: the phone preset for a region's national numbers.
+  const phone = typeof mask === 'string' && /^\s*phone\s+([A-Za-z]{2})\s*$/.exec(mask);
+  if (phone && presets.includes('phone')) return { preset: 'phone', region: phone[1].toUpperCase() };
   if (typeof mask !== 'string' || !/^\s*[\p{L}\p{N}._-]+\s*$/u.test(mask)) return mask;
   const name = mask.trim();
   if (presets.includes(name)) return { preset: name };

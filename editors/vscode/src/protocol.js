@@ -77,6 +77,7 @@ const PROTOCOL_VERSION = 1;
 
 /** What each known preset formats, for the quick pick (presets the daemon adds show their name only). */
 const PRESET_DESCRIPTIONS = Object.freeze({
+  phone: '+44 121 234 5678, every region (phone GB: 0121 234 5678)',
   'phone.us': '+1 (555) 123-4567',
   'phone.cn': '138 0013 8000',
   card: '4111 1111 1111 1111, brand by prefix, Luhn',

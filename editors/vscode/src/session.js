@@ -250,26 +250,44 @@ class Session {
     const uri = event.document.uri.toString();
     const state = this.documents.get(uri);
     if (!state || event.contentChanges.length === 0) return;
+    const version = event.document.version;
+    const kinds = this.vscode.TextDocumentChangeReason || {};
+    // The undo of an open's edit (the change right after it) closes the fields it opened, so the
+    // text goes back as it was; a redo right after that undo opens them again where they were.
+    // (Only these two: with other changes between, VS Code's undo stack is not followed.)
+    const undoneOpen = event.reason === kinds.Undo && state.lastOpen && state.lastOpen.version === version - 1
+      ? state.lastOpen.fields.filter((id) => state.fields.has(id)).map((id) => ({ field: id, range: state.fields.get(id).range, mask: state.masks.get(id) }))
+      : null;
+    const redoneOpen = event.reason === kinds.Redo && state.undoneOpen && state.undoneOpen.version === version - 1
+      ? state.undoneOpen.fields
+      : null;
+    state.lastOpen = redoneOpen ? { version, fields: redoneOpen.map((f) => f.field) } : null;
+    state.undoneOpen = undoneOpen ? { version, fields: undoneOpen } : null;
     state.followChanges(event.contentChanges);
     if (!this.client || !state.opened) return;
-    const version = event.document.version;
     const echo = this.echoes.claim(uri, version, event.contentChanges);
     const reason = event.reason;
-    const kinds = this.vscode.TextDocumentChangeReason || {};
     if (!echo && reason !== undefined && (reason === kinds.Undo || reason === kinds.Redo)) {
       // Formatting an undo would fight it (undoing a format edit is a deletion of separators,
       // which the daemon reads as a backspace); the text the undo restores was in form before.
       state.ignored.add(version);
       if (state.ignored.size > 64) state.ignored.delete(state.ignored.values().next().value);
-      // The undo of an open's edit closes the fields it opened: the text goes back as it was.
-      if (reason === kinds.Undo && state.lastOpen && state.lastOpen.version === version - 1) {
-        for (const id of state.lastOpen.fields) this.dropField(state, id);
-      }
+      for (const { field } of undoneOpen || []) this.dropField(state, field);
     }
     this.client.notify(Method.didChange, {
       textDocument: { uri, version },
       contentChanges: edits.toContentChanges(event.contentChanges),
     });
+    if (redoneOpen) this.reopenRedone(state, redoneOpen);
+  }
+
+  /** Opens again, after a redo of their open, the fields an undo closed. */
+  reopenRedone(state, fields) {
+    for (const f of fields) if (f.mask !== undefined) state.masks.set(f.field, f.mask);
+    const entries = fields.map((f) => ({ range: f.range, mask: f.mask, field: f.field }));
+    this.requestOpenFields(this.client, state.document, entries)
+      .then((answer) => this.applyOpenResults(state, answer, null))
+      .catch((error) => this.output.appendLine(`redo of an open: ${error.message}`));
   }
 
   /** Closes field `id` with the daemon, before anything sent after this, and forgets it. */
@@ -482,9 +500,13 @@ class Session {
    * @returns {import('./protocol').FieldState | null}
    */
   knownFieldAt(document, position) {
-    const touches = (r) =>
-      r.start.line === position.line && r.start.character <= position.character && position.character <= r.end.character;
-    return this.fieldsOf(document).find((s) => touches(s.range)) || null;
+    const state = this.documents.get(document.uri.toString());
+    if (!state) return null;
+    for (const s of state.fields.values()) {
+      const r = s.range;
+      if (r.start.line === position.line && r.start.character <= position.character && position.character <= r.end.character) return s;
+    }
+    return null;
   }
 
   /**
@@ -533,6 +555,8 @@ class DocumentState {
     this.masks = new Map();
     /** The version the last open's edit made and the fields it opened, until the next change. */
     this.lastOpen = null;
+    /** The version an undo of an open made and the fields it closed, until the next change. */
+    this.undoneOpen = null;
     /** Versions made by undo or redo, whose `didFormat` is not applied. */
     this.ignored = new Set();
     /** The editor-side work for this document, in order. */

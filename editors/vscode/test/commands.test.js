@@ -147,6 +147,16 @@ test('a bare word is a preset name; an unknown one lists the presets', async () 
   await H.typeKeys(editor, '5', ['Tel: +1 (5|']);
 });
 
+test('phone and a region code open the phone preset for that region', async () => {
+  const editor = H.openEditor('Tel: |');
+  assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs', 'phone gb'));
+  await H.typeKeys(editor, '0121', ['Tel: 0|', 'Tel: 01|', 'Tel: 012|', 'Tel: 0121|']);
+  await H.typeKeys(editor, '2', ['Tel: 0121 2|']);
+  const [state] = (await H.activate()).api.fieldsOf(editor.document);
+  assert.equal(state.mask, 'phone(region: GB)');
+  assert.equal(state.region, 'GB');
+});
+
 test('an undo of an open closes the field and gives the text back', async () => {
   const editor = H.openEditor('Phone: |5551234567|');
   assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs', 'phone.us'));
@@ -159,6 +169,17 @@ test('an undo of an open closes the field and gives the text back', async () => 
   assert.equal(editor.document.getText(), 'Phone: 5551234567');
   assert.deepEqual(api.fieldsOf(editor.document), []);
   assert.deepEqual(H.fake.placeholders(editor), []);
+  // VS Code's redo: the formatted text comes back, and the field with it.
+  fake.change(editor.document, [{ start: 7, end: 17, text: '+1 (555) 123-4567' }], vscode.TextDocumentChangeReason.Redo);
+  await H.settle(editor);
+  assert.equal(editor.document.getText(), 'Phone: +1 (555) 123-4567');
+  assert.deepEqual(api.fieldsOf(editor.document).map((s) => s.text), ['+1 (555) 123-4567']);
+  editor.caret = 10;
+  assert.equal((await vscode.commands.executeCommand('maskd.showFieldInfo')).value, '5551234567');
+  // Undo the open again: plain text again.
+  fake.change(editor.document, [{ start: 7, end: 24, text: '5551234567' }], vscode.TextDocumentChangeReason.Undo);
+  await H.settle(editor);
+  assert.equal(editor.document.getText(), 'Phone: 5551234567');
   editor.caret = editor.document.getText().length;
   await H.typeKeys(editor, '8', ['Phone: 55512345678|']);
   assert.equal(await vscode.commands.executeCommand('maskd.showFieldInfo'), undefined);

@@ -34,7 +34,7 @@ const H = require('./helpers');
 
 const { fake, vscode } = H;
 
-const STATE_KEYS = ['value', 'complete', 'valid', 'problems', 'next', 'placeholder', 'mask', 'brand'];
+const STATE_KEYS = ['value', 'complete', 'valid', 'problems', 'next', 'placeholder', 'mask', 'brand', 'region', 'type'];
 const HEADER = 'vector\n';
 const PREFIX = '名前: ';
 

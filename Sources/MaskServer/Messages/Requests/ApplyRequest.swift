@@ -73,7 +73,7 @@ struct ApplyRequest: RequestMessage {
         if let edit, !(edit.text.isEmpty && edit.span.start == edit.span.end) {
             let range = try characters(edit.span, "params.edit")
             let selected = try selection.map { try characters($0, "params.selection") } ?? (range.upperBound..<range.upperBound)
-            let fieldEdit: FieldEdit
+            var fieldEdit: FieldEdit
             if edit.text.isEmpty {
                 // A forward delete is told by a selection collapsed at the deletion's start (the CLI's `--delete`
                 // over a selection sends it so); a deletion with any other selection is a backspace.
@@ -81,6 +81,8 @@ struct ApplyRequest: RequestMessage {
                 fieldEdit = forward ? .forwardDelete(range) : .backspace(range)
             } else {
                 fieldEdit = .insert(edit.text, at: range)
+                // A refused insertion gives back the selection the client sent.
+                if selection != nil { fieldEdit.selection = selected }
             }
             result = mask.apply(fieldEdit, to: text)
             naive = ApplyRequest.splice(text, encoded, range, edit.text)

@@ -12,7 +12,7 @@ import MaskEngine
 /// - Returns: `{"capabilities": {"positionEncoding", "textDocumentSync": {"openClose": true,
 ///   "change": 2}, "hoverProvider", "inlayHintProvider", "codeActionProvider",
 ///   "executeCommandProvider", "documentFormattingProvider", "documentRangeFormattingProvider",
-///   "experimental": {"maskd": {"version": 1, "presets": [names], "edits"}}},
+///   "experimental": {"maskd": {"version": 1, "presets": [names], "phoneRegions": [codes], "edits"}}},
 ///   "serverInfo": {"name": "maskd", "version"}}`.
 struct InitializeRequest: RequestMessage {
     static let method = "initialize"
@@ -91,6 +91,7 @@ struct InitializeRequest: RequestMessage {
             "documentFormattingProvider": true,
             "documentRangeFormattingProvider": true,
             "experimental": ["maskd": ["version": 1, "presets": .array(Server.presets.map(JSONValue.string)),
+                                       "phoneRegions": .array(Presets.phoneRegions.map(JSONValue.string)),
                                        "edits": .string(server.client.delivery.rawValue),
                                        "diagnostics": .string(server.client.diagnostics.rawValue),
                                        "diagnosticsDelay": .from(server.client.diagnosticsDelay)]],

@@ -84,8 +84,15 @@ function M.preset_names()
   return names
 end
 
---- Completion of :MaskdField and :MaskdSetMask: preset names starting with `arglead`.
-function M.complete(arglead)
+--- Completion of :MaskdField and :MaskdSetMask: preset names starting with `arglead`, or after
+--- `phone ` the region codes (`:MaskdField phone GB`).
+function M.complete(arglead, cmdline)
+  if type(cmdline) == 'string' and cmdline:match('^%s*%S+%s+phone%s+%S*$') then
+    local lead = arglead:upper()
+    return vim.tbl_filter(function(code)
+      return code:sub(1, #lead) == lead
+    end, client.phone_regions())
+  end
   return vim.tbl_filter(function(name)
     return name:sub(1, #arglead) == arglead
   end, M.preset_names())
@@ -102,6 +109,11 @@ function M.resolve_mask(arg)
   end
   if vim.tbl_contains(client.presets(), arg) then
     return { preset = arg }
+  end
+  -- `phone GB`: the phone preset for a region's national numbers.
+  local region = arg:match('^phone%s+(%a%a)$')
+  if region and vim.tbl_contains(client.presets(), 'phone') then
+    return { preset = 'phone', region = region:upper() }
   end
   if arg:sub(1, 2) == '{"' then
     local ok, spec = pcall(vim.fn.json_decode, arg)

@@ -76,6 +76,12 @@ def Timeout(): number
   return get(g:, 'maskd_timeout', 1000)
 enddef
 
+# Milliseconds Start() waits for the answer to initialize: once per daemon, and a loaded
+# machine can take a second to start one.
+def StartTimeout(): number
+  return get(g:, 'maskd_start_timeout', 5000)
+enddef
+
 # Milliseconds Await() waits for the formatting of a change (0: it does not wait): a
 # keystroke's budget.
 def FormatTimeout(): number
@@ -152,7 +158,7 @@ export def Start(): bool
       # The plugin shows each field's state itself (placeholder, :MaskdInfo, statusline).
       initializationOptions: {diagnostics: 'off'},
     },
-  }, {timeout: Timeout()})
+  }, {timeout: StartTimeout()})
   if type(reply) != v:t_dict || type(get(reply, 'result', 0)) != v:t_dict
     var why = type(reply) == v:t_dict && has_key(reply, 'error') ? get(reply.error, 'message', '') : 'no answer'
     Problem('initialize failed: ' .. why .. StderrTail())
@@ -338,6 +344,13 @@ export def Presets(): list<string>
   var maskd = get(get(get(Server(), 'capabilities', {}), 'experimental', {}), 'maskd', {})
   var names = get(maskd, 'presets', [])
   return type(names) == v:t_list ? names : []
+enddef
+
+# Returns the region codes the daemon's phone preset takes.
+export def PhoneRegions(): list<string>
+  var maskd = get(get(get(Server(), 'capabilities', {}), 'experimental', {}), 'maskd', {})
+  var codes = get(maskd, 'phoneRegions', [])
+  return type(codes) == v:t_list ? codes : []
 enddef
 
 # Returns the daemon's last lines on stderr, its window/logMessage texts and the plugin's

@@ -39,8 +39,13 @@ export def PresetNames(): list<string>
   return names
 enddef
 
-# Completion of :MaskdField and :MaskdSetMask: preset names starting with `lead`.
+# Completion of :MaskdField and :MaskdSetMask: preset names starting with `lead`, or after
+# `phone ` the region codes (:MaskdField phone GB).
 export def Complete(lead: string, line: string, pos: number): list<string>
+  if strpart(line, 0, pos) =~ '^\s*\S\+\s\+phone\s\+\S*$'
+    var upper = toupper(lead)
+    return filter(copy(client.PhoneRegions()), (_, c) => strpart(c, 0, len(upper)) ==# upper)
+  endif
   return filter(PresetNames(), (_, n) => strpart(n, 0, len(lead)) ==# lead)
 enddef
 
@@ -56,6 +61,11 @@ export def Resolve(arg: string): any
   endif
   if client.Running() && index(client.Presets(), name) >= 0
     return {preset: name}
+  endif
+  # `phone GB`: the phone preset for a region's national numbers.
+  var phone = matchlist(name, '^phone\s\+\(\a\a\)$')
+  if !empty(phone) && client.Running() && index(client.Presets(), 'phone') >= 0
+    return {preset: 'phone', region: toupper(phone[1])}
   endif
   if name =~ '^{'
     try

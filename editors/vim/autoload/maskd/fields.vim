@@ -464,13 +464,20 @@ def Reopen(bufnr: number)
   b.fields = {}
   b.opens = {}
   b.own = {}
-  var [opened, errors] = OpenMany(bufnr, entries, true)
-  if !empty(errors)
-    echohl WarningMsg
-    echomsg printf('maskd: %d of %d fields not opened again: %s', len(errors), len(entries), errors[0][1])
-    echohl None
+  if empty(entries)
+    b.stats.reopened += 1
+    return
   endif
-  b.stats.reopened += 1
+  # Not waited for: a large document's answer may take longer than a keystroke.
+  OpenMany(bufnr, entries, true, (got) => {
+    var [opened, errors] = got
+    if !empty(errors)
+      echohl WarningMsg
+      echomsg printf('maskd: %d of %d fields not opened again: %s', len(errors), len(entries), errors[0][1])
+      echohl None
+    endif
+    b.stats.reopened += 1
+  })
 enddef
 
 # Closes the fields of the current buffer `bufnr` whose opening an undo has just taken
