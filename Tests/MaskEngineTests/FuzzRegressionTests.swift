@@ -83,4 +83,23 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertEqual(typed.text, text)
         XCTAssertEqual(pasted.text, text)
     }
+
+    /// Literals after a `…` that slots follow are never reached, so `eager` does not show them: shown, reading
+    /// would refuse them and take the digit among them (`+1`) into the `…` slot, so `format` was not idempotent.
+    func testBug14_eagerLiteralsAfterAnEllipsisThatSlotsFollow_areNotShown() throws {
+        let mask = try Mask.compile(MaskSpec(.notation("a aa{…}a😀[0…]{.}a+1 (A[0…]a"), eager: true))
+        let formatted = mask.format("a aa…a😀11111.a+1 (A")
+        XCTAssertEqual(formatted.text, "a aa…a😀111111")
+        XCTAssertEqual(mask.format(formatted.text).text, formatted.text)
+        let text = "a aa…a😀12"
+        var typed = mask.format("")
+        for key in text { typed = mask.apply(.insert(String(key), at: typed.selection), to: typed.text) }
+        let empty = mask.format("")
+        let pasted = mask.apply(.insert(text, at: empty.selection), to: empty.text)
+        XCTAssertEqual(typed.text, text)
+        XCTAssertEqual(pasted.text, text)
+        XCTAssertEqual(typed.caret, text.count)
+        let unit = try Mask.compile(MaskSpec(.notation("[0…] kg[AA]"), eager: true))
+        XCTAssertEqual(unit.apply(.insert("12", at: 0..<0), to: "").text, "12")
+    }
 }

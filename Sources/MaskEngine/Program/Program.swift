@@ -350,11 +350,13 @@ extension Program {
         // past an optional slot left empty (`a[9]b` with `ab` typed) end the text where the typing ended:
         // what follows them appears when typed, so the text is the same whether it was typed key by key or
         // pasted (RELIABILITY.md bug 13).
+        // Literals after a `…` that slots follow are never reached, so they never show: reading does not
+        // walk to them either, and a text showing them would not format to itself.
         let base = layout.cells.last.map { $0.element + 1 } ?? 0
         if eager, !elements[base..<min(layout.end, elements.count)].contains(where: \.isSlot) {
             // A `…` slot counts as filled once a character is in the field, so the literals after it
             // (a unit such as ` kg`) show from the first character on.
-            while layout.end < elements.count,
+            while layout.end < reachableEnd,
                   !elements[layout.end].isSlot
                     || (elements[layout.end].repeats && onlyLiteralsAfterRepeat && !layout.cells.isEmpty) {
                 layout.end += 1
