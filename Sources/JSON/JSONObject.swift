@@ -42,11 +42,14 @@ public struct JSONObject: Hashable, Sendable, Sequence, ExpressibleByDictionaryL
   /// Complexity: O(n) in the number of members.
   public subscript(key: String) -> JSONValue? {
     get {
-      for entry in entries where entry.key == key { return entry.value }
+      let length = key.utf8.count
+      for entry in entries where entry.key.utf8.count == length && entry.key == key { return entry.value }
       return nil
     }
     set {
-      if let index = entries.firstIndex(where: { $0.key == key }) {
+      // Comparing lengths first keeps most mismatches off String's slow comparison path.
+      let length = key.utf8.count
+      if let index = entries.firstIndex(where: { $0.key.utf8.count == length && $0.key == key }) {
         if let newValue { entries[index].value = newValue } else { entries.remove(at: index) }
       } else if let newValue {
         entries.append(Entry(key: key, value: newValue))

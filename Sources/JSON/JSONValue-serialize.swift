@@ -35,12 +35,53 @@ extension JSONValue {
   /// Appends the value's serialisation, as ``serialized()`` writes it, to `bytes`, so a caller can
   /// build a frame (a header, then the body) in one buffer that it reuses.
   public func serialize(into bytes: inout [UInt8]) {
-    bytes.append(contentsOf: serialized())
+    let root = makeJansson(self)
+    defer { json_decref(root) }
+    let flags = Int(JSON_COMPACT | JSON_ENCODE_ANY) | janssonRealPrecision17
+    // jansson hands its text over in many small pieces: they are gathered on the stack and appended to `bytes` in
+    // a few large copies, with no text of jansson's own to grow, measure and free.
+    let failed = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2048) { staging in
+      withUnsafeMutablePointer(to: &bytes) { bytes in
+        var target = DumpTarget(bytes: bytes, staging: staging)
+        let status = withUnsafeMutablePointer(to: &target) { json_dump_callback(root, DumpTarget.append, $0, flags) }
+        target.flush()
+        return status != 0
+      }
+    }
+    if failed { bytes.append(contentsOf: Array("null".utf8)) }
   }
 
   /// Serialises the value as ``serialized()`` does, as a string.
   public func serializedString() -> String {
     String(decoding: serialized(), as: UTF8.self)
+  }
+}
+
+/// Where `json_dump_callback` writes: a staging buffer in front of the caller's bytes.
+private struct DumpTarget {
+  var bytes: UnsafeMutablePointer<[UInt8]>
+  var staging: UnsafeMutableBufferPointer<UInt8>
+  var staged = 0
+
+  mutating func flush() {
+    bytes.pointee.append(contentsOf: UnsafeBufferPointer(rebasing: staging[..<staged]))
+    staged = 0
+  }
+
+  /// jansson's dump callback: `context` is a `DumpTarget`.
+  static let append: json_dump_callback_t = { piece, count, context in
+    guard let piece, let context else { return -1 }
+    let target = context.assumingMemoryBound(to: DumpTarget.self)
+    let bytes = UnsafeRawBufferPointer(start: piece, count: count)
+    if target.pointee.staged + count > target.pointee.staging.count { target.pointee.flush() }
+    if count > target.pointee.staging.count {
+      target.pointee.bytes.pointee.append(contentsOf: bytes)
+    } else {
+      UnsafeMutableRawPointer(target.pointee.staging.baseAddress! + target.pointee.staged).copyMemory(
+        from: piece, byteCount: count)
+      target.pointee.staged += count
+    }
+    return 0
   }
 }
 

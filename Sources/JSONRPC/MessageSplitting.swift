@@ -108,9 +108,20 @@ public struct FrameSplitter {
         state = .header
       case .body(let length):
         guard bufferedByteCount >= length else { return nil }
-        let body = Array(buffer[start..<start + length])
-        start += length
         state = .header
+        guard length >= 1 << 20 else {
+          let body = Array(buffer[start..<start + length])
+          start += length
+          return .message(body)
+        }
+        // A large body (a didOpen of a big document) is moved out of the buffer rather than copied, so it is not
+        // held twice, and the buffer does not keep its room after it.
+        buffer.removeFirst(start)
+        let rest = Array(buffer[length...])
+        buffer.removeLast(buffer.count - length)
+        let body = buffer
+        buffer = rest
+        start = 0
         return .message(body)
       case .header:
         switch readHeaderLine() {

@@ -38,8 +38,10 @@ public final class Server {
     var diagnosticsState: [String: DiagnosticsRecord] = [:]
     /// The next diagnostics revision (a `resultId`), counted across documents so that none is reused.
     var nextDiagnosticsRevision = 1
-    /// Fields were opened, re-masked or closed since `publishChanges` last ran.
-    var inlayHintsChanged = false
+    /// Fields were opened, re-masked or closed: when `workspace/inlayHint/refresh` is due (quiet since).
+    var inlayHintRefreshDue: UInt64?
+    /// Fields were opened, re-masked or closed by the messages being handled (`publishChanges` schedules the refresh).
+    var inlayHintsTouched = false
     /// The `processId` of `initialize`: the editor, whose end the daemon outlives by a second at most (nil: none
     /// given).
     public internal(set) var clientProcessID: Int32?

@@ -20,6 +20,11 @@ func runServe(_ arguments: [String]) throws -> Int32 {
     guard parsed.positional.isEmpty else {
         throw UsageError(message: "unknown command '\(parsed.positional[0])'")
     }
+    #if canImport(Glibc)
+    // A big didOpen's copies in mappings of their own, given back when freed: otherwise glibc raises its threshold
+    // after the first such free and keeps the next ones on the heap, resident for the daemon's life.
+    _ = glibcMallopt(glibcMmapThreshold, 128 << 10)
+    #endif
     var level = Logger.Level.warn
     if let name = parsed.options["log-level"] {
         guard let l = Logger.Level(name: name) else {
@@ -134,3 +139,10 @@ final class EditorWatch {
         }
     }
 }
+
+#if canImport(Glibc)
+/// glibc's `mallopt` and its `M_MMAP_THRESHOLD` (`<malloc.h>`, which the Glibc module does not bring in).
+@_silgen_name("mallopt")
+private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
+private let glibcMmapThreshold: Int32 = -3
+#endif

@@ -13,13 +13,13 @@ private enum Expected: Equatable {
 private func frame(_ body: String) -> String { "Content-Length: \(body.utf8.count)\r\n\r\n\(body)" }
 
 final class MessageSplittingTests: XCTestCase {
-  /// Feeds `input` whole, in chunks of 7 bytes and byte by byte, and checks the events each time.
+  /// Feeds `input` whole and in `chunks` (of 7 bytes and byte by byte unless told), and checks the events each time.
   private func check(
-    _ input: String, _ expected: [Expected], maxMessageSize: Int = 64 << 20,
+    _ input: String, _ expected: [Expected], maxMessageSize: Int = 64 << 20, chunks: [Int] = [7, 1],
     file: StaticString = #filePath, line: UInt = #line
   ) {
     let bytes = Array(input.utf8)
-    for chunk in [bytes.count, 7, 1] where chunk > 0 {
+    for chunk in [bytes.count] + chunks where chunk > 0 {
       var splitter = FrameSplitter(maxMessageSize: maxMessageSize)
       var events: [Expected] = []
       var offset = 0
@@ -39,6 +39,13 @@ final class MessageSplittingTests: XCTestCase {
 
   func testOneFrame() {
     check(frame("{\"a\":1}"), [.message("{\"a\":1}")])
+  }
+
+  /// A body of a mebibyte or more is moved out of the splitter's buffer: the bytes after it (the next frames) stay.
+  func testLargeBody_thenMoreFrames() {
+    let large = "[\"" + String(repeating: "0123456789", count: 150_000) + "\"]"
+    check(frame(large) + frame("[2]") + frame("[3]"), [.message(large), .message("[2]"), .message("[3]")],
+          chunks: [1 << 16, 4_093])
   }
 
   func testManyFramesInOneRead() {

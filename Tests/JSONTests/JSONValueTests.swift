@@ -62,6 +62,18 @@ final class JSONValueTests: XCTestCase {
     XCTAssertEqual(try JSONValue.parse("{\"z\":1,\"a\":2}").objectValue?.keys, ["z", "a"])
   }
 
+  /// `serialize(into:)` appends after what the buffer holds, also for text longer than its staging (2 KiB).
+  func testSerializeInto_appendsLongAndShortValues() {
+    let long = String(repeating: "é1\"", count: 3_000)
+    var bytes = Array("head:".utf8)
+    JSONValue.object(["a": .string(long), "b": [1, 2.5, nil]]).serialize(into: &bytes)
+    let escaped = String(repeating: "é1\\\"", count: 3_000)
+    XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "head:{\"a\":\"\(escaped)\",\"b\":[1,2.5,null]}")
+    var short: [UInt8] = []
+    JSONValue.string("x").serialize(into: &short)
+    XCTAssertEqual(short, Array("\"x\"".utf8))
+  }
+
   func testUnicode_writtenAsUTF8() {
     check("\"caf\u{E9} \u{1F600}\"", "caf\u{E9} \u{1F600}")
     check("\"\\u00e9\\ud83d\\ude00\"", "\u{E9}\u{1F600}", written: "\"\u{E9}\u{1F600}\"")

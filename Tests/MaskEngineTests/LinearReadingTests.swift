@@ -15,6 +15,13 @@ final class LinearReadingTests: XCTestCase {
             ("… slot", MaskSpec(.notation("[0…] kg"), eager: true)),
             ("oneOf", MaskSpec(.oneOf([MaskSpec(.notation("[000]-[000]")), MaskSpec(.notation("[0000] [0000] [00]"))]))),
             ("groups", MaskSpec(.groups([4]), repeat: true)),
+            ("range and enum blocks", MaskSpec(.pattern("MM/YY hh"), blocks: [
+                "MM": BlockSpec(.range(min: 1, max: 12)), "YY": BlockSpec(.range(min: 0, max: 99)),
+                "hh": BlockSpec(.words(["AM", "PM"]))])),
+            ("[…] wildcard", MaskSpec(.notation("[…]"))),
+            ("number with every option", MaskSpec(.number(NumberSpec(grouping: .lakh, min: -100, max: 1e9, prefix: "$",
+                                                                    suffix: " kg", decimalAliases: [","],
+                                                                    padFraction: true)))),
         ]
         for name in Presets.names { specs.append((name, MaskSpec(.preset(name)))) }
         return try specs.map { ($0.0, try Mask.compile($0.1)) }

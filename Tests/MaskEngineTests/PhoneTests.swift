@@ -239,3 +239,51 @@ final class CapturingRegexTests: XCTestCase {
         XCTAssertTrue(try LinearRegex("(a|b)c$").matches("bc"))
     }
 }
+
+/// Random editing sessions on phone fields of several regions: what holds after every edit.
+final class PhonePropertyTests: XCTestCase {
+    /// A small deterministic generator (the sessions repeat run to run).
+    private struct Generator {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+    }
+
+    func testEditingSessionsKeepTheFieldWellFormed() throws {
+        var random = Generator(state: 42)
+        let pieces = ["0", "1", "2", "4", "7", "9", "+", " ", "-", "a", "(0)", "44", "0121", "+86138", "٣", "１", "é"]
+        for region in [nil, "GB", "US", "CN", "DE", "AR", "FR", "JP", "BR", "IN"] as [String?] {
+            let mask = try Mask.compile(MaskSpec(.preset("phone"), region: region))
+            for _ in 0..<40 {
+                var field = TypingField(mask)
+                for _ in 0..<30 {
+                    let count = field.text.count
+                    switch random.next(6) {
+                    case 0, 1: field.type(pieces[random.next(pieces.count)])
+                    case 2: field.paste(pieces[random.next(pieces.count)] + pieces[random.next(pieces.count)])
+                    case 3: field.backspace()
+                    case 4: field.forwardDelete()
+                    default:
+                        let a = random.next(count + 1), b = random.next(count + 1)
+                        field.select(min(a, b)..<max(a, b))
+                    }
+                    let text = field.text
+                    XCTAssertLessThanOrEqual(field.selection.upperBound, text.count, text)
+                    let again = mask.format(text)
+                    XCTAssertEqual(again.text, text, "formatting \(text) changes it (\(region ?? "intl"))")
+                    XCTAssertEqual(again.value, String(text.filter { $0.isASCII && ($0.isNumber || $0 == "+") }), text)
+                }
+                // Typing a field's digits key by key gives the text pasting them gives.
+                let value = mask.format(field.text).value
+                var typed = TypingField(mask)
+                typed.type(value)
+                var pasted = TypingField(mask)
+                pasted.paste(value)
+                XCTAssertEqual(typed.text, pasted.text, "typing and pasting \(value) (\(region ?? "intl"))")
+                XCTAssertEqual(typed.text, field.text, "the text depends only on the digits: \(value)")
+            }
+        }
+    }
+}

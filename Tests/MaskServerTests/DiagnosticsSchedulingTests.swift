@@ -199,4 +199,38 @@ final class DiagnosticsSchedulingTests: XCTestCase {
         server.publishChanges()
         XCTAssertEqual(take("textDocument/publishDiagnostics").count, 1)
     }
+
+    func testInlayHintRefresh_oneForABurstOfOpenings_onceQuiet() {
+        _ = initialize(capabilities: ["workspace": ["inlayHint": ["refreshSupport": true]]])
+        notify("textDocument/didOpen", ["textDocument": ["uri": .string(uri), "languageId": "plaintext", "version": 1,
+                                                         "text": "a: \nb: \nc: "]])
+        for line in 0..<3 {
+            now += 100
+            request("maskd/openField", ["textDocument": ["uri": .string(uri)], "range": ClientDocument.range(line, 3, line, 3),
+                                        "mask": ["preset": "phone.us"]])
+            XCTAssertEqual(take("workspace/inlayHint/refresh").count, 0, "not while fields are being opened")
+        }
+        now += 250
+        server.publishChanges()
+        XCTAssertEqual(take("workspace/inlayHint/refresh").count, 1)
+        now += 1000
+        server.publishChanges()
+        XCTAssertEqual(take("workspace/inlayHint/refresh").count, 0)
+    }
+
+    /// The delay runs from the end of a read: a request that took longer than the delay (100,000 fields) still
+    /// gets its answer before the diagnostics it changed (a client waiting for the answer reads them after it).
+    func testDelay_countsFromTheEndOfTheRead_notFromWithinALongRequest() {
+        _ = initialize()
+        notify("textDocument/didOpen", ["textDocument": ["uri": .string(uri), "languageId": "plaintext", "version": 1,
+                                                         "text": "a: 4000 1234 5678 901"]])
+        _ = server.handleRequest("maskd/openFields", ["textDocument": ["uri": .string(uri)], "fields": [
+            ["range": ClientDocument.range(0, 3, 0, 21), "mask": ["preset": "card"]]]])
+        now += 5000   // as long as the request took
+        server.publishChanges()
+        XCTAssertEqual(take("textDocument/publishDiagnostics").count, 0, "not before the read is over and quiet")
+        now += 250
+        server.publishChanges()
+        XCTAssertEqual(take("textDocument/publishDiagnostics").count, 1)
+    }
 }

@@ -284,9 +284,19 @@ final class NumberField: Sendable {
         var markSeen = before.contains(where: \.isMark) || after.contains(where: \.isMark)
         var cutRest = false
         var readIn: [Element] = []
-        // Overflow pieces with a sort key: (index in the joined sequence, then order among pieces cut while reading);
-        // each a digit, or nil for the decimal mark.
+        // Overflow pieces cut by a limit, with a sort key: (index in the joined sequence, 0); each a digit, or nil
+        // for the decimal mark. Those cut while reading come after every element read in (reading stops growing
+        // once it cuts), so they are one run in text order, after the pieces keyed up to `before.count +
+        // readIn.count - 1` at the time: `readingCut` (digits, `readingCutMark` for the mark) and `readingCutKey`.
         var cut: [((Int, Int), UInt8?)] = []
+        var readingCut: [UInt8] = []
+        var readingCutKey = 0
+        let readingCutMark: UInt8 = 0xFF
+        func cutWhileReading(_ piece: UInt8) {
+            if readingCut.isEmpty { readingCutKey = before.count + readIn.count - 1 }
+            readingCut.append(piece)
+        }
+        var rejected: [UInt8] = []
         // A field holds at most `Program.maximumCells` entered elements: what is read beyond them is cut.
         let room = Program.maximumCells - before.count - after.count
         WorkCounter.count(before.count + after.count)
@@ -294,10 +304,14 @@ final class NumberField: Sendable {
         // 20,000 zeros and a 5 is 5).
         var onlyZeros = before.allSatisfy { $0.digit == 0 }
         var zeroRead = false
-        func take(_ kind: ReadKind, _ character: Character, at position: Int) {
+        /// Reads one character: `character`, or on the byte path (nil) the ASCII `byte`.
+        func take(_ kind: ReadKind, _ character: Character?, byte: UInt8, at position: Int) {
             WorkCounter.count()
             var kind = kind
-            if !aliases.isEmpty, aliases.contains(character) { kind = .mark }
+            func reject() {
+                if let character { rejected.append(contentsOf: character.utf8) } else { rejected.append(byte) }
+            }
+            if !aliases.isEmpty, aliases.contains(character ?? Character(Unicode.Scalar(byte))) { kind = .mark }
             if case .digit(0) = kind, onlyZeros, !cutRest {
                 if zeroRead {
                     state.droppedZeros.append(position)
@@ -312,17 +326,17 @@ final class NumberField: Sendable {
             switch kind {
             case .digit(let digit):
                 if cutRest || readIn.count >= room {
-                    cut.append(((before.count + readIn.count - 1, cut.count + 1), digit))
+                    cutWhileReading(digit)
                 } else {
                     readIn.append(Element(digit: digit, origin: .inserted, position: position))
                 }
             case .mark:
                 if markSeen {
-                    state.rejected.append(character)
+                    reject()
                 } else if spec.fraction == 0 || readIn.count >= room {
                     markSeen = true
                     cutRest = true
-                    cut.append(((before.count + readIn.count - 1, cut.count + 1), nil))
+                    cutWhileReading(readingCutMark)
                 } else {
                     markSeen = true
                     readIn.append(Element(digit: nil, origin: .inserted, position: position))
@@ -334,24 +348,25 @@ final class NumberField: Sendable {
                     state.negative.toggle()
                     state.signPositions.append(position)
                 } else {
-                    state.rejected.append(character)
+                    reject()
                 }
             case .plus:
-                if spec.negative { state.negative = false } else { state.rejected.append(character) }
+                if spec.negative { state.negative = false } else { reject() }
             case .other:
-                state.rejected.append(character)
+                reject()
             }
         }
         // An ASCII text without `\r` (nearly every paste) is read byte by byte: a byte is a character there.
         if inserted.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
             for (position, byte) in inserted.utf8.enumerated() {
-                take(asciiKinds[Int(byte)], Character(Unicode.Scalar(byte)), at: offset + position)
+                take(asciiKinds[Int(byte)], nil, byte: byte, at: offset + position)
             }
         } else {
             for (position, character) in inserted.enumerated() {
-                take(kind(of: character), character, at: offset + position)
+                take(kind(of: character), character, byte: 0, at: offset + position)
             }
         }
+        state.rejected = String(decoding: rejected, as: UTF8.self)
 
         let sequence = (before + readIn + after).enumerated().map { (offset: $0.offset, element: $0.element) }
         let markIndex = sequence.firstIndex { $0.element.isMark }
@@ -403,10 +418,14 @@ final class NumberField: Sendable {
         state.fraction = fraction.map(\.element)
         cut.sort { $0.0 < $1.0 }
         var overflow: [UInt8] = []
-        overflow.reserveCapacity(cut.count)
-        for (_, digit) in cut {
+        overflow.reserveCapacity(cut.count + readingCut.count)
+        func write(_ digit: UInt8?) {
             if let digit { overflow.append(0x30 + digit) } else { overflow.append(contentsOf: spec.decimal.utf8) }
         }
+        let beforeReadingCut = cut.firstIndex { $0.0.0 > readingCutKey } ?? cut.endIndex
+        for (_, digit) in cut[..<beforeReadingCut] { write(digit) }
+        for piece in readingCut { write(piece == readingCutMark ? nil : piece) }
+        for (_, digit) in cut[beforeReadingCut...] { write(digit) }
         state.overflow = String(decoding: overflow, as: UTF8.self)
         return state
     }

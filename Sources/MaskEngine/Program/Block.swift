@@ -98,16 +98,24 @@ extension Program {
         case skip
         /// It cannot continue the block's value.
         case refused
+        /// Not the block's to decide: read it as the slot's class alone (text already in a field).
+        case bySlotClass
     }
 
-    /// Reads `c` at slot element `e` of block `b`, enforcing the block's rule.
+    /// Reads `c` at slot element `e` of block `b`, enforcing the block's rule when `strict` (typed or
+    /// pasted text). Text already in a field only gets the literal after a partial range value padded
+    /// (`4/25` is `04/25`): a text the engine rendered never has one (a range's slots are all required,
+    /// so its literal shows only once the block is full), so formatting such a text changes nothing.
     ///
     /// The block's characters entered so far are the last cells (a block's required slots cannot be
     /// skipped, and its optional ones only come last). Costs O(width) for the block, plus the widths
     /// of the calendar blocks before it.
     func readIntoBlock<U: FieldUnit>(_ c: U, at e: Int, block b: Int, slotClass: SlotClass,
-                                     into cells: inout [Cell<U>]) -> BlockStep {
+                                     into cells: inout [Cell<U>], strict: Bool) -> BlockStep {
         let block = blocks[b]
+        if !strict {
+            guard case .range = block.rule, block.pad, fitted(c, slotClass) == nil else { return .bySlotClass }
+        }
         var p = 0  // how many of the block's slots are filled
         while p < cells.count, cells[cells.count - 1 - p].element >= block.start { p += 1 }
         let optional = elements[e].isOptional
@@ -133,7 +141,7 @@ extension Program {
                 let after = block.end
                 guard block.pad, p > 0, after < elements.count, !elements[after].isSlot, c.matches(elements[after]),
                       rangeAllows(prefix, remaining: 0, block: block, cells: cells, prefixCount: p)
-                else { return .refused }
+                else { return strict ? .refused : .bySlotClass }
                 let digits = cells.suffix(p).map(\.char)
                 cells.removeLast(p)
                 for i in 0..<(block.width - p) { cells.append(Cell(char: U.zero, element: block.start + i)) }

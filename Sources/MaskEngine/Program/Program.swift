@@ -190,7 +190,8 @@ extension Program {
     /// not fit is skipped; a required one refuses it. Past the mask's end the character is cut,
     /// and the literals it walked over stay shown.
     /// - Parameter strict: enforce the blocks' rules (reading typed or pasted text); false when text
-    ///   already in a field is read, which takes it as it stands.
+    ///   already in a field is read, which takes it as it stands (but for padding a partial range value
+    ///   when the literal after it comes: `4/25` is `04/25`).
     @inline(__always)
     func step<U: FieldUnit>(_ c: U, cursor: inout Int, into cells: inout [Cell<U>], strict: Bool = true) -> Step {
         if cells.count >= Program.maximumCells { return fitsSomeSlot(c) ? .overflow(walked: false) : .rejected }
@@ -210,8 +211,9 @@ extension Program {
                 walkedLiteral = true
                 e += 1
             case .slot(let slotClass):
-                if element.block >= 0, strict {
-                    switch readIntoBlock(c, at: e, block: Int(element.block), slotClass: slotClass, into: &cells) {
+                if element.block >= 0 {
+                    switch readIntoBlock(c, at: e, block: Int(element.block), slotClass: slotClass, into: &cells,
+                                         strict: strict) {
                     case .cell(let next):
                         cursor = next
                         return .cell
@@ -223,6 +225,8 @@ extension Program {
                         continue
                     case .refused:
                         return .rejected
+                    case .bySlotClass:
+                        break
                     }
                 }
                 if let stored = fitted(c, slotClass) {

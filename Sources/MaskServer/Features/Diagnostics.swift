@@ -34,6 +34,9 @@ struct DiagnosticsRecord {
     var revision: Int
     /// When they may be pushed (or a pull client told to refresh): the document has been quiet since.
     var due: UInt64?
+    /// Changed by the messages being handled: `publishChanges` sets `due` once they are (so the delay runs from
+    /// the end of a read, however long its messages took, and never sends them before a request's answer).
+    var touched = false
     /// They changed with no change to the text (a field opened, re-masked or closed), after which a pull client
     /// would not ask again by itself.
     var changedWithoutText = false
@@ -41,21 +44,21 @@ struct DiagnosticsRecord {
 
 extension Server {
     /// Notes that the diagnostics of `uri` may have changed: a new revision, due once the document has been quiet
-    /// for `diagnosticsDelay` ms (`publishChanges` then sends them).
+    /// for `diagnosticsDelay` ms after the messages being handled (`publishChanges` then sends them).
     /// - Parameter withoutText: no text change came with it (a pull client is then asked to refresh).
     func diagnosticsMayHaveChanged(_ uri: String, withoutText: Bool = false) {
         var record = diagnosticsState[uri] ?? DiagnosticsRecord(revision: 0)
         if withoutText { record.changedWithoutText = true }
         record.revision = nextDiagnosticsRevision
         nextDiagnosticsRevision += 1
-        if client.diagnostics != .off { record.due = clock() + UInt64(client.diagnosticsDelay) }
+        if client.diagnostics != .off { record.touched = true }
         diagnosticsState[uri] = record
     }
 
     /// Notes a change to `uri`: diagnostics waiting for the document to be quiet wait again.
     func documentChanged(_ uri: String) {
         guard diagnosticsState[uri]?.due != nil else { return }
-        diagnosticsState[uri]!.due = clock() + UInt64(client.diagnosticsDelay)
+        diagnosticsState[uri]!.touched = true
     }
 
     /// Whether the client was last sent some diagnostics for `uri` (they may move with any change).
@@ -67,7 +70,7 @@ extension Server {
     /// without the text necessarily changing.
     func fieldsChanged(_ uri: String) {
         diagnosticsMayHaveChanged(uri, withoutText: true)
-        inlayHintsChanged = true
+        if client.inlayHintRefresh { inlayHintsTouched = true }
     }
 
     /// In how many milliseconds `publishChanges` has diagnostics to send; nil when none wait.
@@ -75,12 +78,14 @@ extension Server {
     /// The connection waits for input at most this long (its poll timeout), then calls `publishChanges`: the one
     /// timer of the daemon, with no thread.
     public var millisecondsUntilDue: Int? {
-        guard let due = diagnosticsState.values.compactMap(\.due).min() else { return nil }
+        guard let due = (diagnosticsState.values.compactMap(\.due) + [inlayHintRefreshDue].compactMap { $0 }).min()
+        else { return nil }
         let now = clock()
         return due <= now ? 0 : Int(due - now)
     }
 
-    /// Sends what is due: one `workspace/inlayHint/refresh` when fields were opened, re-masked or closed, and the
+    /// Sends what is due (`diagnosticsDelay` ms after the last change that made it so): one
+    /// `workspace/inlayHint/refresh` when fields were opened, re-masked or closed, and the
     /// diagnostics of each document quiet for `diagnosticsDelay` ms since they may have changed: pushed, or for a
     /// pull client that takes it one `workspace/diagnostic/refresh` when some changed with no text change (after
     /// a text change the client pulls by itself).
@@ -90,11 +95,20 @@ extension Server {
     /// within one message, so diagnostics never come between them; a burst (a plugin restoring 100,000 fields,
     /// a person typing) publishes once, after it.
     public func publishChanges() {
-        if inlayHintsChanged {
-            inlayHintsChanged = false
+        let now = clock()
+        let quietAt = now + UInt64(client.diagnosticsDelay)
+        if inlayHintsTouched {
+            inlayHintsTouched = false
+            inlayHintRefreshDue = quietAt
+        }
+        for (uri, record) in diagnosticsState where record.touched {
+            diagnosticsState[uri]!.touched = false
+            diagnosticsState[uri]!.due = quietAt
+        }
+        if let due = inlayHintRefreshDue, due <= now {
+            inlayHintRefreshDue = nil
             refreshInlayHints()
         }
-        let now = clock()
         var refresh = false
         for uri in diagnosticsState.keys.sorted() {
             guard let due = diagnosticsState[uri]?.due, due <= now else { continue }

@@ -1,6 +1,7 @@
 // maskd: the JSON `MaskSpec` of PROTOCOL.md section 1, read into the engine's `MaskSpec`.
 import JSON
 import MaskEngine
+import Synchronization
 
 extension MaskSpec {
     /// The forms an object spec may name, exactly one at a time.
@@ -171,12 +172,23 @@ extension MaskSpec {
         return spec
     }
 
+    /// The masks read by `compileJSON`, by their JSON; emptied when full, as the engine's compile cache is.
+    private static let compiledJSON = Mutex<[JSONValue: (MaskSpec, Mask)]>([:])
+    private static let compiledJSONLimit = 1024
+
     /// Reads and compiles a JSON mask.
     /// - Throws: `-32602` for a malformed spec or a `MaskError`, with the offset in `data`.
     static func compileJSON(_ value: JSONValue, path: String) throws -> (MaskSpec, Mask) {
+        // Every maskd/apply names its mask: the same JSON reads to the same spec, so it is read once.
+        if let known = compiledJSON.withLock({ $0[value] }) { return known }
         let spec = try fromJSON(value, path: path)
         do {
-            return (spec, try Mask.compile(spec))
+            let compiled = (spec, try Mask.compile(spec))
+            compiledJSON.withLock { cache in
+                if cache.count >= compiledJSONLimit { cache.removeAll(keepingCapacity: true) }
+                cache[value] = compiled
+            }
+            return compiled
         } catch let error as MaskError {
             var data: JSONValue? = nil
             if let offset = error.offset { data = ["offset": .int(Int64(offset))] }

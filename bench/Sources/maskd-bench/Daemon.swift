@@ -78,7 +78,36 @@ enum DaemonBench {
         var finalRSS: Double
         var openNS: UInt64
         var openFieldsNS: UInt64
+        /// Opening every field of the big document three ways, on maskd and on the floor.
+        var openings: [Opening]
+        /// The first `publishDiagnostics` after the fields were opened: its size, and from the pause's end (the
+        /// last answer read plus the delay) to having read and parsed it.
+        var firstPublish: (bytes: Int, diagnostics: Int, ns: UInt64, parseNS: UInt64)
     }
+
+    /// One way of opening the big document's fields: how long it took each server, first write to last answer read.
+    struct Opening {
+        var way: String
+        var maskd: UInt64
+        var floor: UInt64?
+    }
+
+    /// The ways a client opens many fields (`Opening.way`).
+    enum OpeningWay: String, CaseIterable {
+        case oneAtATime = "one request at a time"
+        case pipelined = "pipelined openField"
+        case inOneRequest = "one maskd/openFields"
+    }
+
+    /// A line on standard error, so a long run shows where it is.
+    static func progress(_ text: String) {
+        FileHandle.standardError.write(Data("maskd-bench: \(text)\n".utf8))
+    }
+
+    /// The daemon's default `diagnosticsDelay` (Protocol/protocol.md 8.3).
+    static let diagnosticsDelayNS: UInt64 = 250_000_000
+
+
 
     /// A one-line document, `card: `, with one empty card field at its end.
     static func oneLine(_ subject: ServerUnderTest, timeout: Double, into servers: inout [ServerProcess]) throws
@@ -99,18 +128,21 @@ enum DaemonBench {
                                  entered: 0, formats: subject.formats)
     }
 
-    /// One line of the big document: 100 bytes with its line break, a formatted 16-digit card
-    /// field at columns 14..<33 whose number passes the Luhn check, so the document has no
-    /// diagnostics until a field is typed into (as in a real document, most fields are right).
+    /// One line of the big document: 100 bytes with its line break, a formatted card field at columns 14..<32
+    /// one digit short (15 digits: a Visa number needs 13, 16 or 19), so every field of the document has a
+    /// problem and a diagnostic: the worst case for whatever would visit them all.
     static func bigLine(_ i: Int) -> [UInt8] {
         let number = String(i)
         let head = "field " + String(repeating: "0", count: max(0, 6 - number.count)) + number + ": "
-        let body = head + "4000 1234 5678 9017" + " ; note: the rest of the line is prose that no field owns"
+        let body = head + bigFieldText + " ; note: the rest of the line is prose that no field owns"
         return Array(body.utf8.prefix(99)) + Array(repeating: UInt8(ascii: "."), count: max(0, 99 - body.utf8.count))
     }
 
+    /// The first 15 digits of `TypingScript.digits`, formatted: the typing sessions start from there.
+    static let bigFieldText = "4000 1234 5678 901"
+    static let bigFieldDigits = 15
     static let bigFieldStart = 14
-    static let bigFieldEnd = 33
+    static let bigFieldEnd = 32
 
     /// Every session types in turn, in `rounds` rounds, so that drift in the machine's load (two
     /// shared cores) falls on all of them alike: `keystrokes` keys per one-line session and
@@ -122,31 +154,74 @@ enum DaemonBench {
         var oneLine = [try oneLine(maskd, timeout: timeout, into: &servers)]
         if let floor { oneLine.append(try self.oneLine(floor, timeout: timeout, into: &servers)) }
 
-        // The big document: spawned, opened, and every line's field opened.
+        // Opening the big document's fields three ways, on a maskd of its own (so that what opening leaves behind
+        // does not weigh on the typing or on row 5's memory), each way taking its turn with the floor doing the same
+        // requests; each way on a fresh copy of the document, the one before closed.
+        let lines = (0..<count).map(bigLine)
+        var openings: [Opening] = []
+        var firstPublish = (bytes: 0, diagnostics: 0, ns: UInt64(0), parseNS: UInt64(0))
+        do {
+            let opener = try maskd.spawn(timeout: timeout)
+            servers.append(opener)
+            try opener.initialize()
+            var floorServer: ServerProcess? = nil
+            if let floor {
+                let spawned = try floor.spawn(timeout: timeout)
+                servers.append(spawned)
+                try spawned.initialize()
+                floorServer = spawned
+            }
+            for (index, way) in OpeningWay.allCases.enumerated() {
+                let uri = "file:///maskd-bench/opened-\(index).txt"
+                let document = EditorClient(server: opener, uri: uri, lines: lines)
+                try document.open(finalNewline: true)
+                _ = try opener.request("maskd/fields", ["textDocument": ["uri": .string(uri)]])
+                let ours = try open(opener, uri: uri, count: count, way: way, subject: maskd)
+                let answered = nowNS()
+                let published = try readPublication(opener, uri: uri, expected: count)
+                if index == 0 {
+                    firstPublish = (published.bytes, count, published.readAt - (answered + diagnosticsDelayNS),
+                                    published.parseNS)
+                }
+                var theirs: UInt64? = nil
+                if let floorServer, let floor {
+                    theirs = try open(floorServer, uri: uri, count: count, way: way, subject: floor)
+                }
+                openings.append(Opening(way: way.rawValue, maskd: ours, floor: theirs))
+                progress("opened \(count) fields, \(way.rawValue): maskd \(formatDuration(Double(ours)))"
+                    + (theirs.map { ", floor \(formatDuration(Double($0)))" } ?? ""))
+                try opener.notify("textDocument/didClose", ["textDocument": ["uri": .string(uri)]])
+            }
+            try opener.stop()
+            try floorServer?.stop()
+        }
+
+        // The document typed into: spawned, opened, and every line's field opened by pipelined openFields.
         let server = try maskd.spawn(timeout: timeout)
         servers.append(server)
         try server.initialize()
         let idle = try server.peakRSS()
-        let lines = (0..<count).map(bigLine)
         let client = EditorClient(server: server, uri: "file:///maskd-bench/big.txt", lines: lines)
         let documentBytes = client.text(finalNewline: true).utf8.count
         let t0 = nowNS()
         try client.open(finalNewline: true)
         // A request after the didOpen: its answer means the document has been read.
         _ = try server.request("maskd/fields", ["textDocument": ["uri": .string(client.uri)]])
-        let t1 = nowNS()
+        let openNS = nowNS() - t0
         let rssAfterOpen = (try server.peakRSS(), try server.currentRSS())
+        let t1 = nowNS()
         try openFields(server, client, (0..<count).map { ($0, bigFieldStart, bigFieldEnd) }, mask: Masks.cardJSON,
                        subject: maskd)
-        let t2 = nowNS()
+        let openFieldsNS = nowNS() - t1
         let rssAfterFields = (try server.peakRSS(), try server.currentRSS())
+        _ = try readPublication(server, uri: client.uri, expected: count)
         var big: [TypingSession] = []
         for (label, line) in [("start", 0), ("middle", count / 2), ("end", count - 1)] {
             let original = lines[line]
             let field = FieldCursor(line: line, caret: bigFieldEnd, prefix: Array(original[..<bigFieldStart]),
                                     suffix: Array(original[bigFieldEnd...]))
             big.append(try TypingSession(label: "\(label) (line \(line))", client: client, field: field,
-                                         entered: 16, formats: maskd.formats))
+                                         entered: bigFieldDigits, formats: maskd.formats))
         }
 
         for session in oneLine + big { try session.type(warmup, recorded: false) }
@@ -159,7 +234,95 @@ enum DaemonBench {
         for s in servers { try s.stop() }
         return KeystrokeOutcome(oneLine: oneLine, big: big, bigLines: count, documentBytes: documentBytes,
                                 idleRSS: idle, rssAfterOpen: rssAfterOpen, rssAfterFields: rssAfterFields,
-                                peakRSS: peak, finalRSS: final, openNS: t1 - t0, openFieldsNS: t2 - t1)
+                                peakRSS: peak, finalRSS: final, openNS: openNS, openFieldsNS: openFieldsNS,
+                                openings: openings, firstPublish: firstPublish)
+    }
+
+    /// Opens a card field on every line of `uri` in one of the ways a client does, reading and parsing every
+    /// answer. - Returns: nanoseconds from the first write to the last answer read.
+    static func open(_ server: ServerProcess, uri: String, count: Int, way: OpeningWay, subject: ServerUnderTest) throws
+        -> UInt64 {
+        func params(_ line: Int) -> JSONValue {
+            Messages.openField(uri: uri, line: line, from: bigFieldStart, to: bigFieldEnd, mask: Masks.cardJSON)
+        }
+        /// An `openField` result (or an `openFields` entry), checked for what maskd must answer; the floor's
+        /// placeholder answers are only checked for being results.
+        func check(_ result: JSONValue?) throws {
+            guard let result, !result.isNull || !subject.formats else {
+                throw BenchFailure("\(subject.name): no result for an opening")
+            }
+            guard subject.formats else { return }
+            guard result["error"] == nil, let edits = result["edits"]?.arrayValue else {
+                throw BenchFailure("\(subject.name): openField answered \(result.serializedString())")
+            }
+            guard edits.isEmpty, result["state"]?["text"]?.stringValue == bigFieldText else {
+                throw BenchFailure("\(subject.name): openField over a formatted card proposed edits: "
+                    + result.serializedString())
+            }
+        }
+        let t0 = nowNS()
+        switch way {
+        case .oneAtATime:
+            for line in 0..<count {
+                let id = server.newID()
+                try server.send(Messages.request(id: id, "maskd/openField", params(line)))
+                try check(try server.readResponse(id: id))
+            }
+        case .pipelined:
+            var frames: [UInt8] = []
+            frames.reserveCapacity(count * 200)
+            var ids: Set<Int> = []
+            for line in 0..<count {
+                let id = server.newID()
+                ids.insert(id)
+                frames += ServerProcess.frame(Messages.request(id: id, "maskd/openField", params(line)))
+            }
+            let writing = server.writeInBackground(frames)
+            var answered = 0
+            while answered < count {
+                let message = try server.read()
+                guard message["method"] == nil, let id = message["id"]?.intValue, ids.contains(id) else { continue }
+                if let error = message["error"] {
+                    throw BenchFailure("\(subject.name): openField failed: \(error.serializedString())")
+                }
+                try check(message["result"])
+                answered += 1
+            }
+            try writing.wait()
+        case .inOneRequest:
+            let fields: [JSONValue] = (0..<count).map { line in
+                ["range": Messages.range(line: line, from: bigFieldStart, to: bigFieldEnd), "mask": Masks.cardJSON]
+            }
+            let result = try server.request("maskd/openFields", ["textDocument": ["uri": .string(uri)],
+                                                                 "fields": .array(fields)])
+            if subject.formats {
+                guard let results = result["results"]?.arrayValue, results.count == count else {
+                    throw BenchFailure("\(subject.name): openFields answered \(count) fields with "
+                        + "\(result["results"]?.arrayValue?.count ?? 0) results")
+                }
+                for entry in results { try check(entry) }
+            }
+        }
+        return nowNS() - t0
+    }
+
+    /// Reads until the `publishDiagnostics` of `uri` listing `expected` diagnostics (others are read and parsed
+    /// too). - Returns: its body's size, when it was read, and how long parsing it took.
+    static func readPublication(_ server: ServerProcess, uri: String, expected: Int) throws
+        -> (bytes: Int, readAt: UInt64, parseNS: UInt64) {
+        while true {
+            let body = try server.readBody()
+            let readAt = nowNS()
+            let message = try body.withUnsafeBytes { try JSONValue.parse($0) }
+            let parsed = nowNS()
+            guard message["method"] == "textDocument/publishDiagnostics",
+                  message["params"]?["uri"]?.stringValue == uri else { continue }
+            let count = message["params"]?["diagnostics"]?.arrayValue?.count ?? 0
+            guard count == expected else {
+                throw BenchFailure("\(server.name): published \(count) diagnostics for \(expected) fields with a problem")
+            }
+            return (body.count, parsed, parsed - readAt)
+        }
     }
 
     /// Opens a field over each of `ranges` (line, from, to), pipelined as a plugin restoring a session would; each

@@ -18,6 +18,17 @@ struct EngineCase {
         ]
     }
 
+    /// The bracket masks of issue 14, typed as RedMadRobot's input-mask was measured (`FACTS.md`): the card's 19
+    /// digits and a US phone's 10.
+    static func bracket() throws -> [EngineCase] {
+        [
+            EngineCase(name: "bracket `\(Masks.bracketCard)`, 19 digits", mask: try Mask.compile(.notation(Masks.bracketCard)),
+                       keys: Masks.bracketCardDigits.map { String($0) }),
+            EngineCase(name: "bracket `\(Masks.bracketPhone)`, 10 digits", mask: try Mask.compile(.notation(Masks.bracketPhone)),
+                       keys: Masks.usPhoneDigits.map { String($0) }),
+        ]
+    }
+
     /// The `phone` preset typing a GB and a CN number nationally (the phonenumbers baseline types the same digits).
     static func phone() throws -> [EngineCase] {
         try Masks.phoneNumbers.map { region, digits in
@@ -39,6 +50,15 @@ enum Masks {
     static let iban = MaskSpec(.preset("iban"))
     /// The numbers typed into the `phone` preset, here and in its phonenumbers baseline: region and digits.
     static let phoneNumbers = [("GB", "01212345678"), ("CN", "13800138000")]
+    /// Issue 14's bracket masks and the card number typed into the first (its backspace row is `6222 02|00 …`).
+    static let bracketCard = "[0000] [0000] [0000] [0000] [999]"
+    static let bracketPhone = "+1 ([000]) [000]-[0000]"
+    static let bracketCardDigits = "6222020000001234567"
+    /// RedMadRobot's input-mask, per keystroke, from `FACTS.md` (measured beside this engine in one process on
+    /// 2026-12-03; its sources cannot be fetched on these machines, so it is not run here): low and high.
+    static let redMadRobotCard = (2_700.0, 2_900.0)
+    static let redMadRobotPhone = (2_000.0, 2_200.0)
+    static let redMadRobotBackspace = (3_900.0, 4_000.0)
 }
 
 enum EngineBench {
@@ -66,9 +86,10 @@ enum EngineBench {
 
     /// Backspace in the middle of a full card field (`4000 12|34 ...`), so every digit after
     /// it re-flows; one sample per batch of `batch` deletions, divided by `batch`.
-    static func midFieldDeletion(reps: Int, warmup: Int, batch: Int = 16) throws -> (Samples, String) {
-        let mask = try Mask.compile(Masks.card)
-        let full = mask.format(String(TypingScript.digits)).text
+    static func midFieldDeletion(reps: Int, warmup: Int, batch: Int = 16, spec: MaskSpec = Masks.card,
+                                 digits: String = String(TypingScript.digits)) throws -> (Samples, String) {
+        let mask = try Mask.compile(spec)
+        let full = mask.format(digits).text
         let edit = FieldEdit.backspace(6..<7)
         var samples = Samples()
         var last = ""

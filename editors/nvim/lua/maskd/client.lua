@@ -345,27 +345,29 @@ function M.capabilities()
   return c and c.server_capabilities or nil
 end
 
+--- A list the daemon announced in `capabilities.experimental.maskd[key]`, or {}.
+---@return string[]
+local function announced(key)
+  local caps = M.capabilities()
+  local ext = caps and type(caps.experimental) == 'table' and caps.experimental.maskd
+  if type(ext) == 'table' and type(ext[key]) == 'table' then
+    return ext[key]
+  end
+  return {}
+end
+
 --- The preset names the daemon announced in `capabilities.experimental.maskd.presets`.
 ---@return string[]
 function M.presets()
-  local caps = M.capabilities()
-  local ext = caps and type(caps.experimental) == 'table' and caps.experimental.maskd
-  if type(ext) == 'table' and type(ext.presets) == 'table' then
-    return ext.presets
-  end
-  return {}
+  return announced('presets')
 end
 
 --- The region codes the `phone` preset takes (`capabilities.experimental.maskd.phoneRegions`).
 ---@return string[]
 function M.phone_regions()
-  local caps = M.capabilities()
-  local ext = caps and type(caps.experimental) == 'table' and caps.experimental.maskd
-  if type(ext) == 'table' and type(ext.phoneRegions) == 'table' then
-    return ext.phoneRegions
-  end
-  return {}
+  return announced('phoneRegions')
 end
+
 
 --- Stops the daemon (shutdown, then exit).
 function M.stop()
