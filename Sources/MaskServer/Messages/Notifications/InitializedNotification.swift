@@ -1,7 +1,7 @@
 // maskd: `initialized`.
 import JSON
 
-/// The client got the `initialize` result; nothing to do.
+/// The client got the `initialize` result: the daemon asks it to watch the rules files, when it may.
 struct InitializedNotification: NotificationMessage {
     static let method = "initialized"
 
@@ -9,5 +9,12 @@ struct InitializedNotification: NotificationMessage {
 
     func handle(_ server: Server) {
         server.log.debug("client initialized")
+        if server.client.watchedFilesRegistration && !server.workspaceFolders.isEmpty {
+            server.request(RegisterCapabilityRequest.method, RegisterCapabilityRequest.watchingRules()) { [weak server] result in
+                if case .failure(let error) = result {
+                    server?.log.info("the client refused to watch \(Server.rulesFileName): \(error)")
+                }
+            }
+        }
     }
 }
