@@ -47,15 +47,30 @@ public final class Server {
     public internal(set) var clientProcessID: Int32?
     /// Monotonic milliseconds: when diagnostics are due is measured with it.
     let clock: () -> UInt64
+    /// Reads a file's bytes by path (nil: none, or unreadable): the one way the server sees the file system,
+    /// given by the executable, for the workspace folders' `.maskd.json`.
+    let readFile: ((String) -> [UInt8]?)?
+    /// The workspace folders of `initialize` (`workspaceFolders`, else `rootUri`).
+    var workspaceFolders: [WorkspaceFolder] = []
+    /// `initializationOptions.rules` (or what `workspace/didChangeConfiguration` replaced them with).
+    var clientRules: JSONValue?
+    /// The compiled field rules, each folder's file first, then the client's (`Features/Rules.swift`).
+    var ruleSources: [RuleSource] = []
+    /// Some workspace folder had a `.maskd.json` when the rules were last read.
+    var hasRulesFile = false
 
     /// - Parameters:
     ///   - notify: sends a notification (method, params) to the client.
     ///   - request: sends a request (method, params) to the client and returns its id; its response must
     ///     come back through `handle(_:)`. Without it, the daemon cannot send `workspace/applyEdit`.
     ///   - clock: monotonic milliseconds (tests pass their own, to run the diagnostics' delay without waiting).
+    ///   - readFile: reads a file by path, for the workspace's `.maskd.json` (without it, only the client's rules
+    ///     apply).
     public init(version: String, log: Logger = .silent, notify: @escaping (String, JSONValue) -> Void,
                 request: ((String, JSONValue) -> RequestID)? = nil,
-                clock: @escaping () -> UInt64 = monotonicMilliseconds) {
+                clock: @escaping () -> UInt64 = monotonicMilliseconds,
+                readFile: ((String) -> [UInt8]?)? = nil) {
+        self.readFile = readFile
         self.version = version
         self.log = log
         self.notify = notify

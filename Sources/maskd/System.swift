@@ -36,6 +36,26 @@ func openForAppending(_ path: String) -> Int32? {
     return fd >= 0 ? fd : nil
 }
 
+/// The bytes of the regular file at `path`, at most `limit` + 1 of them (so a caller can tell a file over its
+/// limit); nil when there is no such file or it cannot be read.
+func readRegularFile(_ path: String, limit: Int) -> [UInt8]? {
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while bytes.count <= limit {
+        let count = chunk.withUnsafeMutableBytes { readDescriptor(fd, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { continue }
+        guard count >= 0 else { return nil }
+        if count == 0 { break }
+        bytes += chunk[..<count]
+    }
+    return bytes
+}
+
 /// The path of the running executable (`/proc/self/exe` resolved), or nil when it cannot be read.
 func executablePath() -> String? {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

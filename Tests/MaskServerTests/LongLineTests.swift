@@ -197,7 +197,7 @@ final class LongLineTests: XCTestCase {
             version += 1
             let report = try XCTUnwrap(try document.apply(
                 [ContentChange(range: TextRange(start: caret, end: caret), text: String(key % 10))], version: version))
-            caret = report.cursor
+            caret = try XCTUnwrap(report.cursor)
             if !report.edits.isEmpty {
                 version += 1
                 XCTAssertNil(try document.apply(report.edits.reversed().map { ContentChange(range: $0.range, text: $0.newText) },

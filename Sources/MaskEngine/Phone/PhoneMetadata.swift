@@ -21,9 +21,11 @@ enum PhoneMetadata {
 
     static let index: Index = {
         var index = Index()
-        index.lines = source.split(separator: "\n")
+        // Split as bytes, and only calling-code and region lines into fields: read as characters, every line of
+        // it, this pass was most of the daemon's first `initialize`, which lists the regions.
+        index.lines = source.utf8.split(separator: UInt8(ascii: "\n")).map { Substring($0) }
         var open: (String, Int)?
-        for (i, line) in index.lines.enumerated() {
+        for (i, line) in index.lines.enumerated() where line.hasPrefix("C\t") || line.hasPrefix("R\t") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             switch fields[0] {
             case "C":

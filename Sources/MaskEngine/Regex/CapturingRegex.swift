@@ -7,15 +7,15 @@
 /// is `re.fullmatch` (Java `matches`). `$` asserts the end of the input. Bytes outside ASCII never
 /// match. The phone metadata's patterns (digits, classes, groups, alternation, counted repetition)
 /// are run this way. A class: the metadata holds many, and passing one costs one reference.
-final class CapturingRegex: Sendable {
+public final class CapturingRegex: Sendable {
     fileprivate enum Op: UInt8, Sendable {
         case consume, split, accept, save, assertEnd
     }
 
     /// The pattern as given.
-    let pattern: String
+    public let pattern: String
     /// The capturing groups, numbered from 1.
-    let groupCount: Int
+    public let groupCount: Int
     private let ops: [Op]
     /// consume: next; split: first choice; save: slot; assertEnd: next.
     private let first: [Int32]
@@ -25,13 +25,18 @@ final class CapturingRegex: Sendable {
     private let low: [UInt64]
     private let high: [UInt64]
     private let start: Int32
+    /// For consume states: the class (in `sets`) they take, for scalars beyond ASCII (`search`); -1 for none.
+    private let setIndex: [Int32]
+    private let sets: [ScalarSet]
+    /// The pattern begins with `^`: `search` tries the start of the input only.
+    private let anchored: Bool
     /// The same pattern as a deterministic automaton over the digits 0-9, for `matches` on digit
     /// input; nil when the pattern has `$` or its automaton would be too large.
     private let digits: DigitAutomaton?
 
     /// Compiles `pattern`.
     /// - Throws: `MaskError` for what `LinearRegex` refuses.
-    init(_ pattern: String) throws {
+    public init(_ pattern: String) throws {
         let regex = try LinearRegex(pattern, capturing: true)
         self.pattern = pattern
         groupCount = regex.groupCount
@@ -44,21 +49,24 @@ final class CapturingRegex: Sendable {
             setMasks.append(mask)
         }
         var ops: [Op] = [], first: [Int32] = [], second: [Int32] = [], low: [UInt64] = [], high: [UInt64] = []
+        var setIndex: [Int32] = []
         for (index, state) in regex.states.enumerated() {
-            var op = Op.accept, a: Int32 = 0, b: Int32 = 0, maskLow: UInt64 = 0, maskHigh: UInt64 = 0
+            var op = Op.accept, a: Int32 = 0, b: Int32 = 0, maskLow: UInt64 = 0, maskHigh: UInt64 = 0, set: Int32 = -1
             switch state {
-            case .consume(let set, let next):
+            case .consume(let index, let next):
                 op = .consume
                 a = Int32(next)
-                (maskLow, maskHigh) = setMasks[set]
+                (maskLow, maskHigh) = setMasks[index]
+                set = Int32(index)
             case .split(let x, let y): op = .split; a = Int32(x); b = Int32(y)
             case .accept: op = .accept
             case .save(let slot, let next): op = .save; a = Int32(slot); b = Int32(next)
             case .assertEnd(let next): op = .assertEnd; a = Int32(next)
             }
             // A state the accept state cannot be reached from is never worth a thread.
-            if !regex.live[index] { op = .consume; maskLow = 0; maskHigh = 0 }
+            if !regex.live[index] { op = .consume; maskLow = 0; maskHigh = 0; set = -1 }
             ops.append(op)
+            setIndex.append(set)
             first.append(a)
             second.append(b)
             low.append(maskLow)
@@ -70,6 +78,9 @@ final class CapturingRegex: Sendable {
         self.low = low
         self.high = high
         self.start = Int32(regex.start)
+        self.setIndex = setIndex
+        sets = regex.sets
+        anchored = pattern.hasPrefix("^")
         digits = DigitAutomaton(ops: ops, first: first, second: second, low: low, start: Int32(regex.start))
     }
 
@@ -85,9 +96,31 @@ final class CapturingRegex: Sendable {
     func match(_ input: ArraySlice<UInt8>, whole: Bool) -> [Int]? {
         // Most inputs a phone pattern is tried on do not match at all: the automaton says so fast.
         if let digits, digits.matches(input, whole: whole) == false { return nil }
-        let slotCount = 2 * (groupCount + 1)
-        let count = input.count
         let base = input.startIndex
+        return run(count: input.count, searching: false, whole: whole) { state, position in
+            takes(state, input[base + position])
+        }
+    }
+
+    /// Python's `re.search` over Unicode scalars: the leftmost match, and among matches starting
+    /// there the highest-priority one, anywhere in `input` (at its start only when the pattern
+    /// begins with `^`); slots as `match` gives them, in scalar offsets. Linear in the input.
+    public func search(_ input: [Unicode.Scalar]) -> [Int]? {
+        run(count: input.count, searching: !anchored, whole: false) { state, position in
+            let value = input[position].value
+            if value < 128 { return takes(state, UInt8(value)) }
+            let set = setIndex[state]
+            return set >= 0 && sets[Int(set)].contains(input[position])
+        }
+    }
+
+    /// The Pike VM over `count` elements: `takes(state, position)` says whether consume state
+    /// `state` takes the element at `position`. When `searching`, a thread also starts at every
+    /// later position until a match is found, each below the threads that started earlier, so the
+    /// leftmost match wins.
+    @inline(__always)
+    private func run(count: Int, searching: Bool, whole: Bool, takes: (Int, Int) -> Bool) -> [Int]? {
+        let slotCount = 2 * (groupCount + 1)
         let stateCount = ops.count
         // Marks, two thread lists and their capture slots, all in one temporary buffer.
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: stateCount * (3 + 2 * slotCount) + 2 * slotCount) {
@@ -132,8 +165,7 @@ final class CapturingRegex: Sendable {
             scratch[0] = 0
             add(start, scratch, 0, current, currentSlots, &currentCount)
             var position = 0
-            while currentCount > 0 {
-                let byte: UInt8? = position < count ? input[base + position] : nil
+            while currentCount > 0 || (searching && !found && position <= count) {
                 nextCount = 0
                 for t in 0..<currentCount {
                     let s = current[t]
@@ -147,12 +179,18 @@ final class CapturingRegex: Sendable {
                         }
                         continue
                     }
-                    guard let byte, takes(s, byte) else { continue }
+                    guard position < count, takes(s, position) else { continue }
                     scratch.update(from: currentSlots + t * slotCount, count: slotCount)
                     add(first[s], scratch, position + 1, next, nextSlots, &nextCount)
                 }
                 if position == count { break }
                 position += 1
+                if searching && !found {
+                    // A match starting here comes after every one that started earlier.
+                    scratch.update(repeating: -1, count: slotCount)
+                    scratch[0] = position
+                    add(start, scratch, position, next, nextSlots, &nextCount)
+                }
                 swap(&current, &next)
                 swap(&currentSlots, &nextSlots)
                 currentCount = nextCount

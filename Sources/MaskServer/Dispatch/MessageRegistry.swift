@@ -21,8 +21,8 @@ protocol NotificationMessage {
 /// Every message the daemon handles, alphabetically by method.
 ///
 /// Add each new message here (and give it its own file under `Messages/`); the dispatcher
-/// knows nothing else. Messages the daemon sends (`maskd/didFormat`, `window/logMessage`,
-/// `textDocument/publishDiagnostics`, and the requests `workspace/applyEdit`,
+/// knows nothing else. Messages the daemon sends (`maskd/didFormat`, `window/logMessage`, `window/showMessage`,
+/// `textDocument/publishDiagnostics`, and the requests `workspace/applyEdit`, `client/registerCapability`,
 /// `workspace/inlayHint/refresh` and `workspace/diagnostic/refresh`) have files too but are not dispatched; responses to the
 /// daemon's requests go to `Server.awaiting`.
 enum MessageRegistry {
@@ -51,6 +51,8 @@ enum MessageRegistry {
         DidChangeTextDocumentNotification.self,    // textDocument/didChange
         DidCloseTextDocumentNotification.self,     // textDocument/didClose
         DidOpenTextDocumentNotification.self,      // textDocument/didOpen
+        DidChangeConfigurationNotification.self,   // workspace/didChangeConfiguration
+        DidChangeWatchedFilesNotification.self,    // workspace/didChangeWatchedFiles
     ]
 
     static let requestsByMethod: [String: any RequestMessage.Type] =

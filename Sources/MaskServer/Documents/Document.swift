@@ -40,7 +40,9 @@ public struct ContentChange: Hashable, Sendable {
 public struct FormatReport: Hashable, Sendable {
     public var version: Int
     public var edits: [TextEdit]
-    public var cursor: Position
+    /// Where the caret goes; nil when no person's change is behind the edits (a rule's fields opened with the
+    /// document, or when the rules changed): the caret stays where it is.
+    public var cursor: Position?
     public var fields: [FieldSnapshot]
     public var rejected: String
     public var overflow: String
@@ -65,6 +67,15 @@ final class Document {
     /// its diagnostic says. Kept as states change, so diagnostics never visit every field.
     private var problems: [String: FieldProblem] = [:]
     private var fieldCounter = 0
+    /// The field rules this document is under (`Rules/`), tried on the lines a person's change touches.
+    var rules = DocumentRules.none
+    /// The rule that opened each field a rule opened, by field id.
+    var ruleOrigins: [String: RuleOrigin] = [:]
+    /// The lines where the person closed a field: rules open nothing there again (kept in place as lines come
+    /// and go; a few lines, closed by hand).
+    var closedLines: Set<Int> = []
+    /// How many lines the rules were tried on, ever: the work the cost rule bounds, counted for the tests.
+    var linesTriedByRules = 0
 
     init(uri: String, languageId: String, version: Int, text: String, encoding: PositionEncoding,
          pieceSize: LineTree.PieceSize = LineTree.defaultPieceSize) {
@@ -154,7 +165,8 @@ final class Document {
             range: TextRange(start: position(ScalarPosition(line: line, column: span.start)),
                              end: position(ScalarPosition(line: line, column: span.end))),
             text: text,
-            result: session.result(fieldText: text))
+            result: session.result(fieldText: text),
+            rule: ruleOrigins[span.id])
     }
 
     /// Every field in document order, in O(f log n).
@@ -268,6 +280,7 @@ final class Document {
         content.fields.insert(FieldSpan(id: id, start: s, end: e), at: index)
         lines.replace(window, with: [content])
         lines.setSession(FieldSession(mask: mask), of: id)
+        ruleOrigins[id] = nil
     }
 
     /// Proposes the edits that format fields just placed by `insertField`, `results` being `mask.format`
@@ -283,6 +296,13 @@ final class Document {
             outcomes[state.id] = (edits, edits.isEmpty ? nil : formatted.caret[state.id], state)
         }
         return outcomes
+    }
+
+    /// `proposeOpened` for fields delivered together (a rule's, in one `didFormat` or `applyEdit`).
+    /// - Returns: all their edits, sorted, and their states in document order.
+    func proposeOpenedTogether(_ results: [String: FieldResult]) -> (edits: [TextEdit], fields: [FieldSnapshot]) {
+        let formatted = formatEdits(results, formatted: true)
+        return (formatted.edits, formatted.snapshots)
     }
 
     /// Changes a field's mask, re-flowing what was entered.
@@ -309,9 +329,11 @@ final class Document {
 
     /// Closes a field; its text stays as it is. - Returns: false when there is no such field.
     func closeField(_ id: String) -> Bool {
-        guard lines.session(of: id) != nil, lines.removeField(id) else { return false }
+        guard lines.session(of: id) != nil, let line = lines.lineOfField(id), lines.removeField(id) else { return false }
         pending.removeAll { $0.field == id }
         problems[id] = nil
+        ruleOrigins[id] = nil
+        closedLines.insert(line)
         return true
     }
 
@@ -403,7 +425,7 @@ final class Document {
                 guard let result = results[span.id] else { continue }
                 carets[span.id] = at(span.start + result.text.scalarOffset(ofCharacter: result.caret))
                 snapshots.append(FieldSnapshot(id: span.id, range: TextRange(start: at(span.start), end: at(span.end)),
-                                               text: result.text, result: result))
+                                               text: result.text, result: result, rule: ruleOrigins[span.id]))
             }
         }
         snapshots.sort { $0.range.start < $1.range.start }
@@ -493,6 +515,9 @@ final class Document {
         var resynchronised = false
         // Fields whose proposed edits a person's change overtook: their text is not the result proposed.
         var dropped: Set<String> = []
+        // How the changes moved lines, in order, and which of them rules may open fields after (a person's, not
+        // inside a field).
+        var lineSteps: [LineStep] = []
 
         func rollback() {
             for step in undo.reversed() {
@@ -531,9 +556,11 @@ final class Document {
                 // the editor (S5). Join them as a person's change would; what is still pending was computed on the
                 // lines as they were, so it is dropped (the editor's next change is then formatted afresh).
                 for line in Set(echo.map(\.line)).sorted(by: >) where joinsLineBreaks(emptied: line) {
-                    undo.append(applyPersonChange(joiningLineBreaks(ScalarChange(
+                    let joined = joiningLineBreaks(ScalarChange(
                         start: ScalarPosition(line: line, column: 0), end: ScalarPosition(line: line, column: 0),
-                        text: ""))).undo)
+                        text: ""))
+                    lineSteps.append(LineStep(joined, opensRuleFields: false))
+                    undo.append(applyPersonChange(joined).undo)
                     dropped.formUnion(pendingCopy.lazy.map(\.field))
                     pendingCopy.removeAll()
                 }
@@ -541,7 +568,12 @@ final class Document {
             }
             dropped.formUnion(pendingCopy.lazy.map(\.field))
             pendingCopy.removeAll()
-            let outcome = applyPersonChange(joiningLineBreaks(scalarChange))
+            let joined = joiningLineBreaks(scalarChange)
+            let outcome = applyPersonChange(joined)
+            // Typing inside a field is that field's; a change that made or replaced lines may bring new matches.
+            var step = LineStep(joined, opensRuleFields: true)
+            step.opensRuleFields = outcome.touches.isEmpty || step.oldCount > 1 || step.newCount > 1
+            lineSteps.append(step)
             undo.append(outcome.undo)
             personTouched = personTouched || !outcome.touches.isEmpty
             for touch in outcome.touches {
@@ -559,6 +591,11 @@ final class Document {
         pending = pendingCopy
         if resynchronised { suspect = false }
         for id in dropped where results[id] == nil { forgetProposal(id) }
+        let opened = openRuleFields(after: lineSteps)
+        if !opened.isEmpty {
+            results.merge(opened) { touched, _ in touched }
+            personTouched = true
+        }
         guard personTouched else { return nil }
         let formatted = formatEdits(results)
         var caret: Position

@@ -40,6 +40,8 @@ struct ClientOptions: Hashable, Sendable {
     var inlayHintRefresh = false
     /// `textDocument.codeAction.codeActionLiteralSupport`: `CodeAction` objects, not only `Command`s.
     var codeActionLiterals = false
+    /// `workspace.didChangeWatchedFiles.dynamicRegistration`: the daemon may ask it to watch `.maskd.json`.
+    var watchedFilesRegistration = false
 
     /// Reads the options from `initialize` params.
     ///
@@ -56,6 +58,7 @@ struct ClientOptions: Hashable, Sendable {
         inlayHintRefresh = workspace?["inlayHint"]?["refreshSupport"]?.boolValue == true
         codeActionLiterals = capabilities?["textDocument"]?["codeAction"]?["codeActionLiteralSupport"]?.objectValue != nil
         diagnosticRefresh = workspace?["diagnostics"]?["refreshSupport"]?.boolValue == true
+        watchedFilesRegistration = workspace?["didChangeWatchedFiles"]?["dynamicRegistration"]?.boolValue == true
         if capabilities?["textDocument"]?["diagnostic"]?.objectValue != nil { diagnostics = .pull }
         guard let options = try? p.optionalObject("initializationOptions") else { return }
         if let edits = options.value("edits") {

@@ -6,8 +6,11 @@ extension Server {
         if documents[uri] != nil {
             report(.warn, "textDocument/didOpen: '\(uri)' was already open; it is replaced and its fields closed")
         }
-        documents[uri] = Document(uri: uri, languageId: languageId, version: version, text: text, encoding: encoding)
+        let document = Document(uri: uri, languageId: languageId, version: version, text: text, encoding: encoding)
+        documents[uri] = document
         log.debug("opened \(uri) at version \(version)")
+        document.rules = rules(for: uri, languageId: languageId)
+        openRuleFieldsEverywhere(uri, document)
         // A replaced document's fields are gone, and so are their diagnostics; a new revision either way, so a
         // pull client's result id of the old document is never taken for the new one's.
         diagnosticsMayHaveChanged(uri)

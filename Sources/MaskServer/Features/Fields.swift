@@ -120,7 +120,7 @@ extension Server {
     /// - Throws: `-32803` naming the text, the mask and what would be lost
     ///   (`'Phone:' does not fit phone.us: P, h, o, n, e would be dropped`).
     static func refuseLoss(of text: String, _ result: FieldResult, mask: Mask) throws {
-        let lost = (result.rejected + result.overflow).filter { $0.unicodeScalars.first.map(isLetterOrDigit) ?? false }
+        let lost = droppedContent(result)
         guard !lost.isEmpty else { return }
         let name: String
         if case .preset(let preset) = mask.spec.form { name = preset } else { name = result.mask }
@@ -129,6 +129,11 @@ extension Server {
         if lost.count > shown { listed += " and \(lost.count - shown) more" }
         let quoted = text.count > 40 ? text.prefix(40) + "…" : Substring(text)
         throw MessageError.requestFailed("'\(quoted)' does not fit \(name): \(listed) would be dropped")
+    }
+
+    /// The letters and digits reading a text into a mask would drop (reject or cut), in order.
+    static func droppedContent(_ result: FieldResult) -> [Character] {
+        (result.rejected + result.overflow).filter { $0.unicodeScalars.first.map(isLetterOrDigit) ?? false }
     }
 
     func setMask(uri: String, version: Int?, id: String, spec: MaskSpec, mask: Mask, caret: Position?,

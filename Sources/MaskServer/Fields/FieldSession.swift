@@ -51,4 +51,6 @@ public struct FieldSnapshot: Hashable, Sendable {
     public var range: TextRange
     public var text: String
     public var result: FieldResult
+    /// The field rule that opened the field, when one did.
+    var rule: RuleOrigin? = nil
 }

@@ -41,7 +41,9 @@ extension JSONValue {
 
     /// A `FieldState`.
     static func from(_ s: FieldSnapshot) -> JSONValue {
-        .object(JSONObject([("field", .string(s.id)), ("range", .from(s.range)), ("text", .string(s.text))]
-            + stateMembers(s.result)))
+        var members = [("field", .string(s.id)), ("range", .from(s.range)), ("text", .string(s.text))]
+            + stateMembers(s.result)
+        if let rule = s.rule { members.append(("rule", ["source": .string(rule.source), "index": .from(rule.index)])) }
+        return .object(JSONObject(members))
     }
 }

@@ -5,7 +5,7 @@ import JSON
 /// document (as the person left it, at `version`) into form, and where the cursor goes.
 ///
 /// *(maskd extension)*. Params: `{"textDocument": {"uri", "version"}, "edits": TextEdit[],
-/// "cursor": Position, "fields": FieldState[], "rejected": string, "overflow": string}`.
+/// "cursor": Position|null, "fields": FieldState[], "rejected": string, "overflow": string}`.
 enum DidFormatNotification {
     static let method = "maskd/didFormat"
 
@@ -13,7 +13,7 @@ enum DidFormatNotification {
         [
             "textDocument": ["uri": .string(uri), "version": .from(report.version)],
             "edits": .from(report.edits),
-            "cursor": .from(report.cursor),
+            "cursor": report.cursor.map(JSONValue.from) ?? .null,
             "fields": .array(report.fields.map(JSONValue.from)),
             "rejected": .string(report.rejected),
             "overflow": .string(report.overflow),

@@ -22,6 +22,10 @@ struct InitializeRequest: RequestMessage {
     let client: ClientOptions
     /// `processId`: the editor's process, when it gives one.
     let processID: Int32?
+    /// `workspaceFolders`, else `rootUri` (`file:` URIs only; the rules files are read by path).
+    let folders: [WorkspaceFolder]
+    /// `initializationOptions.rules`: the client's field rules.
+    let rules: JSONValue?
 
     init(params: JSONValue) throws {
         let p = try Params(params, optional: true)
@@ -33,6 +37,12 @@ struct InitializeRequest: RequestMessage {
         } else {
             processID = nil
         }
+        if let list = p.value("workspaceFolders")?.arrayValue, !list.isEmpty {
+            folders = list.compactMap { $0["uri"]?.stringValue.flatMap(WorkspaceFolder.init(uri:)) }
+        } else {
+            folders = p.value("rootUri")?.stringValue.flatMap(WorkspaceFolder.init(uri:)).map { [$0] } ?? []
+        }
+        rules = p.value("initializationOptions")?["rules"].flatMap { $0.isNull ? nil : $0 }
         let general = try p.optionalObject("capabilities")?.optionalObject("general")
         if let list = general?.value("positionEncodings") {
             guard let items = list.arrayValue, items.allSatisfy({ $0.stringValue != nil }) else {
@@ -59,6 +69,9 @@ struct InitializeRequest: RequestMessage {
         server.encoding = InitializeRequest.choose(offered)
         server.client = client
         server.clientProcessID = processID
+        server.workspaceFolders = folders
+        server.clientRules = rules
+        server.readRules()
         if client.delivery == .applyEdit && !client.applyEdit {
             server.client.delivery = .didFormat
             server.report(.warn, "initializationOptions.edits is \"applyEdit\" but the client does not offer "
