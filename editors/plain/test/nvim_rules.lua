@@ -2,16 +2,9 @@
 -- A project with a .maskd.json; opening its YAML file formats the phone value the rule finds, a phone typed
 -- on a new line becomes a field as it is typed, and the line the rule does not match is left alone.
 -- Exits 0 on success, 1 on failure.
-local maskd = os.getenv('MASKD') or 'maskd'
-
-local function fail(message)
-  io.stderr:write('FAIL nvim rules: ' .. message .. '\n')
-  vim.cmd('cquit 1')
-end
-
-local function wait_for(what, condition)
-  if not vim.wait(5000, condition, 10) then fail('timed out waiting for ' .. what) end
-end
+local H = dofile('plain_helpers.lua')
+local function fail(message) H.fail('nvim rules', message) end
+local function wait_for(what, condition) H.wait_for('nvim rules', what, condition) end
 
 local function run()
   vim.o.showmode = false
@@ -24,19 +17,7 @@ local function run()
   vim.cmd('edit ' .. vim.fn.fnameescape(project .. '/people.yaml'))
   local buf = vim.api.nvim_get_current_buf()
 
-  local capabilities = vim.lsp.protocol.make_client_capabilities()
-  capabilities.workspace.workspaceEdit.documentChanges = true
-  local id = vim.lsp.start_client({
-    name = 'maskd',
-    cmd = { maskd, '--stdio' },
-    root_dir = project,
-    init_options = { edits = 'applyEdit' },
-    capabilities = capabilities,
-    flags = { debounce_text_changes = 0 },
-    offset_encoding = 'utf-16',
-  })
-  if not id then fail('the client did not start') end
-  vim.lsp.buf_attach_client(buf, id)
+  local id = H.start('nvim rules', project, buf)
 
   local function line(n) return vim.api.nvim_buf_get_lines(buf, n - 1, n, false)[1] end
   wait_for('the rule to format line 2', function() return line(2) == 'phone: +1 (555) 123-4567' end)
@@ -53,8 +34,7 @@ local function run()
   vim.wait(200)
   if line(4) ~= 'phone: +1 (555) 987-6543' then fail('line 4 became ' .. tostring(line(4))) end
 
-  vim.lsp.stop_client(id)
-  vim.wait(2000, function() return vim.lsp.get_client_by_id(id) == nil end, 10)
+  H.stop(id)
   vim.fn.delete(project, 'rf')
   io.stdout:write('PASS nvim rules: a .maskd.json rule formats a YAML file in a plain Neovim client, no command\n')
   vim.cmd('qall!')
