@@ -214,6 +214,13 @@ final class FieldRuleTests: XCTestCase {
         XCTAssertEqual(editor.fields.arrayValue?.count, 2)
     }
 
+    func testNoRulesFile_noWatcherIsAskedFor() {
+        initialize(watch: true)
+        client.sync()
+        XCTAssertEqual(client.takeRequests("client/registerCapability").count, 0,
+                       "a client may scan the whole project to watch: only for a project that uses rules")
+    }
+
     // MARK: - Cost
 
     /// A 100,000-line document, every line matching: each line is tried once when it opens, one delivery carries

@@ -48,33 +48,6 @@ public struct FormatReport: Hashable, Sendable {
     public var overflow: String
 }
 
-/// An edit the daemon sent and expects the editor to echo, in scalar columns of the daemon's
-/// copy (which follows the editor, so it does not hold the edit yet).
-struct PendingEdit: Hashable, Sendable {
-    var line: Int
-    var start: Int
-    var end: Int
-    var text: String
-    var field: String
-    /// The field's place among the fields of its line (`LineTree.orderKey`): two fields that meet (an empty one
-    /// right before another) can both insert at the same column, and the earlier field's text comes first, as the
-    /// order of the edits in the array says (LSP).
-    var fieldOrder: Int
-
-    /// The edit with its columns moved by `shift` (to columns of a window that starts there).
-    func shifted(by shift: Int) -> PendingEdit {
-        var edit = self
-        edit.start -= shift
-        edit.end -= shift
-        return edit
-    }
-
-    /// Document order, the field's place breaking ties between insertions at one column.
-    static func inOrder(_ a: PendingEdit, _ b: PendingEdit) -> Bool {
-        (a.line, a.start, a.fieldOrder) < (b.line, b.start, b.fieldOrder)
-    }
-}
-
 /// An open document.
 ///
 /// **Invariant:** the daemon's copy of the text is the editor's, as its `didChange`s describe
@@ -87,7 +60,7 @@ final class Document {
     private(set) var version: Int
     let encoding: PositionEncoding
     private(set) var lines: LineTree
-    private(set) var pending: [PendingEdit] = []
+    private(set) var pending = PendingEdits()
     /// A change was refused: the client's copy may differ until a full-content change.
     private(set) var suspect = false
     /// The problem of each field that has one, by field id, as of the field's last state: what
@@ -381,7 +354,7 @@ final class Document {
 
     /// Forgets the edits waiting for their echo: the client said it will not apply them.
     func discardPending() {
-        let fields = Set(pending.map(\.field))
+        let fields = Set(pending.lazy.map(\.field))
         pending.removeAll()
         for id in fields { forgetProposal(id) }
     }
@@ -456,9 +429,28 @@ final class Document {
             }
         }
         snapshots.sort { $0.range.start < $1.range.start }
-        pending.append(contentsOf: newPending)
-        pending.sort(by: PendingEdit.inOrder)
+        pending.add(newPending)
         return (edits, fieldEdits, carets, snapshots)
+    }
+
+    /// The text of `text` with `edits` (sorted, on its line) applied, in one pass: what `applying` makes of it when
+    /// the edits do not overlap, nor break the line (proposals never do); nil otherwise.
+    private func appliedText(_ edits: [PendingEdit], to text: String) -> String? {
+        let scalars = text.unicodeScalars
+        var result = String.UnicodeScalarView()
+        var index = scalars.startIndex, column = 0
+        for edit in edits {
+            guard edit.start >= column, edit.end >= edit.start, !edit.text.containsLineBreak else { return nil }
+            while column < edit.end {
+                guard index < scalars.endIndex else { return nil }
+                if column < edit.start { result.append(scalars[index]) }
+                index = scalars.index(after: index)
+                column += 1
+            }
+            result.append(contentsOf: edit.text.unicodeScalars)
+        }
+        result.append(contentsOf: scalars[index...])
+        return String(result)
     }
 
     /// `line` with `edits` (sorted, on this line) applied, each claimed by its field.
@@ -569,12 +561,12 @@ final class Document {
                         text: ""))
                     lineSteps.append(LineStep(joined, opensRuleFields: false))
                     undo.append(applyPersonChange(joined).undo)
-                    dropped.formUnion(pendingCopy.map(\.field))
+                    dropped.formUnion(pendingCopy.lazy.map(\.field))
                     pendingCopy.removeAll()
                 }
                 continue
             }
-            dropped.formUnion(pendingCopy.map(\.field))
+            dropped.formUnion(pendingCopy.lazy.map(\.field))
             pendingCopy.removeAll()
             let joined = joiningLineBreaks(scalarChange)
             let outcome = applyPersonChange(joined)
@@ -621,7 +613,7 @@ final class Document {
     /// A scalar position mapped through the pending edits on its line, as a client position
     /// in the document those edits will make.
     private func cursorAfterPending(_ p: ScalarPosition) -> Position {
-        let onLine = pending.filter { $0.line == p.line }
+        let onLine = pending.onLine(p.line)
         var column = p.column
         for edit in onLine.reversed() where edit.start < p.column || (edit.start == p.column && edit.end > edit.start) {
             let inserted = edit.text.unicodeScalars.count
@@ -639,8 +631,9 @@ final class Document {
             length += edit.text.unicodeScalars.count - (edit.end - edit.start)
         }
         let window = lines.window(from: ScalarPosition(line: p.line, column: from), to: ScalarPosition(line: p.line, column: to))
-        let line = applying(onLine.map { $0.shifted(by: window.column) }, to: window.lines[0])
-        return position(in: window, line: 0, column: min(column, length) - window.column, text: line.text,
+        let shifted = onLine.map { $0.shifted(by: window.column) }
+        let text = appliedText(shifted, to: window.lines[0].text) ?? applying(shifted, to: window.lines[0]).text
+        return position(in: window, line: 0, column: min(column, length) - window.column, text: text,
                         base: lines.units(line: p.line, column: window.column, in: encoding))
     }
 
@@ -649,25 +642,14 @@ final class Document {
     /// An echo is either exactly one pending edit, as the editor applies edits one by one, or
     /// any change that leaves the lines it spans exactly as all pending edits on them would (an
     /// editor replacing the whole line or sending the full content).
-    private func matchEcho(_ change: ScalarChange, _ pending: inout [PendingEdit]) -> [PendingEdit]? {
+    private func matchEcho(_ change: ScalarChange, _ pending: inout PendingEdits) -> [PendingEdit]? {
         if change.start.line == change.end.line,
-           let i = pending.firstIndex(where: {
-               $0.line == change.start.line && $0.start == change.start.column && $0.end == change.end.column
-                   && $0.text.sameScalars(change.text)
-           }) {
-            let edit = pending.remove(at: i)
-            let delta = edit.text.unicodeScalars.count - (edit.end - edit.start)
-            // The edits after it on its line move with it; an insertion at its start that comes before it in the
-            // array (an earlier field's) stays where it is, its text going before this one's.
-            for j in pending.indices where pending[j].line == edit.line
-                && (pending[j].start > edit.end || (pending[j].start == edit.end && j >= i)) {
-                pending[j].start += delta
-                pending[j].end += delta
-            }
+           let edit = pending.takeEcho(line: change.start.line, start: change.start.column, end: change.end.column,
+                                       text: change.text) {
             return [edit]
         }
         let span = change.start.line...change.end.line
-        let inSpan = pending.filter { span.contains($0.line) }
+        let inSpan = pending.inLines(span)
         guard !inSpan.isEmpty else { return nil }
         // Outside the hull of the change and the pending edits both texts are the document's: compare inside it.
         var (from, to) = (change.start.column, change.end.column)
@@ -679,10 +661,11 @@ final class Document {
                                   to: ScalarPosition(line: change.end.line, column: to))
         var expected = ""
         var actual = ""
+        let byLine = Dictionary(grouping: inSpan, by: \.line)
         for (offset, line) in window.lines.enumerated() {
             let shift = offset == 0 ? window.column : 0
-            let edited = applying(inSpan.filter { $0.line == window.line + offset }.map { $0.shifted(by: shift) }, to: line)
-            expected += edited.text + edited.ending.rawValue
+            let onLine = (byLine[window.line + offset] ?? []).map { $0.shifted(by: shift) }
+            expected += (appliedText(onLine, to: line.text) ?? applying(onLine, to: line).text) + line.ending.rawValue
             actual += line.text + line.ending.rawValue
         }
         let last = window.lines[window.lines.count - 1]
@@ -691,7 +674,7 @@ final class Document {
         let end = lastStart + change.end.column - (window.lines.count == 1 ? window.column : 0)
         actual = actual.scalarSlice(0, start) + change.text + actual.scalarSlice(end, actual.unicodeScalars.count)
         guard actual.sameScalars(expected) else { return nil }
-        pending.removeAll { span.contains($0.line) }
+        pending.removeLines(span)
         return inSpan
     }
 

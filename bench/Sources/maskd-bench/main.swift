@@ -16,7 +16,7 @@ let usage = """
       --no-phonenumbers REASON
                           skip the phonenumbers baseline, saying why
       --script PATH       the baseline script (default bench/phonenumbers_as_you_type.py)
-      --only SECTIONS     comma-separated: engine,keystrokes,startup,throughput,bulk,paste,lines
+      --only SECTIONS     comma-separated: engine,keystrokes,startup,throughput,bulk,paste,lines,echo
       --big-lines N       lines (and fields) of row 3's document (default 100,000; --quick 1,000)
 
     Exits 0 when every row was measured (a missed target is reported, not a failure), 1 when
@@ -35,7 +35,7 @@ struct Options {
     var pythonExplicit = false
     var script = "bench/phonenumbers_as_you_type.py"
     var bulkScript = "bench/phonenumbers_format_lines.py"
-    var sections: Set<String> = ["engine", "keystrokes", "startup", "throughput", "bulk", "paste", "lines"]
+    var sections: Set<String> = ["engine", "keystrokes", "startup", "throughput", "bulk", "paste", "lines", "echo"]
     var bigLines: Int?
 
     init(_ arguments: [String]) {
@@ -58,7 +58,7 @@ struct Options {
                 bigLines = n
             case "--only":
                 sections = Set(value(argument).split(separator: ",").map(String.init))
-                let known: Set = ["engine", "keystrokes", "startup", "throughput", "bulk", "paste", "lines"]
+                let known: Set = ["engine", "keystrokes", "startup", "throughput", "bulk", "paste", "lines", "echo"]
                 if !sections.isSubset(of: known) { Options.bad("--only takes \(known.sorted().joined(separator: ","))") }
             case "--help", "-h":
                 print(usage, terminator: "")
@@ -87,6 +87,8 @@ struct Counts {
     var pasteLength: Int, pasteReps: Int
     /// Row 9: keystrokes per long-line session, the long line's length and the fields sharing a line.
     var lineKeystrokes: Int, lineLength: Int, lineFields: Int
+    /// Row 10: the fields opened and echoed, smaller then ten times larger, and the runs of each.
+    var echoFields: (Int, Int), echoRuns: Int
     /// The longest any single read from a server may wait, in seconds.
     var timeout: Double
 
@@ -95,13 +97,15 @@ struct Counts {
                              perPosition: 3_000, startupRuns: 50, batches: 5, perBatch: 10_000,
                              bulkLines: 1_000_000, bulkRuns: 3, pythonBulkLines: 100_000, pasteLength: 1_000_000,
                              pasteReps: 5,
-                             lineKeystrokes: 3_000, lineLength: 1_000_000, lineFields: 1_000, timeout: 120)
+                             lineKeystrokes: 3_000, lineLength: 1_000_000, lineFields: 1_000,
+                             echoFields: (1_000, 10_000), echoRuns: 3, timeout: 120)
     static let quick = Counts(engineReps: 200, engineWarmup: 20, pythonReps: 20, pythonWarmup: 5,
                               keystrokes: 200, rounds: 2, keystrokeWarmup: 10, bigLines: 1_000,
                               perPosition: 40, startupRuns: 3, batches: 2, perBatch: 200,
                               bulkLines: 2_000, bulkRuns: 1, pythonBulkLines: 200, pasteLength: 10_000,
                               pasteReps: 1,
-                              lineKeystrokes: 60, lineLength: 1_000_000, lineFields: 1_000, timeout: 10)
+                              lineKeystrokes: 60, lineLength: 1_000_000, lineFields: 1_000,
+                              echoFields: (100, 1_000), echoRuns: 1, timeout: 10)
 }
 
 signal(SIGPIPE, SIG_IGN)
@@ -497,6 +501,35 @@ section("paste", number: "8") {
     }.joined(separator: ", ") + ".")
 }
 
+// MARK: 10. The echo of many opened fields
+
+section("echo", number: "10") {
+    let small = try EchoBench.run(maskd: maskd, fields: counts.echoFields.0, runs: counts.echoRuns, timeout: counts.timeout)
+    let large = try EchoBench.run(maskd: maskd, fields: counts.echoFields.1, runs: counts.echoRuns, timeout: counts.timeout)
+    for outcome in [small, large] {
+        report.add(Row(number: "10", name: "daemon: maskd/openFields of \(DaemonBench.formatCount(outcome.fields)) card fields",
+                       median: formatDuration(outcome.open.median), p99: "—", baseline: "—", ratio: "—", target: "—",
+                       result: "—"))
+    }
+    for shape in EchoBench.Shape.allCases {
+        let (a, b) = (small.echo[shape]!.median, large.echo[shape]!.median)
+        // Ten times the edits in ten times the time is linear; the ratio is per edit.
+        let perEdit = (b / Double(large.edits)) / (a / Double(small.edits))
+        for (outcome, median) in [(small, a), (large, b)] {
+            let isLarge = outcome.fields == large.fields
+            report.add(Row(number: "10", name: "daemon: one didChange echoing \(DaemonBench.formatCount(outcome.edits)) "
+                            + "edits of \(DaemonBench.formatCount(outcome.fields)) fields, \(shape.rawValue)",
+                           median: formatDuration(median), p99: "—",
+                           baseline: isLarge ? "\(DaemonBench.formatCount(small.fields)) fields " + formatDuration(a) : "—",
+                           ratio: isLarge ? formatRatio(perEdit) + " per edit" : "—",
+                           target: isLarge ? "≤ 1.5x per edit" : "—",
+                           result: isLarge ? Verdict.check(perEdit <= 1.5) : "—"))
+        }
+    }
+    report.note("echo: \(counts.echoRuns) runs of each size and shape, each on a fresh daemon; a didChange's time is from "
+        + "writing it to the answer of a maskd/apply written right behind it (the daemon handles messages in order).")
+}
+
 print("maskd-bench\(options.quick ? " --quick (smoke run: tiny counts, not figures to quote)" : ""): "
     + "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu)")
 let os = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8))?
@@ -508,4 +541,5 @@ print("load average \(startLoad) at the start, \(loadAverage()) at the end")
 print("")
 print(report.render())
 exit(report.failures.isEmpty ? 0 : 1)
+
 

@@ -215,6 +215,48 @@ H.case('the daemon killed mid-typing: restarted, fields back, what was typed for
   H.eq('visa', state and state.brand, 'the card field after the restart')
 end)
 
+H.case("the daemon killed, keys typed while the reopen's answer is on its way: formatted all the same", function()
+  local bufnr = H.buffer({ 'Tel: ' })
+  H.keys('$')
+  H.command('MaskdField phone.us')
+  H.keys('a')
+  H.type('555')
+  client._forget_restarts()
+  local reopen = client.on_restart
+  local typed = false
+  local function type_at_end(digits)
+    local line = lines()[1]
+    api.nvim_buf_set_text(bufnr, 0, #line, 0, #line, { digits })
+    api.nvim_win_set_cursor(0, { 1, #line + #digits })
+  end
+  -- A digit typed while the daemon was away (the reopen formats it), the others right after
+  -- the reopen's request goes out, in the same turn of the event loop: its answer, read in a
+  -- later one, is then for a version the buffer has left.
+  client.on_restart = function(bufnrs)
+    client.on_restart = reopen
+    type_at_end('1')
+    reopen(bufnrs)
+    type_at_end('234567')
+    typed = maskd._stats(bufnr).reopened == 0
+  end
+  local got = said(function()
+    kill_daemon()
+    wait_reopened(bufnr, 1)
+    H.wait(function()
+      return lines()[1] == 'Tel: +1 (555) 123-4567' and #fields.list(bufnr) == 1
+    end, 'the line to be formatted, now ' .. vim.inspect(lines()))
+  end)
+  client.on_restart = reopen
+  H.eq(true, typed, "the digits were typed before the reopen's answer came")
+  H.eq(1, maskd._stats(bufnr).reformats, "the reopen's answer came stale and its field was formatted afresh")
+  H.expect('Tel: +1 (555) 123-4567', 22, { mode = 'i' })
+  H.eq(1, #got, 'one message: ' .. vim.inspect(got))
+  -- Still a field: typing formats.
+  H.keys('<BS>')
+  H.expect('Tel: +1 (555) 123-456', 21)
+  H.keys('<Esc>')
+end)
+
 H.case('a daemon that dies at start-up: one message, no restart loop', function()
   local saved = stop_daemon()
   api.nvim_buf_set_lines(0, 0, -1, false, { '' })

@@ -2,16 +2,9 @@
 -- Opens a card field with the maskd.openField command, types a card number key by key at the end
 -- of the line, and checks that the buffer stays in form through workspace/applyEdit alone and that
 -- the diagnostics go from a hint to nothing. Exits 0 on success, 1 on failure.
-local maskd = os.getenv('MASKD') or 'maskd'
-
-local function fail(message)
-  io.stderr:write('FAIL nvim: ' .. message .. '\n')
-  vim.cmd('cquit 1')
-end
-
-local function wait_for(what, condition)
-  if not vim.wait(5000, condition, 10) then fail('timed out waiting for ' .. what) end
-end
+local H = dofile('plain_helpers.lua')
+local function fail(message) H.fail('nvim', message) end
+local function wait_for(what, condition) H.wait_for('nvim', what, condition) end
 
 local function run()
   vim.o.showmode = false
@@ -20,20 +13,7 @@ local function run()
   vim.api.nvim_set_current_buf(buf)
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, { 'Card: ' })
 
-  local capabilities = vim.lsp.protocol.make_client_capabilities()
-  -- Neovim 0.7 applies versioned documentChanges but does not say so; saying it makes stale edits refused.
-  capabilities.workspace.workspaceEdit.documentChanges = true
-  local id = vim.lsp.start_client({
-    name = 'maskd',
-    cmd = { maskd, '--stdio' },
-    root_dir = vim.fn.getcwd(),
-    init_options = { edits = 'applyEdit' },
-    capabilities = capabilities,
-    flags = { debounce_text_changes = 0 },
-    offset_encoding = 'utf-16',
-  })
-  if not id then fail('the client did not start') end
-  vim.lsp.buf_attach_client(buf, id)
+  local id = H.start('nvim', vim.fn.getcwd(), buf)
   local client = vim.lsp.get_client_by_id(id)
   wait_for('initialize', function() return client.initialized end)
 
@@ -67,8 +47,7 @@ local function run()
   local line = vim.api.nvim_buf_get_lines(buf, 0, 1, false)[1]
   if line ~= 'Card: 4111 1111 1111 1111' then fail('the line became ' .. line) end
 
-  vim.lsp.stop_client(id)
-  vim.wait(2000, function() return vim.lsp.get_client_by_id(id) == nil end, 10)
+  H.stop(id)
   io.stdout:write('PASS nvim: a card number typed into a plain Neovim client stays in form\n')
   vim.cmd('qall!')
 end

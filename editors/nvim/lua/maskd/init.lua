@@ -471,6 +471,8 @@ function M.reformat(bufnr, states)
   if #states == 0 then
     return
   end
+  local stats = fields.buf(bufnr).stats
+  stats.reformats = stats.reformats + 1
   local first, last = math.huge, -1
   for _, st in ipairs(states) do
     first = math.min(first, st.range.start.line)

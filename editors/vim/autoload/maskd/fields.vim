@@ -213,12 +213,24 @@ enddef
 
 # Edits -------------------------------------------------------------------------------------
 
+# Returns whether `bufnr` is still at `version` once what the person did since has gone
+# out: an answer for `version` is stale when it has not.  The changes Vim has not reported
+# yet (keys typed while the answer was on its way) must go out before edits are applied,
+# or they would join the edits' didChange, whose version would then pass for the echo and
+# the daemon's formatting of those keys would be dropped.
+def StillAt(bufnr: number, version: number): bool
+  client.Flush(bufnr)
+  return client.Version(bufnr) == version
+enddef
+
 # Applies the daemon's `edits` to `bufnr` and sends their echo at once, remembering its
-# version as the plugin's own.
+# version as the plugin's own.  The callers have checked StillAt() (the flush here sends
+# nothing then, so the echo's version holds the edits alone).
 def ApplyOwn(bufnr: number, edits: any, join: bool)
   if type(edits) != v:t_list || empty(edits)
     return
   endif
+  client.Flush(bufnr)
   var before = client.Version(bufnr)
   if textedit.Apply(bufnr, edits, join)
     client.Flush(bufnr)
@@ -252,8 +264,7 @@ def OnDidFormat(params: any)
     return
   endif
   # What the person did since goes out first, and makes this notification stale.
-  client.Flush(bufnr)
-  if version != client.Version(bufnr)
+  if !StillAt(bufnr, version)
     b.stats.stale += 1
     var states = get(params, 'fields', [])
     for s in type(states) == v:t_list ? states : []
@@ -336,7 +347,7 @@ def Resync(bufnr: number)
     options: {tabSize: &tabstop, insertSpaces: &expandtab ? true : false},
   })
   var result = get(reply, 'result', [])
-  if type(result) != v:t_list || client.Version(bufnr) != version
+  if type(result) != v:t_list || !StillAt(bufnr, version)
     return
   endif
   var edits = filter(copy(result), (_, e) => type(e) == v:t_dict && type(get(e, 'range', 0)) == v:t_dict)
@@ -362,12 +373,13 @@ def ApplyResult(bufnr: number, result: any, spec: any, opening: bool)
   endif
   Remember(bufnr, get(result, 'field', ''), spec)
   var state = get(result, 'state', {})
-  if get(result, 'version', client.Version(bufnr)) != client.Version(bufnr) && IsState(state)
+  var current = !has_key(result, 'version') || StillAt(bufnr, result.version)
+  if !current && IsState(state)
     # Answered after the person typed on: its edits are for text that is gone.
     var resync = Buf(bufnr).resync
     resync[string(state.range.start.line)] = true
   endif
-  if get(result, 'version', client.Version(bufnr)) == client.Version(bufnr)
+  if current
     var before = bufnr == bufnr('%') ? changenr() : -1
     ApplyOwn(bufnr, get(result, 'edits', []), false)
     textedit.SetCursor(bufnr, get(result, 'cursor', null))
@@ -455,6 +467,8 @@ def Reopen(bufnr: number)
     return
   endif
   var b = Buf(bufnr)
+  # Changes not reported yet move the ranges (Track()) before they are read.
+  client.Flush(bufnr)
   var entries: list<dict<any>> = []
   for st in List(bufnr)
     if has_key(b.masks, st.field) && st.range.start.line == st.range.end.line
@@ -600,7 +614,7 @@ def ApplyMany(bufnr: number, entries: list<dict<any>>, reply: dict<any>): list<a
       Remember(bufnr, get(r, 'field', ''), entries[i].mask)
     endif
   endfor
-  if get(reply.result, 'version', -1) == client.Version(bufnr) && !empty(all)
+  if !empty(all) && StillAt(bufnr, get(reply.result, 'version', -1))
     ApplyOwn(bufnr, all, false)
     if current
       textedit.SetCursor(bufnr, Shifted(caret, all))
