@@ -91,14 +91,9 @@ final class FuzzRegressionTests: XCTestCase {
         let formatted = mask.format("a aa…a😀11111.a+1 (A")
         XCTAssertEqual(formatted.text, "a aa…a😀111111")
         XCTAssertEqual(mask.format(formatted.text).text, formatted.text)
-        let text = "a aa…a😀12"
-        var typed = mask.format("")
-        for key in text { typed = mask.apply(.insert(String(key), at: typed.selection), to: typed.text) }
-        let empty = mask.format("")
-        let pasted = mask.apply(.insert(text, at: empty.selection), to: empty.text)
-        XCTAssertEqual(typed.text, text)
-        XCTAssertEqual(pasted.text, text)
-        XCTAssertEqual(typed.caret, text.count)
+        let entered = typedAndPasted(mask, "a aa…a😀12")
+        XCTAssertEqual(entered.typed, "a aa…a😀12")
+        XCTAssertEqual(entered.pasted, "a aa…a😀12")
         let unit = try Mask.compile(MaskSpec(.notation("[0…] kg[AA]"), eager: true))
         XCTAssertEqual(unit.apply(.insert("12", at: 0..<0), to: "").text, "12")
     }
