@@ -172,8 +172,8 @@ struct AsYouTypeFormatter: Sendable {
             let format = formats[index]
             guard format.pattern.matches(nationalNumber[...], whole: true) else { continue }
             spaceAfterNationalPrefix = format.ruleSeparatesPrefix
-            let shown = withPrefix(format.pattern.substitute(nationalNumber[...], template: format.format))
-            if shown.filter({ $0 == Self.plus || ($0 >= 0x30 && $0 <= 0x39) }) == keys { return shown }
+            let shown = withPrefix(format.formatted(nationalNumber[...]))
+            if shown.lazy.filter({ $0 == Self.plus || ($0 >= 0x30 && $0 <= 0x39) }).elementsEqual(keys) { return shown }
         }
         return []
     }
@@ -235,9 +235,9 @@ struct AsYouTypeFormatter: Sendable {
             prefix += [UInt8(ascii: "1"), Self.space]
             isCompleteNumber = true
         } else if let parsing = metadata?.nationalPrefixForParsing,
-                  let match = parsing.match(nationalNumber[...], whole: false), match[1] > 0 {
+                  let end = parsing.matchEnd(nationalNumber[...], whole: false), end > 0 {
             isCompleteNumber = true
-            start = match[1]
+            start = end
             prefix += nationalNumber[0..<start]
         }
         let removed = Array(nationalNumber[0..<start])
@@ -248,9 +248,8 @@ struct AsYouTypeFormatter: Sendable {
     /// Sets apart `+` or the region's international prefix at the start of the keys.
     private mutating func extractInternationalPrefix() -> Bool {
         let pattern = metadata?.internationalPrefix ?? Self.plusOnly
-        guard let match = pattern.match(keys[...], whole: false) else { return false }
+        guard let end = pattern.matchEnd(keys[...], whole: false) else { return false }
         isCompleteNumber = true
-        let end = match[1]
         nationalNumber = Array(keys[end...])
         prefix = Array(keys[0..<end])
         if keys[0] != Self.plus { prefix.append(Self.space) }

@@ -84,6 +84,55 @@ enum EngineBench {
         return (samples, last)
     }
 
+    /// Types `c.keys` from empty `reps` times as `typing` does, through one `MaskField` per typed value (the
+    /// field handle an editor keeps per field, as phonenumbers' kept formatter is kept): one `apply` per key.
+    static func typingKept(_ c: EngineCase, reps: Int, warmup: Int) -> (Samples, String) {
+        var samples = Samples()
+        var last = ""
+        for rep in 0..<(warmup + reps) {
+            var field = MaskField(c.mask)
+            let t0 = nowNS()
+            var caret = 0
+            for key in c.keys {
+                caret = field.apply(.insert(key, at: caret..<caret)).caret
+            }
+            let t1 = nowNS()
+            keep(field.text.utf8.count &+ caret)
+            if rep >= warmup { samples.add(Double(t1 - t0) / Double(c.keys.count)) }
+            last = field.text
+        }
+        return (samples, last)
+    }
+
+    /// `--type-phone[-kept]`: types `digits` into a `phone` field of `region` `times` times from empty, as
+    /// `typing` (or `typingKept`) does but untimed, so that instruction counts (callgrind) of two values of
+    /// `times` give the cost of a keystroke without the start-up's. Returns the last text.
+    static func typePhone(region: String, digits: String, times: Int, kept: Bool) throws -> String {
+        let c = EngineCase(name: "phone, \(region)", mask: try Mask.compile(MaskSpec(.preset("phone"), region: region)),
+                           keys: digits.map { String($0) })
+        var last = ""
+        for _ in 0..<times {
+            if kept {
+                var field = MaskField(c.mask)
+                var caret = 0
+                for key in c.keys { caret = field.apply(.insert(key, at: caret..<caret)).caret }
+                keep(field.text.utf8.count &+ caret)
+                last = field.text
+                continue
+            }
+            var text = ""
+            var caret = 0
+            for key in c.keys {
+                let result = c.mask.apply(.insert(key, at: caret..<caret), to: text)
+                text = result.text
+                caret = result.caret
+            }
+            keep(text.utf8.count &+ caret)
+            last = text
+        }
+        return last
+    }
+
     /// Backspace in the middle of a full card field (`4000 12|34 ...`), so every digit after
     /// it re-flows; one sample per batch of `batch` deletions, divided by `batch`.
     static func midFieldDeletion(reps: Int, warmup: Int, batch: Int = 16, spec: MaskSpec = Masks.card,

@@ -6,7 +6,7 @@ import Glibc
 let usage = """
     usage: maskd-bench [--quick] [--maskd PATH] [--floor PATH | --no-floor REASON]
                        [--python PATH | --no-phonenumbers REASON] [--script PATH] [--only SECTIONS]
-                       [--big-lines N]
+                       [--big-lines N] [--type-phone[-kept] REGION DIGITS TIMES]
 
       --quick             a smoke run of a few seconds: tiny counts, a 1,000-line document
       --maskd PATH        the daemon (default .build/release/maskd), run as `maskd --stdio`
@@ -18,6 +18,10 @@ let usage = """
       --script PATH       the baseline script (default bench/phonenumbers_as_you_type.py)
       --only SECTIONS     comma-separated: engine,keystrokes,startup,throughput,bulk,paste,lines,echo
       --big-lines N       lines (and fields) of row 3's document (default 100,000; --quick 1,000)
+      --type-phone REGION DIGITS TIMES
+                          only type DIGITS into a `phone` field of REGION, TIMES times from empty, and
+                          print the text: a fixed workload for `valgrind --tool=callgrind` (no timing);
+                          --type-phone-kept types through a kept field handle (`MaskField`)
 
     Exits 0 when every row was measured (a missed target is reported, not a failure), 1 when
     something broke (a server that did not answer, a wrong answer), 2 for a bad command line.
@@ -37,6 +41,8 @@ struct Options {
     var bulkScript = "bench/phonenumbers_format_lines.py"
     var sections: Set<String> = ["engine", "keystrokes", "startup", "throughput", "bulk", "paste", "lines", "echo"]
     var bigLines: Int?
+    /// `--type-phone`: the region, digits and repetitions of the profiling workload.
+    var typePhone: (region: String, digits: String, times: Int, kept: Bool)?
 
     init(_ arguments: [String]) {
         var rest = arguments[...]
@@ -60,6 +66,10 @@ struct Options {
                 sections = Set(value(argument).split(separator: ",").map(String.init))
                 let known: Set = ["engine", "keystrokes", "startup", "throughput", "bulk", "paste", "lines", "echo"]
                 if !sections.isSubset(of: known) { Options.bad("--only takes \(known.sorted().joined(separator: ","))") }
+            case "--type-phone", "--type-phone-kept":
+                let region = value(argument), digits = value(argument)
+                guard let times = Int(value(argument)), times >= 0 else { Options.bad("\(argument) takes REGION DIGITS TIMES") }
+                typePhone = (region, digits, times, argument.hasSuffix("kept"))
             case "--help", "-h":
                 print(usage, terminator: "")
                 exit(0)
@@ -111,6 +121,10 @@ struct Counts {
 signal(SIGPIPE, SIG_IGN)
 let startLoad = loadAverage()
 let options = Options(Array(CommandLine.arguments.dropFirst()))
+if let (region, digits, times, kept) = options.typePhone {
+    print(try EngineBench.typePhone(region: region, digits: digits, times: times, kept: kept))
+    exit(0)
+}
 var counts = options.quick ? Counts.quick : Counts.full
 if let lines = options.bigLines { counts.bigLines = lines }
 let report = Report()
