@@ -100,7 +100,7 @@ final class PhoneKeptTests: XCTestCase {
         XCTAssertEqual(second.apply(.insert("3", at: 6..<6)), mask.apply(.insert("3", at: 6..<6), to: "0121 2"))
     }
 
-    /// The formats' regex-free substitution is `re.sub`'s over every format of every region.
+    /// The formats' regex-free substitution and whole match are the regex's, over every format of every region.
     func testDigitGroupFormatting_equalsTheRegexSubstitution() {
         var rng = SeededRandom(seed: 964)
         var formats = 0
@@ -112,6 +112,8 @@ final class PhoneKeptTests: XCTestCase {
                 for length in 0..<19 {
                     let digits = (0..<length).map { _ in UInt8(0x30 + rng.int(0..<10)) }
                     XCTAssertEqual(format.formatted(digits[...]), format.pattern.substitute(digits[...], template: format.format),
+                                   "\(format.pattern.pattern) \(String(decoding: digits, as: UTF8.self))")
+                    XCTAssertEqual(format.matchesWhole(digits[...]), format.pattern.matches(digits[...], whole: true),
                                    "\(format.pattern.pattern) \(String(decoding: digits, as: UTF8.self))")
                 }
             }

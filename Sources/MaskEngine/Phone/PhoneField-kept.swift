@@ -39,22 +39,12 @@ extension PhoneField {
             self.afterLastElement = afterLastElement
         }
 
-        /// The state behind `shown`, when reading its text back gives its keys (it always should:
-        /// the formatter shows every key as typed); nil otherwise.
-        convenience init?(_ typed: Typed, _ shown: Shown, text: String) {
-            self.init(typed, text: text, count: 0, afterLastElement: 0)
-            guard describe(shown, text: text) else { return nil }
-        }
-
-        /// Takes `shown` (of the kept formatter) and its `text` as what the state is of; false when
-        /// reading the text back would not give its keys.
-        func describe(_ shown: Shown, text: String) -> Bool {
-            guard shown.positions.count == shown.keys.count else { return false }
-            for (i, position) in shown.positions.enumerated() where shown.text[position] != shown.keys[i] { return false }
-            self.text = text
-            count = shown.text.count
-            afterLastElement = shown.positions.last.map { $0 + 1 } ?? 0
-            return true
+        /// The state behind the field the formatter of `typed` shows as `text`, when reading the
+        /// text back gives its keys (it always should: the formatter shows every key as typed).
+        convenience init?(_ typed: Typed, text: String) {
+            guard let after = PhoneField.afterLastKey(typed.formatter.keys, in: typed.formatter.output),
+                  typed.formatter.output.elementsEqual(text.utf8) else { return nil }
+            self.init(typed, text: text, count: typed.formatter.output.count, afterLastElement: after)
         }
     }
 
@@ -74,22 +64,30 @@ extension PhoneField {
                                    afterLastElement: shared.afterLastElement)
             }
             let state = kept.state!
-            let (shown, number) = state.typed.type(key, in: self)
-            // As the stateless path: the caret after the keys before the edit and the one typed.
-            let caret = shown.caretAfterTyping(shown.keys.count)
-            let result = result(shown, number: number, selection: caret..<caret, rejected: "", overflow: [])
-            if !state.describe(shown, text: result.text) { kept.state = nil }
-            return result
+            let number = state.typed.type(key, in: self)
+            let keys = state.typed.formatter.keys, shown = state.typed.formatter.output
+            if let afterLastKey = Self.afterLastKey(keys, in: shown) {
+                // As the stateless path: the caret after the keys before the edit and the one typed,
+                // which is the end of the text.
+                let result = result(keys: keys, text: shown, full: state.typed.full, number: number,
+                                    selection: shown.count..<shown.count, rejected: "", overflow: [])
+                state.text = result.text
+                state.count = shown.count
+                state.afterLastElement = afterLastKey
+                return result
+            }
+            // Never expected (the formatter shows every key as typed): the stateless path shows it.
+            kept.state = nil
         }
         let (result, typed) = applying(edit, to: text)
-        kept.state = typed.flatMap { State($0, shown($0.formatter, full: $0.full), text: result.text) }
+        kept.state = typed.flatMap { State($0, text: result.text) }
         return result
     }
 
     /// `format(text, selection:)`, leaving in `kept` the state of the result's text.
     func format(_ text: String, selection: Range<Int>?, keeping kept: inout Kept) -> FieldResult {
         let (result, typed) = formatting(text, selection: selection)
-        kept.state = State(typed, shown(typed.formatter, full: typed.full), text: result.text)
+        kept.state = State(typed, text: result.text)
         return result
     }
 
@@ -113,13 +111,27 @@ extension PhoneField {
     }
 }
 
+extension PhoneField {
+    /// The offset just after the last key in `text`, when reading `text` back gives exactly `keys`
+    /// (its digits and `+`, in order); nil otherwise.
+    static func afterLastKey(_ keys: [UInt8], in text: [UInt8]) -> Int? {
+        var read = 0, after = 0
+        for (offset, byte) in text.enumerated() where byte == UInt8(ascii: "+") || (byte >= 0x30 && byte <= 0x39) {
+            guard read < keys.count, keys[read] == byte else { return nil }
+            read += 1
+            after = offset + 1
+        }
+        return read == keys.count ? after : nil
+    }
+}
+
 extension PhoneField.Typed {
-    /// Feeds the formatter one more key (in place: no copy of its arrays) and gives what the field
-    /// shows for it and its keys read as a number.
-    mutating func type(_ key: UInt8, in field: PhoneField) -> (PhoneField.Shown, PhoneNumber) {
+    /// Feeds the formatter one more key (in place: no copy of its arrays), and gives its keys read
+    /// as a number.
+    mutating func type(_ key: UInt8, in field: PhoneField) -> PhoneNumber {
         formatter.input(key)
         let number = PhoneNumber(keys: formatter.keys, home: field.home)
         full = field.isFull(formatter, number: number)
-        return (field.shown(formatter, full: full), number)
+        return number
     }
 }

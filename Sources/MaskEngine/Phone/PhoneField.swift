@@ -415,7 +415,14 @@ final class PhoneField: Sendable {
     /// The field's result for `shown`; `number` is its keys read as a number, when the caller has it.
     func result(_ shown: Shown, number known: PhoneNumber? = nil, selection: Range<Int>, rejected: String,
                 overflow: [UInt8]) -> FieldResult {
-        let number = known ?? PhoneNumber(keys: shown.keys, home: home)
+        result(keys: shown.keys, text: shown.text, full: shown.full, number: known, selection: selection,
+               rejected: rejected, overflow: overflow)
+    }
+
+    /// The field's result for its keys shown as `text`.
+    func result(keys: [UInt8], text: [UInt8], full: Bool, number known: PhoneNumber?, selection: Range<Int>,
+                rejected: String, overflow: [UInt8]) -> FieldResult {
+        let number = known ?? PhoneNumber(keys: keys, home: home)
         var problems: [String] = []
         if let code = number.unknownCallingCode {
             problems = ["no country has the calling code +\(code)"]
@@ -429,10 +436,10 @@ final class PhoneField: Sendable {
             }
         }
         return FieldResult(
-            text: String(decoding: shown.text, as: UTF8.self), selection: selection,
-            value: String(decoding: shown.keys, as: UTF8.self),
+            text: String(decoding: text, as: UTF8.self), selection: selection,
+            value: String(decoding: keys, as: UTF8.self),
             complete: number.lengthCheck == .possible, valid: problems.isEmpty, problems: problems,
-            next: shown.full ? nil : .digit, placeholder: "", mask: notation, brand: nil,
+            next: full ? nil : .digit, placeholder: "", mask: notation, brand: nil,
             rejected: rejected, overflow: overflow.isEmpty ? "" : String(decoding: overflow, as: UTF8.self),
             region: number.region?.id, phoneType: number.type?.rawValue)
     }

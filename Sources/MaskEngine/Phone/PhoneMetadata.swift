@@ -143,12 +143,17 @@ final class PhoneRegion: Sendable {
         /// The pattern's groups' lengths, least and most, when it is only groups of digits (`(\d{3})(\d{4,5})`,
         /// every format of the metadata): then `formatted` needs no regex run.
         let digitGroups: [(least: Int, most: Int)]?
+        /// The lengths of the numbers the whole pattern takes, for digit groups.
+        private let wholeLengths: ClosedRange<Int>?
 
         init(pattern: CapturingRegex, patternID: Int, format: [UInt8], nationalPrefixRule: String?,
              nationalPrefixOptional: Bool, hasCarrierCodeRule: Bool, leadingDigits: [CapturingRegex], eligible: Bool,
              ruleHasFirstGroupOnly: Bool, ruleSeparatesPrefix: Bool, template: [UInt8]?, templateDigits: Int) {
             self.pattern = pattern
             digitGroups = Self.digitGroups(of: pattern.pattern)
+            wholeLengths = digitGroups.map { groups in
+                groups.reduce(0) { $0 + $1.least }...groups.reduce(0) { min($0 + $1.most, Int.max / 2) }
+            }
             self.patternID = patternID
             self.format = format
             self.nationalPrefixRule = nationalPrefixRule
@@ -160,6 +165,12 @@ final class PhoneRegion: Sendable {
             self.ruleSeparatesPrefix = ruleSeparatesPrefix
             self.template = template
             self.templateDigits = templateDigits
+        }
+
+        /// Whether the whole of `number` (digits) matches the pattern; for digit groups, by its length alone.
+        func matchesWhole(_ number: ArraySlice<UInt8>) -> Bool {
+            guard let wholeLengths else { return pattern.matches(number, whole: true) }
+            return wholeLengths.contains(number.count)
         }
 
         /// `pattern.substitute(number, template: format)`: Python's `re.sub` of the format over the number.
