@@ -978,6 +978,112 @@ and did not restart: could not start .*false: .*; fields closed until you open o
        (should (equal "f1: 555 [incomplete, next digit]  mask +1 ([000]) [000]-[0000]  to fill ) ___-____"
                       (replace-regexp-in-string "\\`f[0-9]+" "f1" doc)))))))
 
+;;;; Field rules: fields that open themselves
+
+(defconst maskd-test-rules-file
+  "{\"rules\": [{\"files\": \"**/*.yaml\", \"match\": \"^\\\\s*phone:\\\\s*(.*)$\",
+             \"mask\": {\"preset\": \"phone.us\"}}]}"
+  "The workspace's `.maskd.json' of the rules test: phone values of YAML files.")
+
+(defconst maskd-test-rules
+  '((:files "*.yaml" :match "^card: *(.*)$" :mask (:preset "card")))
+  "The plugin's own rules of the rules test: card values of YAML files.")
+
+(defconst maskd-test-rules-text
+  "name: Ann\nphone: 2015550123\ncard: 4111111111111111\n"
+  "What the files of the rules test hold on disk.")
+
+(defun maskd-test--wait-for (label predicate)
+  "Wait until PREDICATE returns non-nil, reading the daemon's messages.
+Fail, naming LABEL, when it has not within 20 seconds."
+  (let ((deadline (+ (float-time) 20)))
+    (while (and (not (funcall predicate)) (< (float-time) deadline))
+      (accept-process-output nil 0.02))
+    (should (equal (list label t) (list label (and (funcall predicate) t))))))
+
+(defun maskd-test--rules-workspace ()
+  "Make a workspace folder with a `.maskd.json' and two files; return it."
+  (let ((root (file-name-as-directory
+               (file-truename (make-temp-file "maskd-rules" t)))))
+    (make-directory (expand-file-name "people" root))
+    (with-temp-file (expand-file-name ".maskd.json" root)
+      (insert maskd-test-rules-file))
+    (dolist (file '("people/ann.yaml" "notes.txt"))
+      (with-temp-file (expand-file-name file root)
+        (insert maskd-test-rules-text)))
+    root))
+
+(defun maskd-test--visit (file)
+  "Visit FILE as a person does, attached by its rules as the driver does it."
+  (let ((buffer (find-file-noselect file)))
+    (push buffer maskd-test--buffers)
+    (switch-to-buffer buffer)
+    (buffer-enable-undo)
+    (when (eq maskd-test--driver 'eglot)
+      (maskd-eglot-ensure))
+    (should (if (eq maskd-test--driver 'eglot) (eglot-managed-p) maskd-mode))
+    buffer))
+
+(defun maskd-test--rules-scenario ()
+  "Rules from the setting and a `.maskd.json' format a file on open, and after."
+  (let* ((root (maskd-test--rules-workspace))
+         (default-directory root)
+         (formatted "name: Ann\nphone: +1 (201) 555-0123\ncard: 4111 1111 1111 1111\n"))
+    ;; The rules reach the daemon when it starts: start one now.
+    (when (maskd--running-p)
+      (maskd-shutdown))
+    (maskd-test--visit (expand-file-name "people/ann.yaml" root))
+    (maskd-test--wait-for "formatted on open"
+                          (lambda () (equal formatted (buffer-string))))
+    (should (equal (list (list (concat (maskd--file-uri root) "/.maskd.json") 0)
+                         (list "initializationOptions" 0))
+                   (mapcar (lambda (state)
+                             (let ((rule (plist-get state :rule)))
+                               (list (plist-get rule :source)
+                                     (plist-get rule :index))))
+                           (maskd-test--daemon-fields))))
+    (should (= 2 (length maskd--fields)))
+    ;; A digit typed into a rule's field is formatted.
+    (goto-char (point-min))
+    (forward-line 2)
+    (backward-char 1)
+    (maskd-test--step "DEL" "name: Ann\nphone: +1 (201) 555-012\ncard: 4111 1111 1111 1111\n" 23)
+    (maskd-test--step "9" "name: Ann\nphone: +1 (201) 555-0129\ncard: 4111 1111 1111 1111\n" 24)
+    ;; A field closed stays closed: typing on its line opens none again.
+    (goto-char (point-max))
+    (backward-char 3)
+    (maskd-test--call 'maskd-close)
+    (maskd-test--step "C-e 5" "name: Ann\nphone: +1 (201) 555-0129\ncard: 4111 1111 1111 11115\n" 26)
+    (should (equal '("+1 (201) 555-0129")
+                   (mapcar (lambda (s) (plist-get s :text)) (maskd-test--daemon-fields))))
+    (should (equal '("+1 (201) 555-0129")
+                   (mapcar (lambda (f) (plist-get (nth 1 f) :text)) maskd--fields)))
+    ;; Both rules' globs leave a text file alone.
+    (maskd-test--visit (expand-file-name "notes.txt" root))
+    (should (equal nil (maskd-test--daemon-fields)))
+    (should (equal maskd-test-rules-text (buffer-string)))))
+
+(maskd-test--deftest rules
+  "Rules from `maskd-rules' and from a `.maskd.json' open their fields.
+Formatted on open, formatted as a person types, closed for good;
+a file their globs exclude is left as it is."
+  (let ((maskd-attach-by-rules (eq maskd-test--driver 'jsonrpc))
+        (servers nil))
+    (customize-set-variable 'maskd-rules maskd-test-rules)
+    (unwind-protect
+        (progn
+          (maskd-test--rules-scenario)
+          (when (eq maskd-test--driver 'eglot)
+            (dolist (b maskd-test--buffers)
+              (with-current-buffer b
+                (cl-pushnew (eglot-current-server) servers)))))
+      (customize-set-variable 'maskd-rules nil)
+      (dolist (server (delq nil servers))
+        (ignore-errors (eglot-shutdown server)))
+      ;; The next tests' daemon starts without the rules.
+      (when (maskd--running-p)
+        (maskd-shutdown)))))
+
 ;;;; Running
 
 (defun maskd-test--main (label selector)
