@@ -990,7 +990,7 @@ and did not restart: could not start .*false: .*; fields closed until you open o
   "The plugin's own rules of the rules test: card values of YAML files.")
 
 (defconst maskd-test-rules-text
-  "name: Ann\nphone: 2015550123\ncard: 4111111111111111\n"
+  "name: Ann\nphone: 2015550123\ncard: 4111111111111111\nzip: 123456789\n"
   "What the files of the rules test hold on disk.")
 
 (defun maskd-test--wait-for (label predicate)
@@ -1024,11 +1024,23 @@ Fail, naming LABEL, when it has not within 20 seconds."
     (should (if (eq maskd-test--driver 'eglot) (eglot-managed-p) maskd-mode))
     buffer))
 
+(defun maskd-test--rules-change (buffer)
+  "Set `maskd-rules' anew: the running daemon tries BUFFER's lines again."
+  (customize-set-variable
+   'maskd-rules (append maskd-test-rules
+                        '((:files "*.yaml" :match "^zip: *(.*)$" :mask "[00000]-[0000]"))))
+  (with-current-buffer buffer
+    (maskd-test--wait-for
+     "the new rules"
+     (lambda ()
+       (equal "name: Ann\nphone: +1 (201) 555-0129\ncard: 4111 1111 1111 11115\nzip: 12345-6789\n"
+              (buffer-string))))))
+
 (defun maskd-test--rules-scenario ()
   "Rules from the setting and a `.maskd.json' format a file on open, and after."
   (let* ((root (maskd-test--rules-workspace))
          (default-directory root)
-         (formatted "name: Ann\nphone: +1 (201) 555-0123\ncard: 4111 1111 1111 1111\n"))
+         (formatted "name: Ann\nphone: +1 (201) 555-0123\ncard: 4111 1111 1111 1111\nzip: 123456789\n"))
     ;; The rules reach the daemon when it starts: start one now.
     (when (maskd--running-p)
       (maskd-shutdown))
@@ -1047,13 +1059,14 @@ Fail, naming LABEL, when it has not within 20 seconds."
     (goto-char (point-min))
     (forward-line 2)
     (backward-char 1)
-    (maskd-test--step "DEL" "name: Ann\nphone: +1 (201) 555-012\ncard: 4111 1111 1111 1111\n" 23)
-    (maskd-test--step "9" "name: Ann\nphone: +1 (201) 555-0129\ncard: 4111 1111 1111 1111\n" 24)
+    (maskd-test--step "DEL" "name: Ann\nphone: +1 (201) 555-012\ncard: 4111 1111 1111 1111\nzip: 123456789\n" 23)
+    (maskd-test--step "9" "name: Ann\nphone: +1 (201) 555-0129\ncard: 4111 1111 1111 1111\nzip: 123456789\n" 24)
     ;; A field closed stays closed: typing on its line opens none again.
-    (goto-char (point-max))
+    (forward-line 1)
+    (end-of-line)
     (backward-char 3)
     (maskd-test--call 'maskd-close)
-    (maskd-test--step "C-e 5" "name: Ann\nphone: +1 (201) 555-0129\ncard: 4111 1111 1111 11115\n" 26)
+    (maskd-test--step "C-e 5" "name: Ann\nphone: +1 (201) 555-0129\ncard: 4111 1111 1111 11115\nzip: 123456789\n" 26)
     (should (equal '("+1 (201) 555-0129")
                    (mapcar (lambda (s) (plist-get s :text)) (maskd-test--daemon-fields))))
     (should (equal '("+1 (201) 555-0129")
@@ -1061,7 +1074,23 @@ Fail, naming LABEL, when it has not within 20 seconds."
     ;; Both rules' globs leave a text file alone.
     (maskd-test--visit (expand-file-name "notes.txt" root))
     (should (equal nil (maskd-test--daemon-fields)))
-    (should (equal maskd-test-rules-text (buffer-string)))))
+    (should (equal maskd-test-rules-text (buffer-string)))
+    ;; New `maskd-rules' reach the running daemon.
+    (maskd-test--rules-change (cadr maskd-test--buffers))
+    ;; A file of another folder: it joins the workspace, and its `.maskd.json' applies.
+    (let ((other (file-name-as-directory
+                  (file-truename (make-temp-file "maskd-rules" t)))))
+      (with-temp-file (expand-file-name ".maskd.json" other)
+        (insert "{\"rules\": [{\"files\": \"*.env\", \"match\": \"^CARD=(.*)$\", \"mask\": {\"preset\": \"card\"}}]}"))
+      (with-temp-file (expand-file-name ".env" other)
+        (insert "CARD=4111111111111111\n"))
+      (let ((default-directory other))
+        (maskd-test--visit (expand-file-name ".env" other)))
+      (maskd-test--wait-for "the other folder's rules"
+                            (lambda () (equal "CARD=4111 1111 1111 1111\n" (buffer-string))))
+      (should (equal (list (concat (maskd--file-uri other) "/.maskd.json"))
+                     (mapcar (lambda (state) (plist-get (plist-get state :rule) :source))
+                             (maskd-test--daemon-fields)))))))
 
 (maskd-test--deftest rules
   "Rules from `maskd-rules' and from a `.maskd.json' open their fields.
