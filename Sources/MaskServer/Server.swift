@@ -56,8 +56,6 @@ public final class Server {
     var clientRules: JSONValue?
     /// The compiled field rules, each folder's file first, then the client's (`Features/Rules.swift`).
     var ruleSources: [RuleSource] = []
-    /// Some workspace folder had a `.maskd.json` when the rules were last read.
-    var hasRulesFile = false
 
     /// - Parameters:
     ///   - notify: sends a notification (method, params) to the client.

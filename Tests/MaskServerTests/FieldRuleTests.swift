@@ -214,11 +214,80 @@ final class FieldRuleTests: XCTestCase {
         XCTAssertEqual(editor.fields.arrayValue?.count, 2)
     }
 
-    func testNoRulesFile_noWatcherIsAskedFor() {
+    func testNoRulesFile_theWatcherIsAskedForAnyway_aFileCreatedLaterTakesEffect() throws {
         initialize(watch: true)
         client.sync()
-        XCTAssertEqual(client.takeRequests("client/registerCapability").count, 0,
-                       "a client may scan the whole project to watch: only for a project that uses rules")
+        let registrations = client.takeRequests("client/registerCapability")
+        XCTAssertEqual(registrations.count, 1, "a .maskd.json created later must be seen")
+        if let registration = registrations.first { client.respond(registration, .null) }
+        let (editor, format) = open("a.yaml", "phone: 5551234567")
+        XCTAssertNil(format)
+        try writeRulesFile([FieldRuleTests.phoneRule])
+        client.notify("workspace/didChangeWatchedFiles", ["changes": [["uri": .string(folderURI + "/.maskd.json"), "type": 1]]])
+        client.sync()
+        let formats = client.take("maskd/didFormat")
+        XCTAssertEqual(formats.count, 1)
+        if let format = formats.first { editor.applyAndEcho(format) }
+        XCTAssertEqual(editor.document.text, "phone: +1 (555) 123-4567")
+    }
+
+    func testClientWithoutDynamicRegistration_isNotAskedToWatch() throws {
+        try writeRulesFile([FieldRuleTests.phoneRule])
+        initialize(watch: false)
+        client.sync()
+        XCTAssertEqual(client.takeRequests("client/registerCapability").count, 0)
+    }
+
+    /// A folder added to the workspace brings its `.maskd.json`'s rules to the documents already open in it; a folder
+    /// removed takes them away from what opens or is typed later, and the fields already open stay.
+    func testWorkspaceFoldersAddedAndRemoved_theirRulesFilesComeAndGo() throws {
+        let other = FileManager.default.temporaryDirectory.appendingPathComponent("maskd-rules-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: other) }
+        try Data(JSONValue.object(["rules": [FieldRuleTests.phoneRule]]).serialized())
+            .write(to: other.appendingPathComponent(".maskd.json"))
+        let otherURI = "file://" + other.path
+        let result = initialize()
+        XCTAssertEqual(result["capabilities"]?["workspace"]?["workspaceFolders"],
+                       ["supported": true, "changeNotifications": true])
+
+        let ann = Editor(client, uri: otherURI + "/ann.yaml", text: "phone: 5551234567")
+        client.sync()
+        XCTAssertEqual(client.take("maskd/didFormat").count, 0, "outside every folder: the client's rules alone")
+
+        client.notify("workspace/didChangeWorkspaceFolders",
+                      ["event": ["added": [["uri": .string(otherURI + "/"), "name": "other"]], "removed": []]])
+        client.sync()
+        let formats = client.take("maskd/didFormat")
+        XCTAssertEqual(formats.count, 1)
+        XCTAssertEqual(formats.first?["cursor"], .null)
+        if let format = formats.first { ann.applyAndEcho(format) }
+        XCTAssertEqual(ann.document.text, "phone: +1 (555) 123-4567")
+        XCTAssertEqual(ann.fields[0]?["rule"]?["source"], .string(otherURI + "/.maskd.json"))
+
+        client.notify("workspace/didChangeWorkspaceFolders",
+                      ["event": ["added": [], "removed": [["uri": .string(otherURI), "name": "other"]]]])
+        client.sync()
+        XCTAssertEqual(client.take("maskd/didFormat").count, 0, "re-reading closes nothing")
+        let bob = Editor(client, uri: otherURI + "/bob.yaml", text: "phone: 5551234567")
+        client.sync()
+        XCTAssertEqual(client.take("maskd/didFormat").count, 0)
+        XCTAssertEqual(bob.document.text, "phone: 5551234567")
+        ann.document.cursor = (0, 24)
+        ann.type("\nphone: 5551234567")
+        XCTAssertEqual(ann.document.lines[1], "phone: 5551234567", "the folder's rules are gone")
+        XCTAssertEqual(ann.fields.arrayValue?.count, 1, "the field the rule opened stays")
+    }
+
+    func testWorkspaceFoldersChange_withBadParams_isLoggedAndChangesNothing() throws {
+        try writeRulesFile([FieldRuleTests.phoneRule])
+        initialize()
+        client.notify("workspace/didChangeWorkspaceFolders", ["event": ["added": 3]])
+        client.sync()
+        let logs = client.take("window/logMessage").compactMap { $0["message"]?.stringValue }
+        XCTAssertTrue(logs.contains { $0.contains("params.event.added") }, "\(logs)")
+        let (editor, _) = open("a.yaml", "phone: 5551234567")
+        XCTAssertEqual(editor.document.text, "phone: +1 (555) 123-4567", "the folder is still there")
     }
 
     // MARK: - Cost

@@ -22,11 +22,9 @@ extension Server {
     /// Compiles the rule sources: each workspace folder's file (through `readFile`), then the client's.
     func readRules() {
         var sources: [RuleSource] = []
-        hasRulesFile = false
         for folder in workspaceFolders {
             let uri = folder.uri.hasSuffix("/") ? folder.uri + Server.rulesFileName : folder.uri + "/" + Server.rulesFileName
             guard let readFile, let bytes = readFile(folder.path + "/" + Server.rulesFileName) else { continue }
-            hasRulesFile = true
             guard bytes.count <= Server.maxRulesFileBytes else {
                 showMessage(.warn, "\(uri): larger than \(Server.maxRulesFileBytes) bytes; its rules are not read")
                 continue

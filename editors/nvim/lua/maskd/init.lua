@@ -19,6 +19,10 @@ local defaults = {
   autostart = false,
   -- Start Insert mode in a field opened empty from Normal mode, ready to type into it.
   insert_on_open = true,
+  -- Field rules of your own (fields that open themselves), passed to the daemon as
+  -- initializationOptions.rules, after those of a project's .maskd.json: a list of
+  -- { files = glob, languages = { ... }, match = regex, mask = MaskSpec }.
+  rules = nil,
 }
 
 M.config = vim.deepcopy(defaults)
@@ -37,6 +41,7 @@ function M.setup(opts)
     presets = { config.presets, 'table' },
     virtual_text = { config.virtual_text, 'boolean' },
     insert_on_open = { config.insert_on_open, 'boolean' },
+    rules = { config.rules, 'table', true },
   })
   M.config = config
   client.config = config
@@ -50,9 +55,49 @@ function M.setup(opts)
       client.forget(args.buf)
     end,
   })
+  -- Where rules may apply, a buffer is attached as it opens and the daemon decides which
+  -- lines are fields; elsewhere the daemon starts with the first field command.
+  api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile' }, {
+    group = group,
+    callback = function(args)
+      M.attach_for_rules(args.buf)
+    end,
+  })
+  for _, bufnr in ipairs(api.nvim_list_bufs()) do
+    if api.nvim_buf_is_loaded(bufnr) then
+      M.attach_for_rules(bufnr)
+    end
+  end
   if config.autostart then
     client.start()
   end
+end
+
+--- Attaches `bufnr`, a file's buffer, when field rules may apply to it: rules in setup(), or
+--- a `.maskd.json` in its directory or one above (that directory becomes a workspace folder).
+--- Returns whether it attached.
+function M.attach_for_rules(bufnr)
+  if not api.nvim_buf_is_valid(bufnr) or vim.bo[bufnr].buftype ~= '' then
+    return false
+  end
+  local name = api.nvim_buf_get_name(bufnr)
+  -- Only files: a `scheme://` buffer has no folder and no rules file.
+  if name == '' or name:match('^%a[%w+.-]*://') then
+    return false
+  end
+  local folder = client.rules_folder(vim.fn.fnamemodify(name, ':p:h'))
+  local own = type(M.config.rules) == 'table' and next(M.config.rules) ~= nil
+  if not folder and not own then
+    return false
+  end
+  if folder then
+    client.add_folder(folder)
+  end
+  if not client.attach(bufnr) then
+    return false
+  end
+  client.auto[bufnr] = true
+  return true
 end
 
 local function ensure_setup()
@@ -841,8 +886,21 @@ function M.on_did_format(err, params)
     end
   end
   local list = type(params.edits) == 'table' and params.edits or {}
-  for v in pairs(edits.apply(bufnr, list, true)) do
+  -- No cursor: field rules opened the fields it carries, with no change of the person's
+  -- behind it. Their formatting is then an undo step of its own, as an open is, and undoing
+  -- it closes them (see undone_opens).
+  local opening = params.cursor == nil or params.cursor == vim.NIL
+  local before = changenr(bufnr)
+  for v in pairs(edits.apply(bufnr, list, not opening)) do
     b.own[v] = true
+  end
+  local after = changenr(bufnr)
+  if opening and after ~= before and type(params.fields) == 'table' then
+    for _, s in ipairs(params.fields) do
+      if type(s) == 'table' and type(s.field) == 'string' then
+        b.opens[s.field] = after
+      end
+    end
   end
   edits.set_cursor(bufnr, params.cursor)
   fields.update(bufnr, params.fields)
