@@ -26,6 +26,33 @@ def Message(reply: dict<any>): string
   return type(e) == v:t_dict ? string(get(e, 'message', e)) : string(e)
 enddef
 
+# Field rules -------------------------------------------------------------------------------
+
+# Attaches `bufnr`, a file's buffer, when field rules may apply to it: g:maskd_rules, or a
+# .maskd.json in its directory or one above (that directory becomes a workspace folder).
+# The daemon decides which lines are fields; with neither, no daemon is started.
+export def AttachForRules(bufnr: number)
+  if !bufloaded(bufnr) || getbufvar(bufnr, '&buftype') != '' || client.Attached(bufnr)
+    return
+  endif
+  var name = bufname(bufnr)
+  # Only files: a `scheme://` buffer has no folder and no rules file.
+  if name == '' || name =~ '^\a[[:alnum:]+.-]*://'
+    return
+  endif
+  var folder = client.RulesFolder(fnamemodify(name, ':p:h'))
+  if folder == '' && empty(client.Rules())
+    return
+  endif
+  if folder != ''
+    client.AddFolder(folder)
+  endif
+  # Loads fields.vim (autoloaded on first use), whose didFormat handler must be in place
+  # before the daemon answers the didOpen with the fields the rules opened.
+  fields.Buf(bufnr)
+  client.Attach(bufnr)
+enddef
+
 # Masks -------------------------------------------------------------------------------------
 
 # Returns the preset names for completion: g:maskd_presets first, then the daemon's.

@@ -275,7 +275,20 @@ def OnDidFormat(params: any)
     return
   endif
   filter(b.own, (k, _) => str2nr(k) > version)
-  ApplyOwn(bufnr, get(params, 'edits', []), true)
+  # No cursor: field rules opened the fields it carries, with no change of the person's
+  # behind it.  Their formatting is then an undo step of its own, as an open is, and undoing
+  # it closes them (see UndoneOpens()).
+  var opening = type(get(params, 'cursor', null)) != v:t_dict
+  var before = bufnr == bufnr('%') ? changenr() : -1
+  ApplyOwn(bufnr, get(params, 'edits', []), !opening)
+  if opening && before >= 0 && changenr() != before
+    var opens = b.opens
+    for s in get(params, 'fields', [])
+      if IsState(s)
+        opens[s.field] = changenr()
+      endif
+    endfor
+  endif
   textedit.SetCursor(bufnr, get(params, 'cursor', null))
   Update(bufnr, get(params, 'fields', []))
   b.last = {rejected: get(params, 'rejected', ''), overflow: get(params, 'overflow', '')}
