@@ -799,13 +799,15 @@ function M.set_mask(mask, opts, cb)
   end, opts)
 end
 
---- Closes the field under the cursor; its text stays as it is.
+--- Closes the field under the cursor; its text stays as it is, but for the zeros a
+--- padFraction number gets: the daemon sends them before its reply, as a didFormat (applied
+--- by the handler below like any other), the cursor carried through them.
 function M.close(cb)
   ensure_setup()
   local bufnr = api.nvim_get_current_buf()
   with_field(bufnr, cb, function(state)
     local function params()
-      return { textDocument = document(bufnr), field = state.field }
+      return { textDocument = document(bufnr), field = state.field, position = cursor_position(bufnr) }
     end
     client.request(bufnr, 'maskd/closeField', params, function(err)
       if err then

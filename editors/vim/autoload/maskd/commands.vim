@@ -381,7 +381,7 @@ enddef
 # :MaskdClose: closes the field under the cursor; its text stays as it is.
 export def Close()
   WithField(false, (state) => {
-    fields.Close(bufnr('%'), state.field, SayError)
+    fields.Close(bufnr('%'), state.field, fields.CursorPosition(), SayError)
   })
 enddef
 

@@ -661,10 +661,17 @@ export def SetMask(bufnr: number, id: string, mask: any, position: dict<any>, fo
   }, Done)
 enddef
 
-# Closes field `id` of `bufnr`; its text stays.  `Done` as for Open().
-export def Close(bufnr: number, id: string, Done: any = 0): dict<any>
+# Closes field `id` of `bufnr`; its text stays, but for the zeros a padFraction number gets:
+# the daemon sends them before its reply as a didFormat, which OnDidFormat() applies like any
+# other, the cursor (LSP Position `position`, when given) carried through them.  `Done` as
+# for Open().
+export def Close(bufnr: number, id: string, position: dict<any> = {}, Done: any = 0): dict<any>
   client.Flush(bufnr)
-  return Call('maskd/closeField', {textDocument: client.Document(bufnr), field: id}, (reply) => {
+  var params: dict<any> = {textDocument: client.Document(bufnr), field: id}
+  if !empty(position)
+    params.position = position
+  endif
+  return Call('maskd/closeField', params, (reply) => {
     if has_key(reply, 'result') && has_key(Buf(bufnr).fields, id)
       remove(Buf(bufnr).fields, id)
       Render(bufnr)
