@@ -412,10 +412,12 @@ MASK is as for `maskd-eglot-field'; see `maskd-set-mask'."
       (maskd-eglot-set-field-mask (plist-get state :field) mask))))
 
 (defun maskd-eglot-close-field (field)
-  "Stop formatting FIELD (its id), through eglot; its text stays."
+  "Stop formatting FIELD (its id), through eglot; its text stays.
+A `padFraction' number gets its zeros, as in `maskd-close-field'."
   (maskd-eglot--request :maskd/closeField
                         (list :textDocument (eglot--TextDocumentIdentifier)
-                              :field field))
+                              :field field
+                              :position (maskd--position (point))))
   (maskd--remove-field field))
 
 (defun maskd-eglot--field-at-point ()

@@ -1403,10 +1403,14 @@ keeps its count of entered characters to its left.  MASK is as for
       (maskd-set-field-mask (plist-get state :field) mask))))
 
 (defun maskd-close-field (field)
-  "Stop formatting FIELD (its id); its text stays as it is."
+  "Stop formatting FIELD (its id); its text stays as it is.
+A number mask with `padFraction' gets its fraction filled with zeros
+\(12.5 becomes 12.50): the daemon sends them before its answer, as a
+`maskd/didFormat' applied as any other, point carried through them."
   (maskd--ensure-open)
   (maskd--request :maskd/closeField
-                  (list :textDocument (maskd--document) :field field))
+                  (list :textDocument (maskd--document) :field field
+                        :position (maskd--position (point))))
   (maskd--remove-field field))
 
 ;;;###autoload

@@ -409,6 +409,32 @@ STATES is a list of (TEXT CARET); OFFSET is added to each CARET."
   (should (null maskd--fields))
   (maskd-test--step "1" "Tel: +1 (5551" 13))
 
+(maskd-test--deftest close-pads
+  "Closing a padFraction number pads it, point after the pad at the end."
+  (maskd-test--field "Sum: " '(:number (:group "," :decimal "." :fraction 2
+                                       :padFraction t))
+                     6 6)
+  (maskd-test--type "1234.5")
+  (maskd-test--expect "1234.5" "Sum: 1,234.5" 12)
+  (let ((applied (maskd-test--stat :applied)))
+    (if (eq maskd-test--driver 'eglot) (maskd-eglot-close) (maskd-close))
+    (maskd-test--sync)
+    (maskd-test--expect "closed" "Sum: 1,234.50" 13)
+    (should (null maskd--fields))
+    ;; The padding's didFormat applied; its echo brought none.
+    (should (equal (list (1+ applied) 0)
+                   (list (maskd-test--stat :applied) (maskd-test--stat :echo)))))
+  ;; Typing on is plain text.
+  (maskd-test--step "7" "Sum: 1,234.507" 14)
+  (should (equal 0 (maskd-test--stat :echo)))
+  ;; Point inside the number keeps the digits to its right.
+  (maskd-test--field "" '(:number (:fraction 2 :padFraction t)))
+  (maskd-test--type "12.5")
+  (backward-char 1)
+  (if (eq maskd-test--driver 'eglot) (maskd-eglot-close) (maskd-close))
+  (maskd-test--sync)
+  (maskd-test--expect "inside" "12.50" 3))
+
 (maskd-test--deftest field-command
   "The command on the word before point, with a preset read with completion."
   (maskd-test--buffer "Tel: 5551234567")

@@ -548,10 +548,20 @@ class Session {
     });
   }
 
-  /** Closes a field; its text stays. */
-  async closeField(document, field) {
+  /**
+   * Closes a field; its text stays, but for the zeros a `padFraction` number gets: the daemon sends
+   * them before its answer as a `didFormat`, applied as any other (the caret, `position` when given,
+   * carried through them). Resolves once that is applied.
+   */
+  async closeField(document, field, position) {
     const state = await this.track(document);
-    await this.client.request(Method.closeField, { textDocument: textDocumentIdentifier(document), field });
+    await this.client.request(Method.closeField, {
+      textDocument: textDocumentIdentifier(document),
+      field,
+      ...(position ? { position: edits.fromPosition(position) } : {}),
+    });
+    // The didFormat came first and is queued: wait for it.
+    await state.enqueue(async () => {});
     state.fields.delete(field);
     state.masks.delete(field);
     this.placeholders.remove(document, field);

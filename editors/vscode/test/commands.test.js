@@ -143,6 +143,31 @@ test('opening a field over a label is refused and the text stays; an empty field
   assert.equal(await vscode.commands.executeCommand('maskd.closeField'), info.field);
 });
 
+test('closing a padFraction number pads it: 1,234.5 becomes 1,234.50, the caret after the pad', async () => {
+  const { api } = await H.activate();
+  const editor = H.openEditor('Sum: |');
+  const amount = { number: { group: ',', decimal: '.', fraction: 2, padFraction: true } };
+  assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs', amount));
+  await H.typeKeys(editor, '1234.5', ['Sum: 1|', 'Sum: 12|', 'Sum: 123|', 'Sum: 1,234|', 'Sum: 1,234.|', 'Sum: 1,234.5|']);
+  const applied = api.session.stats.applied;
+  const echo = api.session.stats.echo;
+  assert.ok(await vscode.commands.executeCommand('maskd.closeField'));
+  assert.equal(H.marked(editor), 'Sum: 1,234.50|');
+  assert.equal(api.session.stats.applied, applied + 1, 'the closing didFormat applied');
+  assert.deepEqual(api.fieldsOf(editor.document), []);
+  // Its echo brings no didFormat, and typing on is plain text.
+  await H.typeKeys(editor, '7', ['Sum: 1,234.507|']);
+  assert.equal(api.session.stats.echo, echo, 'no didFormat for the echo');
+  assert.equal(api.session.stats.applied, applied + 1, 'none for the typing after it');
+  // A caret inside keeps the digits to its right.
+  const inside = H.openEditor('|');
+  assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs', amount));
+  await H.typeKeys(inside, '12', ['1|', '12|']);
+  inside.select(1, 1);
+  assert.ok(await vscode.commands.executeCommand('maskd.closeField'));
+  assert.equal(H.marked(inside), '1|2.00');
+});
+
 test('a bare word is a preset name; an unknown one lists the presets', async () => {
   const editor = H.openEditor('Tel: |');
   assert.equal(await vscode.commands.executeCommand('maskd.formatFieldAs', 'phone.uk'), undefined);
