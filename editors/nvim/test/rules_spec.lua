@@ -135,4 +135,29 @@ H.case('undoing the formatting a file opened with closes its rule fields', funct
   H.eq({}, fields.list(bufnr), 'fields the plugin shows')
 end)
 
+H.case('a .maskd.json saved in Neovim takes effect at once, in a new folder and again', function()
+  local other = vim.fn.resolve(vim.fn.tempname() .. '-other')
+  vim.fn.mkdir(other, 'p')
+  vim.fn.writefile({ 'TEL=2015550123', 'FAX=2015550199' }, other .. '/notes.txt')
+  vim.cmd('edit ' .. vim.fn.fnameescape(other .. '/notes.txt'))
+  local notes = api.nvim_get_current_buf()
+  H.eq({}, daemon_fields(), 'fields of notes.txt before')
+  local function save_rules(rules)
+    vim.cmd('edit ' .. vim.fn.fnameescape(other .. '/.maskd.json'))
+    api.nvim_buf_set_lines(0, 0, -1, false, { vim.fn.json_encode({ rules = rules }) })
+    vim.cmd('silent write')
+  end
+  local tel = { files = '*.txt', match = '^TEL=(.*)$', mask = { preset = 'phone.us' } }
+  save_rules({ tel })
+  H.wait(function()
+    return api.nvim_buf_get_lines(notes, 0, 1, false)[1] == 'TEL=+1 (201) 555-0123'
+  end, 'notes.txt formatted by the new folder\'s rules')
+  H.eq(vim.uri_from_fname(other), client.get().workspace_folders[3].uri, 'the new workspace folder')
+  save_rules({ tel, { files = '*.txt', match = '^FAX=(.*)$', mask = { preset = 'phone.us' } } })
+  H.wait(function()
+    return api.nvim_buf_get_lines(notes, 1, 2, false)[1] == 'FAX=+1 (201) 555-0199'
+  end, 'notes.txt formatted by the rule saved next')
+  H.eq({ 'TEL=+1 (201) 555-0123', 'FAX=+1 (201) 555-0199' }, api.nvim_buf_get_lines(notes, 0, -1, false), 'notes.txt')
+end)
+
 H.run({ setup = SETUP })

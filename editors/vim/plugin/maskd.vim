@@ -24,6 +24,8 @@ augroup END
 augroup maskd_rules
   autocmd!
   autocmd BufReadPost,BufNewFile * commands.AttachForRules(str2nr(expand('<abuf>')))
+  # A .maskd.json saved here takes effect at once (Vim watches no files for the daemon).
+  autocmd BufWritePost .maskd.json commands.RulesFileSaved(expand('<afile>'))
 augroup END
 
 command! -range -bang -nargs=+ -complete=customlist,commands.Complete MaskdField commands.Field(<q-args>, <range>, <line1>, <line2>, <bang>false)

@@ -119,4 +119,36 @@ def TestUndo()
 enddef
 H.Case('undoing the formatting a file opened with closes its rule fields', TestUndo)
 
+def TestSaved()
+  var other = resolve(tempname() .. '-other')
+  mkdir(other, 'p')
+  writefile(['TEL=2015550123', 'FAX=2015550199'], other .. '/notes.txt')
+  execute 'edit ' .. fnameescape(other .. '/notes.txt')
+  var notes = bufnr('%')
+  H.Eq([], DaemonFields(), 'fields of notes.txt before')
+  var tel = {files: '*.txt', match: '^TEL=(.*)$', mask: {preset: 'phone.us'}}
+  SaveRules(other, [tel])
+  WaitLine(notes, 1, 'TEL=+1 (201) 555-0123', "notes.txt formatted by the new folder's rules")
+  H.Eq([W, W .. '/sub', other], client.Folders(), 'workspace folders')
+  SaveRules(other, [tel, {files: '*.txt', match: '^FAX=(.*)$', mask: {preset: 'phone.us'}}])
+  WaitLine(notes, 2, 'FAX=+1 (201) 555-0199', 'notes.txt formatted by the rule saved next')
+  H.Eq(['TEL=+1 (201) 555-0123', 'FAX=+1 (201) 555-0199'], getbufline(notes, 1, '$'), 'notes.txt')
+enddef
+
+def SaveRules(dir: string, rules: list<any>)
+  execute 'edit ' .. fnameescape(dir .. '/.maskd.json')
+  setline(1, json_encode({rules: rules}))
+  silent write
+enddef
+
+def WaitLine(bufnr: number, lnum: number, want: string, what: string)
+  var waited = 0
+  while get(getbufline(bufnr, lnum), 0, '') != want && waited < 3000
+    sleep 1m
+    waited += 1
+  endwhile
+  H.Eq(want, get(getbufline(bufnr, lnum), 0, ''), what)
+enddef
+H.Case('a .maskd.json saved in Vim takes effect at once, in a new folder and again', TestSaved)
+
 H.Run()

@@ -26,5 +26,6 @@ struct DidChangeWorkspaceFoldersNotification: NotificationMessage {
         server.workspaceFolders = folders
         server.log.info("workspace folders: \(folders.map(\.uri).joined(separator: ", "))")
         server.reloadRules()
+        server.requestRulesWatcherIfDue()
     }
 }

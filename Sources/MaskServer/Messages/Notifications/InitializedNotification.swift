@@ -1,8 +1,8 @@
 // maskd: `initialized`.
 import JSON
 
-/// The client got the `initialize` result: the daemon asks it to watch the rules files whenever it may, so a
-/// `.maskd.json` created later (or in a folder added later) takes effect without a restart.
+/// The client got the `initialize` result: the daemon asks it to watch the rules files when it may
+/// (`Server.requestRulesWatcherIfDue`).
 struct InitializedNotification: NotificationMessage {
     static let method = "initialized"
 
@@ -10,12 +10,6 @@ struct InitializedNotification: NotificationMessage {
 
     func handle(_ server: Server) {
         server.log.debug("client initialized")
-        if server.client.watchedFilesRegistration {
-            server.request(RegisterCapabilityRequest.method, RegisterCapabilityRequest.watchingRules()) { [weak server] result in
-                if case .failure(let error) = result {
-                    server?.log.info("the client refused to watch \(Server.rulesFileName): \(error)")
-                }
-            }
-        }
+        server.requestRulesWatcherIfDue()
     }
 }

@@ -127,6 +127,21 @@ local function notify(c, method, params)
   return c.notify(method, params)
 end
 
+--- Sends notification `method` once the daemon is initialized (nothing when it is not running).
+function M.notify(method, params)
+  local function send(failed)
+    local c = not failed and M.get()
+    if c then
+      notify(c, method, params)
+    end
+  end
+  if ready then
+    send()
+  elseif M.get() then
+    table.insert(queue, send)
+  end
+end
+
 local function make_config()
   local handlers = {}
   for method, fn in pairs(M.handlers) do
@@ -335,21 +350,11 @@ function M.add_folder(dir)
     return
   end
   local folder = workspace_folder(dir)
-  local function send(failed)
-    local c = not failed and M.get()
-    if not c then
-      return
-    end
-    if type(c.workspace_folders) == 'table' then
-      table.insert(c.workspace_folders, folder)
-    end
-    notify(c, 'workspace/didChangeWorkspaceFolders', { event = { added = { folder }, removed = {} } })
+  local c = M.get()
+  if type(c.workspace_folders) == 'table' then
+    table.insert(c.workspace_folders, folder)
   end
-  if ready then
-    send()
-  else
-    table.insert(queue, send)
-  end
+  M.notify('workspace/didChangeWorkspaceFolders', { event = { added = { folder }, removed = {} } })
 end
 
 --- Forgets `bufnr` (it was wiped out).

@@ -63,6 +63,15 @@ function M.setup(opts)
       M.attach_for_rules(args.buf)
     end,
   })
+  -- A .maskd.json saved here takes effect at once, whether or not Neovim watches files for
+  -- its servers.
+  api.nvim_create_autocmd('BufWritePost', {
+    group = group,
+    pattern = '.maskd.json',
+    callback = function(args)
+      M.rules_file_saved(args.file)
+    end,
+  })
   for _, bufnr in ipairs(api.nvim_list_bufs()) do
     if api.nvim_buf_is_loaded(bufnr) then
       M.attach_for_rules(bufnr)
@@ -70,6 +79,23 @@ function M.setup(opts)
   end
   if config.autostart then
     client.start()
+  end
+end
+
+--- Tells the daemon that the `.maskd.json` at `path` was saved: it reads its folder's rules
+--- again (workspace/didChangeWatchedFiles; a new folder joins the workspace instead), and the
+--- buffers under that folder that were not attached are attached now.
+function M.rules_file_saved(path)
+  path = vim.fn.fnamemodify(path, ':p')
+  local dir = vim.fn.fnamemodify(path, ':h')
+  if client.get() and vim.tbl_contains(client.folders, dir) then
+    client.notify('workspace/didChangeWatchedFiles', { changes = { { uri = vim.uri_from_fname(path), type = 2 } } })
+  end
+  for _, bufnr in ipairs(api.nvim_list_bufs()) do
+    local name = api.nvim_buf_is_loaded(bufnr) and api.nvim_buf_get_name(bufnr) or ''
+    if name:sub(1, #dir + 1) == dir .. '/' then
+      M.attach_for_rules(bufnr)
+    end
   end
 end
 
@@ -872,7 +898,12 @@ function M.on_did_format(err, params)
   local version = params.textDocument.version
   b.stats.formats = b.stats.formats + 1
   b.stats.last_version = version
-  if b.own[version] then
+  -- No cursor: field rules opened the fields it carries (at open, or after the rules were read
+  -- again), with no change of the person's behind it. That is no answer to a change, so it is
+  -- applied even at a version of the plugin's own edits. Its formatting is an undo step of its
+  -- own, as an open is, and undoing it closes those fields (see undone_opens).
+  local opening = params.cursor == nil or params.cursor == vim.NIL
+  if b.own[version] and not opening then
     b.stats.echo = b.stats.echo + 1
     return
   end
@@ -886,10 +917,6 @@ function M.on_did_format(err, params)
     end
   end
   local list = type(params.edits) == 'table' and params.edits or {}
-  -- No cursor: field rules opened the fields it carries, with no change of the person's
-  -- behind it. Their formatting is then an undo step of its own, as an open is, and undoing
-  -- it closes them (see undone_opens).
-  local opening = params.cursor == nil or params.cursor == vim.NIL
   local before = changenr(bufnr)
   for v in pairs(edits.apply(bufnr, list, not opening)) do
     b.own[v] = true

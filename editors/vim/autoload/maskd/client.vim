@@ -143,7 +143,8 @@ def EnsureRoot()
   endif
 enddef
 
-def FileUri(path: string): string
+# Returns the file:// URI of absolute path `path`.
+export def FileUri(path: string): string
   return 'file://' .. Escape(path[0] == '/' ? path : '/' .. path)
 enddef
 

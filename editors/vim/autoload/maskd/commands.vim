@@ -32,7 +32,7 @@ enddef
 # .maskd.json in its directory or one above (that directory becomes a workspace folder).
 # The daemon decides which lines are fields; with neither, no daemon is started.
 export def AttachForRules(bufnr: number)
-  if !bufloaded(bufnr) || getbufvar(bufnr, '&buftype') != '' || client.Attached(bufnr)
+  if !bufloaded(bufnr) || getbufvar(bufnr, '&buftype') != ''
     return
   endif
   var name = bufname(bufnr)
@@ -44,13 +44,33 @@ export def AttachForRules(bufnr: number)
   if folder == '' && empty(client.Rules())
     return
   endif
+  # An attached buffer's folder may be new (a .maskd.json saved since it opened).
   if folder != ''
     client.AddFolder(folder)
+  endif
+  if client.Attached(bufnr)
+    return
   endif
   # Loads fields.vim (autoloaded on first use), whose didFormat handler must be in place
   # before the daemon answers the didOpen with the fields the rules opened.
   fields.Buf(bufnr)
   client.Attach(bufnr)
+enddef
+
+# Tells the daemon that the .maskd.json at `path` was saved: it reads its folder's rules again
+# (workspace/didChangeWatchedFiles; a new folder joins the workspace instead), and the buffers
+# under that folder that were not attached are attached now.
+export def RulesFileSaved(path: string)
+  var file = fnamemodify(path, ':p')
+  var dir = fnamemodify(file, ':h')
+  if client.Running() && index(client.Folders(), dir) >= 0
+    client.Notify('workspace/didChangeWatchedFiles', {changes: [{uri: client.FileUri(file), type: 2}]})
+  endif
+  for info in getbufinfo({bufloaded: 1})
+    if strpart(fnamemodify(info.name, ':p'), 0, len(dir) + 1) ==# dir .. '/'
+      AttachForRules(info.bufnr)
+    endif
+  endfor
 enddef
 
 # Masks -------------------------------------------------------------------------------------

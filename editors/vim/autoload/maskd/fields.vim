@@ -259,7 +259,12 @@ def OnDidFormat(params: any)
   var version = get(params.textDocument, 'version', -1)
   b.stats.formats += 1
   b.stats.last_version = version
-  if has_key(b.own, string(version))
+  # No cursor: field rules opened the fields it carries (at open, or after the rules were read
+  # again), with no change of the person's behind it.  That is no answer to a change, so it is
+  # applied even at a version of the plugin's own edits.  Its formatting is an undo step of its
+  # own, as an open is, and undoing it closes those fields (see UndoneOpens()).
+  var opening = type(get(params, 'cursor', null)) != v:t_dict
+  if has_key(b.own, string(version)) && !opening
     b.stats.echo += 1
     return
   endif
@@ -275,10 +280,6 @@ def OnDidFormat(params: any)
     return
   endif
   filter(b.own, (k, _) => str2nr(k) > version)
-  # No cursor: field rules opened the fields it carries, with no change of the person's
-  # behind it.  Their formatting is then an undo step of its own, as an open is, and undoing
-  # it closes them (see UndoneOpens()).
-  var opening = type(get(params, 'cursor', null)) != v:t_dict
   var before = bufnr == bufnr('%') ? changenr() : -1
   ApplyOwn(bufnr, get(params, 'edits', []), !opening)
   if opening && before >= 0 && changenr() != before
