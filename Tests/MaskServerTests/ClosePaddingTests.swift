@@ -141,6 +141,27 @@ final class ClosePaddingTests: XCTestCase {
         XCTAssertEqual(fields.first?["range"], ClientDocument.range(0, 5, 0, 6))
     }
 
+    func testClosing_anEmptyFieldAtTheEnd_staysAfterThePad() {
+        client = try! DaemonClient()
+        client.initializeLSP()
+        let editor = Editor(client, text: "")
+        editor.openField(0, 0, 0, mask: ClosePaddingTests.padded, id: "sum")
+        editor.document.cursor = (0, 0)
+        editor.type("12.5")
+        // An empty field opened right where `sum` ends: after it in document order.
+        editor.openField(0, 4, 4, mask: "[AA]", id: "tail")
+        let formats = close(editor, position: false)
+        XCTAssertEqual(formats.count, 1)
+        editor.applyAndEcho(formats.first ?? .null)
+        XCTAssertEqual(editor.fields.arrayValue?.first?["range"], ClientDocument.range(0, 5, 0, 5),
+                       "the empty field stays after the pad")
+        // Typing at the end goes into it.
+        editor.document.cursor = (0, 5)
+        let format = editor.type("a")
+        XCTAssertEqual(format?["fields"]?[0]?["field"], "tail")
+        XCTAssertEqual(editor.document.lines[0], "12.50a")
+    }
+
     func testPlainClient_closingPads_throughApplyEdit_bothByRequestAndByCommand() {
         var editor = typed("1234.5", plain: true)
         XCTAssertEqual(editor.document.lines[0], "Sum: 1,234.5")
