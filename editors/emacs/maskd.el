@@ -873,7 +873,9 @@ person's change in one undo step."
       (with-current-buffer buffer
         (setq maskd--formatted (max maskd--formatted version))
         (cond
-         ((memql version maskd--own)
+         ;; A didFormat without a cursor answers no change (rules opened
+         ;; fields): it may come at a version of maskd's own edits.
+         ((and (memql version maskd--own) (plist-get params :cursor))
           (maskd--count :echo))
          ((or (/= version maskd--version) maskd--changes maskd--full-sync)
           (maskd--count :stale))
@@ -885,10 +887,25 @@ person's change in one undo step."
             (maskd--apply-edits edits)
             (when joined
               (undo-boundary)))
-          (when (plist-get params :cursor)
-            (maskd--goto (plist-get params :cursor)))
+          (if (plist-get params :cursor)
+              (maskd--goto (plist-get params :cursor))
+            (maskd-push-undo-rule-open params))
           (maskd--update-fields (plist-get params :fields))
           (run-hook-with-args 'maskd-format-functions params)))))))
+
+(defun maskd-push-undo-rule-open (params &optional close open)
+  "Make an undo of the formatting rules opened fields with close them.
+PARAMS is a `maskd/didFormat' without a cursor, whose edits were
+just applied: rules opened its new fields as the file opened or the
+rules changed.  That undo is one step of its own; it closes them (so
+their lines open no field again) and gives the text back.  CLOSE
+and OPEN are the driver's, as for `maskd--push-undo-open'."
+  (when (> (length (plist-get params :edits)) 0)
+    (seq-doseq (state (plist-get params :fields))
+      (when (and (plist-get state :rule)
+                 (not (assoc (plist-get state :field) maskd--fields)))
+        (maskd--push-undo-open (plist-get state :field) close open)))
+    (undo-boundary)))
 
 ;;;; Fields
 

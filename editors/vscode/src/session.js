@@ -360,8 +360,11 @@ class Session {
 
   /** Opens again, after a redo of their open, the fields an undo closed. */
   reopenRedone(state, fields) {
-    for (const f of fields) if (f.mask !== undefined) state.masks.set(f.field, f.mask);
-    const entries = fields.map((f) => ({ range: f.range, mask: f.mask, field: f.field }));
+    // A rule's field has no mask of the extension's: its redo is the text only.
+    const masked = fields.filter((f) => f.mask !== undefined);
+    if (masked.length === 0) return;
+    for (const f of masked) state.masks.set(f.field, f.mask);
+    const entries = masked.map((f) => ({ range: f.range, mask: f.mask, field: f.field }));
     this.requestOpenFields(this.client, state.document, entries)
       .then((answer) => this.applyOpenResults(state, answer, null))
       .catch((error) => this.output.appendLine(`redo of an open: ${error.message}`));
@@ -430,12 +433,21 @@ class Session {
     const version = params.textDocument.version;
     state.enqueue(async () => {
       let outcome;
-      if (this.echoes.isOwn(uri, version)) outcome = 'echo';
+      // Without a cursor it answers no change (rules opened fields): it may come at a version of
+      // the extension's own edits.
+      const ruleOpen = params.cursor === null;
+      if (!ruleOpen && this.echoes.isOwn(uri, version)) outcome = 'echo';
       else if (state.ignored.has(version)) outcome = 'undo';
       else outcome = await edits.applyFormat(this.vscode, state.document, { ...params, version }, this.echoes);
       this.stats[outcome] += 1;
-      if (outcome === 'applied') this.updateFields(state, params.fields || []);
-      else this.output.appendLine(`didFormat for version ${version} not applied: ${outcome}`);
+      if (outcome === 'applied') {
+        const opened = (params.fields || []).filter((f) => f.rule && !state.fields.has(f.field)).map((f) => f.field);
+        this.updateFields(state, params.fields || []);
+        // An undo of the formatting the rules' fields opened with closes them, as for an open.
+        if (ruleOpen && opened.length > 0 && (params.edits || []).length > 0) {
+          state.lastOpen = { version: state.document.version, fields: opened };
+        }
+      } else this.output.appendLine(`didFormat for version ${version} not applied: ${outcome}`);
       this.formatEmitter.fire({ document: state.document, params, outcome });
     }, (error) => this.output.appendLine(`didFormat: ${error.message}`));
   }

@@ -66,28 +66,43 @@ test('a YAML file opens formatted by both rules; typing into a rule field format
   ]);
   assert.deepEqual((await H.activate()).api.fieldsOf(editor.document).map((f) => f.text), ['+1 (201) 555-0123', '4111 1111 1111 1111']);
 
+  // A new maskd.rules reaches the daemon as workspace/didChangeConfiguration, and the open
+  // document's lines are tried again. Right after the open's edit, the daemon's answer comes at a
+  // version the extension made itself.
+  fake.setSetting('maskd.rules', [CARD_RULE, { files: '*.yaml', match: '^zip: *(.*)$', mask: '[00000]-[0000]' }]);
+  await H.settle(editor);
+  const [change] = sent(Method.didChangeConfiguration);
+  assert.equal(change.params.settings.maskd.rules[1].match, '^zip: *(.*)$');
+  assert.equal(editor.document.getText(), 'name: Ann\nphone: +1 (201) 555-0123\ncard: 4111 1111 1111 1111\nzip: 12345-6789\n');
+
   // The caret at the phone's end: a backspace and a digit, formatted as the person types.
   editor.caret = 'name: Ann\nphone: +1 (201) 555-0123'.length;
   editor.backspace();
   await H.settle(editor);
-  assert.equal(H.marked(editor), 'name: Ann\nphone: +1 (201) 555-012|\ncard: 4111 1111 1111 1111\nzip: 123456789\n');
-  await H.typeKeys(editor, '9', ['name: Ann\nphone: +1 (201) 555-0129|\ncard: 4111 1111 1111 1111\nzip: 123456789\n']);
+  assert.equal(H.marked(editor), 'name: Ann\nphone: +1 (201) 555-012|\ncard: 4111 1111 1111 1111\nzip: 12345-6789\n');
+  await H.typeKeys(editor, '9', ['name: Ann\nphone: +1 (201) 555-0129|\ncard: 4111 1111 1111 1111\nzip: 12345-6789\n']);
 
   // Closed, the card field stays closed: a digit typed on its line opens no field again.
   editor.caret = 'name: Ann\nphone: +1 (201) 555-0129\ncard: 4111'.length;
   assert.ok(await vscode.commands.executeCommand('maskd.closeField'));
   editor.caret = 'name: Ann\nphone: +1 (201) 555-0129\ncard: 4111 1111 1111 1111'.length;
-  await H.typeKeys(editor, '5', ['name: Ann\nphone: +1 (201) 555-0129\ncard: 4111 1111 1111 11115|\nzip: 123456789\n']);
-  assert.deepEqual(await daemonFields(editor), [['+1 (201) 555-0129', rulesUri, 0]]);
-  assert.deepEqual((await H.activate()).api.fieldsOf(editor.document).map((f) => f.text), ['+1 (201) 555-0129']);
+  await H.typeKeys(editor, '5', ['name: Ann\nphone: +1 (201) 555-0129\ncard: 4111 1111 1111 11115|\nzip: 12345-6789\n']);
+  assert.deepEqual(await daemonFields(editor), [['+1 (201) 555-0129', rulesUri, 0], ['12345-6789', 'initializationOptions', 1]]);
+  assert.deepEqual((await H.activate()).api.fieldsOf(editor.document).map((f) => f.text), ['+1 (201) 555-0129', '12345-6789']);
+});
 
-  // A new maskd.rules reaches the daemon as workspace/didChangeConfiguration; the open document's
-  // lines are tried again (the closed line still opens nothing).
-  fake.setSetting('maskd.rules', [CARD_RULE, { files: '*.yaml', match: '^zip: *(.*)$', mask: '[00000]-[0000]' }]);
+test('an undo of the formatting a file opened with closes its rule fields', async () => {
+  const editor = H.openEditor('phone: 2015550123\n', { file: path.join(root, 'people', 'bob.yaml'), languageId: 'yaml' });
   await H.settle(editor);
-  const [change] = sent(Method.didChangeConfiguration);
-  assert.deepEqual(change.params.settings.maskd.rules[1].match, '^zip: *(.*)$');
-  assert.equal(editor.document.getText(), 'name: Ann\nphone: +1 (201) 555-0129\ncard: 4111 1111 1111 11115\nzip: 12345-6789\n');
+  assert.equal(editor.document.getText(), 'phone: +1 (201) 555-0123\n');
+  fake.change(editor.document, [{ start: 7, end: 7 + '+1 (201) 555-0123'.length, text: '2015550123' }], vscode.TextDocumentChangeReason.Undo);
+  await H.settle(editor);
+  assert.equal(editor.document.getText(), 'phone: 2015550123\n');
+  assert.deepEqual(await daemonFields(editor), []);
+  assert.deepEqual((await H.activate()).api.fieldsOf(editor.document), []);
+  editor.caret = 'phone: 2015550123'.length;
+  await H.typeKeys(editor, '4', ['phone: 20155501234|\n']);
+  assert.deepEqual(await daemonFields(editor), []);
 });
 
 test('a file the globs exclude is left as it is, and has no field', async () => {
