@@ -65,12 +65,16 @@ final class ClosePaddingTests: XCTestCase {
             editor.applyAndEcho(format)
             XCTAssertEqual(editor.document.cursorLine, "Sum: " + closed + "|", "the caret at the end goes after the pad")
             XCTAssertEqual(editor.fields, .array([]))
-            XCTAssertEqual(client.call("textDocument/formatting", ["textDocument": editor.document.identifier,
-                                                                   "options": ["tabSize": 4, "insertSpaces": true]]),
-                           .array([]))
             // Typing after the padded text again is outside any field: nothing is formatted.
             XCTAssertNil(editor.type("7"))
             XCTAssertEqual(editor.document.lines[0], "Sum: " + closed + "7")
+            // The daemon's copy is the editor's: a field opened over the padded number reads exactly it.
+            let length = closed.utf16.count
+            let reopened = client.call("maskd/openField", [
+                "textDocument": editor.document.identifier, "range": ClientDocument.range(0, 5, 0, 5 + length),
+                "mask": ClosePaddingTests.padded])
+            XCTAssertEqual(reopened["state"]?["text"]?.stringValue, closed, keys)
+            XCTAssertEqual(reopened["edits"], .array([]), keys)
             _ = client.finish()
         }
     }
@@ -139,6 +143,27 @@ final class ClosePaddingTests: XCTestCase {
         XCTAssertEqual(fields.first?["field"], "tail")
         XCTAssertEqual(fields.first?["text"], "A", "the pad is not the other field's")
         XCTAssertEqual(fields.first?["range"], ClientDocument.range(0, 5, 0, 6))
+    }
+
+    func testClosing_anEmptyFieldAtTheEnd_staysAfterThePad() {
+        client = try! DaemonClient()
+        client.initializeLSP()
+        let editor = Editor(client, text: "")
+        editor.openField(0, 0, 0, mask: ClosePaddingTests.padded, id: "sum")
+        editor.document.cursor = (0, 0)
+        editor.type("12.5")
+        // An empty field opened right where `sum` ends: after it in document order.
+        editor.openField(0, 4, 4, mask: "[AA]", id: "tail")
+        let formats = close(editor, position: false)
+        XCTAssertEqual(formats.count, 1)
+        editor.applyAndEcho(formats.first ?? .null)
+        XCTAssertEqual(editor.fields.arrayValue?.first?["range"], ClientDocument.range(0, 5, 0, 5),
+                       "the empty field stays after the pad")
+        // Typing at the end goes into it.
+        editor.document.cursor = (0, 5)
+        let format = editor.type("a")
+        XCTAssertEqual(format?["fields"]?[0]?["field"], "tail")
+        XCTAssertEqual(editor.document.lines[0], "12.50a")
     }
 
     func testPlainClient_closingPads_throughApplyEdit_bothByRequestAndByCommand() {

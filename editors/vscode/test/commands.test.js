@@ -34,6 +34,10 @@ test('a missing binary is reported, and the next command after fixing the settin
   await H.activate();
   fake.settings['maskd.path'] = '/nonexistent/maskd';
   const editor = H.openEditor('|');
+  // Without field rules (no maskd.rules, no .maskd.json), opening a document starts no daemon.
+  await H.settle(editor);
+  assert.equal((await H.activate()).api.session.client, null);
+  assert.deepEqual(fake.messages, []);
   assert.equal(await vscode.commands.executeCommand('maskd.formatFieldAs', '[00]'), undefined);
   assert.match(lastMessage('error'), /^maskd: cannot start '\/nonexistent\/maskd': .*ENOENT; set maskd\.path/);
   fake.setSetting('maskd.path', H.MASKD);
