@@ -85,6 +85,22 @@ public final class Mask: @unchecked Sendable {
         return format(Array(text), selection: selection)
     }
 
+    /// What closing a field whose text is `text` makes of it: with a number mask's `padFraction`, the
+    /// text with its fraction filled with zeros as `format` fills it (`12.5` gives `12.50`, `12` gives
+    /// `12.00`), the caret carried as `format` carries it (one at the end goes after the zeros).
+    /// - Parameter caret: the caret in `text`, a character offset; nil means the end.
+    /// - Returns: nil when closing leaves the text as it is: another mask, no `padFraction`, no digit, a
+    ///   fraction already full, a padded value the `regex` option refuses, or a text not in form (closing
+    ///   only adds the zeros; it does not reformat what the person has).
+    public func closing(_ text: String, caret: Int? = nil) -> FieldResult? {
+        guard case .number(let field) = kind, field.spec.padFraction else { return nil }
+        let unpadded = field.format(text, padding: false)
+        guard unpadded.text == text, checks.isViable(unpadded.value) else { return nil }
+        let padded = field.format(text, selection: caret.map { $0..<$0 })
+        guard padded.text != text, checks.isViable(padded.value) else { return nil }
+        return checked(padded)
+    }
+
     /// Applies one edit a person made to a field whose text is `text`.
     ///
     /// The edit's range is in characters of `text`. A refused edit (nothing fits, or the value

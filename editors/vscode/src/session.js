@@ -1,11 +1,21 @@
 // maskd for VS Code: one daemon session, the documents it knows and the fields in them.
 'use strict';
 
+const fs = require('fs');
+const path = require('path');
 const { Client } = require('./client');
 const config = require('./config');
 const edits = require('./edits');
 const { Placeholders } = require('./placeholders');
-const { Method, ErrorCode, initializeParams, readInitializeResult, textDocumentIdentifier } = require('./protocol');
+const {
+  Method, ErrorCode, initializeParams, workspaceFolders, rulesSettings, readInitializeResult, textDocumentIdentifier,
+} = require('./protocol');
+
+/** The file of a workspace folder that holds its field rules. */
+const RULES_FILE = '.maskd.json';
+
+/** The schemes of documents that field rules may reach (not output channels, diffs, ...). */
+const RULE_SCHEMES = new Set(['file', 'untitled']);
 
 /** At most this many restarts after the daemon exits, within `RESTART_WINDOW_MS`. */
 const MAX_RESTARTS = 3;
@@ -15,9 +25,12 @@ const RESTART_WINDOW_MS = 60000;
  * Starts the daemon when first needed, keeps the documents that hold fields in sync with it, and
  * applies its `maskd/didFormat` edits.
  *
- * A document is opened with the daemon (`didOpen`) when the first field is made in it; from then
+ * A document is opened with the daemon (`didOpen`) when the first field is made in it, or when it
+ * opens while field rules may apply (the `maskd.rules` setting, or a workspace folder's
+ * `.maskd.json`: the daemon decides which documents they match and opens their fields); from then
  * on every change goes out as `didChange`, including the extension's own edits (the daemon's copy
- * follows the editor and recognises them as its echo). Documents without fields cost nothing.
+ * follows the editor and recognises them as its echo). Without rules, documents without fields
+ * cost nothing, and no daemon starts.
  *
  * Work on a document's editor side is serialised in its `queue`, so a `didFormat` is applied only
  * after the one before it is done, and then against the version it was made for, or not at all.
@@ -59,6 +72,10 @@ class Session {
     this.restarts = [];
     /** The restart under way after an exit (resolves when it is done, well or not), or null. */
     this.recovering = null;
+    /** uri -> the attach by rules under way for that document. */
+    this.attaching = new Map();
+    /** True once an attach by rules failed to start the daemon (said once). */
+    this.attachFailed = false;
   }
 
   dispose() {
@@ -95,7 +112,8 @@ class Session {
       throw new Error(`${error.message}; set maskd.path to the maskd executable`);
     }
     try {
-      const info = readInitializeResult(await client.request(Method.initialize, initializeParams(this.clientInfo)));
+      const workspace = { folders: workspaceFolders(this.vscode.workspace.workspaceFolders), rules: settings.rules };
+      const info = readInitializeResult(await client.request(Method.initialize, initializeParams(this.clientInfo, workspace)));
       client.notify(Method.initialized, {});
       this.presets = info.presets;
       this.serverVersion = info.serverVersion;
@@ -197,6 +215,8 @@ class Session {
         this.documents.delete(uri);
         continue;
       }
+      // The new daemon opens the rules' fields again by itself, from the rules, at didOpen.
+      for (const [id, f] of state.fields) if (f.rule) state.fields.delete(id);
       this.openWith(client, state);
       const fields = [...state.fields.values()];
       if (fields.length === 0) continue;
@@ -243,6 +263,63 @@ class Session {
     }
     if (!state.opened) this.openWith(client, state);
     return state;
+  }
+
+  // MARK: Field rules and workspace folders
+
+  /** True when field rules may apply: the `maskd.rules` setting has some, or a folder has a `.maskd.json`. */
+  rulesMayApply() {
+    if (config.read(this.vscode).rules.length > 0) return true;
+    return (this.vscode.workspace.workspaceFolders || [])
+      .some((f) => f.uri.scheme === 'file' && fs.existsSync(path.join(f.uri.fsPath, RULES_FILE)));
+  }
+
+  /**
+   * Opens `document` with the daemon when field rules may apply to it, starting the daemon if
+   * needed; wired to `workspace.onDidOpenTextDocument`. A daemon that cannot start is said once.
+   * @returns {Promise<void>}
+   */
+  attachByRules(document) {
+    const uri = document.uri.toString();
+    if (!RULE_SCHEMES.has(document.uri.scheme) || document.isClosed) return Promise.resolve();
+    if (this.documents.has(uri) || this.attaching.has(uri) || !this.rulesMayApply()) return Promise.resolve();
+    const attach = this.track(document).then(
+      () => undefined,
+      (error) => {
+        this.output.appendLine(`field rules: ${error.message}`);
+        if (this.attachFailed) return;
+        this.attachFailed = true;
+        this.vscode.window.showErrorMessage(`maskd: field rules apply, but ${error.message}`);
+      },
+    ).finally(() => this.attaching.delete(uri));
+    this.attaching.set(uri, attach);
+    return attach;
+  }
+
+  /** Opens with the daemon every open document field rules may reach now. */
+  attachAllByRules() {
+    return Promise.all(this.vscode.workspace.textDocuments.map((d) => this.attachByRules(d)));
+  }
+
+  /**
+   * Tells the daemon about added and removed workspace folders (it reads their `.maskd.json`),
+   * then opens the documents their rules may reach; wired to `onDidChangeWorkspaceFolders`.
+   */
+  onDidChangeWorkspaceFolders(event) {
+    if (this.client && this.client.running) {
+      this.client.notify(Method.didChangeWorkspaceFolders, {
+        event: { added: workspaceFolders(event.added), removed: workspaceFolders(event.removed) },
+      });
+    }
+    return this.attachAllByRules();
+  }
+
+  /** Gives the daemon the new `maskd.rules`, then opens the documents they may reach. */
+  onDidChangeRules() {
+    if (this.client && this.client.running) {
+      this.client.notify(Method.didChangeConfiguration, rulesSettings(config.read(this.vscode).rules));
+    }
+    return this.attachAllByRules();
   }
 
   /** Forwards a change of a tracked document; wired to `workspace.onDidChangeTextDocument`. */
@@ -471,10 +548,20 @@ class Session {
     });
   }
 
-  /** Closes a field; its text stays. */
-  async closeField(document, field) {
+  /**
+   * Closes a field; its text stays, but for the zeros a `padFraction` number gets: the daemon sends
+   * them before its answer as a `didFormat`, applied as any other (the caret, `position` when given,
+   * carried through them). Resolves once that is applied.
+   */
+  async closeField(document, field, position) {
     const state = await this.track(document);
-    await this.client.request(Method.closeField, { textDocument: textDocumentIdentifier(document), field });
+    await this.client.request(Method.closeField, {
+      textDocument: textDocumentIdentifier(document),
+      field,
+      ...(position ? { position: edits.fromPosition(position) } : {}),
+    });
+    // The didFormat came first and is queued: wait for it.
+    await state.enqueue(async () => {});
     state.fields.delete(field);
     state.masks.delete(field);
     this.placeholders.remove(document, field);
@@ -529,6 +616,8 @@ class Session {
    */
   async settle(document) {
     if (this.recovering) await this.recovering;
+    const attaching = this.attaching.get(document.uri.toString());
+    if (attaching) await attaching;
     const state = this.documents.get(document.uri.toString());
     for (let round = 0; state && this.client && round < 20; round++) {
       const before = state.tasks;
