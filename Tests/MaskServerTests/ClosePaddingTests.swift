@@ -65,12 +65,16 @@ final class ClosePaddingTests: XCTestCase {
             editor.applyAndEcho(format)
             XCTAssertEqual(editor.document.cursorLine, "Sum: " + closed + "|", "the caret at the end goes after the pad")
             XCTAssertEqual(editor.fields, .array([]))
-            XCTAssertEqual(client.call("textDocument/formatting", ["textDocument": editor.document.identifier,
-                                                                   "options": ["tabSize": 4, "insertSpaces": true]]),
-                           .array([]))
             // Typing after the padded text again is outside any field: nothing is formatted.
             XCTAssertNil(editor.type("7"))
             XCTAssertEqual(editor.document.lines[0], "Sum: " + closed + "7")
+            // The daemon's copy is the editor's: a field opened over the padded number reads exactly it.
+            let length = closed.utf16.count
+            let reopened = client.call("maskd/openField", [
+                "textDocument": editor.document.identifier, "range": ClientDocument.range(0, 5, 0, 5 + length),
+                "mask": ClosePaddingTests.padded])
+            XCTAssertEqual(reopened["state"]?["text"]?.stringValue, closed, keys)
+            XCTAssertEqual(reopened["edits"], .array([]), keys)
             _ = client.finish()
         }
     }

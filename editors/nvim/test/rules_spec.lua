@@ -160,4 +160,22 @@ H.case('a .maskd.json saved in Neovim takes effect at once, in a new folder and 
   H.eq({ 'TEL=+1 (201) 555-0123', 'FAX=+1 (201) 555-0199' }, api.nvim_buf_get_lines(notes, 0, -1, false), 'notes.txt')
 end)
 
+H.case('with no rules and no .maskd.json, opening a file starts no daemon', function()
+  client.stop()
+  H.wait(function()
+    return client.get() == nil
+  end, 'the daemon to stop')
+  -- The buffers under the project would attach again (their folder has a .maskd.json).
+  vim.cmd('silent! %bwipeout!')
+  H.setup({})
+  local elsewhere = vim.fn.resolve(vim.fn.tempname() .. '-plain')
+  vim.fn.mkdir(elsewhere, 'p')
+  vim.fn.writefile({ 'phone: 2015550123' }, elsewhere .. '/plain.yaml')
+  vim.cmd('edit ' .. vim.fn.fnameescape(elsewhere .. '/plain.yaml'))
+  H.eq(nil, client.get(), 'the daemon after opening plain.yaml')
+  -- A file under a .maskd.json still attaches, without rules of one's own.
+  edit_formatted('sub/pay.env', 0, 'CARD=4111 1111 1111 1111')
+  H.eq(true, client.get() ~= nil, 'the daemon runs')
+end)
+
 H.run({ setup = SETUP })

@@ -7,15 +7,7 @@ local function fail(message) H.fail('nvim close', message) end
 local function wait_for(what, condition) H.wait_for('nvim close', what, condition) end
 
 local function run()
-  vim.o.showmode = false
-  local buf = vim.api.nvim_create_buf(true, false)
-  vim.api.nvim_buf_set_name(buf, vim.fn.tempname() .. '.txt')
-  vim.api.nvim_set_current_buf(buf)
-  vim.api.nvim_buf_set_lines(buf, 0, -1, false, { 'Sum: ' })
-
-  local id = H.start('nvim close', vim.fn.getcwd(), buf)
-  local client = vim.lsp.get_client_by_id(id)
-  wait_for('initialize', function() return client.initialized end)
+  local buf, client, id = H.plain_buffer('nvim close', { 'Sum: ' })
   local uri = vim.uri_from_bufnr(buf)
 
   --- Runs a command as a code action would, and waits for its answer.
@@ -50,14 +42,8 @@ local function run()
   if #fields ~= 0 then fail('the field is still open: ' .. vim.inspect(fields)) end
   -- Typing on is plain text: nothing formats it, and the echo of the pad was not taken for typing.
   vim.api.nvim_feedkeys('A7\27', 'xt', false)
-  vim.wait(200)
-  local line = vim.api.nvim_buf_get_lines(buf, 0, 1, false)[1]
-  if line ~= 'Sum: 1,234.507' then fail('the line became ' .. line) end
-
-  H.stop(id)
-  io.stdout:write('PASS nvim close: closing a padFraction field pads it in a plain Neovim client\n')
-  vim.cmd('qall!')
+  H.line_stays('nvim close', buf, 'Sum: 1,234.507')
+  H.pass('nvim close', id, 'closing a padFraction field pads it in a plain Neovim client')
 end
 
-local ok, err = xpcall(run, debug.traceback)
-if not ok then fail(tostring(err)) end
+H.main('nvim close', run)

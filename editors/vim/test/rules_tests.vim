@@ -151,4 +151,19 @@ def WaitLine(bufnr: number, lnum: number, want: string, what: string)
 enddef
 H.Case('a .maskd.json saved in Vim takes effect at once, in a new folder and again', TestSaved)
 
+def TestNoRules()
+  client.Stop()
+  unlet g:maskd_rules
+  var elsewhere = resolve(tempname() .. '-plain')
+  mkdir(elsewhere, 'p')
+  writefile(['phone: 2015550123'], elsewhere .. '/plain.yaml')
+  execute 'edit ' .. fnameescape(elsewhere .. '/plain.yaml')
+  H.Eq(false, client.Running(), 'the daemon after opening plain.yaml')
+  # A file under a .maskd.json still attaches, without rules of one's own.
+  execute 'bwipeout! ' .. fnameescape(W .. '/sub/pay.env')
+  EditFormatted('sub/pay.env', 1, 'CARD=4111 1111 1111 1111')
+  H.Eq(true, client.Running(), 'the daemon runs')
+enddef
+H.Case('with no rules and no .maskd.json, opening a file starts no daemon', TestNoRules)
+
 H.Run()

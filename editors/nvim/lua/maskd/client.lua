@@ -89,6 +89,12 @@ local function capabilities()
   local caps = vim.lsp.protocol.make_client_capabilities()
   caps.general = caps.general or {}
   caps.general.positionEncodings = { 'utf-16' }
+  -- Neovim 0.9 watches files on Linux by polling every directory below the root (0.10 turned it
+  -- off there): the plugin tells the daemon of a .maskd.json saved in Neovim itself instead.
+  local watched = type(caps.workspace) == 'table' and caps.workspace.didChangeWatchedFiles
+  if type(watched) == 'table' and vim.fn.has('nvim-0.10') == 0 and vim.fn.has('linux') == 1 then
+    watched.dynamicRegistration = false
+  end
   return caps
 end
 
