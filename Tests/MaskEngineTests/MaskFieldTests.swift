@@ -115,4 +115,18 @@ final class MaskFieldTests: XCTestCase {
             XCTAssertEqual(handle.apply(.backspace(4..<5), to: "6222 0200"), mask.apply(.backspace(4..<5), to: "6222 0200"))
         }
     }
+
+    /// A copy of a handle is a field of its own: editing one never changes what the other gives.
+    func testCopiedHandles_stayIndependent() throws {
+        let mask = try Mask.compile(MaskSpec(.preset("card")))
+        var first = MaskField(mask)
+        _ = first.format("4000 1234 5678")
+        var second = first
+        let typed = first.apply(.insert("9", at: 14..<14))
+        XCTAssertEqual(typed, mask.apply(.insert("9", at: 14..<14), to: "4000 1234 5678"))
+        let deleted = second.apply(.backspace(6..<7))
+        XCTAssertEqual(deleted, mask.apply(.backspace(6..<7), to: "4000 1234 5678"))
+        XCTAssertEqual(first.apply(.backspace(0..<1)), mask.apply(.backspace(0..<1), to: typed.text))
+        XCTAssertEqual(second.apply(.insert("1", at: 0..<0)), mask.apply(.insert("1", at: 0..<0), to: deleted.text))
+    }
 }

@@ -19,6 +19,8 @@ public struct MaskField: Sendable {
     /// The state each kind keeps; each describes `text` exactly.
     enum Kept: Sendable {
         case nothing
+        /// A slot program's reading of a text (this one or an earlier one: reading resumes where they differ).
+        case reading(KeptReading)
         case phone(PhoneField.Kept)
     }
 
@@ -38,7 +40,15 @@ public struct MaskField: Sendable {
             var state = takePhoneState()
             result = field.apply(edit, to: text, keeping: &state)
             kept = .phone(state)
-        case .slots, .oneOf, .dynamic, .number:
+        case .slots, .dynamic:
+            var reading: KeptReading? = nil
+            if case .reading(let held) = kept { reading = held }
+            kept = .nothing
+            // A copy of this handle shares the reading: it is copied before it changes.
+            if reading != nil, !isKnownUniquelyReferenced(&reading!) { reading = reading!.copy() }
+            result = mask.apply(edit, to: text, keeping: &reading)
+            kept = reading.map { .reading($0) } ?? .nothing
+        case .oneOf, .number:
             result = mask.apply(edit, to: text)
         }
         text = result.text
@@ -63,7 +73,11 @@ public struct MaskField: Sendable {
             var state = PhoneField.Kept()
             result = field.format(text, selection: selection, keeping: &state)
             kept = .phone(state)
-        case .slots, .oneOf, .dynamic, .number:
+        case .slots, .dynamic:
+            result = mask.format(text, selection: selection)
+            // The next edit reads the formatted text: it is read now, once, so that edit resumes.
+            kept = mask.reading(of: result.text).map { .reading($0) } ?? .nothing
+        case .oneOf, .number:
             result = mask.format(text, selection: selection)
             kept = .nothing
         }
@@ -73,12 +87,13 @@ public struct MaskField: Sendable {
     }
 
     /// The field's text changed some other way (an undo, a paste the editor made): takes `text` as it
-    /// stands and drops what was kept.
+    /// stands. What was kept about another text is dropped, but for a slot program's reading, which the
+    /// next edit resumes where the texts differ.
     /// - Parameter selection: character offsets in `text`; nil means the end of the text.
     public mutating func reset(text: String, selection: Range<Int>? = nil) {
         self.text = text
         self.selection = selection ?? text.count..<text.count
-        kept = .nothing
+        if case .reading = kept {} else { kept = .nothing }
     }
 
     /// The phone state kept for `text`, leaving `.nothing` behind so it is mutated without a copy.

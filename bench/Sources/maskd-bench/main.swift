@@ -6,7 +6,7 @@ import Glibc
 let usage = """
     usage: maskd-bench [--quick] [--maskd PATH] [--floor PATH | --no-floor REASON]
                        [--python PATH | --no-phonenumbers REASON] [--script PATH] [--only SECTIONS]
-                       [--big-lines N] [--type-phone[-kept] REGION DIGITS TIMES]
+                       [--big-lines N] [--engine-loop NAME:RUNS]
 
       --quick             a smoke run of a few seconds: tiny counts, a 1,000-line document
       --maskd PATH        the daemon (default .build/release/maskd), run as `maskd --stdio`
@@ -18,10 +18,10 @@ let usage = """
       --script PATH       the baseline script (default bench/phonenumbers_as_you_type.py)
       --only SECTIONS     comma-separated: engine,keystrokes,startup,throughput,bulk,paste,lines,echo
       --big-lines N       lines (and fields) of row 3's document (default 100,000; --quick 1,000)
-      --type-phone REGION DIGITS TIMES
-                          only type DIGITS into a `phone` field of REGION, TIMES times from empty, and
-                          print the text: a fixed workload for `valgrind --tool=callgrind` (no timing);
-                          --type-phone-kept types through a kept field handle (`MaskField`)
+      --engine-loop NAME:RUNS
+                          run only one engine loop RUNS times, untimed (for callgrind): bracket-card,
+                          bracket-phone, bracket-backspace, card, phone-gb or phone-cn, each also NAME-handle
+                          (through MaskField)
 
     Exits 0 when every row was measured (a missed target is reported, not a failure), 1 when
     something broke (a server that did not answer, a wrong answer), 2 for a bad command line.
@@ -41,8 +41,7 @@ struct Options {
     var bulkScript = "bench/phonenumbers_format_lines.py"
     var sections: Set<String> = ["engine", "keystrokes", "startup", "throughput", "bulk", "paste", "lines", "echo"]
     var bigLines: Int?
-    /// `--type-phone`: the region, digits and repetitions of the profiling workload.
-    var typePhone: (region: String, digits: String, times: Int, kept: Bool)?
+    var engineLoop: (name: String, runs: Int)?
 
     init(_ arguments: [String]) {
         var rest = arguments[...]
@@ -62,14 +61,14 @@ struct Options {
             case "--big-lines":
                 guard let n = Int(value(argument)), n >= 3 else { Options.bad("--big-lines takes a number of at least 3") }
                 bigLines = n
+            case "--engine-loop":
+                let parts = value(argument).split(separator: ":")
+                guard parts.count == 2, let runs = Int(parts[1]), runs >= 0 else { Options.bad("--engine-loop takes NAME:RUNS") }
+                engineLoop = (String(parts[0]), runs)
             case "--only":
                 sections = Set(value(argument).split(separator: ",").map(String.init))
                 let known: Set = ["engine", "keystrokes", "startup", "throughput", "bulk", "paste", "lines", "echo"]
                 if !sections.isSubset(of: known) { Options.bad("--only takes \(known.sorted().joined(separator: ","))") }
-            case "--type-phone", "--type-phone-kept":
-                let region = value(argument), digits = value(argument)
-                guard let times = Int(value(argument)), times >= 0 else { Options.bad("\(argument) takes REGION DIGITS TIMES") }
-                typePhone = (region, digits, times, argument.hasSuffix("kept"))
             case "--help", "-h":
                 print(usage, terminator: "")
                 exit(0)
@@ -121,12 +120,17 @@ struct Counts {
 signal(SIGPIPE, SIG_IGN)
 let startLoad = loadAverage()
 let options = Options(Array(CommandLine.arguments.dropFirst()))
-if let (region, digits, times, kept) = options.typePhone {
-    print(try EngineBench.typePhone(region: region, digits: digits, times: times, kept: kept))
-    exit(0)
-}
 var counts = options.quick ? Counts.quick : Counts.full
 if let lines = options.bigLines { counts.bigLines = lines }
+if let (name, runs) = options.engineLoop {
+    do {
+        print("\(try EngineBench.loop(name, runs: runs)) keystrokes")
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("maskd-bench: \(error)\n".utf8))
+        exit(1)
+    }
+}
 let report = Report()
 let maskd = ServerUnderTest(name: "maskd", path: options.maskd, arguments: ["--stdio"], formats: true)
 let floor = options.floor.map { ServerUnderTest(name: "floor", path: $0, arguments: [], formats: false) }
@@ -200,14 +204,13 @@ section("engine", number: "1") {
             }
         }
     }
-    // Typed through a kept field handle (`MaskField`), as phonenumbers' formatter is kept per field: the row the
-    // target is judged on; the stateless `Mask.apply` per key beside it.
+    // Typed through a field handle (`MaskField`) kept for the typing, as phonenumbers' formatter is kept per field:
+    // the row the target is judged on; the stateless `Mask.apply` per key beside it.
     for c in try EngineCase.phone() {
         let region = String(c.name.suffix(2))
         let kept = phoneBaselines[region]
         for handle in [true, false] {
-            let (samples, text) = handle ? EngineBench.typingKept(c, reps: counts.engineReps, warmup: counts.engineWarmup)
-                : EngineBench.typing(c, reps: counts.engineReps, warmup: counts.engineWarmup)
+            let (samples, text) = EngineBench.typing(c, reps: counts.engineReps, warmup: counts.engineWarmup, handle: handle)
             let speedup = kept.map { $0.kept.median / samples.median }
             var result = Verdict.none
             if handle {

@@ -149,7 +149,7 @@ async function closeField(vscode, session) {
       vscode.window.showInformationMessage('maskd: no field at the cursor');
       return undefined;
     }
-    await session.closeField(editor.document, state.field);
+    await session.closeField(editor.document, state.field, editor.selection.active);
     vscode.window.setStatusBarMessage(`maskd: closed field ${state.field}`, 3000);
     return state.field;
   } catch (error) {

@@ -14,8 +14,9 @@ let session = null;
 /**
  * Wires the session to VS Code's events and registers the commands.
  *
- * The daemon starts with the first command that needs it, not here: activation only happens
- * on a maskd command anyway, and a missing binary is then reported where the person asked.
+ * The daemon starts with the first command that needs it, or the first document that field rules
+ * may reach (the `maskd.rules` setting, a workspace folder's `.maskd.json`), not here: a missing
+ * binary is then reported where the person asked, and without rules no daemon starts.
  * @returns {{session: Session, settle(document): Promise<void>, fieldsOf(document): any[],
  *   onDidFormat: Function}} the extension's API, for other extensions and the tests.
  */
@@ -34,13 +35,18 @@ function activate(context) {
     vscode.window.onDidChangeActiveTextEditor(() => status.update()),
     vscode.workspace.onDidChangeTextDocument((event) => s.onDidChangeTextDocument(event)),
     vscode.workspace.onDidCloseTextDocument((document) => s.onDidCloseTextDocument(document)),
+    vscode.workspace.onDidOpenTextDocument((document) => s.attachByRules(document)),
+    vscode.workspace.onDidChangeWorkspaceFolders((event) => s.onDidChangeWorkspaceFolders(event)),
     vscode.window.onDidChangeVisibleTextEditors((editors) => s.onDidChangeVisibleTextEditors(editors)),
     vscode.workspace.onDidChangeConfiguration((event) => {
+      if (config.affectsRules(event)) s.onDidChangeRules();
       if (!config.needsRestart(event) || !s.client) return;
       output.appendLine('maskd settings changed: restarting the daemon');
       s.restart().catch((error) => output.appendLine(`restart: ${error.message}`));
     }),
   );
+  // Documents open before activation, where field rules may apply.
+  s.attachAllByRules();
   return {
     session: s,
     status,

@@ -45,6 +45,8 @@ const Method = Object.freeze({
   didOpen: 'textDocument/didOpen',
   didChange: 'textDocument/didChange',
   didClose: 'textDocument/didClose',
+  didChangeConfiguration: 'workspace/didChangeConfiguration',
+  didChangeWorkspaceFolders: 'workspace/didChangeWorkspaceFolders',
   logMessage: 'window/logMessage',
   showMessage: 'window/showMessage',
   publishDiagnostics: 'textDocument/publishDiagnostics',
@@ -93,19 +95,38 @@ const PRESET_DESCRIPTIONS = Object.freeze({
 /**
  * The `initialize` params: the client offers UTF-16 only, the unit VS Code positions count.
  * @param {{name: string, version: string}} clientInfo
+ * @param {{folders: {uri: string, name: string}[], rules: any[]}} workspace the workspace folders
+ *   (the first is the root; none: `rootUri` null) and the field rules of the `maskd.rules` setting.
  * @returns {Object} params for `initialize`.
  */
-function initializeParams(clientInfo) {
+function initializeParams(clientInfo, workspace = { folders: [], rules: [] }) {
   return {
     processId: process.pid,
     clientInfo,
-    rootUri: null,
+    rootUri: workspace.folders.length > 0 ? workspace.folders[0].uri : null,
+    workspaceFolders: workspace.folders.length > 0 ? workspace.folders : null,
+    initializationOptions: { rules: workspace.rules },
     capabilities: {
       general: { positionEncodings: ['utf-16'] },
       textDocument: { synchronization: { dynamicRegistration: false, didSave: false } },
+      workspace: { workspaceFolders: true },
       experimental: { maskd: { version: PROTOCOL_VERSION } },
     },
   };
+}
+
+/**
+ * The LSP WorkspaceFolders of VS Code's workspace folders that the daemon can read (`file:` ones).
+ * @param {readonly {uri: {scheme: string, toString(): string}, name: string}[] | undefined} folders
+ * @returns {{uri: string, name: string}[]}
+ */
+function workspaceFolders(folders) {
+  return (folders || []).filter((f) => f.uri.scheme === 'file').map((f) => ({ uri: f.uri.toString(), name: f.name }));
+}
+
+/** The `workspace/didChangeConfiguration` params that give the daemon new field rules. */
+function rulesSettings(rules) {
+  return { settings: { maskd: { rules } } };
 }
 
 /**
@@ -147,6 +168,8 @@ module.exports = {
   PROTOCOL_VERSION,
   PRESET_DESCRIPTIONS,
   initializeParams,
+  workspaceFolders,
+  rulesSettings,
   readInitializeResult,
   textDocumentIdentifier,
 };

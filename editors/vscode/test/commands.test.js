@@ -34,6 +34,10 @@ test('a missing binary is reported, and the next command after fixing the settin
   await H.activate();
   fake.settings['maskd.path'] = '/nonexistent/maskd';
   const editor = H.openEditor('|');
+  // Without field rules (no maskd.rules, no .maskd.json), opening a document starts no daemon.
+  await H.settle(editor);
+  assert.equal((await H.activate()).api.session.client, null);
+  assert.deepEqual(fake.messages, []);
   assert.equal(await vscode.commands.executeCommand('maskd.formatFieldAs', '[00]'), undefined);
   assert.match(lastMessage('error'), /^maskd: cannot start '\/nonexistent\/maskd': .*ENOENT; set maskd\.path/);
   fake.setSetting('maskd.path', H.MASKD);
@@ -137,6 +141,31 @@ test('opening a field over a label is refused and the text stays; an empty field
   assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs', 'card'));
   await H.typeKeys(editor, '4111', ['Tel: 4|', 'Tel: 41|', 'Tel: 411|', 'Tel: 4111|']);
   assert.equal(await vscode.commands.executeCommand('maskd.closeField'), info.field);
+});
+
+test('closing a padFraction number pads it: 1,234.5 becomes 1,234.50, the caret after the pad', async () => {
+  const { api } = await H.activate();
+  const editor = H.openEditor('Sum: |');
+  const amount = { number: { group: ',', decimal: '.', fraction: 2, padFraction: true } };
+  assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs', amount));
+  await H.typeKeys(editor, '1234.5', ['Sum: 1|', 'Sum: 12|', 'Sum: 123|', 'Sum: 1,234|', 'Sum: 1,234.|', 'Sum: 1,234.5|']);
+  const applied = api.session.stats.applied;
+  const echo = api.session.stats.echo;
+  assert.ok(await vscode.commands.executeCommand('maskd.closeField'));
+  assert.equal(H.marked(editor), 'Sum: 1,234.50|');
+  assert.equal(api.session.stats.applied, applied + 1, 'the closing didFormat applied');
+  assert.deepEqual(api.fieldsOf(editor.document), []);
+  // Its echo brings no didFormat, and typing on is plain text.
+  await H.typeKeys(editor, '7', ['Sum: 1,234.507|']);
+  assert.equal(api.session.stats.echo, echo, 'no didFormat for the echo');
+  assert.equal(api.session.stats.applied, applied + 1, 'none for the typing after it');
+  // A caret inside keeps the digits to its right.
+  const inside = H.openEditor('|');
+  assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs', amount));
+  await H.typeKeys(inside, '12', ['1|', '12|']);
+  inside.select(1, 1);
+  assert.ok(await vscode.commands.executeCommand('maskd.closeField'));
+  assert.equal(H.marked(inside), '1|2.00');
 });
 
 test('a bare word is a preset name; an unknown one lists the presets', async () => {

@@ -374,6 +374,7 @@ const onDidChangeTextDocument = new EventEmitter();
 const onDidCloseTextDocument = new EventEmitter();
 const onDidOpenTextDocument = new EventEmitter();
 const onDidChangeConfiguration = new EventEmitter();
+const onDidChangeWorkspaceFolders = new EventEmitter();
 const onDidChangeVisibleTextEditors = new EventEmitter();
 const onDidChangeActiveTextEditor = new EventEmitter();
 const onDidChangeTextEditorSelection = new EventEmitter();
@@ -408,9 +409,15 @@ const fake = {
   events: [],
   nextUntitled: 1,
 
-  /** Opens `text` in a new editor, which becomes the active one. */
-  openEditor(text, { languageId = 'plaintext', name } = {}) {
-    const uri = Uri.file(`/fake/${name || `untitled-${fake.nextUntitled++}.txt`}`);
+  /** The workspace folders, `{uri, name, index}`; set them with `setWorkspaceFolders`. */
+  workspaceFolders: undefined,
+
+  /**
+   * Opens `text` in a new editor, which becomes the active one: a file under /fake, or at `file`
+   * (an absolute path; the text need not be what the file holds).
+   */
+  openEditor(text, { languageId = 'plaintext', name, file } = {}) {
+    const uri = Uri.file(file || `/fake/${name || `untitled-${fake.nextUntitled++}.txt`}`);
     const document = new TextDocument(uri, text, languageId);
     fake.documents.push(document);
     onDidOpenTextDocument.fire(document);
@@ -486,6 +493,15 @@ const fake = {
     onDidChangeConfiguration.fire({ affectsConfiguration: (section) => key === section || key.startsWith(`${section}.`) });
   },
 
+  /** Makes the workspace folders the directories `paths`, firing onDidChangeWorkspaceFolders as VS Code does. */
+  setWorkspaceFolders(paths) {
+    const before = fake.workspaceFolders || [];
+    const after = paths.map((p, index) => ({ uri: Uri.file(p), name: path.basename(p), index }));
+    const has = (list, f) => list.some((g) => g.uri.toString() === f.uri.toString());
+    fake.workspaceFolders = after.length > 0 ? after : undefined;
+    onDidChangeWorkspaceFolders.fire({ added: after.filter((f) => !has(before, f)), removed: before.filter((f) => !has(after, f)) });
+  },
+
   /** The lines written to output channel `name`. */
   output(name) {
     return fake.outputs.get(name) || [];
@@ -524,6 +540,10 @@ const workspace = {
   get textDocuments() {
     return [...fake.documents];
   },
+  get workspaceFolders() {
+    return fake.workspaceFolders;
+  },
+  onDidChangeWorkspaceFolders: onDidChangeWorkspaceFolders.event,
   onDidChangeTextDocument: onDidChangeTextDocument.event,
   onDidCloseTextDocument: onDidCloseTextDocument.event,
   onDidOpenTextDocument: onDidOpenTextDocument.event,
