@@ -1618,6 +1618,25 @@ the daemon cannot start, one message says so for the session."
 
 (add-hook 'find-file-hook #'maskd-rules-attach)
 
+(defun maskd-rules-file-saved ()
+  "Tell the daemon a `.maskd.json' saved in Emacs changed; attach what it reaches.
+On `after-save-hook'.  The daemon reads it again when its directory
+is a workspace folder it knows (a file there starts it otherwise,
+with that folder), and the open files' lines are tried again."
+  (when (and buffer-file-name
+             (equal (file-name-nondirectory buffer-file-name) maskd-rules-file-name))
+    (let ((file (file-truename buffer-file-name)))
+      (when (and (maskd--running-p)
+                 (member (file-name-directory file) maskd--folders))
+        (jsonrpc-notify maskd--connection :workspace/didChangeWatchedFiles
+                        (list :changes (vector (list :uri (maskd--file-uri file)
+                                                     :type 2)))))
+      (dolist (buffer (buffer-list))
+        (with-current-buffer buffer
+          (maskd-rules-attach))))))
+
+(add-hook 'after-save-hook #'maskd-rules-file-saved)
+
 ;;;; The minor mode
 
 (defun maskd--close-document ()

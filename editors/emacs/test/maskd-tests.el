@@ -1117,6 +1117,20 @@ daemon's answer comes at a version of the plugin's own edits."
     (maskd-test--visit (expand-file-name "notes.txt" root))
     (should (equal nil (maskd-test--daemon-fields)))
     (should (equal maskd-test-rules-text (buffer-string)))
+    ;; A `.maskd.json' saved in Emacs: its new rule reaches the open text file.
+    (when (eq maskd-test--driver 'jsonrpc)
+      (let ((notes (current-buffer)))
+        (maskd-test--visit (expand-file-name ".maskd.json" root))
+        (goto-char (point-min))
+        (should (search-forward "**/*.yaml" nil t))
+        (replace-match "**/*.{yaml,txt}" t t)
+        (save-buffer)
+        (with-current-buffer notes
+          (maskd-test--wait-for
+           "the saved rules"
+           (lambda ()
+             (equal "name: Ann\nphone: +1 (201) 555-0123\ncard: 4111111111111111\nzip: 123456789\n"
+                    (buffer-string)))))))
     ;; One undo takes back the formatting a file opened with: its rule
     ;; fields close, and typing on their lines formats nothing.
     (with-temp-file (expand-file-name "people/bob.yaml" root)

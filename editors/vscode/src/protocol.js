@@ -47,6 +47,7 @@ const Method = Object.freeze({
   didClose: 'textDocument/didClose',
   didChangeConfiguration: 'workspace/didChangeConfiguration',
   didChangeWorkspaceFolders: 'workspace/didChangeWorkspaceFolders',
+  didChangeWatchedFiles: 'workspace/didChangeWatchedFiles',
   logMessage: 'window/logMessage',
   showMessage: 'window/showMessage',
   publishDiagnostics: 'textDocument/publishDiagnostics',
@@ -124,6 +125,9 @@ function workspaceFolders(folders) {
   return (folders || []).filter((f) => f.uri.scheme === 'file').map((f) => ({ uri: f.uri.toString(), name: f.name }));
 }
 
+/** LSP's FileChangeType: a watched file created, changed or deleted. */
+const FileChangeType = Object.freeze({ created: 1, changed: 2, deleted: 3 });
+
 /** The `workspace/didChangeConfiguration` params that give the daemon new field rules. */
 function rulesSettings(rules) {
   return { settings: { maskd: { rules } } };
@@ -165,6 +169,7 @@ function textDocumentIdentifier(document, withVersion) {
 module.exports = {
   Method,
   ErrorCode,
+  FileChangeType,
   PROTOCOL_VERSION,
   PRESET_DESCRIPTIONS,
   initializeParams,

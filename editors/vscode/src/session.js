@@ -317,6 +317,17 @@ class Session {
     return this.attachAllByRules();
   }
 
+  /**
+   * Tells the daemon a `.maskd.json` was created, changed or deleted (`type`, a FileChangeType),
+   * then opens the documents its rules may reach; wired to a file system watcher.
+   */
+  onDidChangeRulesFile(uri, type) {
+    if (this.client && this.client.running) {
+      this.client.notify(Method.didChangeWatchedFiles, { changes: [{ uri: uri.toString(), type }] });
+    }
+    return this.attachAllByRules();
+  }
+
   /** Gives the daemon the new `maskd.rules`, then opens the documents they may reach. */
   onDidChangeRules() {
     if (this.client && this.client.running) {

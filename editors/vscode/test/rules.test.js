@@ -122,3 +122,13 @@ test('an added workspace folder goes to the daemon, whose .maskd.json then forma
   assert.equal(editor.document.getText(), 'CARD=4111 1111 1111 1111\n');
   assert.deepEqual(await daemonFields(editor), [['4111 1111 1111 1111', `${vscode.Uri.file(other).toString()}/.maskd.json`, 0]]);
 });
+
+test('a .maskd.json saved goes to the daemon as workspace/didChangeWatchedFiles; an open document its new rule reaches is formatted', async () => {
+  const editor = H.fake.editors.find((e) => e.document.uri.fsPath === path.join(root, 'notes.txt'));
+  assert.equal(editor.document.getText(), TEXT);
+  fs.writeFileSync(path.join(root, '.maskd.json'), JSON.stringify({ rules: [{ ...PHONE_RULE, files: '**/*.{yaml,txt}' }] }));
+  fake.fileEvent('changed', path.join(root, '.maskd.json'));
+  await H.settle(editor);
+  assert.deepEqual(sent(Method.didChangeWatchedFiles).map((m) => m.params), [{ changes: [{ uri: rulesUri, type: 2 }] }]);
+  assert.equal(editor.document.getText(), 'name: Ann\nphone: +1 (201) 555-0123\ncard: 4111111111111111\nzip: 123456789\n');
+});
