@@ -1182,6 +1182,55 @@ a file their globs exclude is left as it is."
       (when (maskd--running-p)
         (maskd-shutdown)))))
 
+(maskd-test--deftest rules-restart
+  "A daemon that exits: the rules open their fields again, the person's too.
+The person's field keeps its place when a rule's field took its id."
+  (let* ((root (maskd-test--rules-workspace))
+         (default-directory root)
+         (maskd-attach-by-rules (eq maskd-test--driver 'jsonrpc))
+         (servers nil))
+    (setq maskd--restarts nil)
+    (when (boundp 'maskd-eglot--restarts) (setq maskd-eglot--restarts nil))
+    (when (maskd--running-p)
+      (maskd-shutdown))
+    (with-temp-file (expand-file-name "people/cy.yaml" root)
+      (insert "phone: 2015550123\ncode: 12\n"))
+    (unwind-protect
+        (progn
+          (maskd-test--visit (expand-file-name "people/cy.yaml" root))
+          (push (maskd-test--connection) servers)
+          (maskd-test--wait-for "formatted on open"
+                                (lambda () (equal "phone: +1 (201) 555-0123\ncode: 12\n"
+                                                  (buffer-string))))
+          ;; The person's field (f2), then a line a rule's field opens on (f3).
+          (goto-char (point-min))
+          (search-forward "code: ")
+          (maskd-test--open "[00]-[00]" (point) (line-end-position))
+          (goto-char (point-max))
+          (kill-new "phone: 2015550124")
+          (maskd-test--keys "C-y")
+          (maskd-test--wait-for
+           "the typed line formatted"
+           (lambda () (equal "phone: +1 (201) 555-0123\ncode: 12\nphone: +1 (201) 555-0124"
+                             (buffer-string))))
+          (let ((old (maskd-test--kill)))
+            (maskd-test--await-restart old)
+            (push (maskd-test--connection) servers)
+            (should (not (eq old (maskd-test--connection)))))
+          ;; The new daemon's rules took f2 for the second phone line.
+          (maskd-test--wait-for "fields again" (lambda () (= 3 (length maskd--fields))))
+          (goto-char (point-min))
+          (search-forward "code: 12")
+          (maskd-test--step "3" "phone: +1 (201) 555-0123\ncode: 12-3\nphone: +1 (201) 555-0124" 10)
+          (should (equal '("+1 (201) 555-0123" "12-3" "+1 (201) 555-0124")
+                         (mapcar (lambda (s) (plist-get s :text)) (maskd-test--daemon-fields))))
+          (should (equal '(t nil t)
+                         (mapcar (lambda (s) (and (plist-get s :rule) t))
+                                 (maskd-test--daemon-fields)))))
+      (when (eq maskd-test--driver 'eglot)
+        (dolist (server (delq nil servers))
+          (ignore-errors (eglot-shutdown server)))))))
+
 ;;;; Running
 
 (defun maskd-test--main (label selector)
