@@ -135,7 +135,7 @@ function rulesSettings(rules) {
 
 /**
  * Reads what this client needs from the `initialize` result.
- * @returns {{encoding: string, presets: string[], serverVersion: string}}
+ * @returns {{encoding: string, presets: string[], phoneRegions: string[], serverVersion: string}}
  * @throws {Error} when the daemon chose an encoding other than UTF-16 (VS Code columns are UTF-16).
  */
 function readInitializeResult(result) {
@@ -145,9 +145,14 @@ function readInitializeResult(result) {
     throw new Error(`the daemon chose position encoding '${encoding}'; VS Code needs utf-16`);
   }
   const maskd = (capabilities.experimental && capabilities.experimental.maskd) || {};
-  const presets = Array.isArray(maskd.presets) ? maskd.presets.filter((p) => typeof p === 'string') : [];
+  const strings = (list) => (Array.isArray(list) ? list.filter((p) => typeof p === 'string') : []);
   const info = (result && result.serverInfo) || {};
-  return { encoding, presets, serverVersion: String(info.version || '?') };
+  return {
+    encoding,
+    presets: strings(maskd.presets),
+    phoneRegions: strings(maskd.phoneRegions),
+    serverVersion: String(info.version || '?'),
+  };
 }
 
 /**

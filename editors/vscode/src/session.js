@@ -54,6 +54,8 @@ class Session {
     this.client = null;
     this.starting = null;
     this.presets = [];
+    /** The region codes the `phone` preset takes, as the daemon announced them. */
+    this.phoneRegions = [];
     this.serverVersion = null;
     /** @type {Map<string, DocumentState>} uri -> state of a document the daemon knows. */
     this.documents = new Map();
@@ -116,6 +118,7 @@ class Session {
       const info = readInitializeResult(await client.request(Method.initialize, initializeParams(this.clientInfo, workspace)));
       client.notify(Method.initialized, {});
       this.presets = info.presets;
+      this.phoneRegions = info.phoneRegions;
       this.serverVersion = info.serverVersion;
     } catch (error) {
       client.stop(500);
