@@ -1621,6 +1621,7 @@ That is when `maskd-rules' is non-nil or its workspace folder has a
 (defvar maskd--attach-failed nil
   "Non-nil once attaching a file by its rules failed (it is said once).")
 
+;;;###autoload
 (defun maskd-rules-attach ()
   "Turn on `maskd-mode' in a file's buffer when field rules may apply to it.
 On `find-file-hook', unless `maskd-attach-by-rules' is nil.  When
@@ -1640,6 +1641,8 @@ the daemon cannot start, one message says so for the session."
                       (cadr err)
                     (error-message-string err))))))))
 
+;; In the autoloads too: files attach by their rules before maskd is loaded.
+;;;###autoload
 (add-hook 'find-file-hook #'maskd-rules-attach)
 
 (defun maskd-rules-file-saved ()

@@ -999,6 +999,40 @@ and did not restart: could not start .*false: .*; fields closed until you open o
             (push name missing))))
       (should (null missing)))))
 
+(ert-deftest maskd-test-rules-autoloads ()
+  "With only the package's autoloads, a file its folder's rules reach attaches.
+A file of a folder without rules starts no daemon."
+  (let* ((root (maskd-test--rules-workspace))
+         (plain (file-name-as-directory (make-temp-file "maskd-plain" t)))
+         (lisp (file-name-as-directory (make-temp-file "maskd-autoloads" t)))
+         (script
+          `(progn
+             (setq maskd-command (list ,maskd-test-binary))
+             (find-file ,(expand-file-name "plain.txt" plain))
+             (princ (format "plain: %S %d\n" (bound-and-true-p maskd-mode)
+                            (length (process-list))))
+             (find-file ,(expand-file-name "people/ann.yaml" root))
+             (let ((deadline (+ (float-time) 20)))
+               (while (and (not (string-match-p "(201)" (buffer-string)))
+                           (< (float-time) deadline))
+                 (accept-process-output nil 0.02)))
+             (princ (format "ann: %S %S\n" maskd-mode (buffer-string)))
+             (maskd-shutdown))))
+    (with-temp-file (expand-file-name "plain.txt" plain)
+      (insert "phone: 2015550123\n"))
+    (copy-file (expand-file-name "../maskd.el" maskd-test--dir) lisp)
+    (require 'autoload)
+    (make-directory-autoloads lisp (expand-file-name "maskd-autoloads.el" lisp))
+    (with-temp-buffer
+      (should (eq 0 (call-process "emacs" nil t nil "--batch" "-Q" "-L" lisp
+                                  "-l" (expand-file-name "maskd-autoloads.el" lisp)
+                                  "--eval" (prin1-to-string script))))
+      (let ((out (buffer-string)))
+        (should (string-match-p "^plain: nil 0$" out))
+        (should (string-match-p
+                 (regexp-quote "ann: t \"name: Ann\nphone: +1 (201) 555-0123\ncard: 4111111111111111\nzip: 123456789\n\"")
+                 out))))))
+
 (ert-deftest maskd-test-eglot-eldoc-one-line ()
   "Under eglot, ElDoc on a field is one line, not the daemon's hover."
   :tags '(eglot)
