@@ -576,7 +576,7 @@ fields closed until you open one"
                    (condition-case nil
                        (maskd-reopen-fields
                         #'maskd-eglot--request
-                        (eglot--VersionedTextDocumentIdentifier)
+                        #'eglot--VersionedTextDocumentIdentifier
                         (maskd-eglot--edits-applier eglot--versioned-identifier))
                      (maskd-error
                       (maskd--clear-fields)

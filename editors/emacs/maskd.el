@@ -1206,39 +1206,63 @@ same form."
 
 (defun maskd-reopen-fields (request document apply-edits)
   "Open the current buffer's fields again, with a new daemon.
-They keep their ids, masks and current ranges, and what was typed in
-them meanwhile is brought into form.  REQUEST, DOCUMENT and
-APPLY-EDITS are the driver's, as for `maskd-request-open-fields' and
-`maskd-apply-open-results'.  Return how many fields were opened."
-  ;; The new daemon opens the rules' fields again by itself, from the
-  ;; rules, when the document opens.
-  (dolist (field maskd--fields)
-    (when (plist-get (nth 1 field) :rule)
-      (maskd--remove-field (car field))))
-  (let* ((fields (seq-filter (lambda (f) (overlay-start (nth 2 f)))
+They keep their masks and current ranges, and their ids where the
+new daemon's rules have not taken them, and what was typed in them
+meanwhile is brought into form.  The fields rules opened are left to
+the new daemon's rules.  REQUEST and APPLY-EDITS are the driver's, as
+for `maskd-request-open-fields' and `maskd-apply-open-results';
+DOCUMENT a function returning the buffer's current document
+identifier.  Return how many fields were opened."
+  (let* ((fields (seq-filter (lambda (f)
+                               (and (overlay-start (nth 2 f))
+                                    (not (plist-get (nth 1 f) :rule))))
                              maskd--fields))
          (masks (mapcar (lambda (f) (overlay-get (nth 2 f) 'maskd-mask))
-                        fields)))
-    (if (null fields)
-        0
-      (let* ((entries (cl-mapcar
-                       (lambda (f mask)
-                         (let ((ov (nth 2 f)))
-                           ;; It was a field: what the person typed into it
-                           ;; meanwhile is theirs, as if typed into it.
-                           (list :range (maskd--range (overlay-start ov)
-                                                      (overlay-end ov))
-                                 :mask mask :field (car f) :force t)))
-                       fields masks))
-             (results (plist-get (maskd-request-open-fields entries request
-                                                            document)
-                                 :results)))
-        (cl-loop for result across results
-                 for f in fields
-                 when (plist-get result :error)
-                 do (maskd--remove-field (car f)))
-        (maskd-apply-open-results results masks apply-edits)
-        (seq-count (lambda (r) (not (plist-get r :error))) results)))))
+                        fields))
+         (entries (lambda (fields ids)
+                    (mapcar
+                     (lambda (f)
+                       (let ((ov (nth 2 f)))
+                         ;; It was a field: what the person typed into it
+                         ;; meanwhile is theirs, as if typed into it.
+                         (append (list :range (maskd--range (overlay-start ov)
+                                                            (overlay-end ov))
+                                       :mask (overlay-get ov 'maskd-mask) :force t)
+                                 (and ids (list :field (car f))))))
+                     fields))))
+    ;; The new daemon's rules open their fields as the document opens, and
+    ;; their `didFormat' may come while the request waits, with ids these
+    ;; fields had: they leave the list now (their overlays still follow
+    ;; the text), and the answers' states take their place.
+    (dolist (f maskd--fields)
+      (unless (memq f fields)
+        (delete-overlay (nth 2 f))))
+    (setq maskd--fields nil)
+    (unwind-protect
+        (if (null fields)
+            0
+          (let* ((results (plist-get (maskd-request-open-fields
+                                      (funcall entries fields t) request
+                                      (funcall document))
+                                     :results))
+                 (taken (cl-loop for result across results
+                                 for f in fields
+                                 when (plist-get result :error) collect f)))
+            ;; An id a rule's field took: the same field again, under a new id.
+            (when taken
+              (let ((again (append (plist-get (maskd-request-open-fields
+                                               (funcall entries taken nil) request
+                                               (funcall document))
+                                              :results)
+                                   nil)))
+                (setq results (vconcat (cl-loop for result across results
+                                                collect (if (plist-get result :error)
+                                                            (pop again)
+                                                          result))))))
+            (maskd-apply-open-results results masks apply-edits)
+            (seq-count (lambda (r) (not (plist-get r :error))) results)))
+      (dolist (f fields)
+        (delete-overlay (nth 2 f))))))
 
 (defun maskd--edits-applier (version)
   "Return a function applying edits to the current buffer while at VERSION."
@@ -1250,7 +1274,7 @@ APPLY-EDITS are the driver's, as for `maskd-request-open-fields' and
   "Open the current buffer and its fields with a new daemon.
 Return how many fields were opened again."
   (maskd--open-document)
-  (maskd-reopen-fields #'maskd--request (maskd--document)
+  (maskd-reopen-fields #'maskd--request #'maskd--document
                        (maskd--edits-applier maskd--version)))
 
 (defun maskd--push-undo-open (id &optional close open)
@@ -1597,6 +1621,7 @@ That is when `maskd-rules' is non-nil or its workspace folder has a
 (defvar maskd--attach-failed nil
   "Non-nil once attaching a file by its rules failed (it is said once).")
 
+;;;###autoload
 (defun maskd-rules-attach ()
   "Turn on `maskd-mode' in a file's buffer when field rules may apply to it.
 On `find-file-hook', unless `maskd-attach-by-rules' is nil.  When
@@ -1616,6 +1641,8 @@ the daemon cannot start, one message says so for the session."
                       (cadr err)
                     (error-message-string err))))))))
 
+;; In the autoloads too: files attach by their rules before maskd is loaded.
+;;;###autoload
 (add-hook 'find-file-hook #'maskd-rules-attach)
 
 (defun maskd-rules-file-saved ()

@@ -999,6 +999,40 @@ and did not restart: could not start .*false: .*; fields closed until you open o
             (push name missing))))
       (should (null missing)))))
 
+(ert-deftest maskd-test-rules-autoloads ()
+  "With only the package's autoloads, a file its folder's rules reach attaches.
+A file of a folder without rules starts no daemon."
+  (let* ((root (maskd-test--rules-workspace))
+         (plain (file-name-as-directory (make-temp-file "maskd-plain" t)))
+         (lisp (file-name-as-directory (make-temp-file "maskd-autoloads" t)))
+         (script
+          `(progn
+             (setq maskd-command (list ,maskd-test-binary))
+             (find-file ,(expand-file-name "plain.txt" plain))
+             (princ (format "plain: %S %d\n" (bound-and-true-p maskd-mode)
+                            (length (process-list))))
+             (find-file ,(expand-file-name "people/ann.yaml" root))
+             (let ((deadline (+ (float-time) 20)))
+               (while (and (not (string-match-p "(201)" (buffer-string)))
+                           (< (float-time) deadline))
+                 (accept-process-output nil 0.02)))
+             (princ (format "ann: %S %S\n" maskd-mode (buffer-string)))
+             (maskd-shutdown))))
+    (with-temp-file (expand-file-name "plain.txt" plain)
+      (insert "phone: 2015550123\n"))
+    (copy-file (expand-file-name "../maskd.el" maskd-test--dir) lisp)
+    (require 'autoload)
+    (make-directory-autoloads lisp (expand-file-name "maskd-autoloads.el" lisp))
+    (with-temp-buffer
+      (should (eq 0 (call-process "emacs" nil t nil "--batch" "-Q" "-L" lisp
+                                  "-l" (expand-file-name "maskd-autoloads.el" lisp)
+                                  "--eval" (prin1-to-string script))))
+      (let ((out (buffer-string)))
+        (should (string-match-p "^plain: nil 0$" out))
+        (should (string-match-p
+                 (regexp-quote "ann: t \"name: Ann\nphone: +1 (201) 555-0123\ncard: 4111111111111111\nzip: 123456789\n\"")
+                 out))))))
+
 (ert-deftest maskd-test-eglot-eldoc-one-line ()
   "Under eglot, ElDoc on a field is one line, not the daemon's hover."
   :tags '(eglot)
@@ -1181,6 +1215,55 @@ a file their globs exclude is left as it is."
       ;; The next tests' daemon starts without the rules.
       (when (maskd--running-p)
         (maskd-shutdown)))))
+
+(maskd-test--deftest rules-restart
+  "A daemon that exits: the rules open their fields again, the person's too.
+The person's field keeps its place when a rule's field took its id."
+  (let* ((root (maskd-test--rules-workspace))
+         (default-directory root)
+         (maskd-attach-by-rules (eq maskd-test--driver 'jsonrpc))
+         (servers nil))
+    (setq maskd--restarts nil)
+    (when (boundp 'maskd-eglot--restarts) (setq maskd-eglot--restarts nil))
+    (when (maskd--running-p)
+      (maskd-shutdown))
+    (with-temp-file (expand-file-name "people/cy.yaml" root)
+      (insert "phone: 2015550123\ncode: 12\n"))
+    (unwind-protect
+        (progn
+          (maskd-test--visit (expand-file-name "people/cy.yaml" root))
+          (push (maskd-test--connection) servers)
+          (maskd-test--wait-for "formatted on open"
+                                (lambda () (equal "phone: +1 (201) 555-0123\ncode: 12\n"
+                                                  (buffer-string))))
+          ;; The person's field (f2), then a line a rule's field opens on (f3).
+          (goto-char (point-min))
+          (search-forward "code: ")
+          (maskd-test--open "[00]-[00]" (point) (line-end-position))
+          (goto-char (point-max))
+          (kill-new "phone: 2015550124")
+          (maskd-test--keys "C-y")
+          (maskd-test--wait-for
+           "the typed line formatted"
+           (lambda () (equal "phone: +1 (201) 555-0123\ncode: 12\nphone: +1 (201) 555-0124"
+                             (buffer-string))))
+          (let ((old (maskd-test--kill)))
+            (maskd-test--await-restart old)
+            (push (maskd-test--connection) servers)
+            (should (not (eq old (maskd-test--connection)))))
+          ;; The new daemon's rules took f2 for the second phone line.
+          (maskd-test--wait-for "fields again" (lambda () (= 3 (length maskd--fields))))
+          (goto-char (point-min))
+          (search-forward "code: 12")
+          (maskd-test--step "3" "phone: +1 (201) 555-0123\ncode: 12-3\nphone: +1 (201) 555-0124" 10)
+          (should (equal '("+1 (201) 555-0123" "12-3" "+1 (201) 555-0124")
+                         (mapcar (lambda (s) (plist-get s :text)) (maskd-test--daemon-fields))))
+          (should (equal '(t nil t)
+                         (mapcar (lambda (s) (and (plist-get s :rule) t))
+                                 (maskd-test--daemon-fields)))))
+      (when (eq maskd-test--driver 'eglot)
+        (dolist (server (delq nil servers))
+          (ignore-errors (eglot-shutdown server)))))))
 
 ;;;; Running
 

@@ -218,25 +218,32 @@ class Session {
         this.documents.delete(uri);
         continue;
       }
-      // The new daemon opens the rules' fields again by itself, from the rules, at didOpen.
-      for (const [id, f] of state.fields) if (f.rule) state.fields.delete(id);
+      // The new daemon's rules open their fields again by themselves at didOpen, and their
+      // didFormat may come before the answer below, with ids these fields had: the fields are
+      // forgotten here, and the answers' states take their place.
+      const fields = [...state.fields.values()].filter((f) => !f.rule)
+        .map((f) => ({ field: f.field, range: f.range, mask: state.masks.get(f.field) || f.mask }));
+      for (const id of state.fields.keys()) this.placeholders.remove(document, id);
+      state.fields.clear();
       this.openWith(client, state);
-      const fields = [...state.fields.values()];
       if (fields.length === 0) continue;
-      const entries = fields.map((f) => ({ range: f.range, mask: state.masks.get(f.field) || f.mask, field: f.field, force: true }));
+      const entries = fields.map((f) => ({ range: f.range, mask: f.mask, field: f.field, force: true }));
       pending.push(this.requestOpenFields(client, document, entries).then((answer) => ({ state, fields, answer })));
     }
     let count = 0;
     for (const p of pending) {
       const { state, fields, answer } = await p;
-      answer.results.forEach((r, i) => {
-        if (r.error) {
-          this.output.appendLine(`${fields[i].field} not re-opened: ${r.error.message}`);
-          state.fields.delete(fields[i].field);
-          this.placeholders.remove(state.document, fields[i].field);
-        }
-      });
       count += await this.applyOpenResults(state, answer, null);
+      // An id a rule's field took: the same field again, under a new id.
+      const taken = fields.filter((f, i) => answer.results[i].error);
+      if (taken.length === 0) continue;
+      for (const f of taken) state.masks.delete(f.field);
+      const again = await this.requestOpenFields(client, state.document, taken.map((f) => ({ range: f.range, mask: f.mask, force: true })));
+      again.results.forEach((r, i) => {
+        if (r.error) this.output.appendLine(`${taken[i].field} not re-opened: ${r.error.message}`);
+        else state.masks.set(r.field, taken[i].mask);
+      });
+      count += await this.applyOpenResults(state, again, null);
     }
     return count;
   }

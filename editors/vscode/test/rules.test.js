@@ -132,3 +132,34 @@ test('a .maskd.json saved goes to the daemon as workspace/didChangeWatchedFiles;
   assert.deepEqual(sent(Method.didChangeWatchedFiles).map((m) => m.params), [{ changes: [{ uri: rulesUri, type: 2 }] }]);
   assert.equal(editor.document.getText(), 'name: Ann\nphone: +1 (201) 555-0123\ncard: 4111111111111111\nzip: 123456789\n');
 });
+
+test('a daemon that exits: the rules open their fields again, the person\'s field keeps its place under a taken id', async () => {
+  const { api } = await H.activate();
+  api.session.restarts = [];
+  const editor = H.openEditor('phone: 2015550123\ncode: 12\n', { file: path.join(root, 'people', 'cy.yaml'), languageId: 'yaml' });
+  await H.settle(editor);
+  const first = 'phone: +1 (201) 555-0123\n';
+  assert.equal(editor.document.getText(), `${first}code: 12\n`);
+  // The person's field, then a line a rule's field opens on: after a restart the rules take the
+  // person's id for that line.
+  editor.select(first.length + 'code: '.length, first.length + 'code: 12'.length);
+  assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs', '[00]-[00]'));
+  editor.caret = editor.document.getText().length;
+  editor.type('phone: 2015550124');
+  await H.settle(editor);
+  assert.equal(editor.document.getText(), `${first}code: 12\nphone: +1 (201) 555-0124`);
+  const ids = api.fieldsOf(editor.document).map((f) => [f.field, Boolean(f.rule)]);
+  const client = api.session.client;
+  const died = new Promise((resolve) => client.once('exit', resolve));
+  client.process.kill('SIGKILL');
+  await died;
+  await H.settle(editor);
+  const after = api.fieldsOf(editor.document);
+  assert.deepEqual(after.map((f) => [f.text, Boolean(f.rule)]), [['+1 (201) 555-0123', true], ['12', false], ['+1 (201) 555-0124', true]]);
+  assert.equal(after[2].field, ids[1][0], 'the rule took the person\'s id');
+  editor.caret = first.length + 'code: 12'.length;
+  await H.typeKeys(editor, '3', [`${first}code: 12-3|\nphone: +1 (201) 555-0124`]);
+  assert.deepEqual(await daemonFields(editor), [
+    ['+1 (201) 555-0123', rulesUri, 0], ['12-3', undefined, undefined], ['+1 (201) 555-0124', rulesUri, 0],
+  ]);
+});
