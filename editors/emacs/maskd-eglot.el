@@ -74,13 +74,17 @@ non-nil or the project has a `.maskd.json', eglot starts
 server already serves them.  The daemon decides which files the
 rules match and opens their fields."
   (when (and buffer-file-name (not (file-remote-p buffer-file-name))
-             (not (eglot-managed-p)) (not (eglot-current-server))
-             (maskd-rules-may-apply-p))
+             (not (eglot-managed-p)) (maskd-rules-may-apply-p))
     (condition-case err
+        ;; The workspace folder may be above the file's directory (outside
+        ;; a VCS, eglot's project is the directory): look up its server.
         (let ((default-directory (maskd-workspace-root)))
-          (eglot (list major-mode) (eglot--current-project) 'maskd-eglot-server
-                 (cons (maskd--program) (cdr maskd-command))
-                 (maskd-language-id)))
+          (if (eglot-current-server)
+              ;; It is now this buffer's server too.
+              (eglot--maybe-activate-editing-mode)
+            (eglot (list major-mode) (eglot--current-project) 'maskd-eglot-server
+                   (cons (maskd--program) (cdr maskd-command))
+                   (maskd-language-id))))
       (error
        (message "[maskd] field rules apply to %s, but %s"
                 (file-name-nondirectory buffer-file-name)
@@ -184,7 +188,8 @@ touched; PARAMS is all of it, passed to `maskd-format-functions'."
           (with-current-buffer buffer
             (setq maskd--formatted (max maskd--formatted version))
             (cond
-             ((memql version maskd-eglot--own)
+             ;; Without a cursor it answers no change (rules opened fields).
+             ((and (memql version maskd-eglot--own) cursor)
               (maskd--count :echo))
              ((or (not (eql version eglot--versioned-identifier))
                   eglot--recent-changes)
@@ -202,8 +207,10 @@ touched; PARAMS is all of it, passed to `maskd-format-functions'."
                 (maskd-eglot--apply edits)
                 (when joined
                   (undo-boundary)))
-              (when cursor
-                (maskd--goto cursor))
+              (if cursor
+                  (maskd--goto cursor)
+                (maskd-push-undo-rule-open params #'maskd-eglot-close-field
+                                           #'maskd-eglot-open-field))
               (maskd--update-fields fields)
               (when (and maskd--fields
                          (not (memq #'maskd-eglot--post-command post-command-hook)))
@@ -569,7 +576,7 @@ fields closed until you open one"
                    (condition-case nil
                        (maskd-reopen-fields
                         #'maskd-eglot--request
-                        (eglot--VersionedTextDocumentIdentifier)
+                        #'eglot--VersionedTextDocumentIdentifier
                         (maskd-eglot--edits-applier eglot--versioned-identifier))
                      (maskd-error
                       (maskd--clear-fields)

@@ -873,7 +873,9 @@ person's change in one undo step."
       (with-current-buffer buffer
         (setq maskd--formatted (max maskd--formatted version))
         (cond
-         ((memql version maskd--own)
+         ;; A didFormat without a cursor answers no change (rules opened
+         ;; fields): it may come at a version of maskd's own edits.
+         ((and (memql version maskd--own) (plist-get params :cursor))
           (maskd--count :echo))
          ((or (/= version maskd--version) maskd--changes maskd--full-sync)
           (maskd--count :stale))
@@ -885,10 +887,25 @@ person's change in one undo step."
             (maskd--apply-edits edits)
             (when joined
               (undo-boundary)))
-          (when (plist-get params :cursor)
-            (maskd--goto (plist-get params :cursor)))
+          (if (plist-get params :cursor)
+              (maskd--goto (plist-get params :cursor))
+            (maskd-push-undo-rule-open params))
           (maskd--update-fields (plist-get params :fields))
           (run-hook-with-args 'maskd-format-functions params)))))))
+
+(defun maskd-push-undo-rule-open (params &optional close open)
+  "Make an undo of the formatting rules opened fields with close them.
+PARAMS is a `maskd/didFormat' without a cursor, whose edits were
+just applied: rules opened its new fields as the file opened or the
+rules changed.  That undo is one step of its own; it closes them (so
+their lines open no field again) and gives the text back.  CLOSE
+and OPEN are the driver's, as for `maskd--push-undo-open'."
+  (when (> (length (plist-get params :edits)) 0)
+    (seq-doseq (state (plist-get params :fields))
+      (when (and (plist-get state :rule)
+                 (not (assoc (plist-get state :field) maskd--fields)))
+        (maskd--push-undo-open (plist-get state :field) close open)))
+    (undo-boundary)))
 
 ;;;; Fields
 
@@ -1189,39 +1206,63 @@ same form."
 
 (defun maskd-reopen-fields (request document apply-edits)
   "Open the current buffer's fields again, with a new daemon.
-They keep their ids, masks and current ranges, and what was typed in
-them meanwhile is brought into form.  REQUEST, DOCUMENT and
-APPLY-EDITS are the driver's, as for `maskd-request-open-fields' and
-`maskd-apply-open-results'.  Return how many fields were opened."
-  ;; The new daemon opens the rules' fields again by itself, from the
-  ;; rules, when the document opens.
-  (dolist (field maskd--fields)
-    (when (plist-get (nth 1 field) :rule)
-      (maskd--remove-field (car field))))
-  (let* ((fields (seq-filter (lambda (f) (overlay-start (nth 2 f)))
+They keep their masks and current ranges, and their ids where the
+new daemon's rules have not taken them, and what was typed in them
+meanwhile is brought into form.  The fields rules opened are left to
+the new daemon's rules.  REQUEST and APPLY-EDITS are the driver's, as
+for `maskd-request-open-fields' and `maskd-apply-open-results';
+DOCUMENT a function returning the buffer's current document
+identifier.  Return how many fields were opened."
+  (let* ((fields (seq-filter (lambda (f)
+                               (and (overlay-start (nth 2 f))
+                                    (not (plist-get (nth 1 f) :rule))))
                              maskd--fields))
          (masks (mapcar (lambda (f) (overlay-get (nth 2 f) 'maskd-mask))
-                        fields)))
-    (if (null fields)
-        0
-      (let* ((entries (cl-mapcar
-                       (lambda (f mask)
-                         (let ((ov (nth 2 f)))
-                           ;; It was a field: what the person typed into it
-                           ;; meanwhile is theirs, as if typed into it.
-                           (list :range (maskd--range (overlay-start ov)
-                                                      (overlay-end ov))
-                                 :mask mask :field (car f) :force t)))
-                       fields masks))
-             (results (plist-get (maskd-request-open-fields entries request
-                                                            document)
-                                 :results)))
-        (cl-loop for result across results
-                 for f in fields
-                 when (plist-get result :error)
-                 do (maskd--remove-field (car f)))
-        (maskd-apply-open-results results masks apply-edits)
-        (seq-count (lambda (r) (not (plist-get r :error))) results)))))
+                        fields))
+         (entries (lambda (fields ids)
+                    (mapcar
+                     (lambda (f)
+                       (let ((ov (nth 2 f)))
+                         ;; It was a field: what the person typed into it
+                         ;; meanwhile is theirs, as if typed into it.
+                         (append (list :range (maskd--range (overlay-start ov)
+                                                            (overlay-end ov))
+                                       :mask (overlay-get ov 'maskd-mask) :force t)
+                                 (and ids (list :field (car f))))))
+                     fields))))
+    ;; The new daemon's rules open their fields as the document opens, and
+    ;; their `didFormat' may come while the request waits, with ids these
+    ;; fields had: they leave the list now (their overlays still follow
+    ;; the text), and the answers' states take their place.
+    (dolist (f maskd--fields)
+      (unless (memq f fields)
+        (delete-overlay (nth 2 f))))
+    (setq maskd--fields nil)
+    (unwind-protect
+        (if (null fields)
+            0
+          (let* ((results (plist-get (maskd-request-open-fields
+                                      (funcall entries fields t) request
+                                      (funcall document))
+                                     :results))
+                 (taken (cl-loop for result across results
+                                 for f in fields
+                                 when (plist-get result :error) collect f)))
+            ;; An id a rule's field took: the same field again, under a new id.
+            (when taken
+              (let ((again (append (plist-get (maskd-request-open-fields
+                                               (funcall entries taken nil) request
+                                               (funcall document))
+                                              :results)
+                                   nil)))
+                (setq results (vconcat (cl-loop for result across results
+                                                collect (if (plist-get result :error)
+                                                            (pop again)
+                                                          result))))))
+            (maskd-apply-open-results results masks apply-edits)
+            (seq-count (lambda (r) (not (plist-get r :error))) results)))
+      (dolist (f fields)
+        (delete-overlay (nth 2 f))))))
 
 (defun maskd--edits-applier (version)
   "Return a function applying edits to the current buffer while at VERSION."
@@ -1233,7 +1274,7 @@ APPLY-EDITS are the driver's, as for `maskd-request-open-fields' and
   "Open the current buffer and its fields with a new daemon.
 Return how many fields were opened again."
   (maskd--open-document)
-  (maskd-reopen-fields #'maskd--request (maskd--document)
+  (maskd-reopen-fields #'maskd--request #'maskd--document
                        (maskd--edits-applier maskd--version)))
 
 (defun maskd--push-undo-open (id &optional close open)
@@ -1580,6 +1621,7 @@ That is when `maskd-rules' is non-nil or its workspace folder has a
 (defvar maskd--attach-failed nil
   "Non-nil once attaching a file by its rules failed (it is said once).")
 
+;;;###autoload
 (defun maskd-rules-attach ()
   "Turn on `maskd-mode' in a file's buffer when field rules may apply to it.
 On `find-file-hook', unless `maskd-attach-by-rules' is nil.  When
@@ -1599,7 +1641,28 @@ the daemon cannot start, one message says so for the session."
                       (cadr err)
                     (error-message-string err))))))))
 
+;; In the autoloads too: files attach by their rules before maskd is loaded.
+;;;###autoload
 (add-hook 'find-file-hook #'maskd-rules-attach)
+
+(defun maskd-rules-file-saved ()
+  "Tell the daemon a `.maskd.json' saved in Emacs changed; attach what it reaches.
+On `after-save-hook'.  The daemon reads it again when its directory
+is a workspace folder it knows (a file there starts it otherwise,
+with that folder), and the open files' lines are tried again."
+  (when (and buffer-file-name
+             (equal (file-name-nondirectory buffer-file-name) maskd-rules-file-name))
+    (let ((file (file-truename buffer-file-name)))
+      (when (and (maskd--running-p)
+                 (member (file-name-directory file) maskd--folders))
+        (jsonrpc-notify maskd--connection :workspace/didChangeWatchedFiles
+                        (list :changes (vector (list :uri (maskd--file-uri file)
+                                                     :type 2)))))
+      (dolist (buffer (buffer-list))
+        (with-current-buffer buffer
+          (maskd-rules-attach))))))
+
+(add-hook 'after-save-hook #'maskd-rules-file-saved)
 
 ;;;; The minor mode
 

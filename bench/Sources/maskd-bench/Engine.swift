@@ -150,7 +150,7 @@ enum EngineBench {
 
     /// The loops `--engine-loop NAME:RUNS` runs alone (no timing), for `valgrind --tool=callgrind`
     /// (`bench/instructions` counts only inside the functions that make the keystrokes).
-    static let loopNames = ["bracket-card", "bracket-phone", "bracket-backspace", "card"].flatMap { [$0, $0 + "-handle"] }
+    static let loopNames = ["bracket-card", "bracket-phone", "bracket-backspace", "card", "phone-gb", "phone-cn"].flatMap { [$0, $0 + "-handle"] }
 
     /// Runs loop `name` `runs` times.
     /// - Returns: the keystrokes made.
@@ -162,8 +162,9 @@ enum EngineBench {
                                      digits: Masks.bracketCardDigits, handle: handle)
             return runs
         }
-        let brackets = try EngineCase.bracket()
-        let cases = ["bracket-card": brackets[0], "bracket-phone": brackets[1], "card": try EngineCase.all()[0]]
+        let brackets = try EngineCase.bracket(), phones = try EngineCase.phone()
+        let cases = ["bracket-card": brackets[0], "bracket-phone": brackets[1], "card": try EngineCase.all()[0],
+                     "phone-gb": phones[0], "phone-cn": phones[1]]
         guard let c = cases[base] else { throw BenchFailure("--engine-loop: no loop '\(name)' (\(loopNames.joined(separator: ", ")))") }
         _ = typing(c, reps: runs, warmup: 0, handle: handle)
         return runs * c.keys.count

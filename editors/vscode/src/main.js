@@ -6,6 +6,7 @@ const commands = require('./commands');
 const config = require('./config');
 const { Session } = require('./session');
 const { FieldStatus } = require('./status');
+const { FileChangeType } = require('./protocol');
 const packageJson = require('../package.json');
 
 /** @type {Session | null} */
@@ -25,6 +26,8 @@ function activate(context) {
   session = new Session(vscode, output, { name: 'maskd-vscode', version: packageJson.version });
   const s = session;
   const status = new FieldStatus(vscode, s);
+  // A workspace folder's `.maskd.json` saved, made or removed: the daemon reads it again.
+  const rulesFiles = vscode.workspace.createFileSystemWatcher('**/.maskd.json');
   context.subscriptions.push(
     output,
     s,
@@ -37,6 +40,10 @@ function activate(context) {
     vscode.workspace.onDidCloseTextDocument((document) => s.onDidCloseTextDocument(document)),
     vscode.workspace.onDidOpenTextDocument((document) => s.attachByRules(document)),
     vscode.workspace.onDidChangeWorkspaceFolders((event) => s.onDidChangeWorkspaceFolders(event)),
+    rulesFiles,
+    rulesFiles.onDidCreate((uri) => s.onDidChangeRulesFile(uri, FileChangeType.created)),
+    rulesFiles.onDidChange((uri) => s.onDidChangeRulesFile(uri, FileChangeType.changed)),
+    rulesFiles.onDidDelete((uri) => s.onDidChangeRulesFile(uri, FileChangeType.deleted)),
     vscode.window.onDidChangeVisibleTextEditors((editors) => s.onDidChangeVisibleTextEditors(editors)),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (config.affectsRules(event)) s.onDidChangeRules();

@@ -47,6 +47,7 @@ const Method = Object.freeze({
   didClose: 'textDocument/didClose',
   didChangeConfiguration: 'workspace/didChangeConfiguration',
   didChangeWorkspaceFolders: 'workspace/didChangeWorkspaceFolders',
+  didChangeWatchedFiles: 'workspace/didChangeWatchedFiles',
   logMessage: 'window/logMessage',
   showMessage: 'window/showMessage',
   publishDiagnostics: 'textDocument/publishDiagnostics',
@@ -124,6 +125,9 @@ function workspaceFolders(folders) {
   return (folders || []).filter((f) => f.uri.scheme === 'file').map((f) => ({ uri: f.uri.toString(), name: f.name }));
 }
 
+/** LSP's FileChangeType: a watched file created, changed or deleted. */
+const FileChangeType = Object.freeze({ created: 1, changed: 2, deleted: 3 });
+
 /** The `workspace/didChangeConfiguration` params that give the daemon new field rules. */
 function rulesSettings(rules) {
   return { settings: { maskd: { rules } } };
@@ -131,7 +135,7 @@ function rulesSettings(rules) {
 
 /**
  * Reads what this client needs from the `initialize` result.
- * @returns {{encoding: string, presets: string[], serverVersion: string}}
+ * @returns {{encoding: string, presets: string[], phoneRegions: string[], serverVersion: string}}
  * @throws {Error} when the daemon chose an encoding other than UTF-16 (VS Code columns are UTF-16).
  */
 function readInitializeResult(result) {
@@ -141,9 +145,14 @@ function readInitializeResult(result) {
     throw new Error(`the daemon chose position encoding '${encoding}'; VS Code needs utf-16`);
   }
   const maskd = (capabilities.experimental && capabilities.experimental.maskd) || {};
-  const presets = Array.isArray(maskd.presets) ? maskd.presets.filter((p) => typeof p === 'string') : [];
+  const strings = (list) => (Array.isArray(list) ? list.filter((p) => typeof p === 'string') : []);
   const info = (result && result.serverInfo) || {};
-  return { encoding, presets, serverVersion: String(info.version || '?') };
+  return {
+    encoding,
+    presets: strings(maskd.presets),
+    phoneRegions: strings(maskd.phoneRegions),
+    serverVersion: String(info.version || '?'),
+  };
 }
 
 /**
@@ -160,6 +169,7 @@ function textDocumentIdentifier(document, withVersion) {
 module.exports = {
   Method,
   ErrorCode,
+  FileChangeType,
   PROTOCOL_VERSION,
   PRESET_DESCRIPTIONS,
   initializeParams,

@@ -54,6 +54,8 @@ class Session {
     this.client = null;
     this.starting = null;
     this.presets = [];
+    /** The region codes the `phone` preset takes, as the daemon announced them. */
+    this.phoneRegions = [];
     this.serverVersion = null;
     /** @type {Map<string, DocumentState>} uri -> state of a document the daemon knows. */
     this.documents = new Map();
@@ -116,6 +118,7 @@ class Session {
       const info = readInitializeResult(await client.request(Method.initialize, initializeParams(this.clientInfo, workspace)));
       client.notify(Method.initialized, {});
       this.presets = info.presets;
+      this.phoneRegions = info.phoneRegions;
       this.serverVersion = info.serverVersion;
     } catch (error) {
       client.stop(500);
@@ -215,25 +218,32 @@ class Session {
         this.documents.delete(uri);
         continue;
       }
-      // The new daemon opens the rules' fields again by itself, from the rules, at didOpen.
-      for (const [id, f] of state.fields) if (f.rule) state.fields.delete(id);
+      // The new daemon's rules open their fields again by themselves at didOpen, and their
+      // didFormat may come before the answer below, with ids these fields had: the fields are
+      // forgotten here, and the answers' states take their place.
+      const fields = [...state.fields.values()].filter((f) => !f.rule)
+        .map((f) => ({ field: f.field, range: f.range, mask: state.masks.get(f.field) || f.mask }));
+      for (const id of state.fields.keys()) this.placeholders.remove(document, id);
+      state.fields.clear();
       this.openWith(client, state);
-      const fields = [...state.fields.values()];
       if (fields.length === 0) continue;
-      const entries = fields.map((f) => ({ range: f.range, mask: state.masks.get(f.field) || f.mask, field: f.field, force: true }));
+      const entries = fields.map((f) => ({ range: f.range, mask: f.mask, field: f.field, force: true }));
       pending.push(this.requestOpenFields(client, document, entries).then((answer) => ({ state, fields, answer })));
     }
     let count = 0;
     for (const p of pending) {
       const { state, fields, answer } = await p;
-      answer.results.forEach((r, i) => {
-        if (r.error) {
-          this.output.appendLine(`${fields[i].field} not re-opened: ${r.error.message}`);
-          state.fields.delete(fields[i].field);
-          this.placeholders.remove(state.document, fields[i].field);
-        }
-      });
       count += await this.applyOpenResults(state, answer, null);
+      // An id a rule's field took: the same field again, under a new id.
+      const taken = fields.filter((f, i) => answer.results[i].error);
+      if (taken.length === 0) continue;
+      for (const f of taken) state.masks.delete(f.field);
+      const again = await this.requestOpenFields(client, state.document, taken.map((f) => ({ range: f.range, mask: f.mask, force: true })));
+      again.results.forEach((r, i) => {
+        if (r.error) this.output.appendLine(`${taken[i].field} not re-opened: ${r.error.message}`);
+        else state.masks.set(r.field, taken[i].mask);
+      });
+      count += await this.applyOpenResults(state, again, null);
     }
     return count;
   }
@@ -314,6 +324,17 @@ class Session {
     return this.attachAllByRules();
   }
 
+  /**
+   * Tells the daemon a `.maskd.json` was created, changed or deleted (`type`, a FileChangeType),
+   * then opens the documents its rules may reach; wired to a file system watcher.
+   */
+  onDidChangeRulesFile(uri, type) {
+    if (this.client && this.client.running) {
+      this.client.notify(Method.didChangeWatchedFiles, { changes: [{ uri: uri.toString(), type }] });
+    }
+    return this.attachAllByRules();
+  }
+
   /** Gives the daemon the new `maskd.rules`, then opens the documents they may reach. */
   onDidChangeRules() {
     if (this.client && this.client.running) {
@@ -360,8 +381,11 @@ class Session {
 
   /** Opens again, after a redo of their open, the fields an undo closed. */
   reopenRedone(state, fields) {
-    for (const f of fields) if (f.mask !== undefined) state.masks.set(f.field, f.mask);
-    const entries = fields.map((f) => ({ range: f.range, mask: f.mask, field: f.field }));
+    // A rule's field has no mask of the extension's: its redo is the text only.
+    const masked = fields.filter((f) => f.mask !== undefined);
+    if (masked.length === 0) return;
+    for (const f of masked) state.masks.set(f.field, f.mask);
+    const entries = masked.map((f) => ({ range: f.range, mask: f.mask, field: f.field }));
     this.requestOpenFields(this.client, state.document, entries)
       .then((answer) => this.applyOpenResults(state, answer, null))
       .catch((error) => this.output.appendLine(`redo of an open: ${error.message}`));
@@ -430,12 +454,21 @@ class Session {
     const version = params.textDocument.version;
     state.enqueue(async () => {
       let outcome;
-      if (this.echoes.isOwn(uri, version)) outcome = 'echo';
+      // Without a cursor it answers no change (rules opened fields): it may come at a version of
+      // the extension's own edits.
+      const ruleOpen = params.cursor === null;
+      if (!ruleOpen && this.echoes.isOwn(uri, version)) outcome = 'echo';
       else if (state.ignored.has(version)) outcome = 'undo';
       else outcome = await edits.applyFormat(this.vscode, state.document, { ...params, version }, this.echoes);
       this.stats[outcome] += 1;
-      if (outcome === 'applied') this.updateFields(state, params.fields || []);
-      else this.output.appendLine(`didFormat for version ${version} not applied: ${outcome}`);
+      if (outcome === 'applied') {
+        const opened = (params.fields || []).filter((f) => f.rule && !state.fields.has(f.field)).map((f) => f.field);
+        this.updateFields(state, params.fields || []);
+        // An undo of the formatting the rules' fields opened with closes them, as for an open.
+        if (ruleOpen && opened.length > 0 && (params.edits || []).length > 0) {
+          state.lastOpen = { version: state.document.version, fields: opened };
+        }
+      } else this.output.appendLine(`didFormat for version ${version} not applied: ${outcome}`);
       this.formatEmitter.fire({ document: state.document, params, outcome });
     }, (error) => this.output.appendLine(`didFormat: ${error.message}`));
   }

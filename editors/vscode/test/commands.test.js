@@ -186,6 +186,40 @@ test('phone and a region code open the phone preset for that region', async () =
   assert.equal(state.region, 'GB');
 });
 
+test('picking phone asks for its region: a code gives national numbers, International a +', async () => {
+  const picks = [];
+  /** Answers the quick picks in turn with `labels`, keeping what each offered. */
+  function answer(...labels) {
+    fake.quickPick = (items, options) => {
+      picks.push({ items, options });
+      const label = labels.shift();
+      return items.find((i) => i.label === label);
+    };
+  }
+  let editor = H.openEditor('Tel: |');
+  answer('phone', 'GB');
+  assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs'));
+  const regions = picks[1].items.map((i) => i.label);
+  assert.equal(regions[0], 'International');
+  for (const code of ['GB', 'US', 'CN', 'DE', 'JP']) assert.ok(regions.includes(code), code);
+  assert.equal(regions.length, 1 + 245, 'every region libphonenumber knows, once');
+  assert.match(picks[1].options.title, /phone/);
+  await H.typeKeys(editor, '01212', ['Tel: 0|', 'Tel: 01|', 'Tel: 012|', 'Tel: 0121|', 'Tel: 0121 2|']);
+  assert.equal((await H.activate()).api.fieldsOf(editor.document)[0].mask, 'phone(region: GB)');
+
+  editor = H.openEditor('Tel: |');
+  answer('phone', 'International');
+  assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs'));
+  await H.typeKeys(editor, '44', ['Tel: +4|', 'Tel: +44 |']);
+  assert.equal((await H.activate()).api.fieldsOf(editor.document)[0].mask, 'phone');
+
+  // Escape at the region pick opens nothing.
+  editor = H.openEditor('Tel: |');
+  answer('phone');
+  assert.equal(await vscode.commands.executeCommand('maskd.formatFieldAs'), undefined);
+  assert.deepEqual((await H.activate()).api.fieldsOf(editor.document), []);
+});
+
 test('an undo of an open closes the field and gives the text back', async () => {
   const editor = H.openEditor('Phone: |5551234567|');
   assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs', 'phone.us'));

@@ -502,6 +502,14 @@ const fake = {
     onDidChangeWorkspaceFolders.fire({ added: after.filter((f) => !has(before, f)), removed: before.filter((f) => !has(after, f)) });
   },
 
+  /** The file system watchers made, `{glob, created, changed, deleted}` (EventEmitters). */
+  watchers: [],
+
+  /** Fires `kind` ('created', 'changed', 'deleted') for the file at `file` in every watcher, as VS Code does for a file on disk. */
+  fileEvent(kind, file) {
+    for (const w of fake.watchers) if (!w.disposed) w[kind].fire(Uri.file(file));
+  },
+
   /** The lines written to output channel `name`. */
   output(name) {
     return fake.outputs.get(name) || [];
@@ -544,6 +552,19 @@ const workspace = {
     return fake.workspaceFolders;
   },
   onDidChangeWorkspaceFolders: onDidChangeWorkspaceFolders.event,
+  /** A watcher of files matching `glob`; `fake.fileEvent` fires its events (the glob is not matched). */
+  createFileSystemWatcher(glob) {
+    const w = { glob, created: new EventEmitter(), changed: new EventEmitter(), deleted: new EventEmitter(), disposed: false };
+    fake.watchers.push(w);
+    return {
+      onDidCreate: w.created.event,
+      onDidChange: w.changed.event,
+      onDidDelete: w.deleted.event,
+      dispose() {
+        w.disposed = true;
+      },
+    };
+  },
   onDidChangeTextDocument: onDidChangeTextDocument.event,
   onDidCloseTextDocument: onDidCloseTextDocument.event,
   onDidOpenTextDocument: onDidOpenTextDocument.event,
