@@ -58,6 +58,8 @@ public final class Server {
     var ruleSources: [RuleSource] = []
     /// Some workspace folder had a `.maskd.json` when the rules were last read.
     var hasRulesFile = false
+    /// The client was asked to watch the rules files (once per session).
+    var rulesWatcherRequested = false
 
     /// - Parameters:
     ///   - notify: sends a notification (method, params) to the client.

@@ -329,14 +329,38 @@ final class Document {
         return propose([id: result], cursorField: id, alwaysCursor: true)
     }
 
-    /// Closes a field; its text stays as it is. - Returns: false when there is no such field.
-    func closeField(_ id: String) -> Bool {
-        guard lines.session(of: id) != nil, let line = lines.lineOfField(id), lines.removeField(id) else { return false }
-        pending.removeAll { $0.field == id }
+    /// Closes a field. Its text stays, but for the zeros a number mask's `padFraction` adds on closing
+    /// (`Mask.closing`: `12.5` becomes `12.50`), which are proposed as edits, pending like any formatting, on
+    /// behalf of the closed field: their echo is the daemon's own, and no field takes what they insert.
+    /// - Parameter caret: the editor's cursor, when the client sends it: in or at the field it is carried as
+    ///   `format` carries it (at the end, after the zeros), later on the line it moves with the edits.
+    /// - Returns: nil when there is no such field; else the padding edits (against the current version; none
+    ///   when nothing pads, or while the field's formatting still waits for its echo, since its text in the
+    ///   editor is then not the daemon's yet) and the caret after them (nil without `caret` or edits).
+    func closeField(_ id: String, caret: Position?) -> (edits: [TextEdit], cursor: Position?)? {
+        guard let session = lines.session(of: id), let (line, span, text) = fieldText(id) else { return nil }
+        var caretAt: ScalarPosition?
+        var fieldCaret: Int?
+        if let caret, case .success(let p) = scalarPosition(caret) {
+            caretAt = p
+            if p.line == line, span.start <= p.column, p.column <= span.end {
+                fieldCaret = text.characterOffset(ofScalar: p.column - span.start, roundUp: false)
+            }
+        }
+        var padding: (edits: [TextEdit], cursor: Position?) = ([], nil)
+        let waiting = pending.contains { $0.field == id }
+        if !waiting, let padded = session.mask.closing(text, caret: fieldCaret) {
+            let formatted = formatEdits([id: padded])
+            padding.edits = formatted.edits
+            if fieldCaret != nil { padding.cursor = formatted.caret[id] }
+        }
+        guard lines.removeField(id) else { return nil }
+        if waiting { pending.removeAll { $0.field == id } }
         problems[id] = nil
         ruleOrigins[id] = nil
         closedLines.insert(line)
-        return true
+        if let p = caretAt, fieldCaret == nil, !padding.edits.isEmpty { padding.cursor = cursorAfterPending(p) }
+        return padding
     }
 
     /// Brings fields into form (`textDocument/formatting`): each field's text in the daemon's copy
