@@ -151,7 +151,8 @@ public final class Mask: @unchecked Sendable {
                 break
             }
             kept = reading
-            return apply(edit, inserted: inserted, units: reading.units, text: text) { reading.read(with: $0) }
+            return apply(edit, inserted: inserted, units: reading.units, text: text, read: { reading.read(with: $0) },
+                         select: { reading.program(of: $0, forPrefix: $1) })
         case .oneOf, .number, .phone: break
         }
         kept = nil
@@ -250,12 +251,21 @@ public final class Mask: @unchecked Sendable {
                       overflow: overflow, brand: brand)
     }
 
-    /// - Parameter read: reads `chars` with the program chosen for them (a `MaskField` resumes a kept reading).
+    /// - Parameters:
+    ///   - read: reads `chars` with the program chosen for them (a `MaskField` resumes a kept reading).
+    ///   - select: a dynamic mask's program for a prefix (a `MaskField` remembers the last one).
     private func apply<U: FieldUnit>(_ edit: FieldEdit, inserted: [U], units chars: [U], text: String,
-                                     read: (Program) -> Program.Decomposition<U>) -> FieldResult {
+                                     read: (Program) -> Program.Decomposition<U>,
+                                     select: (DynamicProgram, AlnumPrefix) -> (Program, brand: String?)
+                                        = { $0.program(forPrefix: $1) }) -> FieldResult {
         let range = clamp(edit.range, chars.count)
         // Only `oneOf` has several candidates; the others skip building a list.
-        let single = singleCandidate(for: chars)
+        let single: (Program, String?)?
+        switch kind {
+        case .slots(let program): single = (program, nil)
+        case .dynamic(let dynamic): single = select(dynamic, U.alnumPrefix(chars))
+        case .oneOf, .number, .phone: single = nil
+        }
         let candidates = single == nil ? candidates(for: chars) : []
         let current = single == nil ? bestProgram(candidates.map(\.0), for: chars) : 0
         let (program, currentBrand) = single ?? candidates[current]
@@ -278,7 +288,7 @@ public final class Mask: @unchecked Sendable {
         if case .dynamic(let dynamic) = kind, !chosen.outcome.refused {
             // The entered characters may now call for another program (the brand changed).
             let cells = chosen.outcome.layout.cells
-            let (next, brand) = dynamic.program(forPrefix: U.alnumPrefix(cells.lazy.map { $0.char }))
+            let (next, brand) = select(dynamic, U.alnumPrefix(cells.lazy.map { $0.char }))
             if next !== chosen.program {
                 // The edit is replayed in the new program from every entered character (those before
                 // it, the inserted text, those after it), not from the cells the old program kept: a
@@ -436,12 +446,16 @@ public final class Mask: @unchecked Sendable {
         if tail.missing > 0 {
             problems = program.missingProblem(tail.missing)
         } else {
-            problems += program.blockProblems(layout)
+            // Most lists are empty: one is taken as it is, and only a second one is appended.
+            func add(_ more: [String]) {
+                if problems.isEmpty { problems = more } else if !more.isEmpty { problems += more }
+            }
+            add(program.blockProblems(layout))
             if case .dynamic(let dynamic) = kind {
                 let prefix = U.alnumPrefix(layout.cells.lazy.map { $0.char })
-                problems += dynamic.problems(prefix, layout.cells.count, brand)
+                add(dynamic.problems(prefix, layout.cells.count, brand))
             }
-            if !checks.validators.isEmpty { problems += checks.problems(rendered.value) }
+            if !checks.validators.isEmpty { add(checks.problems(rendered.value)) }
         }
         return FieldResult(
             text: rendered.text, selection: selection, value: rendered.value, complete: tail.missing == 0,

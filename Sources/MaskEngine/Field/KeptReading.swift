@@ -11,6 +11,9 @@ final class KeptReading: @unchecked Sendable {
     private var decomposition = Program.Decomposition<UInt8>(layout: Layout())
     /// How many of `units` the text `decomposition` was read from starts with.
     private var shared = 0
+    /// The last program a dynamic mask chose, and for what: most keystrokes leave the first letters
+    /// and digits as they were, and choosing (the card brand's ranges) costs more than comparing.
+    private var lastChoice: (dynamic: DynamicProgram, prefix: AlnumPrefix, program: Program, brand: String?)?
 
     /// A field whose text is `text`, or nil when it is not ASCII (the byte path cannot hold it).
     init?(_ text: String) {
@@ -23,6 +26,7 @@ final class KeptReading: @unchecked Sendable {
         program = other.program
         decomposition = other.decomposition
         shared = other.shared
+        lastChoice = other.lastChoice
     }
 
     /// Another reading of the same text, to change without changing this one.
@@ -53,16 +57,26 @@ final class KeptReading: @unchecked Sendable {
 
     /// Reads `units` with `program`, resuming the kept reading when it is `program`'s.
     func read(with program: Program) -> Program.Decomposition<UInt8> {
-        var d = Program.Decomposition<UInt8>(layout: Layout())
-        swap(&d, &decomposition)
         if program === self.program {
-            program.decompose(units, resuming: &d, sharing: shared)
+            program.decompose(units, resuming: &decomposition, sharing: shared)
         } else {
             self.program = program
-            d = program.decompose(units)
+            var d = program.decompose(units)
+            // Room for a whole field, so the keystrokes to come append without growing the arrays.
+            let room = min(program.elements.count + 1, Program.maximumCells)
+            d.layout.cells.reserveCapacity(room)
+            d.trace.reserveCapacity(room)
+            decomposition = d
         }
         shared = units.count
-        decomposition = d
-        return d
+        return decomposition
+    }
+
+    /// `dynamic.program(forPrefix: prefix)`, remembered for the next keystroke.
+    func program(of dynamic: DynamicProgram, forPrefix prefix: AlnumPrefix) -> (Program, brand: String?) {
+        if let last = lastChoice, last.dynamic === dynamic, last.prefix == prefix { return (last.program, last.brand) }
+        let (program, brand) = dynamic.program(forPrefix: prefix)
+        lastChoice = (dynamic, prefix, program, brand)
+        return (program, brand)
     }
 }

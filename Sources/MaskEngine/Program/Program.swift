@@ -281,8 +281,9 @@ extension Program {
             }
         }
         sortUnread(chars[i...], rejected: &rejected, overflow: &overflow)
-        outcome.rejected = U.string(rejected)
-        outcome.overflow = U.string(overflow)
+        // Nearly every keystroke refuses and cuts nothing: no string is made for that.
+        outcome.rejected = rejected.isEmpty ? "" : U.string(rejected)
+        outcome.overflow = overflow.isEmpty ? "" : U.string(overflow)
         return outcome
     }
 

@@ -231,6 +231,14 @@ section("engine", number: "1") {
         let (samples, text) = EngineBench.typing(c, reps: counts.engineReps, warmup: counts.engineWarmup)
         add("\(c.name) typed", samples, target: c.name.hasPrefix("card"))
         report.note("engine \(c.name): \(c.keys.count) keys typed give \"\(text)\".")
+        guard c.name.hasPrefix("card") else { continue }
+        // Issue 14: the card preset typed as an editor's field calls it, through a kept `MaskField`.
+        let (kept, keptText) = EngineBench.typing(c, reps: counts.engineReps, warmup: counts.engineWarmup, handle: true)
+        report.add(Row(number: "1", name: "engine: \(c.name) typed through MaskField, ns/keystroke",
+                       median: formatDuration(kept.median), p99: formatDuration(kept.p99),
+                       baseline: "stateless \(formatDuration(samples.median))",
+                       ratio: formatRatio(samples.median / kept.median) + " faster", target: "≤ 600 ns",
+                       result: Verdict.check(kept.median <= 600 && keptText == text)))
     }
     let (deletion, what) = try EngineBench.midFieldDeletion(reps: counts.engineReps, warmup: counts.engineWarmup)
     add("card: mid-field backspace, full field", deletion, target: false)
@@ -244,17 +252,32 @@ section("engine", number: "1") {
                        ratio: formatRatio(speedup) + "-" + formatRatio(redMadRobot.1 / samples.median) + " faster",
                        target: "≤ \(formatDuration(goal)), ≥ 6x", result: Verdict.check(samples.median <= goal && speedup >= 6)))
     }
+    // Each through a `MaskField` kept per field, as an editor's field calls it (the goal), and through the
+    // stateless `Mask.apply(edit, to: text)` beside it.
+    func addStateless(_ name: String, _ samples: Samples, handle: Samples) {
+        report.add(Row(number: "1", name: "engine: \(name), stateless Mask.apply, ns/keystroke",
+                       median: formatDuration(samples.median), p99: formatDuration(samples.p99),
+                       baseline: "MaskField \(formatDuration(handle.median))",
+                       ratio: formatRatio(samples.median / handle.median) + " slower", target: "—", result: "—"))
+    }
     let brackets = try EngineCase.bracket()
     for (c, (rmr, goal)) in zip(brackets, [(Masks.redMadRobotCard, 400.0), (Masks.redMadRobotPhone, 350.0)]) {
-        let (samples, text) = EngineBench.typing(c, reps: counts.engineReps, warmup: counts.engineWarmup)
-        addBracket("\(c.name) typed", samples, redMadRobot: rmr, goal: goal)
+        let (kept, text) = EngineBench.typing(c, reps: counts.engineReps, warmup: counts.engineWarmup, handle: true)
+        let (samples, statelessText) = EngineBench.typing(c, reps: counts.engineReps, warmup: counts.engineWarmup)
+        if text != statelessText { throw BenchFailure("\(c.name): MaskField gives \"\(text)\", Mask.apply \"\(statelessText)\"") }
+        addBracket("\(c.name) typed through MaskField", kept, redMadRobot: rmr, goal: goal)
+        addStateless("\(c.name) typed", samples, handle: kept)
         report.note("engine \(c.name): \(c.keys.count) keys typed give \"\(text)\".")
     }
+    let (keptDeletion, _) = try EngineBench.midFieldDeletion(
+        reps: counts.engineReps, warmup: counts.engineWarmup, spec: .notation(Masks.bracketCard),
+        digits: Masks.bracketCardDigits, handle: true)
     let (bracketDeletion, bracketWhat) = try EngineBench.midFieldDeletion(
         reps: counts.engineReps, warmup: counts.engineWarmup, spec: .notation(Masks.bracketCard),
         digits: Masks.bracketCardDigits)
-    addBracket("bracket card, backspace at `6222 02|00 …`, full field", bracketDeletion,
+    addBracket("bracket card, backspace at `6222 02|00 …`, full field, through MaskField", keptDeletion,
                redMadRobot: Masks.redMadRobotBackspace, goal: 600)
+    addStateless("bracket card, backspace at `6222 02|00 …`, full field", bracketDeletion, handle: keptDeletion)
     report.note("engine bracket deletion: \(bracketWhat). RedMadRobot's figures are FACTS.md's (one process, batches "
         + "taking turns, 2026-12-03); its sources cannot be fetched here, so they are not re-measured in this run.")
 }
