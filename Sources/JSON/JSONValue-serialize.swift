@@ -35,13 +35,21 @@ extension JSONValue {
   /// Appends the value's serialisation, as ``serialized()`` writes it, to `bytes`, so a caller can
   /// build a frame (a header, then the body) in one buffer that it reuses.
   ///
-  /// A value holding a long array (``piecewiseArrayLength`` elements or more, in it or in objects in it) is written
+  /// A value holding a long array (``piecewiseArrayLength`` elements or more: itself, or a member of its objects up to
+  /// three levels down, as a message's `params.diagnostics`) is written
   /// piece by piece: jansson writes each element of the long arrays, and each member key and short member of the
   /// objects around them, from a tree of its own, freed before the next is made, so a list of 100,000 diagnostics
   /// never exists as one jansson tree (several hundred bytes an element). The text is the same as
   /// ``serialized()``'s.
   public func serialize(into bytes: inout [UInt8]) {
     serialize(into: &bytes, depth: 1, threshold: JSONValue.piecewiseArrayLength)
+  }
+
+  /// Appends the value, an object, as ``serialize(into:)`` does, with `elements` as the array at `path` (the keys
+  /// of the members that lead to it, each object's last member; an empty array stands there in the value).
+  /// The elements are made and written one at a time, so a long list exists only as whatever `elements` reads.
+  public func serialize(into bytes: inout [UInt8], elementsAt path: [String], _ elements: JSONElements) {
+    serialize(into: &bytes, depth: 1, threshold: JSONValue.piecewiseArrayLength, made: (path[...], elements))
   }
 
   /// The array length from which ``serialize(into:)`` writes piece by piece.
@@ -53,9 +61,21 @@ extension JSONValue {
   }
 
   /// Writes the value whose outermost container sits at `depth` (1 for a document).
-  private func serialize(into bytes: inout [UInt8], depth: Int, threshold: Int) {
+  /// - Parameter made: an array made element by element, at a path of members from this value.
+  private func serialize(into bytes: inout [UInt8], depth: Int, threshold: Int,
+                         made: (path: ArraySlice<String>, elements: JSONElements)? = nil) {
+    if let made, made.path.isEmpty {
+      bytes.append(UInt8(ascii: "["))
+      for index in 0..<made.elements.count {
+        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+        made.elements.element(index).serialize(into: &bytes, depth: depth + 1, threshold: threshold)
+      }
+      bytes.append(UInt8(ascii: "]"))
+      return
+    }
     // Containers near the depth limit are left to jansson whole, which applies the limit.
-    guard depth < piecewiseDepthLimit, holdsLongArray(threshold: threshold, objectLevels: piecewiseDepthLimit - depth)
+    guard made != nil || depth < piecewiseDepthLimit
+            && holdsLongArray(threshold: threshold, objectLevels: piecewiseDepthLimit - depth)
     else {
       dumpWhole(into: &bytes, depth: depth)
       return
@@ -74,7 +94,9 @@ extension JSONValue {
         if index > 0 { bytes.append(UInt8(ascii: ",")) }
         JSONValue.string(entry.key).dumpWhole(into: &bytes, depth: depth + 1)
         bytes.append(UInt8(ascii: ":"))
-        entry.value.serialize(into: &bytes, depth: depth + 1, threshold: threshold)
+        let leads = made.map { index == object.entries.count - 1 && $0.path.first == entry.key } ?? false
+        entry.value.serialize(into: &bytes, depth: depth + 1, threshold: threshold,
+                              made: leads ? (made!.path.dropFirst(), made!.elements) : nil)
       }
       bytes.append(UInt8(ascii: "}"))
     default:
@@ -82,18 +104,26 @@ extension JSONValue {
     }
   }
 
-  /// Whether this is an array of `threshold` elements or more, or holds one directly or through at most
-  /// `objectLevels` levels of objects and arrays shorter than `threshold` (only their object members and the
-  /// elements of arrays are looked into, so a message's check costs its few members).
+  /// Whether this is an array of `threshold` elements or more, or an object that holds one as a member, directly
+  /// or through at most `objectLevels` levels of objects (a message's `params` or `result`): only object members
+  /// are looked into, so the check costs a message's few members.
   private func holdsLongArray(threshold: Int, objectLevels: Int) -> Bool {
     switch self {
     case .array(let elements):
-      if elements.count >= threshold { return true }
-      guard objectLevels > 0 else { return false }
-      return elements.contains { $0.holdsLongArray(threshold: threshold, objectLevels: objectLevels - 1) }
+      return elements.count >= threshold
     case .object(let object):
       guard objectLevels > 0 else { return false }
-      return object.entries.contains { $0.value.holdsLongArray(threshold: threshold, objectLevels: objectLevels - 1) }
+      for entry in object.entries {
+        switch entry.value {
+        case .array(let elements):
+          if elements.count >= threshold { return true }
+        case .object:
+          if entry.value.holdsLongArray(threshold: threshold, objectLevels: objectLevels - 1) { return true }
+        default:
+          continue
+        }
+      }
+      return false
     default:
       return false
     }
@@ -121,6 +151,20 @@ extension JSONValue {
   public func serializedString() -> String {
     String(decoding: serialized(), as: UTF8.self)
   }
+}
+
+/// The elements of an array made one at a time as it is written (``JSONValue/serialize(into:elementsAt:_:)``).
+public struct JSONElements {
+  public let count: Int
+  public let element: (Int) -> JSONValue
+
+  public init(count: Int, element: @escaping (Int) -> JSONValue) {
+    self.count = count
+    self.element = element
+  }
+
+  /// The elements as values, all at once.
+  public var values: [JSONValue] { (0..<count).map(element) }
 }
 
 /// Where `json_dump_callback` writes: a staging buffer in front of the caller's bytes.
@@ -167,7 +211,7 @@ private struct BuildFrame {
 }
 
 /// How deep ``JSONValue/serialize(into:)`` writes piece by piece: deeper, one jansson tree applies the depth limit.
-private let piecewiseDepthLimit = 6
+private let piecewiseDepthLimit = 4
 
 /// Builds a jansson tree for `value`, whose outermost container sits at `depth`, with an explicit stack; the caller
 /// owns the returned reference.

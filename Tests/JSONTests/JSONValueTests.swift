@@ -203,6 +203,16 @@ final class JSONValueTests: XCTestCase {
     long.serialize(into: &written)
     XCTAssertEqual(written, long.serialized())
     XCTAssertEqual(try JSONValue.parse(written), long)
+    // An array made element by element where the value has an empty one: the text of the value holding them.
+    for count in [0, 1, 3, 300] {
+      let item = { (index: Int) -> JSONValue in ["range": ["line": .int(Int64(index))], "message": "m\u{0}é"] }
+      let envelope: JSONValue = ["jsonrpc": "2.0", "method": "m", "params": ["uri": "u", "list": []]]
+      let filled: JSONValue = ["jsonrpc": "2.0", "method": "m",
+                               "params": ["uri": "u", "list": .array((0..<count).map(item))]]
+      var made: [UInt8] = []
+      envelope.serialize(into: &made, elementsAt: ["params", "list"], JSONElements(count: count, element: item))
+      XCTAssertEqual(String(decoding: made, as: UTF8.self), filled.serializedString())
+    }
   }
 
   func testSyntaxErrors_carryPosition() {

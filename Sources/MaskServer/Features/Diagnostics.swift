@@ -224,8 +224,15 @@ extension Server {
         let digest = DiagnosticsDigest(diagnostics)
         guard digest != diagnosticsState[uri]?.sent ?? DiagnosticsDigest([]) else { return }
         diagnosticsState[uri]?.sent = digest
-        notify(PublishDiagnosticsNotification.method,
-               PublishDiagnosticsNotification.params(uri: uri, version: version, diagnostics))
+        if let notifyElements, diagnostics.count >= JSONValue.piecewiseArrayLength {
+            // Each diagnostic's JSON made as it is written: 100,000 of them are never values all at once.
+            notifyElements(PublishDiagnosticsNotification.method,
+                           .object(PublishDiagnosticsNotification.paramsWithoutList(uri: uri, version: version)),
+                           "diagnostics", JSONElements(count: diagnostics.count) { diagnostics[$0].json })
+        } else {
+            notify(PublishDiagnosticsNotification.method,
+                   PublishDiagnosticsNotification.params(uri: uri, version: version, diagnostics))
+        }
     }
 
     /// `textDocument/diagnostic`: the full report of `uri`, or `unchanged` when `previousResultId` names the
