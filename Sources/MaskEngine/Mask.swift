@@ -85,6 +85,22 @@ public final class Mask: @unchecked Sendable {
         return format(Array(text), selection: selection)
     }
 
+    /// What closing a field whose text is `text` makes of it: with a number mask's `padFraction`, the
+    /// text with its fraction filled with zeros as `format` fills it (`12.5` gives `12.50`, `12` gives
+    /// `12.00`), the caret carried as `format` carries it (one at the end goes after the zeros).
+    /// - Parameter caret: the caret in `text`, a character offset; nil means the end.
+    /// - Returns: nil when closing leaves the text as it is: another mask, no `padFraction`, no digit, a
+    ///   fraction already full, a padded value the `regex` option refuses, or a text not in form (closing
+    ///   only adds the zeros; it does not reformat what the person has).
+    public func closing(_ text: String, caret: Int? = nil) -> FieldResult? {
+        guard case .number(let field) = kind, field.spec.padFraction else { return nil }
+        let unpadded = field.format(text, padding: false)
+        guard unpadded.text == text, checks.isViable(unpadded.value) else { return nil }
+        let padded = field.format(text, selection: caret.map { $0..<$0 })
+        guard padded.text != text, checks.isViable(padded.value) else { return nil }
+        return checked(padded)
+    }
+
     /// Applies one edit a person made to a field whose text is `text`.
     ///
     /// The edit's range is in characters of `text`. A refused edit (nothing fits, or the value
@@ -114,9 +130,45 @@ public final class Mask: @unchecked Sendable {
             return checked(r)
         }
         if asciiLiterals, let units = UInt8.units(of: text), let inserted = UInt8.units(of: edit.text) {
-            return apply(edit, inserted: inserted, units: units, text: text)
+            return apply(edit, inserted: inserted, units: units, text: text) { $0.decompose(units) }
         }
-        return apply(edit, inserted: Array(edit.text), units: Array(text), text: text)
+        let chars = Array(text)
+        return apply(edit, inserted: Array(edit.text), units: chars, text: text) { $0.decompose(chars) }
+    }
+
+    /// `apply(edit, to: text)` for a `MaskField`, reading `text` by resuming `kept`, the reading of the text
+    /// of the edit before (on the byte path, for one program at a time: not `oneOf`, number or phone).
+    func apply(_ edit: FieldEdit, to text: String, keeping kept: inout KeptReading?) -> FieldResult {
+        switch kind {
+        case .slots, .dynamic:
+            guard asciiLiterals, let inserted = UInt8.units(of: edit.text) else { break }
+            let reading: KeptReading
+            if let held = kept, held.take(text) {
+                reading = held
+            } else if let fresh = KeptReading(text) {
+                reading = fresh
+            } else {
+                break
+            }
+            kept = reading
+            return apply(edit, inserted: inserted, units: reading.units, text: text, read: { reading.read(with: $0) },
+                         select: { reading.program(of: $0, forPrefix: $1) })
+        case .oneOf, .number, .phone: break
+        }
+        kept = nil
+        return apply(edit, to: text)
+    }
+
+    /// The reading a `MaskField` keeps for `text` (on the byte path, for one program at a time), or nil.
+    func reading(of text: String) -> KeptReading? {
+        switch kind {
+        case .slots, .dynamic:
+            guard asciiLiterals, let reading = KeptReading(text), let (program, _) = singleCandidate(for: reading.units)
+            else { return nil }
+            _ = reading.read(with: program)
+            return reading
+        case .oneOf, .number, .phone: return nil
+        }
     }
 
     /// Re-flows a field formatted by `previous` into this mask (a mask change mid-input).
@@ -157,7 +209,8 @@ public final class Mask: @unchecked Sendable {
 
     /// `apply` forced onto the `Character` path, so tests can compare it with the byte path.
     func _applyAsCharacters(_ edit: FieldEdit, to text: String) -> FieldResult {
-        apply(edit, inserted: Array(edit.text), units: Array(text), text: text)
+        let chars = Array(text)
+        return apply(edit, inserted: Array(edit.text), units: chars, text: text) { $0.decompose(chars) }
     }
 
     private func format<U: FieldUnit>(_ chars: [U], selection: Range<Int>?) -> FieldResult {
@@ -201,14 +254,25 @@ public final class Mask: @unchecked Sendable {
                       overflow: overflow, brand: brand)
     }
 
-    private func apply<U: FieldUnit>(_ edit: FieldEdit, inserted: [U], units chars: [U], text: String) -> FieldResult {
+    /// - Parameters:
+    ///   - read: reads `chars` with the program chosen for them (a `MaskField` resumes a kept reading).
+    ///   - select: a dynamic mask's program for a prefix (a `MaskField` remembers the last one).
+    private func apply<U: FieldUnit>(_ edit: FieldEdit, inserted: [U], units chars: [U], text: String,
+                                     read: (Program) -> Program.Decomposition<U>,
+                                     select: (DynamicProgram, AlnumPrefix) -> (Program, brand: String?)
+                                        = { $0.program(forPrefix: $1) }) -> FieldResult {
         let range = clamp(edit.range, chars.count)
         // Only `oneOf` has several candidates; the others skip building a list.
-        let single = singleCandidate(for: chars)
+        let single: (Program, String?)?
+        switch kind {
+        case .slots(let program): single = (program, nil)
+        case .dynamic(let dynamic): single = select(dynamic, U.alnumPrefix(chars))
+        case .oneOf, .number, .phone: single = nil
+        }
         let candidates = single == nil ? candidates(for: chars) : []
         let current = single == nil ? bestProgram(candidates.map(\.0), for: chars) : 0
         let (program, currentBrand) = single ?? candidates[current]
-        let d = program.decompose(chars)
+        let d = read(program)
         let exact = program.edit(edit, inserted: inserted, chars: chars, decomposition: d)
 
         var chosen = (program: program, outcome: exact, brand: currentBrand)
@@ -227,7 +291,7 @@ public final class Mask: @unchecked Sendable {
         if case .dynamic(let dynamic) = kind, !chosen.outcome.refused {
             // The entered characters may now call for another program (the brand changed).
             let cells = chosen.outcome.layout.cells
-            let (next, brand) = dynamic.program(forPrefix: U.alnumPrefix(cells.lazy.map { $0.char }))
+            let (next, brand) = select(dynamic, U.alnumPrefix(cells.lazy.map { $0.char }))
             if next !== chosen.program {
                 // The edit is replayed in the new program from every entered character (those before
                 // it, the inserted text, those after it), not from the cells the old program kept: a
@@ -387,12 +451,16 @@ public final class Mask: @unchecked Sendable {
         if tail.missing > 0 {
             problems = program.missingProblem(tail.missing)
         } else {
-            problems += program.blockProblems(layout)
+            // Most lists are empty: one is taken as it is, and only a second one is appended.
+            func add(_ more: [String]) {
+                if problems.isEmpty { problems = more } else if !more.isEmpty { problems += more }
+            }
+            add(program.blockProblems(layout))
             if case .dynamic(let dynamic) = kind {
                 let prefix = U.alnumPrefix(layout.cells.lazy.map { $0.char })
-                problems += dynamic.problems(prefix, layout.cells.count, brand)
+                add(dynamic.problems(prefix, layout.cells.count, brand))
             }
-            if !checks.validators.isEmpty { problems += checks.problems(rendered.value) }
+            if !checks.validators.isEmpty { add(checks.problems(rendered.value)) }
         }
         return FieldResult(
             text: rendered.text, selection: selection, value: rendered.value, complete: tail.missing == 0,

@@ -9,6 +9,8 @@ final class FieldRuleTests: XCTestCase {
     var client: DaemonClient!
     /// A workspace folder of its own per test.
     var folder: URL!
+    /// More folders a test made (`makeOtherFolder`).
+    var otherFolders: [URL] = []
 
     static let phoneRule: JSONValue = ["files": "**/*.yaml", "match": "^\\s*phone:\\s*(.*)$", "mask": ["preset": "phone.us"]]
     static let cardRule: JSONValue = ["files": "*.env", "match": "^CARD=(.*)$", "mask": ["preset": "card"]]
@@ -23,6 +25,16 @@ final class FieldRuleTests: XCTestCase {
         _ = client?.finish()
         client = nil
         try? FileManager.default.removeItem(at: folder)
+        for other in otherFolders { try? FileManager.default.removeItem(at: other) }
+    }
+
+    /// Another folder, not in the workspace until a test adds it, with a `.maskd.json` holding `rules`.
+    func makeOtherFolder(rules: JSONValue) throws -> URL {
+        let other = FileManager.default.temporaryDirectory.appendingPathComponent("maskd-rules-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        otherFolders.append(other)
+        try Data(JSONValue.object(["rules": rules]).serialized()).write(to: other.appendingPathComponent(".maskd.json"))
+        return other
     }
 
     var folderURI: String { "file://" + folder.path }
@@ -32,19 +44,22 @@ final class FieldRuleTests: XCTestCase {
     }
 
     /// Initializes with the workspace folder, `rules` as `initializationOptions.rules`, and the edits delivered by
-    /// `didFormat` or, `plain`, by `workspace/applyEdit`.
+    /// `didFormat` or, `plain`, by `workspace/applyEdit`; `watch`: the client allows dynamic registration of
+    /// `didChangeWatchedFiles`; `clientName`: its `clientInfo.name` (nil: no `clientInfo`).
     @discardableResult
-    func initialize(rules: JSONValue? = nil, plain: Bool = false, watch: Bool = false) -> JSONValue {
+    func initialize(rules: JSONValue? = nil, plain: Bool = false, watch: Bool = false,
+                    clientName: String? = "maskd tests") -> JSONValue {
         var options: JSONObject = ["diagnosticsDelay": 0]
         if let rules { options["rules"] = rules }
         if plain { options["edits"] = "applyEdit" }
-        let params: JSONObject = [
+        var params: JSONObject = [
             "processId": .int(Int64(getpid())),
             "workspaceFolders": [["uri": .string(folderURI), "name": "w"]],
             "capabilities": ["workspace": ["applyEdit": true, "workspaceEdit": ["documentChanges": true],
                                            "didChangeWatchedFiles": ["dynamicRegistration": .bool(watch)]]],
             "initializationOptions": .object(options),
         ]
+        if let clientName { params["clientInfo"] = ["name": .string(clientName)] }
         let result = client.call("initialize", .object(params))
         client.notify("initialized", [:])
         return result
@@ -59,6 +74,19 @@ final class FieldRuleTests: XCTestCase {
         XCTAssertLessThanOrEqual(formats.count, 1)
         if let format = formats.first { editor.applyAndEcho(format) }
         return (editor, formats.first)
+    }
+
+    /// Writes the folder's `.maskd.json` with `rules`, says so with `workspace/didChangeWatchedFiles` (`type` 1:
+    /// created, 2: changed) and applies to `editor` the one `didFormat` the re-reading causes.
+    func saveRulesFile(_ rules: JSONValue, type: Int64, into editor: Editor,
+                       file: StaticString = #filePath, line: UInt = #line) throws {
+        try writeRulesFile(rules)
+        client.notify("workspace/didChangeWatchedFiles",
+                      ["changes": [["uri": .string(folderURI + "/.maskd.json"), "type": .int(type)]]])
+        client.sync()
+        let formats = client.take("maskd/didFormat")
+        XCTAssertEqual(formats.count, 1, file: file, line: line)
+        if let format = formats.first { editor.applyAndEcho(format) }
     }
 
     /// What `keys` typed into an empty field of `mask` show, by the stateless oracle.
@@ -197,12 +225,7 @@ final class FieldRuleTests: XCTestCase {
         if let registration = registrations.first { client.respond(registration, .null) }
         let (editor, format) = open("a.yaml", "phone: 5551234567")
         XCTAssertNil(format)
-        try writeRulesFile([FieldRuleTests.phoneRule])
-        client.notify("workspace/didChangeWatchedFiles", ["changes": [["uri": .string(folderURI + "/.maskd.json"), "type": 2]]])
-        client.sync()
-        let formats = client.take("maskd/didFormat")
-        XCTAssertEqual(formats.count, 1)
-        if let format = formats.first { editor.applyAndEcho(format) }
+        try saveRulesFile([FieldRuleTests.phoneRule], type: 2, into: editor)
         XCTAssertEqual(editor.document.text, "phone: +1 (555) 123-4567")
 
         // The client's settings replace its rules; the fields already open stay.
@@ -214,11 +237,94 @@ final class FieldRuleTests: XCTestCase {
         XCTAssertEqual(editor.fields.arrayValue?.count, 2)
     }
 
-    func testNoRulesFile_noWatcherIsAskedFor() {
+    func testNoRulesFile_theWatcherIsAskedForAnyway_aFileCreatedLaterTakesEffect() throws {
         initialize(watch: true)
         client.sync()
-        XCTAssertEqual(client.takeRequests("client/registerCapability").count, 0,
-                       "a client may scan the whole project to watch: only for a project that uses rules")
+        let registrations = client.takeRequests("client/registerCapability")
+        XCTAssertEqual(registrations.count, 1, "a .maskd.json created later must be seen")
+        if let registration = registrations.first { client.respond(registration, .null) }
+        let (editor, format) = open("a.yaml", "phone: 5551234567")
+        XCTAssertNil(format)
+        try saveRulesFile([FieldRuleTests.phoneRule], type: 1, into: editor)
+        XCTAssertEqual(editor.document.text, "phone: +1 (555) 123-4567")
+    }
+
+    /// eglot lists every file of the project to set up any watch (seconds in a large folder, a watch on every
+    /// directory): it, and a client that does not say what it is (eglot 1.9 sends no `clientInfo`), is asked only
+    /// once a workspace folder has a `.maskd.json`.
+    func testEglotAndUnnamedClients_areAskedToWatchOnlyOnceAFolderHasARulesFile() throws {
+        let other = try makeOtherFolder(rules: [FieldRuleTests.phoneRule])
+        for name in ["Eglot", nil] as [String?] {
+            _ = client.finish()
+            client = try DaemonClient()
+            initialize(watch: true, clientName: name)
+            client.sync()
+            XCTAssertEqual(client.takeRequests("client/registerCapability").count, 0, "\(name ?? "no clientInfo")")
+            client.notify("workspace/didChangeWorkspaceFolders",
+                          ["event": ["added": [["uri": .string("file://" + other.path), "name": "other"]], "removed": []]])
+            client.sync()
+            let registrations = client.takeRequests("client/registerCapability")
+            XCTAssertEqual(registrations.count, 1, "\(name ?? "no clientInfo"): a folder with a .maskd.json came")
+            if let registration = registrations.first { client.respond(registration, .null) }
+            client.notify("workspace/didChangeConfiguration", ["settings": [:]])
+            client.sync()
+            XCTAssertEqual(client.takeRequests("client/registerCapability").count, 0, "asked once")
+        }
+    }
+
+    func testClientWithoutDynamicRegistration_isNotAskedToWatch() throws {
+        try writeRulesFile([FieldRuleTests.phoneRule])
+        initialize(watch: false)
+        client.sync()
+        XCTAssertEqual(client.takeRequests("client/registerCapability").count, 0)
+    }
+
+    /// A folder added to the workspace brings its `.maskd.json`'s rules to the documents already open in it; a folder
+    /// removed takes them away from what opens or is typed later, and the fields already open stay.
+    func testWorkspaceFoldersAddedAndRemoved_theirRulesFilesComeAndGo() throws {
+        let other = try makeOtherFolder(rules: [FieldRuleTests.phoneRule])
+        let otherURI = "file://" + other.path
+        let result = initialize()
+        XCTAssertEqual(result["capabilities"]?["workspace"]?["workspaceFolders"],
+                       ["supported": true, "changeNotifications": true])
+
+        let ann = Editor(client, uri: otherURI + "/ann.yaml", text: "phone: 5551234567")
+        client.sync()
+        XCTAssertEqual(client.take("maskd/didFormat").count, 0, "outside every folder: the client's rules alone")
+
+        client.notify("workspace/didChangeWorkspaceFolders",
+                      ["event": ["added": [["uri": .string(otherURI + "/"), "name": "other"]], "removed": []]])
+        client.sync()
+        let formats = client.take("maskd/didFormat")
+        XCTAssertEqual(formats.count, 1)
+        XCTAssertEqual(formats.first?["cursor"], .null)
+        if let format = formats.first { ann.applyAndEcho(format) }
+        XCTAssertEqual(ann.document.text, "phone: +1 (555) 123-4567")
+        XCTAssertEqual(ann.fields[0]?["rule"]?["source"], .string(otherURI + "/.maskd.json"))
+
+        client.notify("workspace/didChangeWorkspaceFolders",
+                      ["event": ["added": [], "removed": [["uri": .string(otherURI), "name": "other"]]]])
+        client.sync()
+        XCTAssertEqual(client.take("maskd/didFormat").count, 0, "re-reading closes nothing")
+        let bob = Editor(client, uri: otherURI + "/bob.yaml", text: "phone: 5551234567")
+        client.sync()
+        XCTAssertEqual(client.take("maskd/didFormat").count, 0)
+        XCTAssertEqual(bob.document.text, "phone: 5551234567")
+        ann.document.cursor = (0, 24)
+        ann.type("\nphone: 5551234567")
+        XCTAssertEqual(ann.document.lines[1], "phone: 5551234567", "the folder's rules are gone")
+        XCTAssertEqual(ann.fields.arrayValue?.count, 1, "the field the rule opened stays")
+    }
+
+    func testWorkspaceFoldersChange_withBadParams_isLoggedAndChangesNothing() throws {
+        try writeRulesFile([FieldRuleTests.phoneRule])
+        initialize()
+        client.notify("workspace/didChangeWorkspaceFolders", ["event": ["added": 3]])
+        client.sync()
+        let logs = client.take("window/logMessage").compactMap { $0["message"]?.stringValue }
+        XCTAssertTrue(logs.contains { $0.contains("params.event.added") }, "\(logs)")
+        let (editor, _) = open("a.yaml", "phone: 5551234567")
+        XCTAssertEqual(editor.document.text, "phone: +1 (555) 123-4567", "the folder is still there")
     }
 
     // MARK: - Cost

@@ -38,6 +38,60 @@ comes after `eglot-send-changes-idle-time'."
   :type 'boolean
   :group 'maskd)
 
+;;;; The server: maskd's rules and attaching by them
+
+(defclass maskd-eglot-server (eglot-lsp-server) ()
+  :documentation "An eglot connection to maskd: it passes on `maskd-rules'.")
+
+(cl-defmethod eglot-initialization-options ((_server maskd-eglot-server))
+  "The `initializationOptions' of a maskd server, with `maskd-rules'.
+Those configured in `eglot-server-programs' come first; rules
+configured there win over `maskd-rules'."
+  (let ((options (cl-call-next-method)))
+    (if (and (listp options) (plist-member options :rules))
+        options
+      (append (and (listp options) options)
+              (list :rules (maskd--rules-vector))))))
+
+(defun maskd-eglot--give-rules (rules)
+  "Send RULES, the new `maskd-rules', to every running maskd eglot server."
+  (dolist (server (seq-uniq (apply #'append
+                                   (hash-table-values eglot--servers-by-project))))
+    (when (and (cl-typep server 'maskd-eglot-server) (jsonrpc-running-p server))
+      (jsonrpc-notify server :workspace/didChangeConfiguration
+                      (maskd-rules-settings rules)))))
+
+(add-hook 'maskd-rules-functions #'maskd-eglot--give-rules)
+
+;;;###autoload
+(defun maskd-eglot-ensure ()
+  "Connect the current file's buffer to maskd through eglot, where rules may apply.
+For `find-file-hook' (with `maskd-attach-by-rules' nil, so that
+`maskd-mode' does not attach it too): where `maskd-rules' is
+non-nil or the project has a `.maskd.json', eglot starts
+`maskd-command' for the buffer's major mode and project, with
+`maskd-rules' as `initializationOptions.rules', unless an eglot
+server already serves them.  The daemon decides which files the
+rules match and opens their fields."
+  (when (and buffer-file-name (not (file-remote-p buffer-file-name))
+             (not (eglot-managed-p)) (maskd-rules-may-apply-p))
+    (condition-case err
+        ;; The workspace folder may be above the file's directory (outside
+        ;; a VCS, eglot's project is the directory): look up its server.
+        (let ((default-directory (maskd-workspace-root)))
+          (if (eglot-current-server)
+              ;; It is now this buffer's server too.
+              (eglot--maybe-activate-editing-mode)
+            (eglot (list major-mode) (eglot--current-project) 'maskd-eglot-server
+                   (cons (maskd--program) (cdr maskd-command))
+                   (maskd-language-id))))
+      (error
+       (message "[maskd] field rules apply to %s, but %s"
+                (file-name-nondirectory buffer-file-name)
+                (if (eq (car err) 'maskd-error)
+                    (cadr err)
+                  (error-message-string err)))))))
+
 (defvar-local maskd-eglot--own nil
   "Versions made by applying the daemon's edits: the daemon's own echo.")
 
@@ -134,7 +188,8 @@ touched; PARAMS is all of it, passed to `maskd-format-functions'."
           (with-current-buffer buffer
             (setq maskd--formatted (max maskd--formatted version))
             (cond
-             ((memql version maskd-eglot--own)
+             ;; Without a cursor it answers no change (rules opened fields).
+             ((and (memql version maskd-eglot--own) cursor)
               (maskd--count :echo))
              ((or (not (eql version eglot--versioned-identifier))
                   eglot--recent-changes)
@@ -152,9 +207,15 @@ touched; PARAMS is all of it, passed to `maskd-format-functions'."
                 (maskd-eglot--apply edits)
                 (when joined
                   (undo-boundary)))
-              (when cursor
-                (maskd--goto cursor))
+              (if cursor
+                  (maskd--goto cursor)
+                (maskd-push-undo-rule-open params #'maskd-eglot-close-field
+                                           #'maskd-eglot-open-field))
               (maskd--update-fields fields)
+              (when (and maskd--fields
+                         (not (memq #'maskd-eglot--post-command post-command-hook)))
+                ;; Rules opened the buffer's first fields.
+                (maskd-eglot--manage))
               (run-hook-with-args 'maskd-format-functions params))))))
     (error
      (setq maskd--last-error err)
@@ -358,10 +419,12 @@ MASK is as for `maskd-eglot-field'; see `maskd-set-mask'."
       (maskd-eglot-set-field-mask (plist-get state :field) mask))))
 
 (defun maskd-eglot-close-field (field)
-  "Stop formatting FIELD (its id), through eglot; its text stays."
+  "Stop formatting FIELD (its id), through eglot; its text stays.
+A `padFraction' number gets its zeros, as in `maskd-close-field'."
   (maskd-eglot--request :maskd/closeField
                         (list :textDocument (eglot--TextDocumentIdentifier)
-                              :field field))
+                              :field field
+                              :position (maskd--position (point))))
   (maskd--remove-field field))
 
 (defun maskd-eglot--field-at-point ()
@@ -513,7 +576,7 @@ fields closed until you open one"
                    (condition-case nil
                        (maskd-reopen-fields
                         #'maskd-eglot--request
-                        (eglot--VersionedTextDocumentIdentifier)
+                        #'eglot--VersionedTextDocumentIdentifier
                         (maskd-eglot--edits-applier eglot--versioned-identifier))
                      (maskd-error
                       (maskd--clear-fields)

@@ -57,6 +57,7 @@
 
 (require 'cl-lib)
 (require 'jsonrpc)
+(require 'project)
 (require 'rx)
 (require 'seq)
 (require 'subr-x)
@@ -105,6 +106,43 @@ jsonrpc pretty-prints every message into it, which costs more than
 the rest of a keystroke in a buffer of many fields."
   :type '(choice (const :tag "Unlimited" nil) integer))
 
+;;;; Field rules: fields that open themselves
+
+(defconst maskd-rules-file-name ".maskd.json"
+  "The file of a workspace folder that holds its field rules.")
+
+(defun maskd--set-rules (symbol value)
+  "Set SYMBOL (`maskd-rules') to VALUE and tell a running daemon."
+  (set-default symbol value)
+  (maskd--rules-changed))
+
+(defcustom maskd-rules nil
+  "Field rules of your own: fields that open themselves as files open.
+A list of rules, each a plist written as in a `.maskd.json' file:
+
+  (:files \"*.env\" :match \"^CARD=(.*)$\" :mask (:preset \"card\"))
+
+`:files' is a glob over the file's path relative to its workspace
+folder (see `maskd-workspace-root'; without a slash it matches the
+file's name in any folder), `:languages' a list of languageIds,
+`:match' a regex whose one capture group is the field, and `:mask'
+a MaskSpec.  The daemon gets them as `initializationOptions.rules'
+and applies them after those of the folder's `.maskd.json'.  Set
+with `customize' or `setopt', they reach a running daemon at once."
+  :type '(repeat (plist :tag "Rule"))
+  :initialize #'custom-initialize-default
+  :set #'maskd--set-rules)
+
+(defcustom maskd-attach-by-rules t
+  "Whether a file opens in `maskd-mode' by itself where rules may apply.
+That is when `maskd-rules' is non-nil or the file's workspace folder
+\(see `maskd-workspace-root') has a `.maskd.json'; the daemon decides
+which files the rules match and opens their fields.  Files with
+neither start no daemon.  Eglot users set this to nil and put
+`maskd-eglot-ensure' on `find-file-hook' instead (`maskd-rules-attach'
+is the function on that hook)."
+  :type 'boolean)
+
 (defface maskd-placeholder
   '((t :inherit shadow))
   "Face of the placeholder shown after a field.")
@@ -137,6 +175,9 @@ characters cut because the mask was full).")
 
 (defvar maskd--last-error nil
   "The last error raised while handling a message from the daemon.")
+
+(defvar maskd--folders nil
+  "The workspace folders the daemon knows (true names, with a slash).")
 
 (defun maskd--running-p ()
   "Return non-nil when the daemon is running."
@@ -184,17 +225,24 @@ characters cut because the mask was full).")
     (maskd--quiet-sentinel (jsonrpc--process conn))
     (setq maskd--connection conn)
     (condition-case err
-        (let ((result (jsonrpc-request
-                       conn :initialize
-                       (list :processId (emacs-pid)
-                             :clientInfo (list :name "maskd.el"
-                                               :version maskd-version)
-                             ;; maskd.el shows each field's state itself.
-                             :initializationOptions (list :diagnostics "off")
-                             :capabilities
-                             (list :general
-                                   (list :positionEncodings ["utf-16"])))
-                       :timeout maskd-request-timeout)))
+        (let* ((root (maskd-workspace-root))
+               (result (jsonrpc-request
+                        conn :initialize
+                        (list :processId (emacs-pid)
+                              :clientInfo (list :name "maskd.el"
+                                                :version maskd-version)
+                              :rootUri (maskd--file-uri root)
+                              :workspaceFolders (vector (maskd--folder root))
+                              ;; maskd.el shows each field's state itself.
+                              :initializationOptions
+                              (list :diagnostics "off"
+                                    :rules (maskd--rules-vector))
+                              :capabilities
+                              (list :general
+                                    (list :positionEncodings ["utf-16"])
+                                    :workspace (list :workspaceFolders t)))
+                        :timeout maskd-request-timeout)))
+          (setq maskd--folders (list root))
           (let ((encoding (plist-get (plist-get result :capabilities)
                                      :positionEncoding)))
             (unless (member encoding '(nil "utf-16"))
@@ -502,12 +550,15 @@ new text in the buffer.")
   (setq maskd--stats (plist-put maskd--stats key
                                 (1+ (or (plist-get maskd--stats key) 0)))))
 
+(defun maskd--file-uri (file)
+  "Return the `file:' URI of FILE, a true name (a directory without its slash)."
+  (concat "file://" (url-hexify-string (directory-file-name file)
+                                       url-path-allowed-chars)))
+
 (defun maskd--make-uri ()
   "Return a URI for the current buffer that no other buffer has."
   (let ((uri (and buffer-file-name
-                  (concat "file://"
-                          (url-hexify-string (file-truename buffer-file-name)
-                                             url-path-allowed-chars)))))
+                  (maskd--file-uri (file-truename buffer-file-name)))))
     (when (or (null uri)
               (let ((other (gethash uri maskd--buffers)))
                 (and (buffer-live-p other) (not (eq other (current-buffer))))))
@@ -527,10 +578,12 @@ new text in the buffer.")
           maskd--own nil
           maskd--formatted -1
           maskd--version 0)
+    (when buffer-file-name
+      (maskd--add-folder conn (maskd-workspace-root)))
     (jsonrpc-notify conn :textDocument/didOpen
                     (list :textDocument
                           (list :uri maskd--uri
-                                :languageId "plaintext"
+                                :languageId (maskd-language-id)
                                 :version maskd--version
                                 :text (save-restriction
                                         (widen)
@@ -820,7 +873,9 @@ person's change in one undo step."
       (with-current-buffer buffer
         (setq maskd--formatted (max maskd--formatted version))
         (cond
-         ((memql version maskd--own)
+         ;; A didFormat without a cursor answers no change (rules opened
+         ;; fields): it may come at a version of maskd's own edits.
+         ((and (memql version maskd--own) (plist-get params :cursor))
           (maskd--count :echo))
          ((or (/= version maskd--version) maskd--changes maskd--full-sync)
           (maskd--count :stale))
@@ -832,10 +887,25 @@ person's change in one undo step."
             (maskd--apply-edits edits)
             (when joined
               (undo-boundary)))
-          (when (plist-get params :cursor)
-            (maskd--goto (plist-get params :cursor)))
+          (if (plist-get params :cursor)
+              (maskd--goto (plist-get params :cursor))
+            (maskd-push-undo-rule-open params))
           (maskd--update-fields (plist-get params :fields))
           (run-hook-with-args 'maskd-format-functions params)))))))
+
+(defun maskd-push-undo-rule-open (params &optional close open)
+  "Make an undo of the formatting rules opened fields with close them.
+PARAMS is a `maskd/didFormat' without a cursor, whose edits were
+just applied: rules opened its new fields as the file opened or the
+rules changed.  That undo is one step of its own; it closes them (so
+their lines open no field again) and gives the text back.  CLOSE
+and OPEN are the driver's, as for `maskd--push-undo-open'."
+  (when (> (length (plist-get params :edits)) 0)
+    (seq-doseq (state (plist-get params :fields))
+      (when (and (plist-get state :rule)
+                 (not (assoc (plist-get state :field) maskd--fields)))
+        (maskd--push-undo-open (plist-get state :field) close open)))
+    (undo-boundary)))
 
 ;;;; Fields
 
@@ -1136,34 +1206,63 @@ same form."
 
 (defun maskd-reopen-fields (request document apply-edits)
   "Open the current buffer's fields again, with a new daemon.
-They keep their ids, masks and current ranges, and what was typed in
-them meanwhile is brought into form.  REQUEST, DOCUMENT and
-APPLY-EDITS are the driver's, as for `maskd-request-open-fields' and
-`maskd-apply-open-results'.  Return how many fields were opened."
-  (let* ((fields (seq-filter (lambda (f) (overlay-start (nth 2 f)))
+They keep their masks and current ranges, and their ids where the
+new daemon's rules have not taken them, and what was typed in them
+meanwhile is brought into form.  The fields rules opened are left to
+the new daemon's rules.  REQUEST and APPLY-EDITS are the driver's, as
+for `maskd-request-open-fields' and `maskd-apply-open-results';
+DOCUMENT a function returning the buffer's current document
+identifier.  Return how many fields were opened."
+  (let* ((fields (seq-filter (lambda (f)
+                               (and (overlay-start (nth 2 f))
+                                    (not (plist-get (nth 1 f) :rule))))
                              maskd--fields))
          (masks (mapcar (lambda (f) (overlay-get (nth 2 f) 'maskd-mask))
-                        fields)))
-    (if (null fields)
-        0
-      (let* ((entries (cl-mapcar
-                       (lambda (f mask)
-                         (let ((ov (nth 2 f)))
-                           ;; It was a field: what the person typed into it
-                           ;; meanwhile is theirs, as if typed into it.
-                           (list :range (maskd--range (overlay-start ov)
-                                                      (overlay-end ov))
-                                 :mask mask :field (car f) :force t)))
-                       fields masks))
-             (results (plist-get (maskd-request-open-fields entries request
-                                                            document)
-                                 :results)))
-        (cl-loop for result across results
-                 for f in fields
-                 when (plist-get result :error)
-                 do (maskd--remove-field (car f)))
-        (maskd-apply-open-results results masks apply-edits)
-        (seq-count (lambda (r) (not (plist-get r :error))) results)))))
+                        fields))
+         (entries (lambda (fields ids)
+                    (mapcar
+                     (lambda (f)
+                       (let ((ov (nth 2 f)))
+                         ;; It was a field: what the person typed into it
+                         ;; meanwhile is theirs, as if typed into it.
+                         (append (list :range (maskd--range (overlay-start ov)
+                                                            (overlay-end ov))
+                                       :mask (overlay-get ov 'maskd-mask) :force t)
+                                 (and ids (list :field (car f))))))
+                     fields))))
+    ;; The new daemon's rules open their fields as the document opens, and
+    ;; their `didFormat' may come while the request waits, with ids these
+    ;; fields had: they leave the list now (their overlays still follow
+    ;; the text), and the answers' states take their place.
+    (dolist (f maskd--fields)
+      (unless (memq f fields)
+        (delete-overlay (nth 2 f))))
+    (setq maskd--fields nil)
+    (unwind-protect
+        (if (null fields)
+            0
+          (let* ((results (plist-get (maskd-request-open-fields
+                                      (funcall entries fields t) request
+                                      (funcall document))
+                                     :results))
+                 (taken (cl-loop for result across results
+                                 for f in fields
+                                 when (plist-get result :error) collect f)))
+            ;; An id a rule's field took: the same field again, under a new id.
+            (when taken
+              (let ((again (append (plist-get (maskd-request-open-fields
+                                               (funcall entries taken nil) request
+                                               (funcall document))
+                                              :results)
+                                   nil)))
+                (setq results (vconcat (cl-loop for result across results
+                                                collect (if (plist-get result :error)
+                                                            (pop again)
+                                                          result))))))
+            (maskd-apply-open-results results masks apply-edits)
+            (seq-count (lambda (r) (not (plist-get r :error))) results)))
+      (dolist (f fields)
+        (delete-overlay (nth 2 f))))))
 
 (defun maskd--edits-applier (version)
   "Return a function applying edits to the current buffer while at VERSION."
@@ -1175,7 +1274,7 @@ APPLY-EDITS are the driver's, as for `maskd-request-open-fields' and
   "Open the current buffer and its fields with a new daemon.
 Return how many fields were opened again."
   (maskd--open-document)
-  (maskd-reopen-fields #'maskd--request (maskd--document)
+  (maskd-reopen-fields #'maskd--request #'maskd--document
                        (maskd--edits-applier maskd--version)))
 
 (defun maskd--push-undo-open (id &optional close open)
@@ -1345,10 +1444,14 @@ keeps its count of entered characters to its left.  MASK is as for
       (maskd-set-field-mask (plist-get state :field) mask))))
 
 (defun maskd-close-field (field)
-  "Stop formatting FIELD (its id); its text stays as it is."
+  "Stop formatting FIELD (its id); its text stays as it is.
+A number mask with `padFraction' gets its fraction filled with zeros
+\(12.5 becomes 12.50): the daemon sends them before its answer, as a
+`maskd/didFormat' applied as any other, point carried through them."
   (maskd--ensure-open)
   (maskd--request :maskd/closeField
-                  (list :textDocument (maskd--document) :field field))
+                  (list :textDocument (maskd--document) :field field
+                        :position (maskd--position (point))))
   (maskd--remove-field field))
 
 ;;;###autoload
@@ -1428,6 +1531,138 @@ Return the FieldStates, in document order."
       (maskd--update-fields states)
       (maskd-list-fields-of states (current-buffer))
       states)))
+
+;;;; Rules and workspace folders
+
+(defun maskd-workspace-root ()
+  "Return the current buffer's workspace folder, a true name with a slash.
+That is its project's root (project.el), else the nearest directory
+above it with a `.maskd.json', else `default-directory'."
+  (file-name-as-directory
+   (file-truename
+    (or (let ((project (project-current)))
+          (and project (project-root project)))
+        (locate-dominating-file default-directory maskd-rules-file-name)
+        default-directory))))
+
+(defun maskd--folder (root)
+  "Return the LSP WorkspaceFolder of directory ROOT."
+  (list :uri (maskd--file-uri root)
+        :name (file-name-nondirectory (directory-file-name root))))
+
+(defun maskd--add-folder (conn root)
+  "Tell the daemon of CONN about workspace folder ROOT, unless it knows it.
+It reads the folder's `.maskd.json' before the documents sent after."
+  (unless (member root maskd--folders)
+    (push root maskd--folders)
+    (jsonrpc-notify conn :workspace/didChangeWorkspaceFolders
+                    (list :event (list :added (vector (maskd--folder root))
+                                       :removed [])))))
+
+(defun maskd--rules-vector ()
+  "Return `maskd-rules' as the daemon takes them: a vector of objects.
+A list of languageIds becomes an array; a rule that is no JSON at all
+is sent as its printed form, so the daemon's message names its index."
+  (vconcat
+   (mapcar (lambda (rule)
+             (let ((languages (and (consp rule) (plist-get rule :languages))))
+               (when (consp languages)
+                 (setq rule (plist-put (copy-sequence rule) :languages
+                                       (vconcat languages)))))
+             (condition-case nil
+                 (and (json-serialize rule :null-object nil
+                                      :false-object :json-false)
+                      rule)
+               (error (format "%S" rule))))
+           (if (listp maskd-rules) maskd-rules (list maskd-rules)))))
+
+(defvar maskd-rules-functions nil
+  "Functions called with the new rules (a vector) when `maskd-rules' is set.
+maskd-eglot gives them to its servers.")
+
+(defun maskd-rules-settings (rules)
+  "Return the `workspace/didChangeConfiguration' params giving RULES."
+  (list :settings (list :maskd (list :rules rules))))
+
+(defun maskd--rules-changed ()
+  "Give a running daemon the new `maskd-rules'; attach the files they reach."
+  (let ((rules (maskd--rules-vector)))
+    (when (maskd--running-p)
+      (jsonrpc-notify maskd--connection :workspace/didChangeConfiguration
+                      (maskd-rules-settings rules)))
+    (run-hook-with-args 'maskd-rules-functions rules))
+  (dolist (buffer (buffer-list))
+    (with-current-buffer buffer
+      (maskd-rules-attach))))
+
+(defconst maskd-language-ids
+  '((fundamental-mode . "plaintext") (text-mode . "plaintext")
+    (sh-mode . "shellscript") (bash-ts-mode . "shellscript")
+    (js-mode . "javascript") (js-json-mode . "json") (json-ts-mode . "json")
+    (conf-javaprop-mode . "properties") (emacs-lisp-mode . "elisp")
+    (yaml-ts-mode . "yaml"))
+  "The languageIds of major modes whose name is not their languageId.")
+
+(defun maskd-language-id ()
+  "Return the languageId of the current buffer, which rules' `:languages' name.
+That of `maskd-language-ids', else the major mode's name without
+`-mode' (`yaml-mode': yaml, `markdown-mode': markdown)."
+  (or (cdr (assq major-mode maskd-language-ids))
+      (string-remove-suffix "-mode" (symbol-name major-mode))))
+
+(defun maskd-rules-may-apply-p ()
+  "Return non-nil when field rules may apply to the current buffer.
+That is when `maskd-rules' is non-nil or its workspace folder has a
+`.maskd.json'; which rules match is the daemon's to decide."
+  (or maskd-rules
+      (file-exists-p (expand-file-name maskd-rules-file-name
+                                       (maskd-workspace-root)))))
+
+(defvar maskd--attach-failed nil
+  "Non-nil once attaching a file by its rules failed (it is said once).")
+
+;;;###autoload
+(defun maskd-rules-attach ()
+  "Turn on `maskd-mode' in a file's buffer when field rules may apply to it.
+On `find-file-hook', unless `maskd-attach-by-rules' is nil.  When
+the daemon cannot start, one message says so for the session."
+  (when (and maskd-attach-by-rules buffer-file-name (not maskd-mode)
+             (not (file-remote-p buffer-file-name))
+             (not (bound-and-true-p eglot--managed-mode))
+             (maskd-rules-may-apply-p))
+    (condition-case err
+        (maskd-mode 1)
+      (error
+       (unless maskd--attach-failed
+         (setq maskd--attach-failed t)
+         (message "[maskd] field rules apply to %s, but %s"
+                  (file-name-nondirectory buffer-file-name)
+                  (if (eq (car err) 'maskd-error)
+                      (cadr err)
+                    (error-message-string err))))))))
+
+;; In the autoloads too: files attach by their rules before maskd is loaded.
+;;;###autoload
+(add-hook 'find-file-hook #'maskd-rules-attach)
+
+(defun maskd-rules-file-saved ()
+  "Tell the daemon a `.maskd.json' saved in Emacs changed; attach what it reaches.
+On `after-save-hook'.  The daemon reads it again when its directory
+is a workspace folder it knows (a file there starts it otherwise,
+with that folder), and the open files' lines are tried again."
+  (when (and buffer-file-name
+             (equal (file-name-nondirectory buffer-file-name) maskd-rules-file-name))
+    (let ((file (file-truename buffer-file-name)))
+      (when (and (maskd--running-p)
+                 (member (file-name-directory file) maskd--folders))
+        (jsonrpc-notify maskd--connection :workspace/didChangeWatchedFiles
+                        (list :changes (vector (list :uri (maskd--file-uri file)
+                                                     :type 2)))))
+      (dolist (buffer (buffer-list))
+        (with-current-buffer buffer
+          (maskd-rules-attach))))))
+
+(add-hook 'after-save-hook #'maskd-rules-file-saved)
 
 ;;;; The minor mode
 

@@ -44,12 +44,39 @@ extension Program {
     /// the engine renders changes when it is formatted again.
     /// - Parameter carets: also record where each character's output starts.
     func decompose<U: FieldUnit>(_ chars: [U], carets: Bool = false) -> Decomposition<U> {
-        var cells: [Cell<U>] = []
-        cells.reserveCapacity(min(chars.count, Program.maximumCells))
         var d = Decomposition<U>(layout: Layout())
+        d.layout.cells.reserveCapacity(min(chars.count, Program.maximumCells))
+        d.trace.reserveCapacity(min(chars.count, Program.maximumCells))
+        continueReading(chars, from: 0, carets: carets, into: &d)
+        return d
+    }
+
+    /// `decompose(chars)`, reusing `d`, this program's reading of another text whose first `shared` units
+    /// are those of `chars`: reading is a scan from the left, so those read the same and only the rest is
+    /// read. Blocks may change cells already read (`4/` pads the `4`), so a program with blocks, or a
+    /// reading with characters cut or refused, is read again whole.
+    func decompose<U: FieldUnit>(_ chars: [U], resuming d: inout Decomposition<U>, sharing shared: Int) {
+        guard blocks.isEmpty, d.cuts.isEmpty, d.outputStart.isEmpty, shared <= d.trace.count,
+              shared <= chars.count else {
+            d = decompose(chars)
+            return
+        }
+        if shared == chars.count, shared == d.trace.count { return }
+        let cellsKept = shared == 0 ? 0 : Int(d.trace[shared - 1].cells)
+        d.trace.removeLast(d.trace.count - shared)
+        d.layout.cells.removeLast(d.layout.cells.count - cellsKept)
+        continueReading(chars, from: shared, carets: false, into: &d)
+    }
+
+    /// Reads `chars[start...]` into `d`, which holds the reading of `chars[..<start]` with nothing cut
+    /// or refused (for `start` 0, an empty reading).
+    private func continueReading<U: FieldUnit>(_ chars: [U], from start: Int, carets: Bool,
+                                               into d: inout Decomposition<U>) {
+        var cells: [Cell<U>] = []
+        swap(&cells, &d.layout.cells)
         var rejected: [U] = [], overflow: [U] = []
-        var cursor = 0
-        var i = 0
+        var cursor = start == 0 ? 0 : Int(d.trace[start - 1].cursor)
+        var i = start
         while i < chars.count, !isFull(cursor: cursor, cells: cells.count) {
             let c = chars[i]
             i += 1
@@ -69,10 +96,10 @@ extension Program {
             }
             d.trace.append((Int32(cursor), Int32(cells.count)))
         }
-        d.cuts = Cuts(rejected: U.string(rejected), overflow: U.string(overflow))
+        // Nearly every reading refuses and cuts nothing: no string is made for that.
+        d.cuts = Cuts(rejected: rejected.isEmpty ? "" : U.string(rejected), overflow: overflow.isEmpty ? "" : U.string(overflow))
         d.cuts.leave(chars[i...], for: self)
         d.layout = Layout(cells: cells, end: cursor)
-        return d
     }
 
     /// The formatted text's offset for an offset in the text that was read, with forward
@@ -120,7 +147,10 @@ extension Program {
         outcome.original = cells
 
         if !inserted.isEmpty {
-            var newCells = Array(cells[0..<k0])
+            // Room for what re-flows and what is read in, so appending never grows the array.
+            var newCells: [Cell<U>] = []
+            newCells.reserveCapacity(min(cells.count + inserted.count, Program.maximumCells))
+            newCells.append(contentsOf: cells[0..<k0])
             // In an eager field the literals just before the caret appeared by themselves, so
             // reading starts before them: typing one of them steps over it, as pasting would. Not
             // when the caret stands inside such a run (a literal follows it): the person stepped
@@ -191,7 +221,9 @@ extension Program {
                 removeTo = k1 + 1
             }
         }
-        var newCells = Array(cells[0..<removeFrom])
+        var newCells: [Cell<U>] = []
+        newCells.reserveCapacity(cells.count)
+        newCells.append(contentsOf: cells[0..<removeFrom])
         let start = removeFrom == 0 ? 0 : cursor(after: cells[removeFrom - 1].element)
         outcome.keptBefore = removeFrom
         outcome.afterFrom = removeTo

@@ -677,14 +677,17 @@ final class NumberField: Sendable {
     ///
     /// Each end of the selection keeps its count of entered elements (and the sign) to its right.
     ///
-    /// With `padFraction`, a number with a digit gets its fraction filled with zeros (`12.5` is `12.50`,
-    /// `12` is `12.00`); a caret at the end of the number stays at its end.
-    func format(_ text: String, selection: Range<Int>? = nil) -> FieldResult {
+    /// With `padFraction`, a number with a digit or a mark gets its fraction filled with zeros (`12.5` is
+    /// `12.50`, `12` is `12.00`, `0.` is `0.00`); a caret at the end of the number stays at its end.
+    /// - Parameter padding: whether to pad; nil follows `padFraction`.
+    func format(_ text: String, selection: Range<Int>? = nil, padding: Bool? = nil) -> FieldResult {
         let (body, offset) = body(text)
         var state = read(before: [], inserted: body, offset: offset, after: [], negative: false,
                          aliases: aliases(forInserted: text))
         let bodyEnd = (state.elements.map(\.position).max() ?? -1) + 1
-        if spec.padFraction, spec.fraction > 0, !state.integer.isEmpty || !state.fraction.isEmpty {
+        // A mark alone shows its implied `0` (`0.`): a number too.
+        if padding ?? spec.padFraction, spec.fraction > 0,
+           !state.integer.isEmpty || !state.fraction.isEmpty || state.mark != nil {
             // Padding stands right of every caret but one at the end: position `Int.max`.
             if state.mark == nil { state.mark = Element(digit: nil, origin: .inserted, position: Int.max) }
             while state.fraction.count < spec.fraction {

@@ -106,8 +106,13 @@ struct AsYouTypeFormatter: Sendable {
         narrowCandidates(nationalNumber)
         if makeTemplate() {
             output = fillTemplateWithNationalNumber()
+        } else if ableToFormat {
+            // The key went into the template: the output is rewritten in place (this is most keys).
+            output.removeAll(keepingCapacity: true)
+            appendPrefix()
+            appendFilled(filled)
         } else {
-            output = ableToFormat ? withPrefix(filled) : keys
+            output = keys
         }
     }
 
@@ -170,10 +175,10 @@ struct AsYouTypeFormatter: Sendable {
         let formats = self.formats
         for index in candidates {
             let format = formats[index]
-            guard format.pattern.matches(nationalNumber[...], whole: true) else { continue }
+            guard format.matchesWhole(nationalNumber[...]) else { continue }
             spaceAfterNationalPrefix = format.ruleSeparatesPrefix
-            let shown = withPrefix(format.pattern.substitute(nationalNumber[...], template: format.format))
-            if shown.filter({ $0 == Self.plus || ($0 >= 0x30 && $0 <= 0x39) }) == keys { return shown }
+            let shown = withPrefix(format.formatted(nationalNumber[...]))
+            if PhoneField.afterLastKey(keys, in: shown) != nil { return shown }
         }
         return []
     }
@@ -197,32 +202,61 @@ struct AsYouTypeFormatter: Sendable {
         return false
     }
 
-    /// Puts `digit` in the template's next free place: the template up to it, or the keys when
-    /// the template is full.
-    private mutating func fillTemplate(with digit: UInt8) -> [UInt8] {
+    /// Where `fillTemplate` put a digit: up to a place of the template, or nowhere (the template is
+    /// full) and the keys stand as typed.
+    private enum Filled {
+        case upTo(Int), keys
+    }
+
+    /// Puts `digit` in the template's next free place.
+    private mutating func fillTemplate(with digit: UInt8) -> Filled {
         guard let place = template[lastMatch...].firstIndex(of: PhoneRegion.placeholder) else {
             if candidates.count == 1 { ableToFormat = false }
             currentPattern = nil
-            return keys
+            return .keys
         }
         template[place] = digit
         lastMatch = place
-        return Array(template[...place])
+        return .upTo(place)
     }
 
     private mutating func fillTemplateWithNationalNumber() -> [UInt8] {
         guard !nationalNumber.isEmpty else { return prefix }
-        var filled: [UInt8] = []
+        var filled = Filled.keys
         for digit in nationalNumber { filled = fillTemplate(with: digit) }
-        return ableToFormat ? withPrefix(filled) : keys
+        guard ableToFormat else { return keys }
+        let national: [UInt8]
+        switch filled {
+        case .upTo(let place): national = Array(template[...place])
+        case .keys: national = keys
+        }
+        return withPrefix(national)
+    }
+
+    /// Appends what `filled` shows to `output`.
+    private mutating func appendFilled(_ filled: Filled) {
+        switch filled {
+        case .upTo(let place): output.append(contentsOf: template[...place])
+        case .keys: output.append(contentsOf: keys)
+        }
+    }
+
+    /// Whether a space goes between the prefix and the national number (the format's national
+    /// prefix rule has one, and the prefix does not end with one).
+    private var separatesPrefix: Bool {
+        guard spaceAfterNationalPrefix, let last = prefix.last else { return false }
+        return last != Self.space
+    }
+
+    /// Appends the prefix, and the space after it when `separatesPrefix`, to `output`.
+    private mutating func appendPrefix() {
+        output.append(contentsOf: prefix)
+        if separatesPrefix { output.append(Self.space) }
     }
 
     /// The prefix and `national`, with a space between when the format's national prefix rule has one.
     private func withPrefix(_ national: [UInt8]) -> [UInt8] {
-        if spaceAfterNationalPrefix, let last = prefix.last, last != Self.space {
-            return prefix + [Self.space] + national
-        }
-        return prefix + national
+        separatesPrefix ? prefix + [Self.space] + national : prefix + national
     }
 
     /// Sets apart a national prefix at the start of the national number, and returns it.
@@ -235,9 +269,9 @@ struct AsYouTypeFormatter: Sendable {
             prefix += [UInt8(ascii: "1"), Self.space]
             isCompleteNumber = true
         } else if let parsing = metadata?.nationalPrefixForParsing,
-                  let match = parsing.match(nationalNumber[...], whole: false), match[1] > 0 {
+                  let end = parsing.matchEnd(nationalNumber[...], whole: false), end > 0 {
             isCompleteNumber = true
-            start = match[1]
+            start = end
             prefix += nationalNumber[0..<start]
         }
         let removed = Array(nationalNumber[0..<start])
@@ -248,9 +282,8 @@ struct AsYouTypeFormatter: Sendable {
     /// Sets apart `+` or the region's international prefix at the start of the keys.
     private mutating func extractInternationalPrefix() -> Bool {
         let pattern = metadata?.internationalPrefix ?? Self.plusOnly
-        guard let match = pattern.match(keys[...], whole: false) else { return false }
+        guard let end = pattern.matchEnd(keys[...], whole: false) else { return false }
         isCompleteNumber = true
-        let end = match[1]
         nationalNumber = Array(keys[end...])
         prefix = Array(keys[0..<end])
         if keys[0] != Self.plus { prefix.append(Self.space) }

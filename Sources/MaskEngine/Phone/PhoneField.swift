@@ -28,7 +28,7 @@ final class PhoneField: Sendable {
     /// The region of national input, nil for international input only.
     let region: String?
     /// The region's own metadata (not its calling code's main region's), for the state.
-    private let home: PhoneRegion?
+    let home: PhoneRegion?
     /// The description reported as `mask`: `phone`, or `phone(region: GB)`.
     let notation: String
     static let international = "phone"
@@ -141,7 +141,7 @@ final class PhoneField: Sendable {
     /// A small ring searched in order: comparing a few short arrays costs less than hashing one.
     private let recent = Mutex<RecentStates>(RecentStates())
     /// The formatter before any key.
-    private let blank: AsYouTypeFormatter
+    let blank: AsYouTypeFormatter
 
     /// The ring of recent states; the keys apart, so a search touches no formatter.
     private struct RecentStates {
@@ -196,14 +196,15 @@ final class PhoneField: Sendable {
 
     /// Whether another digit could make no number: the national number has the longest length
     /// the region has (as `parse` reads it, national prefix and carrier codes set apart).
-    private func isFull(_ formatter: AsYouTypeFormatter) -> Bool {
+    /// `number`: the formatter's keys read as a number, when the caller has it.
+    func isFull(_ formatter: AsYouTypeFormatter, number known: PhoneNumber? = nil) -> Bool {
         let digits = formatter.keys.count - (formatter.keys.first == Self.plus ? 1 : 0)
         if digits >= Self.maximumDigits { return true }
         if formatter.keys.first == Self.plus, formatter.callingCode == nil { return digits >= 3 }
         guard let metadata = formatter.metadata, formatter.nationalNumber.count >= metadata.maxLength else {
             return false
         }
-        let number = PhoneNumber(keys: formatter.keys, home: home)
+        let number = known ?? PhoneNumber(keys: formatter.keys, home: home)
         guard let numberRegion = number.region else { return digits >= 3 + 17 }
         return number.nationalNumber.count >= numberRegion.maxLength
     }
@@ -226,7 +227,7 @@ final class PhoneField: Sendable {
     }
 
     /// The field for `keys`: its text, where its keys stand, and its state.
-    private struct Shown {
+    struct Shown {
         var keys: [UInt8]
         var text: [UInt8]
         var positions: [Int]
@@ -252,28 +253,43 @@ final class PhoneField: Sendable {
         }
     }
 
-    private func show(_ keys: [UInt8]) -> (Shown, cut: [UInt8]) {
+    /// The formatter behind a shown field and whether its number was full: what a kept state
+    /// (`PhoneField-kept.swift`) resumes from.
+    struct Typed: Sendable {
+        var formatter: AsYouTypeFormatter
+        var full: Bool
+    }
+
+    private func show(_ keys: [UInt8]) -> (Shown, cut: [UInt8], typed: Typed) {
         let keys = normalised(keys)
         let (formatter, taken, full) = typed(keys)
-        let kept = Array(keys[..<taken])
+        return (shown(formatter, full: full), Array(keys[taken...]), Typed(formatter: formatter, full: full))
+    }
+
+    /// The field the formatter's keys make: its output, where each key stands in it.
+    func shown(_ formatter: AsYouTypeFormatter, full: Bool) -> Shown {
+        let kept = formatter.keys
         let text = formatter.output
-        var positions = Self.positions(of: kept.count, in: text)
+        let positions = Self.positions(of: kept.count, in: text)
         if positions.count != kept.count {
             // Never expected: the formatter shows every key. Show the keys as they are then.
-            positions = Array(kept.indices)
-            return (Shown(keys: kept, text: kept, positions: positions, full: full,
-                          plusIsLiteral: region == nil && kept.count > 1), Array(keys[taken...]))
+            return Shown(keys: kept, text: kept, positions: Array(kept.indices), full: full,
+                         plusIsLiteral: region == nil && kept.count > 1)
         }
-        return (Shown(keys: kept, text: text, positions: positions, full: full,
-                      plusIsLiteral: region == nil && kept.count > 1), Array(keys[taken...]))
+        return Shown(keys: kept, text: text, positions: positions, full: full, plusIsLiteral: region == nil && kept.count > 1)
     }
 
     // MARK: Formatting and editing
 
     /// Reads `text` into an empty field, carrying `selection` through (nil: the end of the text).
     func format(_ text: String, selection: Range<Int>? = nil) -> FieldResult {
+        formatting(text, selection: selection).result
+    }
+
+    /// `format`, and the formatter state behind its result.
+    func formatting(_ text: String, selection: Range<Int>?) -> (result: FieldResult, typed: Typed) {
         let (elements, rejected, _) = read(text)
-        let (shown, cut) = show(elements.map(\.key))
+        let (shown, cut, typed) = show(elements.map(\.key))
         /// The number of kept keys before `offset` of `text`.
         func count(before offset: Int) -> Int {
             var k = elements.prefix { $0.position < offset }.count
@@ -282,25 +298,32 @@ final class PhoneField: Sendable {
         }
         let range = selection.map { shown.carried(count(before: $0.lowerBound))..<shown.carried(count(before: $0.upperBound)) }
             ?? (shown.text.count..<shown.text.count)
-        return result(shown, selection: range, rejected: rejected, overflow: cut)
+        return (result(shown, selection: range, rejected: rejected, overflow: cut), typed)
     }
 
     /// Applies one edit to a field whose text is `text` (normally formatted by this field).
     func apply(_ edit: FieldEdit, to text: String) -> FieldResult {
+        applying(edit, to: text).result
+    }
+
+    /// `apply`, and the formatter state behind its result when the result's text is the one it
+    /// shows (nil when the edit changed nothing and the text is given back as it was).
+    func applying(_ edit: FieldEdit, to text: String) -> (result: FieldResult, typed: Typed?) {
         var (elements, _, count) = read(text)
         if region == nil, !elements.isEmpty, elements[0].key != Self.plus {
             // A text missing its `+`: the plus stands before the first digit.
             elements.insert(Element(key: Self.plus, position: elements[0].position), at: 0)
         }
         /// The field as it stands, for edits that change nothing.
-        func unchanged(caret: Int, selection: Range<Int>? = nil, rejected: String = "", overflow: String = "") -> FieldResult {
-            let (old, _) = show(elements.map(\.key))
+        func unchanged(caret: Int, selection: Range<Int>? = nil, rejected: String = "",
+                       overflow: String = "") -> (result: FieldResult, typed: Typed?) {
+            let (old, _, _) = show(elements.map(\.key))
             var r = result(old, selection: 0..<0, rejected: rejected, overflow: [])
             r.text = text
             let caret = min(max(caret, 0), count)
             r.selection = selection ?? (caret..<caret)
             r.overflow = overflow
-            return r
+            return (r, nil)
         }
         // In an international field with digits the `+` is a literal: no deletion removes it.
         let plusIsLiteral = region == nil && elements.count > 1
@@ -329,7 +352,7 @@ final class PhoneField: Sendable {
                 deleted = [nearest]
             } else {
                 // Nothing to delete: the caret goes where the deletion rule puts it.
-                let (old, _) = show(elements.map(\.key))
+                let (old, _, _) = show(elements.map(\.key))
                 return unchanged(caret: old.caret(after: elementsBefore(range.lowerBound)))
             }
         } else {
@@ -375,7 +398,7 @@ final class PhoneField: Sendable {
             all = []
             before = []
         }
-        let (shown, cut) = show(all)
+        let (shown, cut, typed) = show(all)
         let plusAdded = normalised(all).count - all.count
         let keptInserted = max(0, min(inserted.count, shown.keys.count - plusAdded - before.count))
         if !edit.text.isEmpty, keptInserted == 0 {
@@ -386,30 +409,43 @@ final class PhoneField: Sendable {
         }
         let k = before.count + plusAdded + keptInserted
         let caret = edit.text.isEmpty ? shown.caret(after: k) : shown.caretAfterTyping(k)
-        return result(shown, selection: caret..<caret, rejected: rejected, overflow: cut)
+        return (result(shown, selection: caret..<caret, rejected: rejected, overflow: cut), typed)
     }
 
-    private func result(_ shown: Shown, selection: Range<Int>, rejected: String, overflow: [UInt8]) -> FieldResult {
-        let number = PhoneNumber(keys: shown.keys, home: home)
+    /// The field's result for `shown`; `number` is its keys read as a number, when the caller has it.
+    func result(_ shown: Shown, number known: PhoneNumber? = nil, selection: Range<Int>, rejected: String,
+                overflow: [UInt8]) -> FieldResult {
+        result(keys: shown.keys, text: shown.text, full: shown.full, number: known, selection: selection,
+               rejected: rejected, overflow: overflow)
+    }
+
+    /// The field's result for its keys shown as `text`.
+    func result(keys: [UInt8], text: [UInt8], full: Bool, number known: PhoneNumber?, selection: Range<Int>,
+                rejected: String, overflow: [UInt8]) -> FieldResult {
+        let number = known ?? PhoneNumber(keys: keys, home: home)
         var problems: [String] = []
-        let regionName = number.region.map { $0.id == "001" ? "+\($0.callingCode)" : $0.id }
         if let code = number.unknownCallingCode {
-            problems.append("no country has the calling code +\(code)")
+            problems = ["no country has the calling code +\(code)"]
         } else {
             switch number.lengthCheck {
             case .possible:
-                if number.type == nil { problems.append("not a valid number for \(regionName ?? "any region")") }
-            case .tooLong: problems.append("too long")
-            case .invalidLength: problems.append("not a possible length for \(regionName ?? "any region")")
-            case .tooShort, .possibleLocalOnly: problems.append("too short")
+                if number.type == nil { problems = number.region?.notValidProblem ?? Self.notValidAnywhere }
+            case .tooLong: problems = Self.tooLong
+            case .invalidLength: problems = number.region?.impossibleLengthProblem ?? Self.impossibleLengthAnywhere
+            case .tooShort, .possibleLocalOnly: problems = Self.tooShort
             }
         }
-        let value = String(decoding: shown.keys, as: UTF8.self)
         return FieldResult(
-            text: String(decoding: shown.text, as: UTF8.self), selection: selection, value: value,
+            text: String(decoding: text, as: UTF8.self), selection: selection,
+            value: String(decoding: keys, as: UTF8.self),
             complete: number.lengthCheck == .possible, valid: problems.isEmpty, problems: problems,
-            next: shown.full ? nil : .digit, placeholder: "", mask: notation, brand: nil,
-            rejected: rejected, overflow: String(decoding: overflow, as: UTF8.self),
-            region: number.region.map { $0.id }, phoneType: number.type?.rawValue)
+            next: full ? nil : .digit, placeholder: "", mask: notation, brand: nil,
+            rejected: rejected, overflow: overflow.isEmpty ? "" : String(decoding: overflow, as: UTF8.self),
+            region: number.region?.id, phoneType: number.type?.rawValue)
     }
+
+    // The problems, made once: a keystroke reports one of them.
+    private static let tooShort = ["too short"], tooLong = ["too long"]
+    private static let notValidAnywhere = ["not a valid number for any region"]
+    private static let impossibleLengthAnywhere = ["not a possible length for any region"]
 }

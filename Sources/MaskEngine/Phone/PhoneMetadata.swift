@@ -140,11 +140,20 @@ final class PhoneRegion: Sendable {
         let template: [UInt8]?
         /// The digits in the template.
         let templateDigits: Int
+        /// The pattern's groups' lengths, least and most, when it is only groups of digits (`(\d{3})(\d{4,5})`,
+        /// every format of the metadata): then `formatted` needs no regex run.
+        let digitGroups: [(least: Int, most: Int)]?
+        /// The lengths of the numbers the whole pattern takes, for digit groups.
+        let wholeLengths: ClosedRange<Int>?
 
         init(pattern: CapturingRegex, patternID: Int, format: [UInt8], nationalPrefixRule: String?,
              nationalPrefixOptional: Bool, hasCarrierCodeRule: Bool, leadingDigits: [CapturingRegex], eligible: Bool,
              ruleHasFirstGroupOnly: Bool, ruleSeparatesPrefix: Bool, template: [UInt8]?, templateDigits: Int) {
             self.pattern = pattern
+            digitGroups = Self.digitGroups(of: pattern.pattern)
+            wholeLengths = digitGroups.map { groups in
+                groups.reduce(0) { $0 + $1.least }...groups.reduce(0) { min($0 + $1.most, Int.max / 2) }
+            }
             self.patternID = patternID
             self.format = format
             self.nationalPrefixRule = nationalPrefixRule
@@ -156,6 +165,91 @@ final class PhoneRegion: Sendable {
             self.ruleSeparatesPrefix = ruleSeparatesPrefix
             self.template = template
             self.templateDigits = templateDigits
+        }
+
+        /// Whether the whole of `number` (digits) matches the pattern; for digit groups, by its length alone.
+        func matchesWhole(_ number: ArraySlice<UInt8>) -> Bool {
+            guard let wholeLengths else { return pattern.matches(number, whole: true) }
+            return wholeLengths.contains(number.count)
+        }
+
+        /// `pattern.substitute(number, template: format)`: Python's `re.sub` of the format over the number.
+        func formatted(_ number: ArraySlice<UInt8>) -> [UInt8] {
+            guard let groups = digitGroups, let wholeLengths, number.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                return pattern.substitute(number, template: format)
+            }
+            // Over digits, a match of greedy digit groups is the longest first group that leaves the
+            // others their least, and so on; matches follow each other while the digits left suffice.
+            let least = wholeLengths.lowerBound
+            var out: [UInt8] = []
+            out.reserveCapacity(number.count + format.count)
+            number.withUnsafeBufferPointer { digits in
+                format.withUnsafeBufferPointer { format in
+                    withUnsafeTemporaryAllocation(of: Int.self, capacity: groups.count + 1) { starts in
+                        var position = 0
+                        while digits.count - position >= least {
+                            // starts[g]: where group g + 1 begins; starts[groups.count]: the match's end.
+                            var start = position, rest = least
+                            for g in 0..<groups.count {
+                                starts[g] = start
+                                rest -= groups[g].least
+                                start += min(groups[g].most, digits.count - start - rest)
+                            }
+                            starts[groups.count] = start
+                            var i = 0
+                            while i < format.count {
+                                let byte = format[i]
+                                if byte == UInt8(ascii: "$"), i + 1 < format.count, format[i + 1] >= 0x30, format[i + 1] <= 0x39 {
+                                    let g = Int(format[i + 1] - 0x30)
+                                    if g >= 1, g <= groups.count {
+                                        out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[starts[g - 1]..<starts[g]]))
+                                    } else if g == 0 {
+                                        out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[position..<start]))
+                                    }
+                                    i += 2
+                                    continue
+                                }
+                                out.append(byte)
+                                i += 1
+                            }
+                            position = start
+                        }
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[position...]))
+                    }
+                }
+            }
+            return out
+        }
+
+        /// The groups of a pattern made only of `(\d)`, `(\d{n})` and `(\d{n,m})`; nil for any other.
+        static func digitGroups(of pattern: String) -> [(least: Int, most: Int)]? {
+            var groups: [(least: Int, most: Int)] = []
+            var rest = pattern.utf8[...]
+            func number() -> Int? {
+                let digits = rest.prefix { $0 >= 0x30 && $0 <= 0x39 }
+                guard !digits.isEmpty, digits.count < 4 else { return nil }
+                rest = rest.dropFirst(digits.count)
+                return digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+            }
+            func take(_ text: String) -> Bool {
+                guard rest.starts(with: text.utf8) else { return false }
+                rest = rest.dropFirst(text.utf8.count)
+                return true
+            }
+            while !rest.isEmpty {
+                guard take("(\\d") else { return nil }
+                var least = 1, most = 1
+                if take("{") {
+                    guard let n = number() else { return nil }
+                    least = n
+                    most = n
+                    if take(",") { most = number() ?? Int.max / 2 }
+                    guard take("}") else { return nil }
+                }
+                guard take(")"), least >= 1, most >= least else { return nil }
+                groups.append((least, most))
+            }
+            return groups.isEmpty ? nil : groups
         }
     }
 
@@ -178,6 +272,9 @@ final class PhoneRegion: Sendable {
     let types: [Description?]
     let nationalFormats: [Format]
     let internationalFormats: [Format]
+    /// The field's problems for numbers of the region (named `+800` for a non-geographic one), made once.
+    let notValidProblem: [String]
+    let impossibleLengthProblem: [String]
 
     init(key: String, lines: ArraySlice<Substring>) {
         var id = key, code = 0, main = false
@@ -232,6 +329,10 @@ final class PhoneRegion: Sendable {
         self.types = types
         self.nationalFormats = national
         self.internationalFormats = intl
+        maxLength = general?.lengths.max() ?? 17
+        let name = id == "001" ? "+\(code)" : id
+        notValidProblem = ["not a valid number for \(name)"]
+        impossibleLengthProblem = ["not a possible length for \(name)"]
     }
 
     private static func format(_ f: [Substring], patternID: Int, regex: (Substring) -> CapturingRegex) -> Format {
@@ -281,7 +382,7 @@ final class PhoneRegion: Sendable {
     var possibleLengths: [Int] { general?.lengths ?? [] }
 
     /// The longest national significant number the region has.
-    var maxLength: Int { possibleLengths.max() ?? 17 }
+    let maxLength: Int
 
     /// Whether `number` is in `description`: a possible length and a full match.
     func matches(_ number: ArraySlice<UInt8>, _ description: Description) -> Bool {

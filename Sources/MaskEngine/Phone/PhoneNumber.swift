@@ -26,9 +26,9 @@ struct PhoneNumber {
             international = true
         } else if let home {
             // An international prefix (00 in GB) typed nationally, followed by a calling code.
-            if let prefix = home.internationalPrefix, let match = prefix.match(digits, whole: false), match[1] > 0,
-               digits.count > match[1], digits[digits.startIndex + match[1]] != UInt8(ascii: "0") {
-                digits = digits.dropFirst(match[1])
+            if let prefix = home.internationalPrefix, let end = prefix.matchEnd(digits, whole: false), end > 0,
+               digits.count > end, digits[digits.startIndex + end] != UInt8(ascii: "0") {
+                digits = digits.dropFirst(end)
                 international = true
             } else {
                 region = home
@@ -71,18 +71,24 @@ struct PhoneNumber {
     /// short, which would call `0121 234` a possible 7-digit number). Transformed where the region
     /// says so (AR's `15` mobile token).
     static func strippingNationalPrefix(_ number: [UInt8], _ region: PhoneRegion) -> [UInt8] {
-        guard let parsing = region.nationalPrefixForParsing, !number.isEmpty,
-              let match = parsing.match(number[...], whole: false) else { return number }
-        let general = region.general?.pattern
+        guard let parsing = region.nationalPrefixForParsing, !number.isEmpty else { return number }
         let groups = parsing.groupCount
         var stripped: [UInt8]
-        if let rule = region.transformRule, !rule.isEmpty, groups > 0, match[2 * groups] >= 0 {
-            stripped = []
-            CapturingRegex.expand(rule, slots: match, in: number[...], into: &stripped)
-            stripped += number[match[1]...]
+        if let rule = region.transformRule, !rule.isEmpty, groups > 0 {
+            guard let match = parsing.match(number[...], whole: false) else { return number }
+            if match[2 * groups] >= 0 {
+                stripped = []
+                CapturingRegex.expand(rule, slots: match, in: number[...], into: &stripped)
+                stripped += number[match[1]...]
+            } else {
+                stripped = Array(number[match[1]...])
+            }
         } else {
-            stripped = Array(number[match[1]...])
+            // No transform rule: only where the prefix ends matters, not its groups.
+            guard let end = parsing.matchEnd(number[...], whole: false) else { return number }
+            stripped = Array(number[end...])
         }
+        let general = region.general?.pattern
         if general?.matches(number[...], whole: true) ?? false, !(general?.matches(stripped[...], whole: true) ?? false),
            region.type(of: number[...]) != nil {
             return number

@@ -151,17 +151,16 @@ final class DynamicProgram: @unchecked Sendable {
             return try Presets.program("card", s)
         }
         let broad = try make(CardBrand.defaultGroups, min: 16, max: CardBrand.defaultMaxLength)
-        var byBrand: [CardBrand: Program] = [:]
-        for brand in CardBrand.allCases {
-            byBrand[brand] = try make(brand.groups, min: brand.minLength, max: brand.maxLength)
+        // In `allCases` order, found by the brand's index: a dictionary would hash the brand's name per keystroke.
+        let programs = try CardBrand.allCases.map { brand in
+            try make(brand.groups, min: brand.minLength, max: brand.maxLength)
         }
-        let programs = byBrand
         return DynamicProgram(
             broad: broad,
-            all: [broad] + Array(byBrand.values),
+            all: [broad] + programs,
             select: { prefix in
                 guard let brand = CardBrand.detect(digits: prefix) else { return (broad, nil) }
-                return (programs[brand]!, brand.rawValue)
+                return (programs[CardBrand.allCases.firstIndex(of: brand)!], brand.rawValue)
             },
             problems: { prefix, count, brandName in
                 guard let brandName, let brand = CardBrand(rawValue: brandName) else {

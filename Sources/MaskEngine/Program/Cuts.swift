@@ -21,6 +21,9 @@ struct Cuts<U: FieldUnit> {
         overflowRead = overflow
     }
 
+    /// Nothing was refused or cut, and nothing left unread.
+    var isEmpty: Bool { rejectedRead.isEmpty && overflowRead.isEmpty && sorter == nil && overflowAfter.isEmpty }
+
     /// Characters `program` leaves unread once reading has stopped; they are sorted by its slots.
     /// - Precondition: no rest is pending already (a reading stops once).
     mutating func leave(_ rest: ArraySlice<U>, for program: Program) {

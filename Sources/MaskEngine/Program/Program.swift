@@ -285,7 +285,9 @@ extension Program {
                 if walked { outcome.accepted = true }
             }
         }
-        outcome.cuts = Cuts(rejected: U.string(rejected), overflow: U.string(overflow))
+        // Nearly every keystroke refuses and cuts nothing: no string is made for that.
+        outcome.cuts = Cuts(rejected: rejected.isEmpty ? "" : U.string(rejected),
+                            overflow: overflow.isEmpty ? "" : U.string(overflow))
         outcome.cuts.leave(chars[i...], for: self)
         return outcome
     }

@@ -97,34 +97,53 @@ public final class CapturingRegex: Sendable {
         // Most inputs a phone pattern is tried on do not match at all: the automaton says so fast.
         if let digits, digits.matches(input, whole: whole) == false { return nil }
         let base = input.startIndex
-        return run(count: input.count, searching: false, whole: whole) { state, position in
-            takes(state, input[base + position])
+        return run(count: input.count, searching: false, whole: whole, slotCount: 2 * (groupCount + 1),
+                   takes: { state, position in takes(state, input[base + position]) },
+                   answer: { Array(UnsafeBufferPointer(start: $0, count: 2 * (groupCount + 1))) })
+    }
+
+    /// Where the match `match` finds ends, without recording groups (the phone field asks this on
+    /// every key, of patterns whose groups it does not use).
+    func matchEnd(_ input: ArraySlice<UInt8>, whole: Bool) -> Int? {
+        if let digits {
+            if whole, let answer = digits.matches(input, whole: true) { return answer ? input.count : nil }
+            // A match can only end where some prefix is in the language: with none or one such end the
+            // answer needs no thread priorities (a national prefix such as `0|180020` has one).
+            if !whole, let (ends, end) = digits.matchingPrefixes(input) {
+                if ends == 0 { return nil }
+                if ends == 1 { return end }
+            }
         }
+        let base = input.startIndex
+        return run(count: input.count, searching: false, whole: whole, slotCount: 2,
+                   takes: { state, position in takes(state, input[base + position]) }, answer: { $0[1] })
     }
 
     /// Python's `re.search` over Unicode scalars: the leftmost match, and among matches starting
     /// there the highest-priority one, anywhere in `input` (at its start only when the pattern
     /// begins with `^`); slots as `match` gives them, in scalar offsets. Linear in the input.
     public func search(_ input: [Unicode.Scalar]) -> [Int]? {
-        run(count: input.count, searching: !anchored, whole: false) { state, position in
+        let slotCount = 2 * (groupCount + 1)
+        return run(count: input.count, searching: !anchored, whole: false, slotCount: slotCount, takes: { state, position in
             let value = input[position].value
             if value < 128 { return takes(state, UInt8(value)) }
             let set = setIndex[state]
             return set >= 0 && sets[Int(set)].contains(input[position])
-        }
+        }, answer: { Array(UnsafeBufferPointer(start: $0, count: slotCount)) })
     }
 
     /// The Pike VM over `count` elements: `takes(state, position)` says whether consume state
     /// `state` takes the element at `position`. When `searching`, a thread also starts at every
     /// later position until a match is found, each below the threads that started earlier, so the
-    /// leftmost match wins.
+    /// leftmost match wins. Only the first `slotCount` slots are recorded (2: the match's bounds);
+    /// `answer` reads them from the match found.
     @inline(__always)
-    private func run(count: Int, searching: Bool, whole: Bool, takes: (Int, Int) -> Bool) -> [Int]? {
-        let slotCount = 2 * (groupCount + 1)
+    private func run<Answer>(count: Int, searching: Bool, whole: Bool, slotCount: Int, takes: (Int, Int) -> Bool,
+                             answer: (UnsafeMutablePointer<Int>) -> Answer) -> Answer? {
         let stateCount = ops.count
         // Marks, two thread lists and their capture slots, all in one temporary buffer.
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: stateCount * (3 + 2 * slotCount) + 2 * slotCount) {
-            buffer -> [Int]? in
+            buffer -> Answer? in
             let marks = buffer.baseAddress!
             marks.initialize(repeating: -1, count: stateCount)
             var current = marks + stateCount
@@ -152,6 +171,10 @@ public final class CapturingRegex: Sendable {
                     add(second[s], slots, position, list, listSlots, &listCount)
                 case .save:
                     let slot = Int(first[s])
+                    guard slot < slotCount else {
+                        add(second[s], slots, position, list, listSlots, &listCount)
+                        return
+                    }
                     let old = slots[slot]
                     slots[slot] = position
                     add(second[s], slots, position, list, listSlots, &listCount)
@@ -195,7 +218,7 @@ public final class CapturingRegex: Sendable {
                 swap(&currentSlots, &nextSlots)
                 currentCount = nextCount
             }
-            return found ? Array(UnsafeBufferPointer(start: matched, count: slotCount)) : nil
+            return found ? answer(matched) : nil
         }
     }
 
@@ -351,6 +374,27 @@ private struct DigitAutomaton: Sendable {
         }
         self.next = next
         self.accepting = accepting
+    }
+
+    /// How many prefixes of `input` (the empty one included) are in the language, counting up to
+    /// two, and the length of the first; nil when `input` holds a byte other than a digit.
+    func matchingPrefixes(_ input: ArraySlice<UInt8>) -> (ends: Int, first: Int)? {
+        var state: Int32 = 0
+        var ends = accepting[0] ? 1 : 0
+        var first = 0
+        for (offset, byte) in input.enumerated() {
+            let digit = Int(byte) &- 0x30
+            guard digit >= 0, digit < 10 else { return nil }
+            state = next[10 * Int(state) + digit]
+            // No state: no longer prefix can be in the language (the rest need not be digits).
+            if state < 0 { return (ends, first) }
+            if accepting[Int(state)] {
+                if ends == 1 { return (2, first) }
+                ends = 1
+                first = offset + 1
+            }
+        }
+        return (ends, first)
     }
 
     /// The answer for digit input, nil when `input` holds something else.

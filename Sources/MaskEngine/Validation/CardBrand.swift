@@ -93,14 +93,21 @@ public enum CardBrand: String, CaseIterable, Hashable, Sendable {
             count4 += 1
             if count4 == 4 { break }
         }
-        if count4 == 4, let decided = decidedByFourDigits[value4] { return decided }
+        if count4 == 4 {
+            // A flat table: a dictionary would hash a key on every keystroke.
+            let decided = decidedByFourDigits[value4]
+            if decided == decidesNone { return nil }
+            if decided != needsMoreDigits { return allCases[Int(decided) - 2] }
+        }
         return detectByRanges(digits: digits)
     }
 
-    /// For each four-digit prefix with no longer range beneath it, the brand it decides (or
-    /// `.some(nil)` when it decides none); prefixes that need more digits are absent.
-    private static let decidedByFourDigits: [Int: CardBrand?] = {
-        var table: [Int: CardBrand?] = [:]
+    private static let needsMoreDigits: UInt8 = 0, decidesNone: UInt8 = 1
+
+    /// For each four-digit prefix, `needsMoreDigits` when a longer range lies beneath it, else the
+    /// brand it decides as 2 + its index in `allCases`, or `decidesNone`.
+    private static let decidedByFourDigits: [UInt8] = {
+        var table = [UInt8](repeating: needsMoreDigits, count: 10_000)
         for value in 0..<10_000 {
             let longer = ranges.contains { range in
                 guard range.digits > 4 else { return false }
@@ -115,7 +122,7 @@ public enum CardBrand: String, CaseIterable, Hashable, Sendable {
                 digits.insert(UInt8(48 + v % 10), at: 0)
                 v /= 10
             }
-            table[value] = .some(detectByRanges(digits: digits))
+            table[value] = detectByRanges(digits: digits).map { UInt8(2 + allCases.firstIndex(of: $0)!) } ?? decidesNone
         }
         return table
     }()

@@ -53,6 +53,7 @@ enum MessageRegistry {
         DidOpenTextDocumentNotification.self,      // textDocument/didOpen
         DidChangeConfigurationNotification.self,   // workspace/didChangeConfiguration
         DidChangeWatchedFilesNotification.self,    // workspace/didChangeWatchedFiles
+        DidChangeWorkspaceFoldersNotification.self, // workspace/didChangeWorkspaceFolders
     ]
 
     static let requestsByMethod: [String: any RequestMessage.Type] =

@@ -69,7 +69,9 @@ extension Document {
         }
 
         var touches: [FieldTouch] = []
-        var claimed = false
+        // A claimant no longer here is a closed field whose padding is being echoed (`closeField`): it stood before
+        // the insertion, so an empty field at that point comes after the inserted text, as it would after the field's.
+        var claimed = claimant.map { id in !old.contains { $0.fields.contains { $0.id == id } } } ?? false
         for (i, line) in old.enumerated() {
             for span in line.fields {
                 let fs = flatStart[i] + span.start, fe = flatStart[i] + span.end

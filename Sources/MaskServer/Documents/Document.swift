@@ -65,7 +65,7 @@ final class Document {
     private(set) var suspect = false
     /// The problem of each field that has one, by field id, as of the field's last state: what
     /// its diagnostic says. Kept as states change, so diagnostics never visit every field.
-    private var problems: [String: FieldProblem] = [:]
+    private var problems = FieldProblems()
     private var fieldCounter = 0
     /// The field rules this document is under (`Rules/`), tried on the lines a person's change touches.
     var rules = DocumentRules.none
@@ -227,11 +227,12 @@ final class Document {
     /// - Complexity: O(p log n) for p such fields and n lines.
     func diagnostics() -> [Diagnostic] {
         var located: [(line: Int, column: Int, order: Int, Diagnostic)] = []
-        for (id, problem) in problems {
+        var gone: [String] = []
+        problems.forEach { id, problem in
             // A field whose line was replaced away has no place any more: it is gone.
             guard let slot = lines.slot(of: id) else {
-                problems[id] = nil
-                continue
+                gone.append(id)
+                return
             }
             let (line, span) = lines.locate(slot: slot)
             let range = TextRange(start: position(ScalarPosition(line: line, column: span.start)),
@@ -241,6 +242,7 @@ final class Document {
                             Diagnostic(range: range, severity: problem.severity, code: problem.code,
                                        message: problem.message)))
         }
+        for id in gone { problems[id] = nil }
         located.sort { ($0.line, $0.column, $0.order) < ($1.line, $1.column, $1.order) }
         return located.map(\.3)
     }
@@ -327,14 +329,38 @@ final class Document {
         return propose([id: result], cursorField: id, alwaysCursor: true)
     }
 
-    /// Closes a field; its text stays as it is. - Returns: false when there is no such field.
-    func closeField(_ id: String) -> Bool {
-        guard lines.session(of: id) != nil, let line = lines.lineOfField(id), lines.removeField(id) else { return false }
-        pending.removeAll { $0.field == id }
+    /// Closes a field. Its text stays, but for the zeros a number mask's `padFraction` adds on closing
+    /// (`Mask.closing`: `12.5` becomes `12.50`), which are proposed as edits, pending like any formatting, on
+    /// behalf of the closed field: their echo is the daemon's own, and no field takes what they insert.
+    /// - Parameter caret: the editor's cursor, when the client sends it: in or at the field it is carried as
+    ///   `format` carries it (at the end, after the zeros), later on the line it moves with the edits.
+    /// - Returns: nil when there is no such field; else the padding edits (against the current version; none
+    ///   when nothing pads, or while the field's formatting still waits for its echo, since its text in the
+    ///   editor is then not the daemon's yet) and the caret after them (nil without `caret` or edits).
+    func closeField(_ id: String, caret: Position?) -> (edits: [TextEdit], cursor: Position?)? {
+        guard let session = lines.session(of: id), let (line, span, text) = fieldText(id) else { return nil }
+        var caretAt: ScalarPosition?
+        var fieldCaret: Int?
+        if let caret, case .success(let p) = scalarPosition(caret) {
+            caretAt = p
+            if p.line == line, span.start <= p.column, p.column <= span.end {
+                fieldCaret = text.characterOffset(ofScalar: p.column - span.start, roundUp: false)
+            }
+        }
+        var padding: (edits: [TextEdit], cursor: Position?) = ([], nil)
+        let waiting = pending.contains { $0.field == id }
+        if !waiting, let padded = session.mask.closing(text, caret: fieldCaret) {
+            let formatted = formatEdits([id: padded])
+            padding.edits = formatted.edits
+            if fieldCaret != nil { padding.cursor = formatted.caret[id] }
+        }
+        guard lines.removeField(id) else { return nil }
+        if waiting { pending.removeAll { $0.field == id } }
         problems[id] = nil
         ruleOrigins[id] = nil
         closedLines.insert(line)
-        return true
+        if let p = caretAt, fieldCaret == nil, !padding.edits.isEmpty { padding.cursor = cursorAfterPending(p) }
+        return padding
     }
 
     /// Brings fields into form (`textDocument/formatting`): each field's text in the daemon's copy

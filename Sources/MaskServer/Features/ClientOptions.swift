@@ -42,6 +42,10 @@ struct ClientOptions: Hashable, Sendable {
     var codeActionLiterals = false
     /// `workspace.didChangeWatchedFiles.dynamicRegistration`: the daemon may ask it to watch `.maskd.json`.
     var watchedFilesRegistration = false
+    /// The client lists every file of the project to set up any watcher: eglot (`clientInfo.name` "Eglot"), and a
+    /// client that does not say what it is (eglot 1.9 and older send no `clientInfo`). Such a client is asked to
+    /// watch `.maskd.json` only when a workspace folder has one.
+    var scansToWatch = true
 
     /// Reads the options from `initialize` params.
     ///
@@ -59,6 +63,7 @@ struct ClientOptions: Hashable, Sendable {
         codeActionLiterals = capabilities?["textDocument"]?["codeAction"]?["codeActionLiteralSupport"]?.objectValue != nil
         diagnosticRefresh = workspace?["diagnostics"]?["refreshSupport"]?.boolValue == true
         watchedFilesRegistration = workspace?["didChangeWatchedFiles"]?["dynamicRegistration"]?.boolValue == true
+        if let name = p.value("clientInfo")?["name"]?.stringValue { scansToWatch = name.lowercased() == "eglot" }
         if capabilities?["textDocument"]?["diagnostic"]?.objectValue != nil { diagnostics = .pull }
         guard let options = try? p.optionalObject("initializationOptions") else { return }
         if let edits = options.value("edits") {

@@ -10,7 +10,8 @@ enum OpenFieldCommand {
     static let name = "maskd.openField"
 }
 
-/// `maskd.closeField`: closes a field; its text stays.
+/// `maskd.closeField`: closes a field; its text stays, but for what a number mask's `padFraction` adds
+/// (delivered as the client's mode delivers formatting: `workspace/applyEdit` in the plain-client mode).
 ///
 /// Arguments: `[{"textDocument": {"uri", "version"?}, "field"}]`, the params of `maskd/closeField`.
 enum CloseFieldCommand {
@@ -43,7 +44,7 @@ extension Server {
         case CloseFieldCommand.name:
             let close = try Server.argument(arguments) { try CloseFieldRequest(params: $0) }
             return try Server.rebasing(to: "params.arguments[0]") {
-                try closeField(uri: close.uri, version: close.version, id: close.field)
+                try closeField(uri: close.uri, version: close.version, id: close.field, caret: close.position)
             }
         default:
             throw MessageError.invalidParams("params.command: unknown command '\(command)' (maskd knows "

@@ -5,13 +5,14 @@ import JSONRPC
 extension Server {
     /// Delivers the formatting of a person's change: `maskd/didFormat` for a maskd plugin, or
     /// `workspace/applyEdit` for a plain client (which gets nothing when there is nothing to edit).
-    func deliver(_ report: FormatReport, uri: String) {
+    /// - Parameter label: the `applyEdit`'s label; none for a keystroke's formatting, since a client may
+    ///   show each one (Neovim prints it), and that is every keystroke.
+    func deliver(_ report: FormatReport, uri: String, label: String? = nil) {
         switch client.delivery {
         case .didFormat:
             notify(DidFormatNotification.method, DidFormatNotification.params(uri: uri, report))
         case .applyEdit:
-            // No label: a client may show each one (Neovim prints it), and this is every keystroke.
-            applyEdits(uri: uri, version: report.version, report.edits, label: nil)
+            applyEdits(uri: uri, version: report.version, report.edits, label: label)
         }
     }
 

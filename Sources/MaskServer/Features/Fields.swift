@@ -156,10 +156,22 @@ extension Server {
         return Server.fieldResult(document, outcome)
     }
 
-    func closeField(uri: String, version: Int?, id: String) throws -> JSONValue {
+    /// Closes a field (`maskd/closeField`, the `maskd.closeField` command). What closing pads (a number mask's
+    /// `padFraction`) is delivered before the `null` result as the client's mode delivers formatting: a
+    /// `maskd/didFormat` whose `fields` no longer list the field, or a `workspace/applyEdit`.
+    /// - Parameter caret: the editor's cursor, when the client sends it (`position`).
+    func closeField(uri: String, version: Int?, id: String, caret: Position?) throws -> JSONValue {
         let document = try fieldDocument(uri, version: version)
-        guard document.closeField(id) else {
+        if let caret, case .failure(let problem) = document.scalarPosition(caret) {
+            throw MessageError.invalidParams("params.position: \(problem.reason)")
+        }
+        guard let padding = document.closeField(id, caret: caret) else {
             throw MessageError.invalidParams("params.field: no field '\(id)' in '\(uri)'")
+        }
+        if !padding.edits.isEmpty {
+            deliver(FormatReport(version: document.version, edits: padding.edits, cursor: padding.cursor, fields: [],
+                                 rejected: "", overflow: ""),
+                    uri: uri, label: "maskd: close field")
         }
         fieldsChanged(uri)
         return .null

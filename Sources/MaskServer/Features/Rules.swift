@@ -19,6 +19,21 @@ extension Server {
         }
     }
 
+    /// Asks the client, once, to watch `**/.maskd.json` (`client/registerCapability`), when it allows dynamic
+    /// registration: at `initialized` whenever it sets up a watch cheaply, so a file created later takes effect;
+    /// a client that lists the whole project for any watch (`ClientOptions.scansToWatch`) only once a workspace
+    /// folder has a rules file, at `initialized` or when such a folder is added.
+    func requestRulesWatcherIfDue() {
+        guard lifecycle == .running, client.watchedFilesRegistration, !rulesWatcherRequested,
+              !client.scansToWatch || hasRulesFile else { return }
+        rulesWatcherRequested = true
+        request(RegisterCapabilityRequest.method, RegisterCapabilityRequest.watchingRules()) { [weak self] result in
+            if case .failure(let error) = result {
+                self?.log.info("the client refused to watch \(Server.rulesFileName): \(error)")
+            }
+        }
+    }
+
     /// Compiles the rule sources: each workspace folder's file (through `readFile`), then the client's.
     func readRules() {
         var sources: [RuleSource] = []

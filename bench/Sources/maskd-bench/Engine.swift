@@ -64,18 +64,14 @@ enum Masks {
 enum EngineBench {
     /// Types `c.keys` from empty `reps` times (after `warmup` untimed runs); one sample per
     /// run: its time divided by the number of keys.
-    static func typing(_ c: EngineCase, reps: Int, warmup: Int) -> (Samples, String) {
+    /// - Parameter handle: type through a `MaskField` kept for the run, as an editor's field would
+    ///   (it passes the text it holds with every edit); else through the stateless `Mask.apply`.
+    static func typing(_ c: EngineCase, reps: Int, warmup: Int, handle: Bool = false) -> (Samples, String) {
         var samples = Samples()
         var last = ""
         for rep in 0..<(warmup + reps) {
             let t0 = nowNS()
-            var text = ""
-            var caret = 0
-            for key in c.keys {
-                let result = c.mask.apply(.insert(key, at: caret..<caret), to: text)
-                text = result.text
-                caret = result.caret
-            }
+            let (text, caret) = handle ? typeThroughHandle(c) : typeStateless(c)
             let t1 = nowNS()
             keep(text.utf8.count &+ caret)
             if rep >= warmup { samples.add(Double(t1 - t0) / Double(c.keys.count)) }
@@ -84,26 +80,94 @@ enum EngineBench {
         return (samples, last)
     }
 
+    @inline(never)
+    static func typeStateless(_ c: EngineCase) -> (String, Int) {
+        var text = ""
+        var caret = 0
+        for key in c.keys {
+            let result = c.mask.apply(.insert(key, at: caret..<caret), to: text)
+            text = result.text
+            caret = result.caret
+        }
+        return (text, caret)
+    }
+
+    @inline(never)
+    static func typeThroughHandle(_ c: EngineCase) -> (String, Int) {
+        var field = MaskField(c.mask)
+        var text = ""
+        var caret = 0
+        for key in c.keys {
+            let result = field.apply(.insert(key, at: caret..<caret), to: text)
+            text = result.text
+            caret = result.caret
+        }
+        return (text, caret)
+    }
+
     /// Backspace in the middle of a full card field (`4000 12|34 ...`), so every digit after
     /// it re-flows; one sample per batch of `batch` deletions, divided by `batch`.
+    /// - Parameter handle: each deletion through a `MaskField` holding the full field (as the field's own
+    ///   handle would be at that keystroke; the batch's handles are made before the clock starts); else
+    ///   through the stateless `Mask.apply`.
     static func midFieldDeletion(reps: Int, warmup: Int, batch: Int = 16, spec: MaskSpec = Masks.card,
-                                 digits: String = String(TypingScript.digits)) throws -> (Samples, String) {
+                                 digits: String = String(TypingScript.digits), handle: Bool = false)
+        throws -> (Samples, String) {
         let mask = try Mask.compile(spec)
         let full = mask.format(digits).text
         let edit = FieldEdit.backspace(6..<7)
         var samples = Samples()
         var last = ""
+        var fields: [MaskField] = []
         for rep in 0..<(warmup + reps) {
-            let t0 = nowNS()
-            for _ in 0..<batch {
-                let result = mask.apply(edit, to: full)
-                keep(result.text.utf8.count &+ result.caret)
+            if handle {
+                fields = (0..<batch).map { _ in
+                    var field = MaskField(mask)
+                    _ = field.format(digits)
+                    return field
+                }
             }
+            let t0 = nowNS()
+            for i in 0..<batch { keep(handle ? deleteThroughHandle(&fields[i], edit, full) : deleteStateless(mask, edit, full)) }
             let t1 = nowNS()
             if rep >= warmup { samples.add(Double(t1 - t0) / Double(batch)) }
             if rep == 0 { last = mask.apply(edit, to: full).text }
         }
         return (samples, "\(full) → \(last)")
+    }
+
+    @inline(never)
+    static func deleteStateless(_ mask: Mask, _ edit: FieldEdit, _ full: String) -> Int {
+        let result = mask.apply(edit, to: full)
+        return result.text.utf8.count &+ result.caret
+    }
+
+    @inline(never)
+    static func deleteThroughHandle(_ field: inout MaskField, _ edit: FieldEdit, _ full: String) -> Int {
+        let result = field.apply(edit, to: full)
+        return result.text.utf8.count &+ result.caret
+    }
+
+    /// The loops `--engine-loop NAME:RUNS` runs alone (no timing), for `valgrind --tool=callgrind`
+    /// (`bench/instructions` counts only inside the functions that make the keystrokes).
+    static let loopNames = ["bracket-card", "bracket-phone", "bracket-backspace", "card", "phone-gb", "phone-cn"].flatMap { [$0, $0 + "-handle"] }
+
+    /// Runs loop `name` `runs` times.
+    /// - Returns: the keystrokes made.
+    static func loop(_ name: String, runs: Int) throws -> Int {
+        let handle = name.hasSuffix("-handle")
+        let base = handle ? String(name.dropLast("-handle".count)) : name
+        if base == "bracket-backspace" {
+            _ = try midFieldDeletion(reps: runs, warmup: 0, batch: 1, spec: .notation(Masks.bracketCard),
+                                     digits: Masks.bracketCardDigits, handle: handle)
+            return runs
+        }
+        let brackets = try EngineCase.bracket(), phones = try EngineCase.phone()
+        let cases = ["bracket-card": brackets[0], "bracket-phone": brackets[1], "card": try EngineCase.all()[0],
+                     "phone-gb": phones[0], "phone-cn": phones[1]]
+        guard let c = cases[base] else { throw BenchFailure("--engine-loop: no loop '\(name)' (\(loopNames.joined(separator: ", ")))") }
+        _ = typing(c, reps: runs, warmup: 0, handle: handle)
+        return runs * c.keys.count
     }
 }
 

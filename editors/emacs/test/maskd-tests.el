@@ -77,6 +77,17 @@
   "Return non-nil if eglot and maskd-eglot load."
   (and (require 'eglot nil t) (require 'maskd-eglot nil t)))
 
+(with-eval-after-load 'eglot
+  ;; The daemon asks eglot to watch `.maskd.json'.  In batch, Emacs 28
+  ;; never handles a file-notify event (it is input, for a command loop),
+  ;; and once one is pending no process sentinel runs (a file created in
+  ;; a watched folder, then a child killed: its sentinel never runs), so
+  ;; a daemon's exit would go unnoticed.  These tests create files in the
+  ;; project as they go and test no file watching: decline it.
+  (cl-defmethod eglot-register-capability :around
+    (_server (_method (eql workspace/didChangeWatchedFiles)) _id &rest _)
+    nil))
+
 (defun maskd-test--eglot-server ()
   "Return the eglot server of the current buffer, starting one if needed."
   (or (and (eglot-managed-p) (eglot-current-server))
@@ -397,6 +408,32 @@ STATES is a list of (TEXT CARET); OFFSET is added to each CARET."
   (if (eq maskd-test--driver 'eglot) (maskd-eglot-close) (maskd-close))
   (should (null maskd--fields))
   (maskd-test--step "1" "Tel: +1 (5551" 13))
+
+(maskd-test--deftest close-pads
+  "Closing a padFraction number pads it, point after the pad at the end."
+  (maskd-test--field "Sum: " '(:number (:group "," :decimal "." :fraction 2
+                                       :padFraction t))
+                     6 6)
+  (maskd-test--type "1234.5")
+  (maskd-test--expect "1234.5" "Sum: 1,234.5" 12)
+  (let ((applied (maskd-test--stat :applied)))
+    (if (eq maskd-test--driver 'eglot) (maskd-eglot-close) (maskd-close))
+    (maskd-test--sync)
+    (maskd-test--expect "closed" "Sum: 1,234.50" 13)
+    (should (null maskd--fields))
+    ;; The padding's didFormat applied; its echo brought none.
+    (should (equal (list (1+ applied) 0)
+                   (list (maskd-test--stat :applied) (maskd-test--stat :echo)))))
+  ;; Typing on is plain text.
+  (maskd-test--step "7" "Sum: 1,234.507" 14)
+  (should (equal 0 (maskd-test--stat :echo)))
+  ;; Point inside the number keeps the digits to its right.
+  (maskd-test--field "" '(:number (:fraction 2 :padFraction t)))
+  (maskd-test--type "12.5")
+  (backward-char 1)
+  (if (eq maskd-test--driver 'eglot) (maskd-eglot-close) (maskd-close))
+  (maskd-test--sync)
+  (maskd-test--expect "inside" "12.50" 3))
 
 (maskd-test--deftest field-command
   "The command on the word before point, with a preset read with completion."
@@ -962,6 +999,40 @@ and did not restart: could not start .*false: .*; fields closed until you open o
             (push name missing))))
       (should (null missing)))))
 
+(ert-deftest maskd-test-rules-autoloads ()
+  "With only the package's autoloads, a file its folder's rules reach attaches.
+A file of a folder without rules starts no daemon."
+  (let* ((root (maskd-test--rules-workspace))
+         (plain (file-name-as-directory (make-temp-file "maskd-plain" t)))
+         (lisp (file-name-as-directory (make-temp-file "maskd-autoloads" t)))
+         (script
+          `(progn
+             (setq maskd-command (list ,maskd-test-binary))
+             (find-file ,(expand-file-name "plain.txt" plain))
+             (princ (format "plain: %S %d\n" (bound-and-true-p maskd-mode)
+                            (length (process-list))))
+             (find-file ,(expand-file-name "people/ann.yaml" root))
+             (let ((deadline (+ (float-time) 20)))
+               (while (and (not (string-match-p "(201)" (buffer-string)))
+                           (< (float-time) deadline))
+                 (accept-process-output nil 0.02)))
+             (princ (format "ann: %S %S\n" maskd-mode (buffer-string)))
+             (maskd-shutdown))))
+    (with-temp-file (expand-file-name "plain.txt" plain)
+      (insert "phone: 2015550123\n"))
+    (copy-file (expand-file-name "../maskd.el" maskd-test--dir) lisp)
+    (require 'autoload)
+    (make-directory-autoloads lisp (expand-file-name "maskd-autoloads.el" lisp))
+    (with-temp-buffer
+      (should (eq 0 (call-process "emacs" nil t nil "--batch" "-Q" "-L" lisp
+                                  "-l" (expand-file-name "maskd-autoloads.el" lisp)
+                                  "--eval" (prin1-to-string script))))
+      (let ((out (buffer-string)))
+        (should (string-match-p "^plain: nil 0$" out))
+        (should (string-match-p
+                 (regexp-quote "ann: t \"name: Ann\nphone: +1 (201) 555-0123\ncard: 4111111111111111\nzip: 123456789\n\"")
+                 out))))))
+
 (ert-deftest maskd-test-eglot-eldoc-one-line ()
   "Under eglot, ElDoc on a field is one line, not the daemon's hover."
   :tags '(eglot)
@@ -977,6 +1048,222 @@ and did not restart: could not start .*false: .*; fields closed until you open o
        (maskd-eglot-eldoc-function (lambda (string &rest _) (setq doc string)))
        (should (equal "f1: 555 [incomplete, next digit]  mask +1 ([000]) [000]-[0000]  to fill ) ___-____"
                       (replace-regexp-in-string "\\`f[0-9]+" "f1" doc)))))))
+
+;;;; Field rules: fields that open themselves
+
+(defconst maskd-test-rules-file
+  "{\"rules\": [{\"files\": \"**/*.yaml\", \"match\": \"^\\\\s*phone:\\\\s*(.*)$\",
+             \"mask\": {\"preset\": \"phone.us\"}}]}"
+  "The workspace's `.maskd.json' of the rules test: phone values of YAML files.")
+
+(defconst maskd-test-rules
+  '((:files "*.yaml" :match "^card: *(.*)$" :mask (:preset "card")))
+  "The plugin's own rules of the rules test: card values of YAML files.")
+
+(defconst maskd-test-rules-text
+  "name: Ann\nphone: 2015550123\ncard: 4111111111111111\nzip: 123456789\n"
+  "What the files of the rules test hold on disk.")
+
+(defun maskd-test--wait-for (label predicate)
+  "Wait until PREDICATE returns non-nil, reading the daemon's messages.
+Fail, naming LABEL, when it has not within 20 seconds."
+  (let ((deadline (+ (float-time) 20)))
+    (while (and (not (funcall predicate)) (< (float-time) deadline))
+      (accept-process-output nil 0.02))
+    (should (equal (list label t) (list label (and (funcall predicate) t))))))
+
+(defun maskd-test--rules-workspace ()
+  "Make a workspace folder with a `.maskd.json' and two files; return it."
+  (let ((root (file-name-as-directory
+               (file-truename (make-temp-file "maskd-rules" t)))))
+    (make-directory (expand-file-name "people" root))
+    (with-temp-file (expand-file-name ".maskd.json" root)
+      (insert maskd-test-rules-file))
+    (dolist (file '("people/ann.yaml" "notes.txt"))
+      (with-temp-file (expand-file-name file root)
+        (insert maskd-test-rules-text)))
+    root))
+
+(defun maskd-test--visit (file)
+  "Visit FILE as a person does, attached by its rules as the driver does it."
+  (let ((buffer (find-file-noselect file)))
+    (push buffer maskd-test--buffers)
+    (switch-to-buffer buffer)
+    (buffer-enable-undo)
+    (when (eq maskd-test--driver 'eglot)
+      (maskd-eglot-ensure))
+    (should (if (eq maskd-test--driver 'eglot) (eglot-managed-p) maskd-mode))
+    buffer))
+
+(defun maskd-test--rules-change ()
+  "Set `maskd-rules' anew: the running daemon tries the buffer's lines again.
+Right after the open, whose formatting the buffer has echoed: the
+daemon's answer comes at a version of the plugin's own edits."
+  (customize-set-variable
+   'maskd-rules (append maskd-test-rules
+                        '((:files "*.yaml" :match "^zip: *(.*)$" :mask "[00000]-[0000]"))))
+  (maskd-test--wait-for
+   "the new rules"
+   (lambda ()
+     (equal "name: Ann\nphone: +1 (201) 555-0123\ncard: 4111 1111 1111 1111\nzip: 12345-6789\n"
+            (buffer-string)))))
+
+(defun maskd-test--rules-scenario ()
+  "Rules from the setting and a `.maskd.json' format a file on open, and after."
+  (let* ((root (maskd-test--rules-workspace))
+         (default-directory root)
+         (formatted "name: Ann\nphone: +1 (201) 555-0123\ncard: 4111 1111 1111 1111\nzip: 123456789\n"))
+    ;; The rules reach the daemon when it starts: start one now.
+    (when (maskd--running-p)
+      (maskd-shutdown))
+    (maskd-test--visit (expand-file-name "people/ann.yaml" root))
+    (maskd-test--wait-for "formatted on open"
+                          (lambda () (equal formatted (buffer-string))))
+    (should (equal (list (list (concat (maskd--file-uri root) "/.maskd.json") 0)
+                         (list "initializationOptions" 0))
+                   (mapcar (lambda (state)
+                             (let ((rule (plist-get state :rule)))
+                               (list (plist-get rule :source)
+                                     (plist-get rule :index))))
+                           (maskd-test--daemon-fields))))
+    (should (= 2 (length maskd--fields)))
+    ;; New `maskd-rules' reach the running daemon.
+    (maskd-test--rules-change)
+    (should (= 3 (length maskd--fields)))
+    ;; A digit typed into a rule's field is formatted.
+    (goto-char (point-min))
+    (forward-line 2)
+    (backward-char 1)
+    (maskd-test--step "DEL" "name: Ann\nphone: +1 (201) 555-012\ncard: 4111 1111 1111 1111\nzip: 12345-6789\n" 23)
+    (maskd-test--step "9" "name: Ann\nphone: +1 (201) 555-0129\ncard: 4111 1111 1111 1111\nzip: 12345-6789\n" 24)
+    ;; A field closed stays closed: typing on its line opens none again.
+    (forward-line 1)
+    (end-of-line)
+    (backward-char 3)
+    (maskd-test--call 'maskd-close)
+    (maskd-test--step "C-e 5" "name: Ann\nphone: +1 (201) 555-0129\ncard: 4111 1111 1111 11115\nzip: 12345-6789\n" 26)
+    (should (equal '("+1 (201) 555-0129" "12345-6789")
+                   (mapcar (lambda (s) (plist-get s :text)) (maskd-test--daemon-fields))))
+    (should (equal '("+1 (201) 555-0129" "12345-6789")
+                   (sort (mapcar (lambda (f) (plist-get (nth 1 f) :text)) maskd--fields)
+                         #'string<)))
+    ;; Both rules' globs leave a text file alone.
+    (maskd-test--visit (expand-file-name "notes.txt" root))
+    (should (equal nil (maskd-test--daemon-fields)))
+    (should (equal maskd-test-rules-text (buffer-string)))
+    ;; A `.maskd.json' saved in Emacs: its new rule reaches the open text file.
+    (when (eq maskd-test--driver 'jsonrpc)
+      (let ((notes (current-buffer)))
+        (maskd-test--visit (expand-file-name ".maskd.json" root))
+        (goto-char (point-min))
+        (should (search-forward "**/*.yaml" nil t))
+        (replace-match "**/*.{yaml,txt}" t t)
+        (save-buffer)
+        (with-current-buffer notes
+          (maskd-test--wait-for
+           "the saved rules"
+           (lambda ()
+             (equal "name: Ann\nphone: +1 (201) 555-0123\ncard: 4111111111111111\nzip: 123456789\n"
+                    (buffer-string)))))))
+    ;; One undo takes back the formatting a file opened with: its rule
+    ;; fields close, and typing on their lines formats nothing.
+    (with-temp-file (expand-file-name "people/bob.yaml" root)
+      (insert "phone: 2015550123\n"))
+    (maskd-test--visit (expand-file-name "people/bob.yaml" root))
+    (maskd-test--wait-for "bob formatted on open"
+                          (lambda () (equal "phone: +1 (201) 555-0123\n" (buffer-string))))
+    (goto-char (point-max))
+    (maskd-test--keys "C-/")
+    (should (equal "phone: 2015550123\n" (buffer-string)))
+    (should (equal nil (maskd-test--daemon-fields)))
+    (should (equal nil maskd--fields))
+    (goto-char (point-min))
+    (maskd-test--step "C-e 4" "phone: 20155501234\n" 18)
+    (should (equal nil (maskd-test--daemon-fields)))
+    ;; A file of another folder: it joins the workspace, and its `.maskd.json' applies.
+    (let ((other (file-name-as-directory
+                  (file-truename (make-temp-file "maskd-rules" t)))))
+      (with-temp-file (expand-file-name ".maskd.json" other)
+        (insert "{\"rules\": [{\"files\": \"*.env\", \"match\": \"^CARD=(.*)$\", \"mask\": {\"preset\": \"card\"}}]}"))
+      (with-temp-file (expand-file-name ".env" other)
+        (insert "CARD=4111111111111111\n"))
+      (let ((default-directory other))
+        (maskd-test--visit (expand-file-name ".env" other)))
+      (maskd-test--wait-for "the other folder's rules"
+                            (lambda () (equal "CARD=4111 1111 1111 1111\n" (buffer-string))))
+      (should (equal (list (concat (maskd--file-uri other) "/.maskd.json"))
+                     (mapcar (lambda (state) (plist-get (plist-get state :rule) :source))
+                             (maskd-test--daemon-fields)))))))
+
+(maskd-test--deftest rules
+  "Rules from `maskd-rules' and from a `.maskd.json' open their fields.
+Formatted on open, formatted as a person types, closed for good;
+a file their globs exclude is left as it is."
+  (let ((maskd-attach-by-rules (eq maskd-test--driver 'jsonrpc))
+        (servers nil))
+    (customize-set-variable 'maskd-rules maskd-test-rules)
+    (unwind-protect
+        (progn
+          (maskd-test--rules-scenario)
+          (when (eq maskd-test--driver 'eglot)
+            (dolist (b maskd-test--buffers)
+              (with-current-buffer b
+                (cl-pushnew (eglot-current-server) servers)))))
+      (customize-set-variable 'maskd-rules nil)
+      (dolist (server (delq nil servers))
+        (ignore-errors (eglot-shutdown server)))
+      ;; The next tests' daemon starts without the rules.
+      (when (maskd--running-p)
+        (maskd-shutdown)))))
+
+(maskd-test--deftest rules-restart
+  "A daemon that exits: the rules open their fields again, the person's too.
+The person's field keeps its place when a rule's field took its id."
+  (let* ((root (maskd-test--rules-workspace))
+         (default-directory root)
+         (maskd-attach-by-rules (eq maskd-test--driver 'jsonrpc))
+         (servers nil))
+    (setq maskd--restarts nil)
+    (when (boundp 'maskd-eglot--restarts) (setq maskd-eglot--restarts nil))
+    (when (maskd--running-p)
+      (maskd-shutdown))
+    (with-temp-file (expand-file-name "people/cy.yaml" root)
+      (insert "phone: 2015550123\ncode: 12\n"))
+    (unwind-protect
+        (progn
+          (maskd-test--visit (expand-file-name "people/cy.yaml" root))
+          (push (maskd-test--connection) servers)
+          (maskd-test--wait-for "formatted on open"
+                                (lambda () (equal "phone: +1 (201) 555-0123\ncode: 12\n"
+                                                  (buffer-string))))
+          ;; The person's field (f2), then a line a rule's field opens on (f3).
+          (goto-char (point-min))
+          (search-forward "code: ")
+          (maskd-test--open "[00]-[00]" (point) (line-end-position))
+          (goto-char (point-max))
+          (kill-new "phone: 2015550124")
+          (maskd-test--keys "C-y")
+          (maskd-test--wait-for
+           "the typed line formatted"
+           (lambda () (equal "phone: +1 (201) 555-0123\ncode: 12\nphone: +1 (201) 555-0124"
+                             (buffer-string))))
+          (let ((old (maskd-test--kill)))
+            (maskd-test--await-restart old)
+            (push (maskd-test--connection) servers)
+            (should (not (eq old (maskd-test--connection)))))
+          ;; The new daemon's rules took f2 for the second phone line.
+          (maskd-test--wait-for "fields again" (lambda () (= 3 (length maskd--fields))))
+          (goto-char (point-min))
+          (search-forward "code: 12")
+          (maskd-test--step "3" "phone: +1 (201) 555-0123\ncode: 12-3\nphone: +1 (201) 555-0124" 10)
+          (should (equal '("+1 (201) 555-0123" "12-3" "+1 (201) 555-0124")
+                         (mapcar (lambda (s) (plist-get s :text)) (maskd-test--daemon-fields))))
+          (should (equal '(t nil t)
+                         (mapcar (lambda (s) (and (plist-get s :rule) t))
+                                 (maskd-test--daemon-fields)))))
+      (when (eq maskd-test--driver 'eglot)
+        (dolist (server (delq nil servers))
+          (ignore-errors (eglot-shutdown server)))))))
 
 ;;;; Running
 

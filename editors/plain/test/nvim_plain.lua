@@ -7,15 +7,7 @@ local function fail(message) H.fail('nvim', message) end
 local function wait_for(what, condition) H.wait_for('nvim', what, condition) end
 
 local function run()
-  vim.o.showmode = false
-  local buf = vim.api.nvim_create_buf(true, false)
-  vim.api.nvim_buf_set_name(buf, vim.fn.tempname() .. '.txt')
-  vim.api.nvim_set_current_buf(buf)
-  vim.api.nvim_buf_set_lines(buf, 0, -1, false, { 'Card: ' })
-
-  local id = H.start('nvim', vim.fn.getcwd(), buf)
-  local client = vim.lsp.get_client_by_id(id)
-  wait_for('initialize', function() return client.initialized end)
+  local buf, client, id = H.plain_buffer('nvim', { 'Card: ' })
 
   local done = false
   client.request('workspace/executeCommand', {
@@ -43,14 +35,8 @@ local function run()
   end
   wait_for('the diagnostics to clear', function() return #vim.diagnostic.get(buf) == 0 end)
   -- Nothing more arrives: the echo of the last edit was not formatted again.
-  vim.wait(200)
-  local line = vim.api.nvim_buf_get_lines(buf, 0, 1, false)[1]
-  if line ~= 'Card: 4111 1111 1111 1111' then fail('the line became ' .. line) end
-
-  H.stop(id)
-  io.stdout:write('PASS nvim: a card number typed into a plain Neovim client stays in form\n')
-  vim.cmd('qall!')
+  H.line_stays('nvim', buf, 'Card: 4111 1111 1111 1111')
+  H.pass('nvim', id, 'a card number typed into a plain Neovim client stays in form')
 end
 
-local ok, err = xpcall(run, debug.traceback)
-if not ok then fail(tostring(err)) end
+H.main('nvim', run)

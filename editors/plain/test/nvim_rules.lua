@@ -17,7 +17,19 @@ local function run()
   vim.cmd('edit ' .. vim.fn.fnameescape(project .. '/people.yaml'))
   local buf = vim.api.nvim_get_current_buf()
 
-  local id = H.start('nvim rules', project, buf)
+  -- editors/README.md's root for any Neovim: the folder of the nearest .maskd.json above the file, else (no
+  -- file found: an empty name) the working directory.
+  local function root_of(file)
+    return vim.fn.fnamemodify(vim.fn.findfile('.maskd.json', vim.fn.fnamemodify(file, ':p:h') .. ';'), ':p:h')
+  end
+  local root = root_of(vim.api.nvim_buf_get_name(buf))
+  if root ~= project then fail('the root is ' .. root .. ', not ' .. project) end
+  local elsewhere = vim.fn.tempname()
+  vim.fn.mkdir(elsewhere, 'p')
+  if root_of(elsewhere .. '/x.yaml') ~= vim.fn.getcwd() then fail('without a .maskd.json the root is ' .. root_of(elsewhere .. '/x.yaml')) end
+  vim.fn.delete(elsewhere, 'rf')
+
+  local id = H.start('nvim rules', root, buf)
 
   local function line(n) return vim.api.nvim_buf_get_lines(buf, n - 1, n, false)[1] end
   wait_for('the rule to format line 2', function() return line(2) == 'phone: +1 (555) 123-4567' end)

@@ -34,10 +34,44 @@ function H.start(name, root, buf)
   return id
 end
 
+--- A new buffer of a .txt file holding `lines`, current, attached to maskd started for `name` in the plain-client
+--- mode, once `initialize` is answered. - Returns: the buffer, the client and its id.
+function H.plain_buffer(name, lines)
+  vim.o.showmode = false
+  local buf = vim.api.nvim_create_buf(true, false)
+  vim.api.nvim_buf_set_name(buf, vim.fn.tempname() .. '.txt')
+  vim.api.nvim_set_current_buf(buf)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  local id = H.start(name, vim.fn.getcwd(), buf)
+  local client = vim.lsp.get_client_by_id(id)
+  H.wait_for(name, 'initialize', function() return client.initialized end)
+  return buf, client, id
+end
+
 --- Stops the client `id` and waits for it to go.
 function H.stop(id)
   vim.lsp.stop_client(id)
   vim.wait(2000, function() return vim.lsp.get_client_by_id(id) == nil end, 10)
+end
+
+--- Fails `name` unless line 1 of `buf` is still `want` after 200 ms: nothing more arrived (an echo formatted again).
+function H.line_stays(name, buf, want)
+  vim.wait(200)
+  local line = vim.api.nvim_buf_get_lines(buf, 0, 1, false)[1]
+  if line ~= want then H.fail(name, 'the line became ' .. line) end
+end
+
+--- Stops the client `id`, reports `name` passed (`what` it checked) and quits.
+function H.pass(name, id, what)
+  H.stop(id)
+  io.stdout:write('PASS ' .. name .. ': ' .. what .. '\n')
+  vim.cmd('qall!')
+end
+
+--- Runs `run`, failing `name` with the traceback of any error.
+function H.main(name, run)
+  local ok, err = xpcall(run, debug.traceback)
+  if not ok then H.fail(name, tostring(err)) end
 end
 
 return H

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # maskd: the plain-client mode in real LSP clients without a maskd plugin: Neovim's built-in client
-# and Emacs eglot, each when installed; and a .maskd.json field rule in Neovim's client. Ends with "N passed, N failed, N skipped"; exits 1 on failure.
+# and Emacs eglot, each when installed; and a .maskd.json field rule and closing a padFraction field in Neovim's client. Ends with "N passed, N failed, N skipped"; exits 1 on failure.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
@@ -12,7 +12,7 @@ fi
 passed=0 failed=0 skipped=0
 
 if command -v nvim >/dev/null; then
-  for script in nvim_plain.lua nvim_rules.lua; do
+  for script in nvim_plain.lua nvim_rules.lua nvim_close.lua; do
     if (cd "$here" && timeout 60 nvim --headless --clean -u "$script"); then
       passed=$((passed + 1))
     else
@@ -21,7 +21,7 @@ if command -v nvim >/dev/null; then
   done
 else
   echo "skipped: nvim is not installed"
-  skipped=$((skipped + 2))
+  skipped=$((skipped + 3))
 fi
 
 if command -v emacs >/dev/null && emacs --batch --eval '(kill-emacs (if (require (quote eglot) nil t) 0 1))' 2>/dev/null; then

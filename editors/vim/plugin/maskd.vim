@@ -19,6 +19,15 @@ augroup maskd_highlight
   autocmd ColorScheme * highlight default link MaskdPlaceholder Comment
 augroup END
 
+# Where field rules may apply (g:maskd_rules, a .maskd.json above the file), a buffer is
+# attached as it opens; elsewhere the daemon starts with the first field command.
+augroup maskd_rules
+  autocmd!
+  autocmd BufReadPost,BufNewFile * commands.AttachForRules(str2nr(expand('<abuf>')))
+  # A .maskd.json saved here takes effect at once (Vim watches no files for the daemon).
+  autocmd BufWritePost .maskd.json commands.RulesFileSaved(expand('<afile>'))
+augroup END
+
 command! -range -bang -nargs=+ -complete=customlist,commands.Complete MaskdField commands.Field(<q-args>, <range>, <line1>, <line2>, <bang>false)
 command! -bang -nargs=+ -complete=customlist,commands.Complete MaskdSetMask commands.SetMask(<q-args>, <bang>false)
 command! -nargs=0 -bar MaskdClose commands.Close()

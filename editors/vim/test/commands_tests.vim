@@ -119,6 +119,32 @@ def TestCloseAndInfo()
 enddef
 H.Case(':MaskdInfo, :MaskdFields and :MaskdClose', TestCloseAndInfo)
 
+def TestClosePads()
+  H.Buffer([''])
+  H.Command('MaskdField {"number": {"group": ",", "decimal": ".", "fraction": 2, "padFraction": true}}')
+  H.Type('1234.5', 'i')
+  H.Eq('1,234.5', getline(1), 'typed')
+  var applied = H.Stats().applied
+  # Closed from Insert mode at the end of the number: the pad comes before the reply, the
+  # caret goes after it, and its echo gets no didFormat (format: false checks none comes).
+  H.Insert([
+    ["\<Cmd>MaskdClose\<CR>\<Cmd>call g:MaskdTestIdle()\<CR>", '1,234.50', 8, {format: false}],
+    ['7', '1,234.507', 9, {format: false}],
+  ])
+  H.Eq(applied + 1, H.Stats().applied, 'the closing didFormat applied')
+  H.Eq([], fields.List(bufnr('%')), 'fields after :MaskdClose')
+  # In Normal mode on the last digit of `12`, the caret stays on it.
+  H.Buffer([''])
+  H.Command('MaskdField {"number": {"fraction": 2, "padFraction": true}}')
+  H.Type('12', 'i')
+  H.Eq(1, H.Caret(), 'caret on the 2')
+  H.Command('MaskdClose')
+  H.Eq('12.00', getline(1), 'closed')
+  H.Eq(1, H.Caret(), 'caret after closing')
+  H.Eq([], fields.List(bufnr('%')), 'fields after :MaskdClose')
+enddef
+H.Case(':MaskdClose pads a padFraction number: 1,234.5 becomes 1,234.50', TestClosePads)
+
 def TestNoDaemon()
   client.Stop()
   var saved = g:maskd_cmd

@@ -99,7 +99,7 @@ async function formatFieldAs(vscode, session, mask, options = {}) {
   const { document, selection, selections } = editor;
   try {
     await session.ensureStarted();
-    if (mask === undefined || mask === null) mask = await pickMask(vscode, session.presets);
+    if (mask === undefined || mask === null) mask = await pickMask(vscode, session.presets, session.phoneRegions);
     if (mask === undefined) return undefined;
     mask = resolveMask(mask, session.presets);
     if (selections.length > 1 || selection.start.line !== selection.end.line) {
@@ -149,7 +149,7 @@ async function closeField(vscode, session) {
       vscode.window.showInformationMessage('maskd: no field at the cursor');
       return undefined;
     }
-    await session.closeField(editor.document, state.field);
+    await session.closeField(editor.document, state.field, editor.selection.active);
     vscode.window.setStatusBarMessage(`maskd: closed field ${state.field}`, 3000);
     return state.field;
   } catch (error) {
@@ -178,11 +178,12 @@ async function showFieldInfo(vscode, session) {
 }
 
 /**
- * Asks for a mask: a preset, or a custom one typed in.
+ * Asks for a mask: a preset, or a custom one typed in; `phone` then asks for its region.
  * @param {string[]} presets the names the daemon offers.
+ * @param {string[]} [phoneRegions] the region codes the daemon's `phone` preset takes.
  * @returns {Promise<import('./protocol').MaskSpec | undefined>} undefined when cancelled.
  */
-async function pickMask(vscode, presets) {
+async function pickMask(vscode, presets, phoneRegions = []) {
   const items = presets.map((name) => ({ label: name, description: PRESET_DESCRIPTIONS[name] || '', mask: { preset: name } }));
   items.push({ label: 'Custom mask...', description: 'bracket notation or a MaskSpec object', custom: true });
   const picked = await vscode.window.showQuickPick(items, {
@@ -191,6 +192,7 @@ async function pickMask(vscode, presets) {
     matchOnDescription: true,
   });
   if (!picked) return undefined;
+  if (picked.mask && picked.mask.preset === 'phone' && phoneRegions.length > 0) return pickPhoneRegion(vscode, phoneRegions);
   if (!picked.custom) return picked.mask;
   const typed = await vscode.window.showInputBox({
     title: 'maskd: Custom Mask',
@@ -202,6 +204,22 @@ async function pickMask(vscode, presets) {
   const parsed = parseMask(typed);
   if (parsed.error) throw new Error(parsed.error);
   return resolveMask(parsed.mask, presets);
+}
+
+/**
+ * Asks which region's national numbers a `phone` field reads, or international numbers (the
+ * second quick pick, as `:MaskdField phone GB` completes the code in Neovim and Vim).
+ * @param {string[]} regions the region codes, ISO 3166-1 alpha-2.
+ * @returns {Promise<import('./protocol').MaskSpec | undefined>} undefined when cancelled.
+ */
+async function pickPhoneRegion(vscode, regions) {
+  const items = [{ label: 'International', description: 'any region, + and the calling code', mask: { preset: 'phone' } }];
+  for (const region of regions) items.push({ label: region, description: `national numbers of ${region}`, mask: { preset: 'phone', region } });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'maskd: Format Field As phone',
+    placeHolder: 'A region code (GB, US, CN...), or International',
+  });
+  return picked ? picked.mask : undefined;
 }
 
 /**

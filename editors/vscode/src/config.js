@@ -11,16 +11,19 @@ const LOG_LEVELS = ['error', 'warn', 'info', 'debug'];
 
 /**
  * Reads the settings.
- * @returns {{path: string, logLevel: 'error' | 'warn' | 'info' | 'debug'}} with the package.json
- *   defaults where a setting is unset or unusable.
+ * @returns {{path: string, logLevel: 'error' | 'warn' | 'info' | 'debug', rules: any[]}} with the
+ *   package.json defaults where a setting is unset or unusable; `rules` as written (the daemon
+ *   names a bad rule by its index), a single rule taken as a list of one.
  */
 function read(vscode) {
   const settings = vscode.workspace.getConfiguration(SECTION);
   const configured = settings.get('path');
   const level = settings.get('logLevel');
+  const rules = settings.get('rules');
   return {
     path: typeof configured === 'string' && configured.trim() !== '' ? configured.trim() : 'maskd',
     logLevel: LOG_LEVELS.includes(level) ? level : 'warn',
+    rules: Array.isArray(rules) ? rules : rules === undefined || rules === null ? [] : [rules],
   };
 }
 
@@ -40,4 +43,9 @@ function needsRestart(event) {
   return event.affectsConfiguration(`${SECTION}.path`) || event.affectsConfiguration(`${SECTION}.logLevel`);
 }
 
-module.exports = { SECTION, LOG_LEVELS, read, serverCommand, needsRestart };
+/** True when a configuration change event concerns the field rules (the daemon re-reads them). */
+function affectsRules(event) {
+  return event.affectsConfiguration(`${SECTION}.rules`);
+}
+
+module.exports = { SECTION, LOG_LEVELS, read, serverCommand, needsRestart, affectsRules };

@@ -6,6 +6,7 @@ const commands = require('./commands');
 const config = require('./config');
 const { Session } = require('./session');
 const { FieldStatus } = require('./status');
+const { FileChangeType } = require('./protocol');
 const packageJson = require('../package.json');
 
 /** @type {Session | null} */
@@ -14,8 +15,9 @@ let session = null;
 /**
  * Wires the session to VS Code's events and registers the commands.
  *
- * The daemon starts with the first command that needs it, not here: activation only happens
- * on a maskd command anyway, and a missing binary is then reported where the person asked.
+ * The daemon starts with the first command that needs it, or the first document that field rules
+ * may reach (the `maskd.rules` setting, a workspace folder's `.maskd.json`), not here: a missing
+ * binary is then reported where the person asked, and without rules no daemon starts.
  * @returns {{session: Session, settle(document): Promise<void>, fieldsOf(document): any[],
  *   onDidFormat: Function}} the extension's API, for other extensions and the tests.
  */
@@ -24,6 +26,8 @@ function activate(context) {
   session = new Session(vscode, output, { name: 'maskd-vscode', version: packageJson.version });
   const s = session;
   const status = new FieldStatus(vscode, s);
+  // A workspace folder's `.maskd.json` saved, made or removed: the daemon reads it again.
+  const rulesFiles = vscode.workspace.createFileSystemWatcher('**/.maskd.json');
   context.subscriptions.push(
     output,
     s,
@@ -34,13 +38,22 @@ function activate(context) {
     vscode.window.onDidChangeActiveTextEditor(() => status.update()),
     vscode.workspace.onDidChangeTextDocument((event) => s.onDidChangeTextDocument(event)),
     vscode.workspace.onDidCloseTextDocument((document) => s.onDidCloseTextDocument(document)),
+    vscode.workspace.onDidOpenTextDocument((document) => s.attachByRules(document)),
+    vscode.workspace.onDidChangeWorkspaceFolders((event) => s.onDidChangeWorkspaceFolders(event)),
+    rulesFiles,
+    rulesFiles.onDidCreate((uri) => s.onDidChangeRulesFile(uri, FileChangeType.created)),
+    rulesFiles.onDidChange((uri) => s.onDidChangeRulesFile(uri, FileChangeType.changed)),
+    rulesFiles.onDidDelete((uri) => s.onDidChangeRulesFile(uri, FileChangeType.deleted)),
     vscode.window.onDidChangeVisibleTextEditors((editors) => s.onDidChangeVisibleTextEditors(editors)),
     vscode.workspace.onDidChangeConfiguration((event) => {
+      if (config.affectsRules(event)) s.onDidChangeRules();
       if (!config.needsRestart(event) || !s.client) return;
       output.appendLine('maskd settings changed: restarting the daemon');
       s.restart().catch((error) => output.appendLine(`restart: ${error.message}`));
     }),
   );
+  // Documents open before activation, where field rules may apply.
+  s.attachAllByRules();
   return {
     session: s,
     status,

@@ -45,6 +45,9 @@ const Method = Object.freeze({
   didOpen: 'textDocument/didOpen',
   didChange: 'textDocument/didChange',
   didClose: 'textDocument/didClose',
+  didChangeConfiguration: 'workspace/didChangeConfiguration',
+  didChangeWorkspaceFolders: 'workspace/didChangeWorkspaceFolders',
+  didChangeWatchedFiles: 'workspace/didChangeWatchedFiles',
   logMessage: 'window/logMessage',
   showMessage: 'window/showMessage',
   publishDiagnostics: 'textDocument/publishDiagnostics',
@@ -93,24 +96,46 @@ const PRESET_DESCRIPTIONS = Object.freeze({
 /**
  * The `initialize` params: the client offers UTF-16 only, the unit VS Code positions count.
  * @param {{name: string, version: string}} clientInfo
+ * @param {{folders: {uri: string, name: string}[], rules: any[]}} workspace the workspace folders
+ *   (the first is the root; none: `rootUri` null) and the field rules of the `maskd.rules` setting.
  * @returns {Object} params for `initialize`.
  */
-function initializeParams(clientInfo) {
+function initializeParams(clientInfo, workspace = { folders: [], rules: [] }) {
   return {
     processId: process.pid,
     clientInfo,
-    rootUri: null,
+    rootUri: workspace.folders.length > 0 ? workspace.folders[0].uri : null,
+    workspaceFolders: workspace.folders.length > 0 ? workspace.folders : null,
+    initializationOptions: { rules: workspace.rules },
     capabilities: {
       general: { positionEncodings: ['utf-16'] },
       textDocument: { synchronization: { dynamicRegistration: false, didSave: false } },
+      workspace: { workspaceFolders: true },
       experimental: { maskd: { version: PROTOCOL_VERSION } },
     },
   };
 }
 
 /**
+ * The LSP WorkspaceFolders of VS Code's workspace folders that the daemon can read (`file:` ones).
+ * @param {readonly {uri: {scheme: string, toString(): string}, name: string}[] | undefined} folders
+ * @returns {{uri: string, name: string}[]}
+ */
+function workspaceFolders(folders) {
+  return (folders || []).filter((f) => f.uri.scheme === 'file').map((f) => ({ uri: f.uri.toString(), name: f.name }));
+}
+
+/** LSP's FileChangeType: a watched file created, changed or deleted. */
+const FileChangeType = Object.freeze({ created: 1, changed: 2, deleted: 3 });
+
+/** The `workspace/didChangeConfiguration` params that give the daemon new field rules. */
+function rulesSettings(rules) {
+  return { settings: { maskd: { rules } } };
+}
+
+/**
  * Reads what this client needs from the `initialize` result.
- * @returns {{encoding: string, presets: string[], serverVersion: string}}
+ * @returns {{encoding: string, presets: string[], phoneRegions: string[], serverVersion: string}}
  * @throws {Error} when the daemon chose an encoding other than UTF-16 (VS Code columns are UTF-16).
  */
 function readInitializeResult(result) {
@@ -120,9 +145,14 @@ function readInitializeResult(result) {
     throw new Error(`the daemon chose position encoding '${encoding}'; VS Code needs utf-16`);
   }
   const maskd = (capabilities.experimental && capabilities.experimental.maskd) || {};
-  const presets = Array.isArray(maskd.presets) ? maskd.presets.filter((p) => typeof p === 'string') : [];
+  const strings = (list) => (Array.isArray(list) ? list.filter((p) => typeof p === 'string') : []);
   const info = (result && result.serverInfo) || {};
-  return { encoding, presets, serverVersion: String(info.version || '?') };
+  return {
+    encoding,
+    presets: strings(maskd.presets),
+    phoneRegions: strings(maskd.phoneRegions),
+    serverVersion: String(info.version || '?'),
+  };
 }
 
 /**
@@ -139,9 +169,12 @@ function textDocumentIdentifier(document, withVersion) {
 module.exports = {
   Method,
   ErrorCode,
+  FileChangeType,
   PROTOCOL_VERSION,
   PRESET_DESCRIPTIONS,
   initializeParams,
+  workspaceFolders,
+  rulesSettings,
   readInitializeResult,
   textDocumentIdentifier,
 };

@@ -1,11 +1,21 @@
 // maskd for VS Code: one daemon session, the documents it knows and the fields in them.
 'use strict';
 
+const fs = require('fs');
+const path = require('path');
 const { Client } = require('./client');
 const config = require('./config');
 const edits = require('./edits');
 const { Placeholders } = require('./placeholders');
-const { Method, ErrorCode, initializeParams, readInitializeResult, textDocumentIdentifier } = require('./protocol');
+const {
+  Method, ErrorCode, initializeParams, workspaceFolders, rulesSettings, readInitializeResult, textDocumentIdentifier,
+} = require('./protocol');
+
+/** The file of a workspace folder that holds its field rules. */
+const RULES_FILE = '.maskd.json';
+
+/** The schemes of documents that field rules may reach (not output channels, diffs, ...). */
+const RULE_SCHEMES = new Set(['file', 'untitled']);
 
 /** At most this many restarts after the daemon exits, within `RESTART_WINDOW_MS`. */
 const MAX_RESTARTS = 3;
@@ -15,9 +25,12 @@ const RESTART_WINDOW_MS = 60000;
  * Starts the daemon when first needed, keeps the documents that hold fields in sync with it, and
  * applies its `maskd/didFormat` edits.
  *
- * A document is opened with the daemon (`didOpen`) when the first field is made in it; from then
+ * A document is opened with the daemon (`didOpen`) when the first field is made in it, or when it
+ * opens while field rules may apply (the `maskd.rules` setting, or a workspace folder's
+ * `.maskd.json`: the daemon decides which documents they match and opens their fields); from then
  * on every change goes out as `didChange`, including the extension's own edits (the daemon's copy
- * follows the editor and recognises them as its echo). Documents without fields cost nothing.
+ * follows the editor and recognises them as its echo). Without rules, documents without fields
+ * cost nothing, and no daemon starts.
  *
  * Work on a document's editor side is serialised in its `queue`, so a `didFormat` is applied only
  * after the one before it is done, and then against the version it was made for, or not at all.
@@ -41,6 +54,8 @@ class Session {
     this.client = null;
     this.starting = null;
     this.presets = [];
+    /** The region codes the `phone` preset takes, as the daemon announced them. */
+    this.phoneRegions = [];
     this.serverVersion = null;
     /** @type {Map<string, DocumentState>} uri -> state of a document the daemon knows. */
     this.documents = new Map();
@@ -59,6 +74,10 @@ class Session {
     this.restarts = [];
     /** The restart under way after an exit (resolves when it is done, well or not), or null. */
     this.recovering = null;
+    /** uri -> the attach by rules under way for that document. */
+    this.attaching = new Map();
+    /** True once an attach by rules failed to start the daemon (said once). */
+    this.attachFailed = false;
   }
 
   dispose() {
@@ -95,9 +114,11 @@ class Session {
       throw new Error(`${error.message}; set maskd.path to the maskd executable`);
     }
     try {
-      const info = readInitializeResult(await client.request(Method.initialize, initializeParams(this.clientInfo)));
+      const workspace = { folders: workspaceFolders(this.vscode.workspace.workspaceFolders), rules: settings.rules };
+      const info = readInitializeResult(await client.request(Method.initialize, initializeParams(this.clientInfo, workspace)));
       client.notify(Method.initialized, {});
       this.presets = info.presets;
+      this.phoneRegions = info.phoneRegions;
       this.serverVersion = info.serverVersion;
     } catch (error) {
       client.stop(500);
@@ -197,23 +218,32 @@ class Session {
         this.documents.delete(uri);
         continue;
       }
+      // The new daemon's rules open their fields again by themselves at didOpen, and their
+      // didFormat may come before the answer below, with ids these fields had: the fields are
+      // forgotten here, and the answers' states take their place.
+      const fields = [...state.fields.values()].filter((f) => !f.rule)
+        .map((f) => ({ field: f.field, range: f.range, mask: state.masks.get(f.field) || f.mask }));
+      for (const id of state.fields.keys()) this.placeholders.remove(document, id);
+      state.fields.clear();
       this.openWith(client, state);
-      const fields = [...state.fields.values()];
       if (fields.length === 0) continue;
-      const entries = fields.map((f) => ({ range: f.range, mask: state.masks.get(f.field) || f.mask, field: f.field, force: true }));
+      const entries = fields.map((f) => ({ range: f.range, mask: f.mask, field: f.field, force: true }));
       pending.push(this.requestOpenFields(client, document, entries).then((answer) => ({ state, fields, answer })));
     }
     let count = 0;
     for (const p of pending) {
       const { state, fields, answer } = await p;
-      answer.results.forEach((r, i) => {
-        if (r.error) {
-          this.output.appendLine(`${fields[i].field} not re-opened: ${r.error.message}`);
-          state.fields.delete(fields[i].field);
-          this.placeholders.remove(state.document, fields[i].field);
-        }
-      });
       count += await this.applyOpenResults(state, answer, null);
+      // An id a rule's field took: the same field again, under a new id.
+      const taken = fields.filter((f, i) => answer.results[i].error);
+      if (taken.length === 0) continue;
+      for (const f of taken) state.masks.delete(f.field);
+      const again = await this.requestOpenFields(client, state.document, taken.map((f) => ({ range: f.range, mask: f.mask, force: true })));
+      again.results.forEach((r, i) => {
+        if (r.error) this.output.appendLine(`${taken[i].field} not re-opened: ${r.error.message}`);
+        else state.masks.set(r.field, taken[i].mask);
+      });
+      count += await this.applyOpenResults(state, again, null);
     }
     return count;
   }
@@ -243,6 +273,74 @@ class Session {
     }
     if (!state.opened) this.openWith(client, state);
     return state;
+  }
+
+  // MARK: Field rules and workspace folders
+
+  /** True when field rules may apply: the `maskd.rules` setting has some, or a folder has a `.maskd.json`. */
+  rulesMayApply() {
+    if (config.read(this.vscode).rules.length > 0) return true;
+    return (this.vscode.workspace.workspaceFolders || [])
+      .some((f) => f.uri.scheme === 'file' && fs.existsSync(path.join(f.uri.fsPath, RULES_FILE)));
+  }
+
+  /**
+   * Opens `document` with the daemon when field rules may apply to it, starting the daemon if
+   * needed; wired to `workspace.onDidOpenTextDocument`. A daemon that cannot start is said once.
+   * @returns {Promise<void>}
+   */
+  attachByRules(document) {
+    const uri = document.uri.toString();
+    if (!RULE_SCHEMES.has(document.uri.scheme) || document.isClosed) return Promise.resolve();
+    if (this.documents.has(uri) || this.attaching.has(uri) || !this.rulesMayApply()) return Promise.resolve();
+    const attach = this.track(document).then(
+      () => undefined,
+      (error) => {
+        this.output.appendLine(`field rules: ${error.message}`);
+        if (this.attachFailed) return;
+        this.attachFailed = true;
+        this.vscode.window.showErrorMessage(`maskd: field rules apply, but ${error.message}`);
+      },
+    ).finally(() => this.attaching.delete(uri));
+    this.attaching.set(uri, attach);
+    return attach;
+  }
+
+  /** Opens with the daemon every open document field rules may reach now. */
+  attachAllByRules() {
+    return Promise.all(this.vscode.workspace.textDocuments.map((d) => this.attachByRules(d)));
+  }
+
+  /**
+   * Tells the daemon about added and removed workspace folders (it reads their `.maskd.json`),
+   * then opens the documents their rules may reach; wired to `onDidChangeWorkspaceFolders`.
+   */
+  onDidChangeWorkspaceFolders(event) {
+    if (this.client && this.client.running) {
+      this.client.notify(Method.didChangeWorkspaceFolders, {
+        event: { added: workspaceFolders(event.added), removed: workspaceFolders(event.removed) },
+      });
+    }
+    return this.attachAllByRules();
+  }
+
+  /**
+   * Tells the daemon a `.maskd.json` was created, changed or deleted (`type`, a FileChangeType),
+   * then opens the documents its rules may reach; wired to a file system watcher.
+   */
+  onDidChangeRulesFile(uri, type) {
+    if (this.client && this.client.running) {
+      this.client.notify(Method.didChangeWatchedFiles, { changes: [{ uri: uri.toString(), type }] });
+    }
+    return this.attachAllByRules();
+  }
+
+  /** Gives the daemon the new `maskd.rules`, then opens the documents they may reach. */
+  onDidChangeRules() {
+    if (this.client && this.client.running) {
+      this.client.notify(Method.didChangeConfiguration, rulesSettings(config.read(this.vscode).rules));
+    }
+    return this.attachAllByRules();
   }
 
   /** Forwards a change of a tracked document; wired to `workspace.onDidChangeTextDocument`. */
@@ -283,8 +381,11 @@ class Session {
 
   /** Opens again, after a redo of their open, the fields an undo closed. */
   reopenRedone(state, fields) {
-    for (const f of fields) if (f.mask !== undefined) state.masks.set(f.field, f.mask);
-    const entries = fields.map((f) => ({ range: f.range, mask: f.mask, field: f.field }));
+    // A rule's field has no mask of the extension's: its redo is the text only.
+    const masked = fields.filter((f) => f.mask !== undefined);
+    if (masked.length === 0) return;
+    for (const f of masked) state.masks.set(f.field, f.mask);
+    const entries = masked.map((f) => ({ range: f.range, mask: f.mask, field: f.field }));
     this.requestOpenFields(this.client, state.document, entries)
       .then((answer) => this.applyOpenResults(state, answer, null))
       .catch((error) => this.output.appendLine(`redo of an open: ${error.message}`));
@@ -353,12 +454,21 @@ class Session {
     const version = params.textDocument.version;
     state.enqueue(async () => {
       let outcome;
-      if (this.echoes.isOwn(uri, version)) outcome = 'echo';
+      // Without a cursor it answers no change (rules opened fields): it may come at a version of
+      // the extension's own edits.
+      const ruleOpen = params.cursor === null;
+      if (!ruleOpen && this.echoes.isOwn(uri, version)) outcome = 'echo';
       else if (state.ignored.has(version)) outcome = 'undo';
       else outcome = await edits.applyFormat(this.vscode, state.document, { ...params, version }, this.echoes);
       this.stats[outcome] += 1;
-      if (outcome === 'applied') this.updateFields(state, params.fields || []);
-      else this.output.appendLine(`didFormat for version ${version} not applied: ${outcome}`);
+      if (outcome === 'applied') {
+        const opened = (params.fields || []).filter((f) => f.rule && !state.fields.has(f.field)).map((f) => f.field);
+        this.updateFields(state, params.fields || []);
+        // An undo of the formatting the rules' fields opened with closes them, as for an open.
+        if (ruleOpen && opened.length > 0 && (params.edits || []).length > 0) {
+          state.lastOpen = { version: state.document.version, fields: opened };
+        }
+      } else this.output.appendLine(`didFormat for version ${version} not applied: ${outcome}`);
       this.formatEmitter.fire({ document: state.document, params, outcome });
     }, (error) => this.output.appendLine(`didFormat: ${error.message}`));
   }
@@ -471,10 +581,20 @@ class Session {
     });
   }
 
-  /** Closes a field; its text stays. */
-  async closeField(document, field) {
+  /**
+   * Closes a field; its text stays, but for the zeros a `padFraction` number gets: the daemon sends
+   * them before its answer as a `didFormat`, applied as any other (the caret, `position` when given,
+   * carried through them). Resolves once that is applied.
+   */
+  async closeField(document, field, position) {
     const state = await this.track(document);
-    await this.client.request(Method.closeField, { textDocument: textDocumentIdentifier(document), field });
+    await this.client.request(Method.closeField, {
+      textDocument: textDocumentIdentifier(document),
+      field,
+      ...(position ? { position: edits.fromPosition(position) } : {}),
+    });
+    // The didFormat came first and is queued: wait for it.
+    await state.enqueue(async () => {});
     state.fields.delete(field);
     state.masks.delete(field);
     this.placeholders.remove(document, field);
@@ -529,6 +649,8 @@ class Session {
    */
   async settle(document) {
     if (this.recovering) await this.recovering;
+    const attaching = this.attaching.get(document.uri.toString());
+    if (attaching) await attaching;
     const state = this.documents.get(document.uri.toString());
     for (let round = 0; state && this.client && round < 20; round++) {
       const before = state.tasks;

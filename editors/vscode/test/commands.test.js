@@ -34,6 +34,10 @@ test('a missing binary is reported, and the next command after fixing the settin
   await H.activate();
   fake.settings['maskd.path'] = '/nonexistent/maskd';
   const editor = H.openEditor('|');
+  // Without field rules (no maskd.rules, no .maskd.json), opening a document starts no daemon.
+  await H.settle(editor);
+  assert.equal((await H.activate()).api.session.client, null);
+  assert.deepEqual(fake.messages, []);
   assert.equal(await vscode.commands.executeCommand('maskd.formatFieldAs', '[00]'), undefined);
   assert.match(lastMessage('error'), /^maskd: cannot start '\/nonexistent\/maskd': .*ENOENT; set maskd\.path/);
   fake.setSetting('maskd.path', H.MASKD);
@@ -139,6 +143,31 @@ test('opening a field over a label is refused and the text stays; an empty field
   assert.equal(await vscode.commands.executeCommand('maskd.closeField'), info.field);
 });
 
+test('closing a padFraction number pads it: 1,234.5 becomes 1,234.50, the caret after the pad', async () => {
+  const { api } = await H.activate();
+  const editor = H.openEditor('Sum: |');
+  const amount = { number: { group: ',', decimal: '.', fraction: 2, padFraction: true } };
+  assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs', amount));
+  await H.typeKeys(editor, '1234.5', ['Sum: 1|', 'Sum: 12|', 'Sum: 123|', 'Sum: 1,234|', 'Sum: 1,234.|', 'Sum: 1,234.5|']);
+  const applied = api.session.stats.applied;
+  const echo = api.session.stats.echo;
+  assert.ok(await vscode.commands.executeCommand('maskd.closeField'));
+  assert.equal(H.marked(editor), 'Sum: 1,234.50|');
+  assert.equal(api.session.stats.applied, applied + 1, 'the closing didFormat applied');
+  assert.deepEqual(api.fieldsOf(editor.document), []);
+  // Its echo brings no didFormat, and typing on is plain text.
+  await H.typeKeys(editor, '7', ['Sum: 1,234.507|']);
+  assert.equal(api.session.stats.echo, echo, 'no didFormat for the echo');
+  assert.equal(api.session.stats.applied, applied + 1, 'none for the typing after it');
+  // A caret inside keeps the digits to its right.
+  const inside = H.openEditor('|');
+  assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs', amount));
+  await H.typeKeys(inside, '12', ['1|', '12|']);
+  inside.select(1, 1);
+  assert.ok(await vscode.commands.executeCommand('maskd.closeField'));
+  assert.equal(H.marked(inside), '1|2.00');
+});
+
 test('a bare word is a preset name; an unknown one lists the presets', async () => {
   const editor = H.openEditor('Tel: |');
   assert.equal(await vscode.commands.executeCommand('maskd.formatFieldAs', 'phone.uk'), undefined);
@@ -155,6 +184,40 @@ test('phone and a region code open the phone preset for that region', async () =
   const [state] = (await H.activate()).api.fieldsOf(editor.document);
   assert.equal(state.mask, 'phone(region: GB)');
   assert.equal(state.region, 'GB');
+});
+
+test('picking phone asks for its region: a code gives national numbers, International a +', async () => {
+  const picks = [];
+  /** Answers the quick picks in turn with `labels`, keeping what each offered. */
+  function answer(...labels) {
+    fake.quickPick = (items, options) => {
+      picks.push({ items, options });
+      const label = labels.shift();
+      return items.find((i) => i.label === label);
+    };
+  }
+  let editor = H.openEditor('Tel: |');
+  answer('phone', 'GB');
+  assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs'));
+  const regions = picks[1].items.map((i) => i.label);
+  assert.equal(regions[0], 'International');
+  for (const code of ['GB', 'US', 'CN', 'DE', 'JP']) assert.ok(regions.includes(code), code);
+  assert.equal(regions.length, 1 + 245, 'every region libphonenumber knows, once');
+  assert.match(picks[1].options.title, /phone/);
+  await H.typeKeys(editor, '01212', ['Tel: 0|', 'Tel: 01|', 'Tel: 012|', 'Tel: 0121|', 'Tel: 0121 2|']);
+  assert.equal((await H.activate()).api.fieldsOf(editor.document)[0].mask, 'phone(region: GB)');
+
+  editor = H.openEditor('Tel: |');
+  answer('phone', 'International');
+  assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs'));
+  await H.typeKeys(editor, '44', ['Tel: +4|', 'Tel: +44 |']);
+  assert.equal((await H.activate()).api.fieldsOf(editor.document)[0].mask, 'phone');
+
+  // Escape at the region pick opens nothing.
+  editor = H.openEditor('Tel: |');
+  answer('phone');
+  assert.equal(await vscode.commands.executeCommand('maskd.formatFieldAs'), undefined);
+  assert.deepEqual((await H.activate()).api.fieldsOf(editor.document), []);
 });
 
 test('an undo of an open closes the field and gives the text back', async () => {

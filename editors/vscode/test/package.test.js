@@ -34,10 +34,12 @@ test('the contributed commands are the registered ones, namespaced and in the ma
   await H.deactivate();
 });
 
-test('the settings are maskd.path and maskd.logLevel under one title, with what config.js reads', () => {
+test('the settings are maskd.path, maskd.logLevel and maskd.rules under one title, with what config.js reads', () => {
   const { title, properties } = pkg.contributes.configuration;
   assert.equal(title, 'maskd');
-  assert.deepEqual(Object.keys(properties).sort(), ['maskd.logLevel', 'maskd.path']);
+  assert.deepEqual(Object.keys(properties).sort(), ['maskd.logLevel', 'maskd.path', 'maskd.rules']);
+  assert.deepEqual(config.read(H.vscode).rules, properties['maskd.rules'].default);
+  assert.deepEqual(properties['maskd.rules'].items.required, ['match', 'mask']);
   assert.deepEqual(properties['maskd.logLevel'].enum, config.LOG_LEVELS);
   const read = config.read(H.vscode);
   assert.equal(read.logLevel, properties['maskd.logLevel'].default);

@@ -17,5 +17,6 @@ struct DidChangeConfigurationNotification: NotificationMessage {
     func handle(_ server: Server) {
         if let rules { server.clientRules = rules.isNull ? nil : rules }
         server.reloadRules()
+        server.requestRulesWatcherIfDue()
     }
 }

@@ -1,9 +1,8 @@
 // maskd: `initialized`.
 import JSON
 
-/// The client got the `initialize` result: the daemon asks it to watch the rules files, when it may and a
-/// workspace folder has one. (Only then: some clients, eglot among them, list every file of the project to set up
-/// any watcher, which costs seconds in a large folder that does not use rules.)
+/// The client got the `initialize` result: the daemon asks it to watch the rules files when it may
+/// (`Server.requestRulesWatcherIfDue`).
 struct InitializedNotification: NotificationMessage {
     static let method = "initialized"
 
@@ -11,12 +10,6 @@ struct InitializedNotification: NotificationMessage {
 
     func handle(_ server: Server) {
         server.log.debug("client initialized")
-        if server.client.watchedFilesRegistration && server.hasRulesFile {
-            server.request(RegisterCapabilityRequest.method, RegisterCapabilityRequest.watchingRules()) { [weak server] result in
-                if case .failure(let error) = result {
-                    server?.log.info("the client refused to watch \(Server.rulesFileName): \(error)")
-                }
-            }
-        }
+        server.requestRulesWatcherIfDue()
     }
 }

@@ -1,9 +1,11 @@
 // maskd: `maskd/closeField` (maskd extension).
 import JSON
 
-/// Ends a field session; the text stays as it is. *(maskd extension)*
+/// Ends a field session; the text stays as it is, but for the zeros a number mask's `padFraction` adds,
+/// delivered as formatting is before the result. *(maskd extension)*
 ///
-/// - Parameters: `{"textDocument": {"uri", "version"?}, "field"}`.
+/// - Parameters: `{"textDocument": {"uri", "version"?}, "field", "position": Position?}`; `position` (maskd's
+///   addition) is the editor's cursor, carried through the padding into the delivered `cursor`.
 /// - Returns: `null`.
 struct CloseFieldRequest: RequestMessage {
     static let method = "maskd/closeField"
@@ -11,6 +13,7 @@ struct CloseFieldRequest: RequestMessage {
     let uri: String
     let version: Int?
     let field: String
+    let position: Position?
 
     init(params: JSONValue) throws {
         let p = try Params(params)
@@ -18,9 +21,10 @@ struct CloseFieldRequest: RequestMessage {
         uri = try document.string("uri")
         version = try document.optionalInt("version")
         field = try p.string("field")
+        position = p.value("position") == nil ? nil : try p.position("position")
     }
 
     func handle(_ server: Server) throws -> JSONValue {
-        try server.closeField(uri: uri, version: version, id: field)
+        try server.closeField(uri: uri, version: version, id: field, caret: position)
     }
 }

@@ -12,6 +12,7 @@ import MaskEngine
 /// - Returns: `{"capabilities": {"positionEncoding", "textDocumentSync": {"openClose": true,
 ///   "change": 2}, "hoverProvider", "inlayHintProvider", "codeActionProvider",
 ///   "executeCommandProvider", "documentFormattingProvider", "documentRangeFormattingProvider",
+///   "workspace": {"workspaceFolders": {"supported": true, "changeNotifications": true}},
 ///   "experimental": {"maskd": {"version": 1, "presets": [names], "phoneRegions": [codes], "edits"}}},
 ///   "serverInfo": {"name": "maskd", "version"}}`.
 struct InitializeRequest: RequestMessage {
@@ -90,6 +91,8 @@ struct InitializeRequest: RequestMessage {
             "executeCommandProvider": ["commands": .array(Server.commands.map(JSONValue.string))],
             "documentFormattingProvider": true,
             "documentRangeFormattingProvider": true,
+            // Folders may come and go: their `.maskd.json` is read as they do.
+            "workspace": ["workspaceFolders": ["supported": true, "changeNotifications": true]],
             "experimental": ["maskd": ["version": 1, "presets": .array(Server.presets.map(JSONValue.string)),
                                        "phoneRegions": .array(Presets.phoneRegions.map(JSONValue.string)),
                                        "edits": .string(server.client.delivery.rawValue),

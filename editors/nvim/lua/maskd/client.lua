@@ -23,6 +23,14 @@ local ready = false
 local queue = {}
 local uris = {}
 
+--- The workspace folders (directories) the daemon is told of: the project root first, then
+--- each folder of a `.maskd.json` that a buffer opened under (the daemon reads the file at the
+--- top of a folder only). Kept across restarts.
+M.folders = {}
+--- Buffers attached because field rules may apply to them (not for a field command): they
+--- are attached again after a restart, when the daemon opens their rule fields anew.
+M.auto = {}
+
 local RESTARTS = 3
 local RESTART_WINDOW = 60000
 -- uv.now() of each restart within the window.
@@ -81,7 +89,63 @@ local function capabilities()
   local caps = vim.lsp.protocol.make_client_capabilities()
   caps.general = caps.general or {}
   caps.general.positionEncodings = { 'utf-16' }
+  -- Neovim 0.9 watches files on Linux by polling every directory below the root (0.10 turned it
+  -- off there): the plugin tells the daemon of a .maskd.json saved in Neovim itself instead.
+  local watched = type(caps.workspace) == 'table' and caps.workspace.didChangeWatchedFiles
+  if type(watched) == 'table' and vim.fn.has('nvim-0.10') == 0 and vim.fn.has('linux') == 1 then
+    watched.dynamicRegistration = false
+  end
   return caps
+end
+
+--- The nearest directory from `dir` upwards that holds a `.maskd.json`, or nil.
+function M.rules_folder(dir)
+  while dir and dir ~= '' do
+    if vim.loop.fs_stat(dir .. '/.maskd.json') then
+      return dir
+    end
+    local parent = vim.fn.fnamemodify(dir, ':h')
+    if parent == dir then
+      return nil
+    end
+    dir = parent
+  end
+  return nil
+end
+
+--- The project root, first of M.folders: the working directory, or the nearest directory
+--- above it with a `.maskd.json` (rules' `files` globs are relative to it).
+local function ensure_root()
+  if #M.folders == 0 then
+    local cwd = vim.loop.cwd()
+    table.insert(M.folders, M.rules_folder(cwd) or cwd)
+  end
+end
+
+local function workspace_folder(dir)
+  return { uri = vim.uri_from_fname(dir), name = dir }
+end
+
+local function notify(c, method, params)
+  if vim.fn.has('nvim-0.11') == 1 then
+    return c:notify(method, params)
+  end
+  return c.notify(method, params)
+end
+
+--- Sends notification `method` once the daemon is initialized (nothing when it is not running).
+function M.notify(method, params)
+  local function send(failed)
+    local c = not failed and M.get()
+    if c then
+      notify(c, method, params)
+    end
+  end
+  if ready then
+    send()
+  elseif M.get() then
+    table.insert(queue, send)
+  end
 end
 
 local function make_config()
@@ -89,13 +153,21 @@ local function make_config()
   for method, fn in pairs(M.handlers) do
     handlers[method] = fn
   end
+  ensure_root()
+  -- The client's field rules go to the daemon as they are; an empty list is not sent (Lua
+  -- cannot tell it from an empty object).
+  local rules = M.config.rules
+  if type(rules) ~= 'table' or next(rules) == nil then
+    rules = nil
+  end
   return {
     name = 'maskd',
     cmd = M.config.cmd,
-    root_dir = vim.loop.cwd(),
+    root_dir = M.folders[1],
+    workspace_folders = vim.tbl_map(workspace_folder, M.folders),
     capabilities = capabilities(),
     -- The plugin shows each field's state itself (placeholder, :MaskdInfo, status()).
-    init_options = { diagnostics = 'off' },
+    init_options = { diagnostics = 'off', rules = rules },
     flags = { debounce_text_changes = 0, allow_incremental_sync = true },
     offset_encoding = 'utf-16',
     handlers = handlers,
@@ -133,13 +205,16 @@ function M.exited(id, code, signal, expected)
   local was_ready = ready
   local pending = queue
   client_id, ready, queue = nil, false, {}
-  local had = {}
+  local had, auto = {}, {}
   for bufnr in pairs(uris) do
     sync.detach(bufnr)
     if api.nvim_buf_is_valid(bufnr) and #fields.reopening(bufnr) > 0 then
       table.insert(had, bufnr)
     else
       fields.forget(bufnr)
+      if api.nvim_buf_is_valid(bufnr) and M.auto[bufnr] then
+        table.insert(auto, bufnr)
+      end
     end
   end
   uris = {}
@@ -185,6 +260,10 @@ function M.exited(id, code, signal, expected)
     return
   end
   for _, bufnr in ipairs(had) do
+    M.attach(bufnr)
+  end
+  -- The daemon opens their rule fields again when they open.
+  for _, bufnr in ipairs(auto) do
     M.attach(bufnr)
   end
   table.insert(queue, function(failed)
@@ -264,9 +343,30 @@ function M.bufnr(uri)
   return bufnr ~= -1 and bufnr or nil
 end
 
+--- Tells the daemon of workspace folder `dir` (a directory holding a `.maskd.json`) unless it
+--- knows it: at start, or with workspace/didChangeWorkspaceFolders. Call it before attaching
+--- a buffer under `dir`, so that the buffer opens under the folder's rules.
+function M.add_folder(dir)
+  ensure_root()
+  if vim.tbl_contains(M.folders, dir) then
+    return
+  end
+  table.insert(M.folders, dir)
+  if not M.get() then
+    return
+  end
+  local folder = workspace_folder(dir)
+  local c = M.get()
+  if type(c.workspace_folders) == 'table' then
+    table.insert(c.workspace_folders, folder)
+  end
+  M.notify('workspace/didChangeWorkspaceFolders', { event = { added = { folder }, removed = {} } })
+end
+
 --- Forgets `bufnr` (it was wiped out).
 function M.forget(bufnr)
   uris[bufnr] = nil
+  M.auto[bufnr] = nil
   sync.detach(bufnr)
 end
 

@@ -19,6 +19,10 @@ local defaults = {
   autostart = false,
   -- Start Insert mode in a field opened empty from Normal mode, ready to type into it.
   insert_on_open = true,
+  -- Field rules of your own (fields that open themselves), passed to the daemon as
+  -- initializationOptions.rules, after those of a project's .maskd.json: a list of
+  -- { files = glob, languages = { ... }, match = regex, mask = MaskSpec }.
+  rules = nil,
 }
 
 M.config = vim.deepcopy(defaults)
@@ -37,6 +41,7 @@ function M.setup(opts)
     presets = { config.presets, 'table' },
     virtual_text = { config.virtual_text, 'boolean' },
     insert_on_open = { config.insert_on_open, 'boolean' },
+    rules = { config.rules, 'table', true },
   })
   M.config = config
   client.config = config
@@ -50,9 +55,75 @@ function M.setup(opts)
       client.forget(args.buf)
     end,
   })
+  -- Where rules may apply, a buffer is attached as it opens and the daemon decides which
+  -- lines are fields; elsewhere the daemon starts with the first field command.
+  api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile' }, {
+    group = group,
+    callback = function(args)
+      M.attach_for_rules(args.buf)
+    end,
+  })
+  -- A .maskd.json saved here takes effect at once, whether or not Neovim watches files for
+  -- its servers.
+  api.nvim_create_autocmd('BufWritePost', {
+    group = group,
+    pattern = '.maskd.json',
+    callback = function(args)
+      M.rules_file_saved(args.file)
+    end,
+  })
+  for _, bufnr in ipairs(api.nvim_list_bufs()) do
+    if api.nvim_buf_is_loaded(bufnr) then
+      M.attach_for_rules(bufnr)
+    end
+  end
   if config.autostart then
     client.start()
   end
+end
+
+--- Tells the daemon that the `.maskd.json` at `path` was saved: it reads its folder's rules
+--- again (workspace/didChangeWatchedFiles; a new folder joins the workspace instead), and the
+--- buffers under that folder that were not attached are attached now.
+function M.rules_file_saved(path)
+  path = vim.fn.fnamemodify(path, ':p')
+  local dir = vim.fn.fnamemodify(path, ':h')
+  if client.get() and vim.tbl_contains(client.folders, dir) then
+    client.notify('workspace/didChangeWatchedFiles', { changes = { { uri = vim.uri_from_fname(path), type = 2 } } })
+  end
+  for _, bufnr in ipairs(api.nvim_list_bufs()) do
+    local name = api.nvim_buf_is_loaded(bufnr) and api.nvim_buf_get_name(bufnr) or ''
+    if name:sub(1, #dir + 1) == dir .. '/' then
+      M.attach_for_rules(bufnr)
+    end
+  end
+end
+
+--- Attaches `bufnr`, a file's buffer, when field rules may apply to it: rules in setup(), or
+--- a `.maskd.json` in its directory or one above (that directory becomes a workspace folder).
+--- Returns whether it attached.
+function M.attach_for_rules(bufnr)
+  if not api.nvim_buf_is_valid(bufnr) or vim.bo[bufnr].buftype ~= '' then
+    return false
+  end
+  local name = api.nvim_buf_get_name(bufnr)
+  -- Only files: a `scheme://` buffer has no folder and no rules file.
+  if name == '' or name:match('^%a[%w+.-]*://') then
+    return false
+  end
+  local folder = client.rules_folder(vim.fn.fnamemodify(name, ':p:h'))
+  local own = type(M.config.rules) == 'table' and next(M.config.rules) ~= nil
+  if not folder and not own then
+    return false
+  end
+  if folder then
+    client.add_folder(folder)
+  end
+  if not client.attach(bufnr) then
+    return false
+  end
+  client.auto[bufnr] = true
+  return true
 end
 
 local function ensure_setup()
@@ -728,13 +799,15 @@ function M.set_mask(mask, opts, cb)
   end, opts)
 end
 
---- Closes the field under the cursor; its text stays as it is.
+--- Closes the field under the cursor; its text stays as it is, but for the zeros a
+--- padFraction number gets: the daemon sends them before its reply, as a didFormat (applied
+--- by the handler below like any other), the cursor carried through them.
 function M.close(cb)
   ensure_setup()
   local bufnr = api.nvim_get_current_buf()
   with_field(bufnr, cb, function(state)
     local function params()
-      return { textDocument = document(bufnr), field = state.field }
+      return { textDocument = document(bufnr), field = state.field, position = cursor_position(bufnr) }
     end
     client.request(bufnr, 'maskd/closeField', params, function(err)
       if err then
@@ -825,7 +898,12 @@ function M.on_did_format(err, params)
   local version = params.textDocument.version
   b.stats.formats = b.stats.formats + 1
   b.stats.last_version = version
-  if b.own[version] then
+  -- No cursor: field rules opened the fields it carries (at open, or after the rules were read
+  -- again), with no change of the person's behind it. That is no answer to a change, so it is
+  -- applied even at a version of the plugin's own edits. Its formatting is an undo step of its
+  -- own, as an open is, and undoing it closes those fields (see undone_opens).
+  local opening = params.cursor == nil or params.cursor == vim.NIL
+  if b.own[version] and not opening then
     b.stats.echo = b.stats.echo + 1
     return
   end
@@ -839,8 +917,17 @@ function M.on_did_format(err, params)
     end
   end
   local list = type(params.edits) == 'table' and params.edits or {}
-  for v in pairs(edits.apply(bufnr, list, true)) do
+  local before = changenr(bufnr)
+  for v in pairs(edits.apply(bufnr, list, not opening)) do
     b.own[v] = true
+  end
+  local after = changenr(bufnr)
+  if opening and after ~= before and type(params.fields) == 'table' then
+    for _, s in ipairs(params.fields) do
+      if type(s) == 'table' and type(s.field) == 'string' then
+        b.opens[s.field] = after
+      end
+    end
   end
   edits.set_cursor(bufnr, params.cursor)
   fields.update(bufnr, params.fields)

@@ -60,6 +60,10 @@ const RESTARTS = 3
 const RESTART_WINDOW = 60000
 # reltime() of each restart within the window.
 var restarts: list<list<number>> = []
+# The workspace folders (directories) the daemon is told of: the project root first, then
+# each folder of a .maskd.json that a buffer opened under (the daemon reads the file at the
+# top of a folder only).  Kept across restarts.
+var folders: list<string> = []
 
 # Lifecycle ---------------------------------------------------------------------------------
 
@@ -107,6 +111,67 @@ def Problem(text: string)
   echohl None
 enddef
 
+# Returns the field rules of g:maskd_rules (a List of rules), or [] when it is unset.
+export def Rules(): list<any>
+  var rules = get(g:, 'maskd_rules', [])
+  return type(rules) == v:t_list ? rules : []
+enddef
+
+# Returns the nearest directory from `dir` upwards that holds a .maskd.json, or ''.
+export def RulesFolder(dir: string): string
+  var at = dir
+  while at != ''
+    if filereadable(at .. '/.maskd.json')
+      return at
+    endif
+    var parent = fnamemodify(at, ':h')
+    if parent == at
+      break
+    endif
+    at = parent
+  endwhile
+  return ''
+enddef
+
+# The project root, first of the folders: the working directory, or the nearest directory
+# above it with a .maskd.json (rules' `files` globs are relative to it).
+def EnsureRoot()
+  if empty(folders)
+    var cwd = getcwd()
+    var found = RulesFolder(cwd)
+    add(folders, found == '' ? cwd : found)
+  endif
+enddef
+
+# Returns the file:// URI of absolute path `path`.
+export def FileUri(path: string): string
+  return 'file://' .. Escape(path[0] == '/' ? path : '/' .. path)
+enddef
+
+def WorkspaceFolder(dir: string): dict<string>
+  return {uri: FileUri(dir), name: dir}
+enddef
+
+# Returns the workspace folders the daemon knows (or is to be told of when it starts).
+export def Folders(): list<string>
+  EnsureRoot()
+  return copy(folders)
+enddef
+
+# Tells the daemon of workspace folder `dir` (a directory holding a .maskd.json) unless it
+# knows it: at start, or with workspace/didChangeWorkspaceFolders.  Call it before attaching
+# a buffer under `dir`, so that the buffer opens under the folder's rules.
+export def AddFolder(dir: string)
+  EnsureRoot()
+  if index(folders, dir) >= 0
+    return
+  endif
+  add(folders, dir)
+  if Running()
+    Notify('workspace/didChangeWorkspaceFolders', {event: {added: [WorkspaceFolder(dir)], removed: []}})
+  endif
+enddef
+
 # Returns whether the daemon is running and initialized.
 export def Running(): bool
   return ready && job_status(job) == 'run'
@@ -148,15 +213,21 @@ export def Start(): bool
     return false
   endif
   chan = job_getchannel(job)
+  EnsureRoot()
+  # The plugin shows each field's state itself (placeholder, :MaskdInfo, statusline).
+  var options: dict<any> = {diagnostics: 'off'}
+  if !empty(Rules())
+    options.rules = Rules()
+  endif
   var reply = ch_evalexpr(chan, {
     method: 'initialize',
     params: {
       processId: getpid(),
       clientInfo: {name: CLIENT_NAME, version: CLIENT_VERSION},
-      rootUri: null,
-      capabilities: {general: {positionEncodings: ['utf-16']}},
-      # The plugin shows each field's state itself (placeholder, :MaskdInfo, statusline).
-      initializationOptions: {diagnostics: 'off'},
+      rootUri: FileUri(folders[0]),
+      workspaceFolders: mapnew(folders, (_, d) => WorkspaceFolder(d)),
+      capabilities: {general: {positionEncodings: ['utf-16']}, workspace: {workspaceFolders: true}},
+      initializationOptions: options,
     },
   }, {timeout: StartTimeout()})
   if type(reply) != v:t_dict || type(get(reply, 'result', 0)) != v:t_dict
@@ -515,8 +586,7 @@ export def Uri(bufnr: number): string
   if name == '' || getbufvar(bufnr, '&buftype') != ''
     return 'untitled:vim-buffer-' .. bufnr
   endif
-  var path = fnamemodify(name, ':p')
-  return 'file://' .. Escape(path[0] == '/' ? path : '/' .. path)
+  return FileUri(fnamemodify(name, ':p'))
 enddef
 
 # Returns the buffer attached under `uri`, or -1.

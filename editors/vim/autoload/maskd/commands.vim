@@ -26,6 +26,53 @@ def Message(reply: dict<any>): string
   return type(e) == v:t_dict ? string(get(e, 'message', e)) : string(e)
 enddef
 
+# Field rules -------------------------------------------------------------------------------
+
+# Attaches `bufnr`, a file's buffer, when field rules may apply to it: g:maskd_rules, or a
+# .maskd.json in its directory or one above (that directory becomes a workspace folder).
+# The daemon decides which lines are fields; with neither, no daemon is started.
+export def AttachForRules(bufnr: number)
+  if !bufloaded(bufnr) || getbufvar(bufnr, '&buftype') != ''
+    return
+  endif
+  var name = bufname(bufnr)
+  # Only files: a `scheme://` buffer has no folder and no rules file.
+  if name == '' || name =~ '^\a[[:alnum:]+.-]*://'
+    return
+  endif
+  var folder = client.RulesFolder(fnamemodify(name, ':p:h'))
+  if folder == '' && empty(client.Rules())
+    return
+  endif
+  # An attached buffer's folder may be new (a .maskd.json saved since it opened).
+  if folder != ''
+    client.AddFolder(folder)
+  endif
+  if client.Attached(bufnr)
+    return
+  endif
+  # Loads fields.vim (autoloaded on first use), whose didFormat handler must be in place
+  # before the daemon answers the didOpen with the fields the rules opened.
+  fields.Buf(bufnr)
+  client.Attach(bufnr)
+enddef
+
+# Tells the daemon that the .maskd.json at `path` was saved: it reads its folder's rules again
+# (workspace/didChangeWatchedFiles; a new folder joins the workspace instead), and the buffers
+# under that folder that were not attached are attached now.
+export def RulesFileSaved(path: string)
+  var file = fnamemodify(path, ':p')
+  var dir = fnamemodify(file, ':h')
+  if client.Running() && index(client.Folders(), dir) >= 0
+    client.Notify('workspace/didChangeWatchedFiles', {changes: [{uri: client.FileUri(file), type: 2}]})
+  endif
+  for info in getbufinfo({bufloaded: 1})
+    if strpart(fnamemodify(info.name, ':p'), 0, len(dir) + 1) ==# dir .. '/'
+      AttachForRules(info.bufnr)
+    endif
+  endfor
+enddef
+
 # Masks -------------------------------------------------------------------------------------
 
 # Returns the preset names for completion: g:maskd_presets first, then the daemon's.
@@ -334,7 +381,7 @@ enddef
 # :MaskdClose: closes the field under the cursor; its text stays as it is.
 export def Close()
   WithField(false, (state) => {
-    fields.Close(bufnr('%'), state.field, SayError)
+    fields.Close(bufnr('%'), state.field, fields.CursorPosition(), SayError)
   })
 enddef
 

@@ -259,7 +259,12 @@ def OnDidFormat(params: any)
   var version = get(params.textDocument, 'version', -1)
   b.stats.formats += 1
   b.stats.last_version = version
-  if has_key(b.own, string(version))
+  # No cursor: field rules opened the fields it carries (at open, or after the rules were read
+  # again), with no change of the person's behind it.  That is no answer to a change, so it is
+  # applied even at a version of the plugin's own edits.  Its formatting is an undo step of its
+  # own, as an open is, and undoing it closes those fields (see UndoneOpens()).
+  var opening = type(get(params, 'cursor', null)) != v:t_dict
+  if has_key(b.own, string(version)) && !opening
     b.stats.echo += 1
     return
   endif
@@ -275,7 +280,16 @@ def OnDidFormat(params: any)
     return
   endif
   filter(b.own, (k, _) => str2nr(k) > version)
-  ApplyOwn(bufnr, get(params, 'edits', []), true)
+  var before = bufnr == bufnr('%') ? changenr() : -1
+  ApplyOwn(bufnr, get(params, 'edits', []), !opening)
+  if opening && before >= 0 && changenr() != before
+    var opens = b.opens
+    for s in get(params, 'fields', [])
+      if IsState(s)
+        opens[s.field] = changenr()
+      endif
+    endfor
+  endif
   textedit.SetCursor(bufnr, get(params, 'cursor', null))
   Update(bufnr, get(params, 'fields', []))
   b.last = {rejected: get(params, 'rejected', ''), overflow: get(params, 'overflow', '')}
@@ -647,10 +661,17 @@ export def SetMask(bufnr: number, id: string, mask: any, position: dict<any>, fo
   }, Done)
 enddef
 
-# Closes field `id` of `bufnr`; its text stays.  `Done` as for Open().
-export def Close(bufnr: number, id: string, Done: any = 0): dict<any>
+# Closes field `id` of `bufnr`; its text stays, but for the zeros a padFraction number gets:
+# the daemon sends them before its reply as a didFormat, which OnDidFormat() applies like any
+# other, the cursor (LSP Position `position`, when given) carried through them.  `Done` as
+# for Open().
+export def Close(bufnr: number, id: string, position: dict<any> = {}, Done: any = 0): dict<any>
   client.Flush(bufnr)
-  return Call('maskd/closeField', {textDocument: client.Document(bufnr), field: id}, (reply) => {
+  var params: dict<any> = {textDocument: client.Document(bufnr), field: id}
+  if !empty(position)
+    params.position = position
+  endif
+  return Call('maskd/closeField', params, (reply) => {
     if has_key(reply, 'result') && has_key(Buf(bufnr).fields, id)
       remove(Buf(bufnr).fields, id)
       Render(bufnr)

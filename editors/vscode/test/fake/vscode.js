@@ -374,6 +374,7 @@ const onDidChangeTextDocument = new EventEmitter();
 const onDidCloseTextDocument = new EventEmitter();
 const onDidOpenTextDocument = new EventEmitter();
 const onDidChangeConfiguration = new EventEmitter();
+const onDidChangeWorkspaceFolders = new EventEmitter();
 const onDidChangeVisibleTextEditors = new EventEmitter();
 const onDidChangeActiveTextEditor = new EventEmitter();
 const onDidChangeTextEditorSelection = new EventEmitter();
@@ -408,9 +409,15 @@ const fake = {
   events: [],
   nextUntitled: 1,
 
-  /** Opens `text` in a new editor, which becomes the active one. */
-  openEditor(text, { languageId = 'plaintext', name } = {}) {
-    const uri = Uri.file(`/fake/${name || `untitled-${fake.nextUntitled++}.txt`}`);
+  /** The workspace folders, `{uri, name, index}`; set them with `setWorkspaceFolders`. */
+  workspaceFolders: undefined,
+
+  /**
+   * Opens `text` in a new editor, which becomes the active one: a file under /fake, or at `file`
+   * (an absolute path; the text need not be what the file holds).
+   */
+  openEditor(text, { languageId = 'plaintext', name, file } = {}) {
+    const uri = Uri.file(file || `/fake/${name || `untitled-${fake.nextUntitled++}.txt`}`);
     const document = new TextDocument(uri, text, languageId);
     fake.documents.push(document);
     onDidOpenTextDocument.fire(document);
@@ -486,6 +493,23 @@ const fake = {
     onDidChangeConfiguration.fire({ affectsConfiguration: (section) => key === section || key.startsWith(`${section}.`) });
   },
 
+  /** Makes the workspace folders the directories `paths`, firing onDidChangeWorkspaceFolders as VS Code does. */
+  setWorkspaceFolders(paths) {
+    const before = fake.workspaceFolders || [];
+    const after = paths.map((p, index) => ({ uri: Uri.file(p), name: path.basename(p), index }));
+    const has = (list, f) => list.some((g) => g.uri.toString() === f.uri.toString());
+    fake.workspaceFolders = after.length > 0 ? after : undefined;
+    onDidChangeWorkspaceFolders.fire({ added: after.filter((f) => !has(before, f)), removed: before.filter((f) => !has(after, f)) });
+  },
+
+  /** The file system watchers made, `{glob, created, changed, deleted}` (EventEmitters). */
+  watchers: [],
+
+  /** Fires `kind` ('created', 'changed', 'deleted') for the file at `file` in every watcher, as VS Code does for a file on disk. */
+  fileEvent(kind, file) {
+    for (const w of fake.watchers) if (!w.disposed) w[kind].fire(Uri.file(file));
+  },
+
   /** The lines written to output channel `name`. */
   output(name) {
     return fake.outputs.get(name) || [];
@@ -523,6 +547,23 @@ function mapOffset(offset, changes) {
 const workspace = {
   get textDocuments() {
     return [...fake.documents];
+  },
+  get workspaceFolders() {
+    return fake.workspaceFolders;
+  },
+  onDidChangeWorkspaceFolders: onDidChangeWorkspaceFolders.event,
+  /** A watcher of files matching `glob`; `fake.fileEvent` fires its events (the glob is not matched). */
+  createFileSystemWatcher(glob) {
+    const w = { glob, created: new EventEmitter(), changed: new EventEmitter(), deleted: new EventEmitter(), disposed: false };
+    fake.watchers.push(w);
+    return {
+      onDidCreate: w.created.event,
+      onDidChange: w.changed.event,
+      onDidDelete: w.deleted.event,
+      dispose() {
+        w.disposed = true;
+      },
+    };
   },
   onDidChangeTextDocument: onDidChangeTextDocument.event,
   onDidCloseTextDocument: onDidCloseTextDocument.event,
