@@ -34,8 +34,104 @@ extension JSONValue {
 
   /// Appends the value's serialisation, as ``serialized()`` writes it, to `bytes`, so a caller can
   /// build a frame (a header, then the body) in one buffer that it reuses.
+  ///
+  /// A value holding a long array (``piecewiseArrayLength`` elements or more: itself, or a member of its objects up to
+  /// three levels down, as a message's `params.diagnostics`) is written
+  /// piece by piece: jansson writes each element of the long arrays, and each member key and short member of the
+  /// objects around them, from a tree of its own, freed before the next is made, so a list of 100,000 diagnostics
+  /// never exists as one jansson tree (several hundred bytes an element). The text is the same as
+  /// ``serialized()``'s.
   public func serialize(into bytes: inout [UInt8]) {
-    let root = makeJansson(self)
+    serialize(into: &bytes, depth: 1, threshold: JSONValue.piecewiseArrayLength)
+  }
+
+  /// Appends the value, an object, as ``serialize(into:)`` does, with `elements` as the array at `path` (the keys
+  /// of the members that lead to it, each object's last member; an empty array stands there in the value).
+  /// The elements are made and written one at a time, so a long list exists only as whatever `elements` reads.
+  public func serialize(into bytes: inout [UInt8], elementsAt path: [String], _ elements: JSONElements) {
+    serialize(into: &bytes, depth: 1, threshold: JSONValue.piecewiseArrayLength, made: (path[...], elements))
+  }
+
+  /// The array length from which ``serialize(into:)`` writes piece by piece.
+  public static let piecewiseArrayLength = 256
+
+  /// ``serialize(into:)`` with the piecewise threshold chosen, for tests that compare both ways on small values.
+  public func serialize(into bytes: inout [UInt8], piecewiseFrom threshold: Int) {
+    serialize(into: &bytes, depth: 1, threshold: threshold)
+  }
+
+  /// Writes the value whose outermost container sits at `depth` (1 for a document).
+  /// - Parameter made: an array made element by element, at a path of members from this value.
+  private func serialize(into bytes: inout [UInt8], depth: Int, threshold: Int,
+                         made: (path: ArraySlice<String>, elements: JSONElements)? = nil) {
+    if let made, made.path.isEmpty {
+      bytes.append(UInt8(ascii: "["))
+      for index in 0..<made.elements.count {
+        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+        made.elements.element(index).serialize(into: &bytes, depth: depth + 1, threshold: threshold)
+      }
+      bytes.append(UInt8(ascii: "]"))
+      return
+    }
+    // Containers near the depth limit are left to jansson whole, which applies the limit.
+    guard made != nil || depth < piecewiseDepthLimit
+            && holdsLongArray(threshold: threshold, objectLevels: piecewiseDepthLimit - depth)
+    else {
+      dumpWhole(into: &bytes, depth: depth)
+      return
+    }
+    switch self {
+    case .array(let elements):
+      bytes.append(UInt8(ascii: "["))
+      for (index, element) in elements.enumerated() {
+        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+        element.serialize(into: &bytes, depth: depth + 1, threshold: threshold)
+      }
+      bytes.append(UInt8(ascii: "]"))
+    case .object(let object):
+      bytes.append(UInt8(ascii: "{"))
+      for (index, entry) in object.entries.enumerated() {
+        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+        JSONValue.string(entry.key).dumpWhole(into: &bytes, depth: depth + 1)
+        bytes.append(UInt8(ascii: ":"))
+        let leads = made.map { index == object.entries.count - 1 && $0.path.first == entry.key } ?? false
+        entry.value.serialize(into: &bytes, depth: depth + 1, threshold: threshold,
+                              made: leads ? (made!.path.dropFirst(), made!.elements) : nil)
+      }
+      bytes.append(UInt8(ascii: "}"))
+    default:
+      dumpWhole(into: &bytes, depth: depth)
+    }
+  }
+
+  /// Whether this is an array of `threshold` elements or more, or an object that holds one as a member, directly
+  /// or through at most `objectLevels` levels of objects (a message's `params` or `result`): only object members
+  /// are looked into, so the check costs a message's few members.
+  private func holdsLongArray(threshold: Int, objectLevels: Int) -> Bool {
+    switch self {
+    case .array(let elements):
+      return elements.count >= threshold
+    case .object(let object):
+      guard objectLevels > 0 else { return false }
+      for entry in object.entries {
+        switch entry.value {
+        case .array(let elements):
+          if elements.count >= threshold { return true }
+        case .object:
+          if entry.value.holdsLongArray(threshold: threshold, objectLevels: objectLevels - 1) { return true }
+        default:
+          continue
+        }
+      }
+      return false
+    default:
+      return false
+    }
+  }
+
+  /// Writes the value through one jansson tree, its outermost container at `depth`.
+  private func dumpWhole(into bytes: inout [UInt8], depth: Int) {
+    let root = makeJansson(self, depth: depth)
     defer { json_decref(root) }
     let flags = Int(JSON_COMPACT | JSON_ENCODE_ANY) | janssonRealPrecision17
     // jansson hands its text over in many small pieces: they are gathered on the stack and appended to `bytes` in
@@ -55,6 +151,20 @@ extension JSONValue {
   public func serializedString() -> String {
     String(decoding: serialized(), as: UTF8.self)
   }
+}
+
+/// The elements of an array made one at a time as it is written (``JSONValue/serialize(into:elementsAt:_:)``).
+public struct JSONElements {
+  public let count: Int
+  public let element: (Int) -> JSONValue
+
+  public init(count: Int, element: @escaping (Int) -> JSONValue) {
+    self.count = count
+    self.element = element
+  }
+
+  /// The elements as values, all at once.
+  public var values: [JSONValue] { (0..<count).map(element) }
 }
 
 /// Where `json_dump_callback` writes: a staging buffer in front of the caller's bytes.
@@ -100,10 +210,14 @@ private struct BuildFrame {
   var count: Int
 }
 
-/// Builds a jansson tree for `value` with an explicit stack; the caller owns the returned reference.
-private func makeJansson(_ value: JSONValue) -> UnsafeMutablePointer<json_t> {
+/// How deep ``JSONValue/serialize(into:)`` writes piece by piece: deeper, one jansson tree applies the depth limit.
+private let piecewiseDepthLimit = 4
+
+/// Builds a jansson tree for `value`, whose outermost container sits at `depth`, with an explicit stack; the caller
+/// owns the returned reference.
+private func makeJansson(_ value: JSONValue, depth: Int = 1) -> UnsafeMutablePointer<json_t> {
   var stack: [BuildFrame] = []
-  let root = makeNode(value, depth: 1, stack: &stack)
+  let root = makeNode(value, depth: depth, stack: &stack)
   while !stack.isEmpty {
     let top = stack.count - 1
     let index = stack[top].index
@@ -115,10 +229,10 @@ private func makeJansson(_ value: JSONValue) -> UnsafeMutablePointer<json_t> {
     let target = stack[top].target
     if stack[top].isObject {
       let entry = stack[top].entries[index]
-      let child = makeNode(entry.value, depth: stack.count + 1, stack: &stack)
+      let child = makeNode(entry.value, depth: depth + stack.count, stack: &stack)
       withUTF8(entry.key) { key, length in _ = json_object_setn_new_nocheck(target, key, length, child) }
     } else {
-      let child = makeNode(stack[top].elements[index], depth: stack.count + 1, stack: &stack)
+      let child = makeNode(stack[top].elements[index], depth: depth + stack.count, stack: &stack)
       _ = json_array_append_new(target, child)
     }
   }

@@ -183,6 +183,18 @@ public final class Connection {
     send(.notification(method: method, params: params))
   }
 
+  /// Sends a notification whose `params` member `member` is a long array, made and written one element at a time
+  /// (`textDocument/publishDiagnostics` of 100,000 fields), so it never exists as values all at once.
+  public func sendNotification(_ method: String, _ params: JSONValue, member: String, elements: JSONElements) {
+    var params = params
+    if case .object(var object) = params {
+      object[member] = nil
+      object[member] = .array([])
+      params = .object(object)
+    }
+    write(Message.notification(method: method, params: params).json, elementsAt: ["params", member], elements)
+  }
+
   /// Sends a request to the client (such as `workspace/applyEdit`); its response reaches the handler.
   ///
   /// - Returns: the request's id, unique on this connection (integers counting from 1).
@@ -369,14 +381,14 @@ public final class Connection {
   private var hasPendingOutput: Bool { queuedHead < queued.count }
 
   /// Frames a message and writes it, or keeps it for the batch being built, or queues what does not fit.
-  private func write(_ body: JSONValue) {
+  private func write(_ body: JSONValue, elementsAt path: [String] = [], _ elements: JSONElements? = nil) {
     guard !outputClosed else { return }
     // The body is serialised behind room for the longest header, which is then written just before it, so a
     // frame is built in one reused buffer with no copy.
     let headerRoom = Connection.headerRoom
     frame.removeAll(keepingCapacity: frame.capacity <= 1 << 20)
     frame.append(contentsOf: repeatElement(0, count: headerRoom))
-    body.serialize(into: &frame)
+    if let elements { body.serialize(into: &frame, elementsAt: path, elements) } else { body.serialize(into: &frame) }
     let start = frame.withUnsafeMutableBufferPointer { buffer in
       Connection.writeHeader(bodyLength: buffer.count - headerRoom, endingAt: headerRoom, in: buffer)
     }

@@ -27,6 +27,9 @@ public final class Server {
     public let version: String
     let log: Logger
     let notify: (String, JSONValue) -> Void
+    /// Sends a notification whose `params` member (the name given) is a long array made element by element; nil:
+    /// through `notify`, the array made whole.
+    let notifyElements: ((String, JSONValue, String, JSONElements) -> Void)?
     /// Sends a request to the client and returns its id; nil when the transport has no way back.
     let sendRequest: ((String, JSONValue) -> RequestID)?
     var documents: [String: Document] = [:]
@@ -63,12 +66,15 @@ public final class Server {
 
     /// - Parameters:
     ///   - notify: sends a notification (method, params) to the client.
+    ///   - notifyElements: sends a notification whose params member is a long array made as it is written (the
+    ///     100,000 diagnostics of a document); without it, `notify` gets the array made whole.
     ///   - request: sends a request (method, params) to the client and returns its id; its response must
     ///     come back through `handle(_:)`. Without it, the daemon cannot send `workspace/applyEdit`.
     ///   - clock: monotonic milliseconds (tests pass their own, to run the diagnostics' delay without waiting).
     ///   - readFile: reads a file by path, for the workspace's `.maskd.json` (without it, only the client's rules
     ///     apply).
     public init(version: String, log: Logger = .silent, notify: @escaping (String, JSONValue) -> Void,
+                notifyElements: ((String, JSONValue, String, JSONElements) -> Void)? = nil,
                 request: ((String, JSONValue) -> RequestID)? = nil,
                 clock: @escaping () -> UInt64 = monotonicMilliseconds,
                 readFile: ((String) -> [UInt8]?)? = nil) {
@@ -76,6 +82,7 @@ public final class Server {
         self.version = version
         self.log = log
         self.notify = notify
+        self.notifyElements = notifyElements
         self.sendRequest = request
         self.clock = clock
     }

@@ -44,6 +44,9 @@ func runServe(_ arguments: [String]) throws -> Int32 {
     connection.log = { logger.warn($0) }
     let server = Server(version: maskdVersion, log: logger,
                         notify: { method, params in connection.sendNotification(method, params) },
+                        notifyElements: { method, params, member, elements in
+                            connection.sendNotification(method, params, member: member, elements: elements)
+                        },
                         request: { method, params in connection.sendRequest(method, params) },
                         // The workspace's `.maskd.json` is read here, so MaskServer stays without I/O of its own.
                         readFile: { path in readRegularFile(path, limit: Server.maxRulesFileBytes) })

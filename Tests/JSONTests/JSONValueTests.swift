@@ -163,6 +163,58 @@ final class JSONValueTests: XCTestCase {
     XCTAssertNoThrow(try JSONValue.parse(text))
   }
 
+  /// Writing piece by piece (what a long array gets) gives the text one jansson tree gives, whatever is long:
+  /// random documents written with every threshold from 1 (every container in pieces) up.
+  func testSerializeInto_piecewise_writesWhatOneTreeWrites() {
+    var generator = SplitMix(seed: 14)
+    func randomValue(_ depth: Int) -> JSONValue {
+      let kind = depth > 4 ? generator.next(below: 6) : generator.next(below: 8)
+      switch kind {
+      case 0: return .null
+      case 1: return .bool(generator.next(below: 2) == 0)
+      case 2: return .int(Int64(bitPattern: generator.next()))
+      case 3: return .double(Double(generator.next(below: 2_000_001)) / 7 - 100_000)
+      case 4, 5:
+        let pieces = ["a", "é", "\"", "\u{0}", "\n", "日本", "😀", " ", "\\"]
+        return .string((0..<generator.next(below: 5)).map { _ in pieces[generator.next(below: pieces.count)] }.joined())
+      case 6: return .array((0..<generator.next(below: 6)).map { _ in randomValue(depth + 1) })
+      default:
+        return .object(JSONObject((0..<generator.next(below: 6)).map { _ in ("k\(generator.next(below: 4))\u{0}", randomValue(depth + 1)) }))
+      }
+    }
+    for _ in 0..<300 {
+      let value = randomValue(0)
+      let whole = value.serialized()
+      for threshold in 1...4 {
+        var pieces: [UInt8] = [7]
+        value.serialize(into: &pieces, piecewiseFrom: threshold)
+        XCTAssertEqual(String(decoding: pieces.dropFirst(), as: UTF8.self), String(decoding: whole, as: UTF8.self))
+      }
+    }
+    // The depth limit holds when the outer levels are written in pieces.
+    var deep: JSONValue = 1
+    for _ in 0..<5000 { deep = ["a": [deep, 2]] }
+    var pieces: [UInt8] = []
+    deep.serialize(into: &pieces, piecewiseFrom: 1)
+    XCTAssertEqual(pieces, deep.serialized())
+    // A long array in the default threshold's range, as the diagnostics of 100,000 fields are.
+    let long: JSONValue = ["params": ["items": .array((0..<1000).map { ["line": .int(Int64($0)), "text": .string("x\($0)")] })]]
+    var written: [UInt8] = []
+    long.serialize(into: &written)
+    XCTAssertEqual(written, long.serialized())
+    XCTAssertEqual(try JSONValue.parse(written), long)
+    // An array made element by element where the value has an empty one: the text of the value holding them.
+    for count in [0, 1, 3, 300] {
+      let item = { (index: Int) -> JSONValue in ["range": ["line": .int(Int64(index))], "message": "m\u{0}é"] }
+      let envelope: JSONValue = ["jsonrpc": "2.0", "method": "m", "params": ["uri": "u", "list": []]]
+      let filled: JSONValue = ["jsonrpc": "2.0", "method": "m",
+                               "params": ["uri": "u", "list": .array((0..<count).map(item))]]
+      var made: [UInt8] = []
+      envelope.serialize(into: &made, elementsAt: ["params", "list"], JSONElements(count: count, element: item))
+      XCTAssertEqual(String(decoding: made, as: UTF8.self), filled.serializedString())
+    }
+  }
+
   func testSyntaxErrors_carryPosition() {
     let error = checkFails("{\n  \"a\": [1,]\n}", "unexpected token")
     XCTAssertEqual(error?.line, 2)
@@ -233,4 +285,18 @@ private func monotonicNanoseconds() -> UInt64 {
   var now = timespec()
   clock_gettime(CLOCK_MONOTONIC, &now)
   return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}
+
+/// A small deterministic generator for the property tests.
+private struct SplitMix {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+  mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

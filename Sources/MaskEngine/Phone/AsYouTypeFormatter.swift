@@ -178,7 +178,7 @@ struct AsYouTypeFormatter: Sendable {
             guard format.matchesWhole(nationalNumber[...]) else { continue }
             spaceAfterNationalPrefix = format.ruleSeparatesPrefix
             let shown = withPrefix(format.formatted(nationalNumber[...]))
-            if shown.lazy.filter({ $0 == Self.plus || ($0 >= 0x30 && $0 <= 0x39) }).elementsEqual(keys) { return shown }
+            if PhoneField.afterLastKey(keys, in: shown) != nil { return shown }
         }
         return []
     }

@@ -144,7 +144,7 @@ final class PhoneRegion: Sendable {
         /// every format of the metadata): then `formatted` needs no regex run.
         let digitGroups: [(least: Int, most: Int)]?
         /// The lengths of the numbers the whole pattern takes, for digit groups.
-        private let wholeLengths: ClosedRange<Int>?
+        let wholeLengths: ClosedRange<Int>?
 
         init(pattern: CapturingRegex, patternID: Int, format: [UInt8], nationalPrefixRule: String?,
              nationalPrefixOptional: Bool, hasCarrierCodeRule: Bool, leadingDigits: [CapturingRegex], eligible: Bool,
@@ -175,41 +175,49 @@ final class PhoneRegion: Sendable {
 
         /// `pattern.substitute(number, template: format)`: Python's `re.sub` of the format over the number.
         func formatted(_ number: ArraySlice<UInt8>) -> [UInt8] {
-            guard let groups = digitGroups, number.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            guard let groups = digitGroups, let wholeLengths, number.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
                 return pattern.substitute(number, template: format)
             }
             // Over digits, a match of greedy digit groups is the longest first group that leaves the
             // others their least, and so on; matches follow each other while the digits left suffice.
-            let least = groups.reduce(0) { $0 + $1.least }
+            let least = wholeLengths.lowerBound
             var out: [UInt8] = []
             out.reserveCapacity(number.count + format.count)
-            var position = number.startIndex
-            var bounds = [Range<Int>](repeating: 0..<0, count: groups.count)
-            while number.endIndex - position >= least, least > 0 {
-                var start = position
-                var rest = least
-                for (g, group) in groups.enumerated() {
-                    rest -= group.least
-                    let length = min(group.most, number.endIndex - start - rest)
-                    bounds[g] = start..<(start + length)
-                    start += length
-                }
-                var i = 0
-                while i < format.count {
-                    let byte = format[i]
-                    if byte == UInt8(ascii: "$"), i + 1 < format.count, format[i + 1] >= 0x30, format[i + 1] <= 0x39 {
-                        let g = Int(format[i + 1] - 0x30)
-                        if g >= 1, g <= groups.count { out.append(contentsOf: number[bounds[g - 1]]) }
-                        if g == 0 { out.append(contentsOf: number[position..<start]) }
-                        i += 2
-                        continue
+            number.withUnsafeBufferPointer { digits in
+                format.withUnsafeBufferPointer { format in
+                    withUnsafeTemporaryAllocation(of: Int.self, capacity: groups.count + 1) { starts in
+                        var position = 0
+                        while digits.count - position >= least {
+                            // starts[g]: where group g + 1 begins; starts[groups.count]: the match's end.
+                            var start = position, rest = least
+                            for g in 0..<groups.count {
+                                starts[g] = start
+                                rest -= groups[g].least
+                                start += min(groups[g].most, digits.count - start - rest)
+                            }
+                            starts[groups.count] = start
+                            var i = 0
+                            while i < format.count {
+                                let byte = format[i]
+                                if byte == UInt8(ascii: "$"), i + 1 < format.count, format[i + 1] >= 0x30, format[i + 1] <= 0x39 {
+                                    let g = Int(format[i + 1] - 0x30)
+                                    if g >= 1, g <= groups.count {
+                                        out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[starts[g - 1]..<starts[g]]))
+                                    } else if g == 0 {
+                                        out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[position..<start]))
+                                    }
+                                    i += 2
+                                    continue
+                                }
+                                out.append(byte)
+                                i += 1
+                            }
+                            position = start
+                        }
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[position...]))
                     }
-                    out.append(byte)
-                    i += 1
                 }
-                position = start
             }
-            out.append(contentsOf: number[position...])
             return out
         }
 

@@ -65,7 +65,7 @@ final class Document {
     private(set) var suspect = false
     /// The problem of each field that has one, by field id, as of the field's last state: what
     /// its diagnostic says. Kept as states change, so diagnostics never visit every field.
-    private var problems: [String: FieldProblem] = [:]
+    private var problems = FieldProblems()
     private var fieldCounter = 0
     /// The field rules this document is under (`Rules/`), tried on the lines a person's change touches.
     var rules = DocumentRules.none
@@ -227,11 +227,12 @@ final class Document {
     /// - Complexity: O(p log n) for p such fields and n lines.
     func diagnostics() -> [Diagnostic] {
         var located: [(line: Int, column: Int, order: Int, Diagnostic)] = []
-        for (id, problem) in problems {
+        var gone: [String] = []
+        problems.forEach { id, problem in
             // A field whose line was replaced away has no place any more: it is gone.
             guard let slot = lines.slot(of: id) else {
-                problems[id] = nil
-                continue
+                gone.append(id)
+                return
             }
             let (line, span) = lines.locate(slot: slot)
             let range = TextRange(start: position(ScalarPosition(line: line, column: span.start)),
@@ -241,6 +242,7 @@ final class Document {
                             Diagnostic(range: range, severity: problem.severity, code: problem.code,
                                        message: problem.message)))
         }
+        for id in gone { problems[id] = nil }
         located.sort { ($0.line, $0.column, $0.order) < ($1.line, $1.column, $1.order) }
         return located.map(\.3)
     }

@@ -24,10 +24,63 @@ struct FieldProblem: Hashable, Sendable {
     }
 }
 
+/// The problem of each field that has one, by field id. Fields mostly share a handful of problems ("incomplete",
+/// a check digit), so each distinct problem is kept once and a field holds its number: 100,000 problem fields
+/// cost their ids and four bytes each, not a copy of the problem's strings each.
+struct FieldProblems {
+    private var byField: [String: Int32] = [:]
+    private var distinct: [FieldProblem] = []
+    private var numbers: [FieldProblem: Int32] = [:]
+    /// How many distinct problems trigger dropping those no field has any more (twice those kept at the last
+    /// drop, so it costs O(1) a problem, amortised).
+    private var compactAt = 64
+
+    subscript(id: String) -> FieldProblem? {
+        get { byField[id].map { distinct[Int($0)] } }
+        set {
+            guard let newValue else {
+                byField[id] = nil
+                return
+            }
+            if let number = numbers[newValue] {
+                byField[id] = number
+                return
+            }
+            if distinct.count >= compactAt { compact() }
+            numbers[newValue] = Int32(distinct.count)
+            byField[id] = Int32(distinct.count)
+            distinct.append(newValue)
+        }
+    }
+
+    /// Calls `body` with every field that has a problem and its problem, in no order.
+    func forEach(_ body: (_ id: String, _ problem: FieldProblem) -> Void) {
+        for (id, number) in byField { body(id, distinct[Int(number)]) }
+    }
+
+    private mutating func compact() {
+        var renumbered: [Int32: Int32] = [:]
+        var kept: [FieldProblem] = []
+        for (id, number) in byField {
+            if let new = renumbered[number] {
+                byField[id] = new
+            } else {
+                renumbered[number] = Int32(kept.count)
+                byField[id] = Int32(kept.count)
+                kept.append(distinct[Int(number)])
+            }
+        }
+        distinct = kept
+        numbers = Dictionary(uniqueKeysWithValues: kept.enumerated().map { ($1, Int32($0)) })
+        compactAt = max(64, 2 * kept.count)
+    }
+}
+
 /// What the daemon knows of one URI's diagnostics.
 struct DiagnosticsRecord {
-    /// The diagnostics last pushed, or last reported to a pull (empty: none).
-    var sent: [Diagnostic] = []
+    /// What the diagnostics last pushed, or last reported to a pull, were (none at first): a digest, not the list,
+    /// which for 100,000 problem fields would be kept at about 100 bytes each.
+    var sent = DiagnosticsDigest([])
     /// The `resultId` of the last pull report.
     var sentID: String?
     /// Changes whenever the diagnostics may have changed: the `resultId` of the current ones.
@@ -40,6 +93,35 @@ struct DiagnosticsRecord {
     /// They changed with no change to the text (a field opened, re-masked or closed), after which a pull client
     /// would not ask again by itself.
     var changedWithoutText = false
+}
+
+/// A list of diagnostics as far as telling whether the next list is the same: its length and a 128-bit hash of
+/// its items in order (two lists that differ hash alike with a chance of about 2^-128).
+struct DiagnosticsDigest: Hashable {
+    private let count: Int
+    private let hashes: (Int, Int)
+
+    init(_ diagnostics: [Diagnostic]) {
+        count = diagnostics.count
+        var first = Hasher(), second = Hasher()
+        second.combine(0x6D61_736B_64)
+        for diagnostic in diagnostics {
+            first.combine(diagnostic)
+            second.combine(diagnostic)
+        }
+        hashes = (first.finalize(), second.finalize())
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    static func == (lhs: DiagnosticsDigest, rhs: DiagnosticsDigest) -> Bool {
+        lhs.count == rhs.count && lhs.hashes == rhs.hashes
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        hasher.combine(hashes.0)
+    }
 }
 
 extension Server {
@@ -139,10 +221,18 @@ extension Server {
             diagnostics = document.diagnostics()
             version = document.version
         }
-        guard diagnostics != diagnosticsState[uri]?.sent ?? [] else { return }
-        diagnosticsState[uri]?.sent = diagnostics
-        notify(PublishDiagnosticsNotification.method,
-               PublishDiagnosticsNotification.params(uri: uri, version: version, diagnostics))
+        let digest = DiagnosticsDigest(diagnostics)
+        guard digest != diagnosticsState[uri]?.sent ?? DiagnosticsDigest([]) else { return }
+        diagnosticsState[uri]?.sent = digest
+        if let notifyElements, diagnostics.count >= JSONValue.piecewiseArrayLength {
+            // Each diagnostic's JSON made as it is written: 100,000 of them are never values all at once.
+            notifyElements(PublishDiagnosticsNotification.method,
+                           .object(PublishDiagnosticsNotification.paramsWithoutList(uri: uri, version: version)),
+                           "diagnostics", JSONElements(count: diagnostics.count) { diagnostics[$0].json })
+        } else {
+            notify(PublishDiagnosticsNotification.method,
+                   PublishDiagnosticsNotification.params(uri: uri, version: version, diagnostics))
+        }
     }
 
     /// `textDocument/diagnostic`: the full report of `uri`, or `unchanged` when `previousResultId` names the
@@ -158,12 +248,13 @@ extension Server {
         let id = String(record.revision)
         if previousResultId == id { return ["kind": "unchanged", "resultId": .string(id)] }
         let items = document.diagnostics()
+        let digest = DiagnosticsDigest(items)
         defer {
-            record.sent = items
+            record.sent = digest
             record.sentID = id
             diagnosticsState[uri] = record
         }
-        if let previousResultId, previousResultId == record.sentID, items == record.sent {
+        if let previousResultId, previousResultId == record.sentID, digest == record.sent {
             return ["kind": "unchanged", "resultId": .string(id)]
         }
         return ["kind": "full", "resultId": .string(id), "items": .array(items.map(\.json))]

@@ -31,9 +31,15 @@ enum PublishDiagnosticsNotification {
 
     /// - Parameter version: the document version the ranges are in; nil once the document is closed.
     static func params(uri: String, version: Int?, _ diagnostics: [Diagnostic]) -> JSONValue {
-        var members: [(String, JSONValue)] = [("uri", .string(uri))]
-        if let version { members.append(("version", .from(version))) }
-        members.append(("diagnostics", .array(diagnostics.map(\.json))))
-        return .object(JSONObject(members))
+        var params = paramsWithoutList(uri: uri, version: version)
+        params["diagnostics"] = .array(diagnostics.map(\.json))
+        return .object(params)
+    }
+
+    /// The params but for `diagnostics`, the last member, for a list written element by element.
+    static func paramsWithoutList(uri: String, version: Int?) -> JSONObject {
+        var params: JSONObject = ["uri": .string(uri)]
+        if let version { params["version"] = .from(version) }
+        return params
     }
 }
