@@ -392,6 +392,18 @@ public final class Connection {
     let start = frame.withUnsafeMutableBufferPointer { buffer in
       Connection.writeHeader(bodyLength: buffer.count - headerRoom, endingAt: headerRoom, in: buffer)
     }
+    if !batching, batch.isEmpty, !hasPendingOutput, frame.count >= 1 << 20 {
+      // A long frame (a publication of 100,000 diagnostics) is queued as it is, not copied: what the descriptor
+      // does not take at once stays in it.
+      var long: [UInt8] = []
+      swap(&long, &frame)
+      let written = long.withUnsafeBytes { writeSome(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+      if start + written < long.count, !outputClosed {
+        queued.append(long)
+        queuedStart = start + written
+      }
+      return
+    }
     frame.withUnsafeBytes { all in
       let bytes = UnsafeRawBufferPointer(rebasing: all[start...])
       if batching {

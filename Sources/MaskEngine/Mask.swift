@@ -141,7 +141,7 @@ public final class Mask: @unchecked Sendable {
     func apply(_ edit: FieldEdit, to text: String, keeping kept: inout KeptReading?) -> FieldResult {
         switch kind {
         case .slots, .dynamic:
-            guard asciiLiterals, let inserted = UInt8.units(of: edit.text) else { break }
+            guard asciiLiterals else { break }
             let reading: KeptReading
             if let held = kept, held.take(text) {
                 reading = held
@@ -150,6 +150,7 @@ public final class Mask: @unchecked Sendable {
             } else {
                 break
             }
+            guard let inserted = reading.units(inserted: edit.text) else { break }
             kept = reading
             return apply(edit, inserted: inserted, units: reading.units, text: text, read: { reading.read(with: $0) },
                          select: { reading.program(of: $0, forPrefix: $1) })

@@ -11,6 +11,8 @@ final class KeptReading: @unchecked Sendable {
     private var decomposition = Program.Decomposition<UInt8>(layout: Layout())
     /// How many of `units` the text `decomposition` was read from starts with.
     private var shared = 0
+    /// The last edit's inserted bytes (`units(inserted:)`).
+    private var inserted: [UInt8] = []
     /// The last program a dynamic mask chose, and for what: most keystrokes leave the first letters
     /// and digits as they were, and choosing (the card brand's ranges) costs more than comparing.
     private var lastChoice: (dynamic: DynamicProgram, prefix: AlnumPrefix, program: Program, brand: String?)?
@@ -53,6 +55,22 @@ final class KeptReading: @unchecked Sendable {
         units.append(contentsOf: bytes[p...])
         shared = min(shared, p)
         return true
+    }
+
+    /// The bytes of an edit's inserted text, or nil when it is not ASCII; in one buffer kept from key to
+    /// key, which is no longer shared by then, so typing allocates no array for it.
+    func units(inserted text: String) -> [UInt8]? {
+        if text.isEmpty { return [] }
+        var buffer: [UInt8] = []
+        swap(&buffer, &inserted)
+        // A paste's buffer is not kept: only a keystroke's few bytes are worth the room.
+        defer { inserted = buffer.count <= 64 ? buffer : [] }
+        buffer.removeAll(keepingCapacity: true)
+        if text.utf8.withContiguousStorageIfAvailable({ buffer.append(contentsOf: $0) }) == nil {
+            buffer.append(contentsOf: text.utf8)
+        }
+        for b in buffer where b >= 0x80 || b == 0x0D { return nil }
+        return buffer
     }
 
     /// Reads `units` with `program`, resuming the kept reading when it is `program`'s.
