@@ -66,7 +66,9 @@ final class KeptReading: @unchecked Sendable {
         // A paste's buffer is not kept: only a keystroke's few bytes are worth the room.
         defer { inserted = buffer.count <= 64 ? buffer : [] }
         buffer.removeAll(keepingCapacity: true)
-        buffer.append(contentsOf: text.utf8)
+        if text.utf8.withContiguousStorageIfAvailable({ buffer.append(contentsOf: $0) }) == nil {
+            buffer.append(contentsOf: text.utf8)
+        }
         for b in buffer where b >= 0x80 || b == 0x0D { return nil }
         return buffer
     }
