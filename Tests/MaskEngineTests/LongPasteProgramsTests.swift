@@ -76,6 +76,22 @@ final class LongPasteProgramsTests: XCTestCase {
         }
     }
 
+    /// A `Character` of one ASCII byte is sorted by the byte path's table (`asciiByte`): every slot class takes
+    /// it exactly as it takes that byte, in every letter case.
+    func testASCIICharacters_fitAsTheirBytes() {
+        for byte in UInt8(0)..<0x80 {
+            let character = Character(Unicode.Scalar(byte))
+            XCTAssertEqual(character.asciiByte, byte == 0x0D ? nil : byte, "\(byte)")
+            guard character.asciiByte != nil else { continue }
+            for slotClass in [SlotClass.digit, .letter, .alnum, .digitX, .any] {
+                for letterCase in [LetterCase?.none, .upper, .lower] {
+                    XCTAssertEqual(byte.fit(slotClass, letterCase).map { Character(Unicode.Scalar($0)) },
+                                   character.fit(slotClass, letterCase), "byte \(byte), \(slotClass), \(String(describing: letterCase))")
+                }
+            }
+        }
+    }
+
     /// The bytes of a long ASCII paste are sorted by a table; the `Character` path sorts one at a time.
     func testLongASCIIPaste_bytePathEqualsCharacterPath() {
         var rng = SeededRandom(seed: 777)

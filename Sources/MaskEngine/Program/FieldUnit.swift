@@ -31,7 +31,8 @@ protocol FieldUnit: Hashable {
     var asciiAlnum: UInt8? { get }
     /// Whether the unit is ASCII (for programs that store nothing else, such as the IBAN's).
     var isASCII: Bool { get }
-    /// The unit as an ASCII byte on the byte path, where tables can answer for it; nil for characters.
+    /// The unit as an ASCII byte where the byte path's tables can answer for it (a `Character` of one ASCII
+    /// byte but `\r`); nil otherwise.
     var asciiByte: UInt8? { get }
     /// The digit `0`, which range blocks pad with.
     static var zero: Self { get }
@@ -80,11 +81,12 @@ extension Character: FieldUnit {
 
     static func split(_ units: ArraySlice<Character>, fitsByte: [UInt8], fits: (Character) -> Bool)
         -> (fitting: String, others: String) {
-        var fitting = "", others = ""
+        // Gathered as UTF-8 and made into strings once: appending a `Character` to a string costs several times more.
+        var fitting: [UInt8] = [], others: [UInt8] = []
         for c in units {
-            if fits(c) { fitting.append(c) } else { others.append(c) }
+            if fits(c) { fitting.append(contentsOf: c.utf8) } else { others.append(contentsOf: c.utf8) }
         }
-        return (fitting, others)
+        return (String(decoding: fitting, as: UTF8.self), String(decoding: others, as: UTF8.self))
     }
 
     var character: Character { self }
@@ -110,7 +112,13 @@ extension Character: FieldUnit {
 
     var isASCII: Bool { utf8.allSatisfy { $0 < 0x80 } }
 
-    var asciiByte: UInt8? { nil }
+    /// A character of one ASCII byte is answered by the byte path's tables (a long paste with one `é` in it
+    /// sorts its rest by table too): `fit` takes it exactly as that byte, but for `\r`, which the byte path never
+    /// holds and no slot takes as a character.
+    var asciiByte: UInt8? {
+        guard let byte = asciiValue, byte != 0x0D, utf8.count == 1 else { return nil }
+        return byte
+    }
 
     static var zero: Character { "0" }
 
