@@ -191,7 +191,7 @@ public final class Mask: @unchecked Sendable {
             if !checks.isViable(program.value(of: outcome.layout)) {
                 let trimmed = trimToViable(program, outcome.layout)
                 outcome.layout = trimmed.layout
-                outcome.overflow += trimmed.cut
+                outcome.cuts.cut(trimmed.cut)
                 outcome.caret = program.caretForDeletion(min(k, trimmed.layout.cells.count), trimmed.layout)
             }
             if let current = best, !better(program, outcome.layout, than: current.program, current.outcome.layout) {
@@ -203,7 +203,7 @@ public final class Mask: @unchecked Sendable {
         let rendered = program.render(outcome.layout)
         let caretOffset = min(outcome.caret, outcome.layout.cells.count + program.literalsBefore[program.limit(of: outcome.layout)])
         return result(program, outcome.layout, rendered: rendered, selection: caretOffset..<caretOffset,
-                      rejected: "", overflow: outcome.overflow, brand: brand)
+                      rejected: "", overflow: outcome.cuts.sorted().overflow, brand: brand)
     }
 
     // MARK: - The slot path, over bytes or characters
@@ -242,13 +242,16 @@ public final class Mask: @unchecked Sendable {
             best = (program, d, layout, brand, cut, reproduces)
         }
         let (program, d, layout, brand, cut, _) = best!
-        let overflow = d.overflow + cut
+        // Only the decomposition kept sorts the rest of the text, however many programs read it.
+        var cuts = d.cuts
+        cuts.cut(cut)
+        let (rejected, overflow) = cuts.sorted()
         let rendered = program.render(layout)
         let length = layout.cells.count + program.literalsBefore[program.limit(of: layout)]
         let lower = program.carriedOffset(selection.lowerBound, through: d, textLength: length)
         let upper = program.carriedOffset(selection.upperBound, through: d, textLength: length)
         let carried = min(lower, length)..<min(max(upper, lower), length)
-        return result(program, layout, rendered: rendered, selection: carried, rejected: d.rejected,
+        return result(program, layout, rendered: rendered, selection: carried, rejected: rejected,
                       overflow: overflow, brand: brand)
     }
 
@@ -308,7 +311,8 @@ public final class Mask: @unchecked Sendable {
         if outcome.refused || !checks.isViable(rendered.value) {
             var unchanged = d.layout
             program.settle(&unchanged)
-            let rejected = outcome.refused ? outcome.rejected : edit.text
+            // Refused by the mask, it reports its own cuts; refused by the `regex`, the whole edit's text.
+            let cuts = outcome.refused ? outcome.cuts.sorted() : (rejected: edit.text, overflow: "")
             // A refused insertion leaves the selection as it was (the one sent with the edit, else the
             // edit's range); a deletion that changes nothing leaves a collapsed caret: where the deletion
             // rule puts it when there was nothing to delete, else (the `regex` refused it) where the key
@@ -319,13 +323,14 @@ public final class Mask: @unchecked Sendable {
                 selection = caret..<caret
             }
             return result(program, unchanged, rendered: (text, program.value(of: unchanged)), selection: selection,
-                          rejected: rejected, overflow: outcome.refused ? outcome.overflow : "",
+                          rejected: cuts.rejected, overflow: cuts.overflow,
                           brand: currentBrand)
         }
         let length = outcome.layout.cells.count + chosen.program.literalsBefore[chosen.program.limit(of: outcome.layout)]
         let caret = min(outcome.caret, length)
+        let cuts = outcome.cuts.sorted()
         return result(chosen.program, outcome.layout, rendered: rendered, selection: caret..<caret,
-                      rejected: outcome.rejected, overflow: outcome.overflow, brand: chosen.brand)
+                      rejected: cuts.rejected, overflow: cuts.overflow, brand: chosen.brand)
     }
 
     // MARK: - Choosing among programs

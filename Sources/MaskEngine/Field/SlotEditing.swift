@@ -14,8 +14,9 @@ extension Program {
         /// starts (after the literals it made appear), or -1 when it produced nothing; only
         /// recorded when formatting, which carries carets with it. The unread rest produces nothing.
         var outputStart: [Int] = []
-        var rejected = ""
-        var overflow = ""
+        /// What the text held that the field refused or cut; the rest after reading stopped is sorted
+        /// only for the decomposition a caller keeps.
+        var cuts = Cuts<U>()
 
         /// The mask cursor at text offset `offset` (between characters).
         @inline(__always)
@@ -36,7 +37,7 @@ extension Program {
     }
 
     /// Reads `chars` from the start of the mask, one character at a time until reading stops
-    /// (`isFull`); the rest is sorted into rejected and overflow in one pass.
+    /// (`isFull`); the rest is left in `cuts`, sorted into rejected and overflow when asked.
     ///
     /// Text already in a field (formatted, opened over, or read back before an edit) is taken as it
     /// stands: blocks' rules are not enforced here, only by reading typed or pasted text, so no text
@@ -55,7 +56,7 @@ extension Program {
     /// read. Blocks may change cells already read (`4/` pads the `4`), so a program with blocks, or a
     /// reading with characters cut or refused, is read again whole.
     func decompose<U: FieldUnit>(_ chars: [U], resuming d: inout Decomposition<U>, sharing shared: Int) {
-        guard blocks.isEmpty, d.rejected.isEmpty, d.overflow.isEmpty, d.outputStart.isEmpty, shared <= d.trace.count,
+        guard blocks.isEmpty, d.cuts.isEmpty, d.outputStart.isEmpty, shared <= d.trace.count,
               shared <= chars.count else {
             d = decompose(chars)
             return
@@ -95,9 +96,9 @@ extension Program {
             }
             d.trace.append((Int32(cursor), Int32(cells.count)))
         }
-        sortUnread(chars[i...], rejected: &rejected, overflow: &overflow)
-        d.rejected = rejected.isEmpty ? "" : U.string(rejected)
-        d.overflow = overflow.isEmpty ? "" : U.string(overflow)
+        // Nearly every reading refuses and cuts nothing: no string is made for that.
+        d.cuts = Cuts(rejected: rejected.isEmpty ? "" : U.string(rejected), overflow: overflow.isEmpty ? "" : U.string(overflow))
+        d.cuts.leave(chars[i...], for: self)
         d.layout = Layout(cells: cells, end: cursor)
     }
 
@@ -117,8 +118,8 @@ extension Program {
     struct EditOutcome<U: FieldUnit> {
         var layout: Layout<U>
         var caret: Int
-        var rejected = ""
-        var overflow = ""
+        /// What the edit refused and cut; `sorted()` once the outcome is chosen.
+        var cuts = Cuts<U>()
         /// Nothing was read in or deleted: the caller keeps the field as it was.
         var refused = false
         /// The edit in entered characters, so other programs can replay it: the cells of the
@@ -167,8 +168,7 @@ extension Program {
                 }
             }
             let read = self.read(inserted, from: d.cursor(at: from), into: &newCells)
-            outcome.rejected = read.rejected
-            outcome.overflow = read.overflow
+            outcome.cuts = read.cuts
             outcome.keptBefore = k0
             outcome.afterFrom = k1
             outcome.inserted = inserted
@@ -228,7 +228,7 @@ extension Program {
         outcome.keptBefore = removeFrom
         outcome.afterFrom = removeTo
         let placed = place(cells[removeTo...].lazy.map { $0.char }, from: start, into: &newCells)
-        outcome.overflow = placed.overflow
+        outcome.cuts = Cuts(overflow: placed.overflow)
         var layout = Layout(cells: newCells, end: 0)
         settle(&layout)
         outcome.layout = layout
@@ -242,11 +242,11 @@ extension Program {
     where B.Element == U, A.Element == U {
         var cells: [Cell<U>] = []
         let start = place(before, from: 0, into: &cells)
-        var outcome = EditOutcome<U>(layout: Layout(), caret: 0, overflow: start.overflow)
+        var outcome = EditOutcome<U>(layout: Layout(), caret: 0, cuts: Cuts(overflow: start.overflow))
         guard let inserted else {
             let keptBefore = cells.count
             let placed = place(after, from: start.cursor, into: &cells)
-            outcome.overflow += placed.overflow
+            outcome.cuts.cut(placed.overflow)
             var layout = Layout(cells: cells, end: 0)
             settle(&layout)
             outcome.layout = layout
@@ -254,8 +254,7 @@ extension Program {
             return outcome
         }
         let read = self.read(inserted, from: start.cursor, into: &cells)
-        outcome.rejected = read.rejected
-        outcome.overflow += read.overflow
+        outcome.cuts.append(read.cuts)
         if !read.accepted { outcome.refused = true }
         reflow(after, after: read, into: &cells, outcome: &outcome)
         return outcome
@@ -263,10 +262,10 @@ extension Program {
 
     /// After an insertion was read in up to `cursor`: the entered characters behind it re-flow,
     /// and the caret lands right after what was read in.
-    private func reflow<U: FieldUnit, C: Collection>(_ after: C, after read: ReadOutcome, into cells: inout [Cell<U>],
+    private func reflow<U: FieldUnit, C: Collection>(_ after: C, after read: ReadOutcome<U>, into cells: inout [Cell<U>],
                                                     outcome: inout EditOutcome<U>) where C.Element == U {
         let caretCells = cells.count
-        outcome.overflow += place(after, from: read.cursor, into: &cells).overflow
+        outcome.cuts.cut(place(after, from: read.cursor, into: &cells).overflow)
         var layout = Layout(cells: cells, end: read.cursor)
         settle(&layout)
         outcome.layout = layout

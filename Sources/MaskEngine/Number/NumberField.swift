@@ -246,7 +246,8 @@ final class NumberField: Sendable {
     /// `1,234.50` is full of.
     private func aliases(forInserted text: String) -> Set<Character> {
         guard !spec.decimalAliases.isEmpty else { return [] }
-        if text.count == 1 { return Set(spec.decimalAliases) }
+        // One character, found without counting the characters of a long paste.
+        if !text.isEmpty, text.index(after: text.startIndex) == text.endIndex { return Set(spec.decimalAliases) }
         return Set(spec.decimalAliases.filter { if case .group = kind(of: $0) { return false } else { return true } })
     }
 
@@ -274,99 +275,195 @@ final class NumberField: Sendable {
         return (String(body), offset)
     }
 
+    /// One inserted text being read, a character at a time (`take`): the elements it adds, its signs and
+    /// dropped zeros, and what it cuts or refuses. A struct, not closures over local variables, so that the
+    /// loop over a pasted megabyte touches no heap-boxed variable.
+    private struct Reading {
+        let spec: NumberSpec
+        /// The UTF-8 of the decimal mark, written when a mark is cut.
+        let decimalUTF8: [UInt8]
+        /// How many entered elements stand before the edit point, and how many more the field has room for.
+        let keptBefore: Int
+        let room: Int
+        var negative: Bool
+        var signPositions: [Int] = []
+        var droppedZeros: [Int] = []
+        var markSeen: Bool
+        /// A decimal mark cut the rest (`fraction` is 0, or the field is full): every digit after it is cut.
+        var cutRest = false
+        var readIn: [Element] = []
+        /// What reading cut, as UTF-8. It comes after every element read in (reading stops growing once it
+        /// cuts), so it is one run in text order, after the pieces keyed up to `cutKey` (see `read`).
+        var cutWhileReading: [UInt8] = []
+        var cutKey = 0
+        /// Leading zeros are dropped anyway: past the first one read in, they take no room (a paste of
+        /// 20,000 zeros and a 5 is 5).
+        var onlyZeros: Bool
+        var zeroRead = false
+
+        @inline(__always)
+        mutating func cut(digit: UInt8) {
+            if cutWhileReading.isEmpty { cutKey = keptBefore + readIn.count - 1 }
+            cutWhileReading.append(0x30 + digit)
+        }
+
+        mutating func cutMark() {
+            if cutWhileReading.isEmpty { cutKey = keptBefore + readIn.count - 1 }
+            cutWhileReading.append(contentsOf: decimalUTF8)
+        }
+
+        /// Whether nothing more can be read in: every digit and mark is cut from here on (the field is
+        /// full, or a mark cut the rest) and no leading zero is still dropped. What follows only needs sorting.
+        var isFull: Bool { cutRest || (readIn.count >= room && !onlyZeros) }
+
+        /// Reads ASCII `bytes` (a byte is a character there), each byte's kind looked up in `kinds`;
+        /// what is refused goes to `rejected`. Once the field is full the rest is only sorted (`sortRest`),
+        /// as the slot path does: a pasted megabyte costs one cheap pass.
+        mutating func take(bytes: UnsafeBufferPointer<UInt8>, kinds: [ReadKind], offset: Int, rejected: inout [UInt8]) {
+            kinds.withUnsafeBufferPointer { kinds in
+                for (position, byte) in bytes.enumerated() {
+                    if isFull, bytes.count - position >= Self.sortedRestMinimum {
+                        sortRest(bytes, from: position, kinds: kinds, offset: offset, rejected: &rejected)
+                        return
+                    }
+                    if take(kinds[Int(byte)], at: offset + position) { rejected.append(byte) }
+                }
+            }
+        }
+
+        /// Below this many bytes the rest is read by `take` like the rest of the text (a keystroke).
+        static let sortedRestMinimum = 64
+
+        /// What `take` does with each byte from `start` on, once `isFull`: a digit is cut, the first mark is
+        /// cut and any other refused, signs still count, separators are dropped, anything else is refused.
+        /// One pass writing into buffers sized for the rest, with no element built and no array grown.
+        mutating func sortRest(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, kinds: UnsafeBufferPointer<ReadKind>,
+                               offset: Int, rejected: inout [UInt8]) {
+            WorkCounter.count(bytes.count - start)
+            let rest = bytes.count - start
+            var refused: [UInt8] = []
+            let cut = [UInt8](unsafeUninitializedCapacity: rest + decimalUTF8.count) { cut, cutCount in
+                refused = [UInt8](unsafeUninitializedCapacity: rest) { refused, refusedCount in
+                    var c = 0, r = 0
+                    for position in start..<bytes.count {
+                        let byte = bytes[position]
+                        switch kinds[Int(byte)] {
+                        case .digit:
+                            cut[c] = byte
+                            c += 1
+                        case .group:
+                            break
+                        case .mark where !markSeen:
+                            markSeen = true
+                            cutRest = true
+                            for b in decimalUTF8 {
+                                cut[c] = b
+                                c += 1
+                            }
+                        case .minus where spec.negative:
+                            negative.toggle()
+                            signPositions.append(offset + position)
+                        case .plus where spec.negative:
+                            negative = false
+                        case .mark, .minus, .plus, .other:
+                            refused[r] = byte
+                            r += 1
+                        }
+                    }
+                    refusedCount = r
+                    cutCount = c
+                }
+            }
+            if cutWhileReading.isEmpty, !cut.isEmpty { cutKey = keptBefore + readIn.count - 1 }
+            cutWhileReading += cut
+            rejected += refused
+        }
+
+        /// Reads one character of kind `kind` at `position`.
+        /// - Returns: whether it is refused (the caller reports it in `rejected`).
+        @inline(__always)
+        mutating func take(_ kind: ReadKind, at position: Int) -> Bool {
+            WorkCounter.count()
+            switch kind {
+            case .digit(let digit):
+                if onlyZeros, digit == 0, !cutRest {
+                    if zeroRead {
+                        droppedZeros.append(position)
+                        return false
+                    }
+                    zeroRead = true
+                } else {
+                    onlyZeros = false
+                }
+                if cutRest || readIn.count >= room {
+                    cut(digit: digit)
+                } else {
+                    readIn.append(Element(digit: digit, origin: .inserted, position: position))
+                }
+            case .mark:
+                onlyZeros = false
+                if markSeen { return true }
+                markSeen = true
+                if spec.fraction == 0 || readIn.count >= room {
+                    cutRest = true
+                    cutMark()
+                } else {
+                    readIn.append(Element(digit: nil, origin: .inserted, position: position))
+                }
+            case .group:
+                break
+            case .minus:
+                guard spec.negative else { return true }
+                negative.toggle()
+                signPositions.append(position)
+            case .plus:
+                guard spec.negative else { return true }
+                negative = false
+            case .other:
+                return true
+            }
+            return false
+        }
+    }
+
     /// Reads `inserted` (its characters' offsets, plus `offset`, are their positions) between the kept
     /// elements `before` and `after`, and applies the limits and the zero rules; a character of
     /// `aliases` is read as the decimal mark.
     private func read(before: [Element], inserted: String, offset: Int = 0, after: [Element], negative: Bool,
                       aliases: Set<Character> = []) -> State {
         var state = State()
-        state.negative = negative
-        var markSeen = before.contains(where: \.isMark) || after.contains(where: \.isMark)
-        var cutRest = false
-        var readIn: [Element] = []
         // Overflow pieces cut by a limit, with a sort key: (index in the joined sequence, 0); each a digit, or nil
-        // for the decimal mark. Those cut while reading come after every element read in (reading stops growing
-        // once it cuts), so they are one run in text order, after the pieces keyed up to `before.count +
-        // readIn.count - 1` at the time: `readingCut` (digits, `readingCutMark` for the mark) and `readingCutKey`.
+        // for the decimal mark. Those cut while reading are `reading.cutWhileReading`, placed by `reading.cutKey`.
         var cut: [((Int, Int), UInt8?)] = []
-        var readingCut: [UInt8] = []
-        var readingCutKey = 0
-        let readingCutMark: UInt8 = 0xFF
-        func cutWhileReading(_ piece: UInt8) {
-            if readingCut.isEmpty { readingCutKey = before.count + readIn.count - 1 }
-            readingCut.append(piece)
-        }
-        var rejected: [UInt8] = []
         // A field holds at most `Program.maximumCells` entered elements: what is read beyond them is cut.
-        let room = Program.maximumCells - before.count - after.count
+        var reading = Reading(spec: spec, decimalUTF8: Array(spec.decimal.utf8), keptBefore: before.count,
+                              room: Program.maximumCells - before.count - after.count, negative: negative,
+                              markSeen: before.contains(where: \.isMark) || after.contains(where: \.isMark),
+                              onlyZeros: before.allSatisfy { $0.digit == 0 })
         WorkCounter.count(before.count + after.count)
-        // Leading zeros are dropped anyway: past the first one read in, they take no room (a paste of
-        // 20,000 zeros and a 5 is 5).
-        var onlyZeros = before.allSatisfy { $0.digit == 0 }
-        var zeroRead = false
-        /// Reads one character: `character`, or on the byte path (nil) the ASCII `byte`.
-        func take(_ kind: ReadKind, _ character: Character?, byte: UInt8, at position: Int) {
-            WorkCounter.count()
-            var kind = kind
-            func reject() {
-                if let character { rejected.append(contentsOf: character.utf8) } else { rejected.append(byte) }
-            }
-            if !aliases.isEmpty, aliases.contains(character ?? Character(Unicode.Scalar(byte))) { kind = .mark }
-            if case .digit(0) = kind, onlyZeros, !cutRest {
-                if zeroRead {
-                    state.droppedZeros.append(position)
-                    return
-                }
-                zeroRead = true
-            } else if case .digit = kind {
-                onlyZeros = false
-            } else if case .mark = kind {
-                onlyZeros = false
-            }
-            switch kind {
-            case .digit(let digit):
-                if cutRest || readIn.count >= room {
-                    cutWhileReading(digit)
-                } else {
-                    readIn.append(Element(digit: digit, origin: .inserted, position: position))
-                }
-            case .mark:
-                if markSeen {
-                    reject()
-                } else if spec.fraction == 0 || readIn.count >= room {
-                    markSeen = true
-                    cutRest = true
-                    cutWhileReading(readingCutMark)
-                } else {
-                    markSeen = true
-                    readIn.append(Element(digit: nil, origin: .inserted, position: position))
-                }
-            case .group:
-                break
-            case .minus:
-                if spec.negative {
-                    state.negative.toggle()
-                    state.signPositions.append(position)
-                } else {
-                    reject()
-                }
-            case .plus:
-                if spec.negative { state.negative = false } else { reject() }
-            case .other:
-                reject()
-            }
-        }
+        var rejected: [UInt8] = []
         // An ASCII text without `\r` (nearly every paste) is read byte by byte: a byte is a character there.
-        if inserted.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
-            for (position, byte) in inserted.utf8.enumerated() {
-                take(asciiKinds[Int(byte)], nil, byte: byte, at: offset + position)
+        var inserted = inserted
+        let readAsBytes = inserted.withUTF8 { bytes -> Bool in
+            guard EncodedText.isSingleByte(bytes) else { return false }
+            var kinds = asciiKinds
+            for alias in aliases where alias.utf8.count == 1 {
+                if let byte = alias.asciiValue { kinds[Int(byte)] = .mark }
             }
-        } else {
+            reading.take(bytes: bytes, kinds: kinds, offset: offset, rejected: &rejected)
+            return true
+        }
+        if !readAsBytes {
             for (position, character) in inserted.enumerated() {
-                take(kind(of: character), character, byte: 0, at: offset + position)
+                let kind = aliases.contains(character) ? .mark : kind(of: character)
+                if reading.take(kind, at: offset + position) { rejected.append(contentsOf: character.utf8) }
             }
         }
         state.rejected = String(decoding: rejected, as: UTF8.self)
+        state.negative = reading.negative
+        state.signPositions = reading.signPositions
+        state.droppedZeros = reading.droppedZeros
+        let readIn = reading.readIn
 
         let sequence = (before + readIn + after).enumerated().map { (offset: $0.offset, element: $0.element) }
         let markIndex = sequence.firstIndex { $0.element.isMark }
@@ -418,13 +515,13 @@ final class NumberField: Sendable {
         state.fraction = fraction.map(\.element)
         cut.sort { $0.0 < $1.0 }
         var overflow: [UInt8] = []
-        overflow.reserveCapacity(cut.count + readingCut.count)
+        overflow.reserveCapacity(cut.count + reading.cutWhileReading.count)
         func write(_ digit: UInt8?) {
-            if let digit { overflow.append(0x30 + digit) } else { overflow.append(contentsOf: spec.decimal.utf8) }
+            if let digit { overflow.append(0x30 + digit) } else { overflow.append(contentsOf: reading.decimalUTF8) }
         }
-        let beforeReadingCut = cut.firstIndex { $0.0.0 > readingCutKey } ?? cut.endIndex
+        let beforeReadingCut = cut.firstIndex { $0.0.0 > reading.cutKey } ?? cut.endIndex
         for (_, digit) in cut[..<beforeReadingCut] { write(digit) }
-        for piece in readingCut { write(piece == readingCutMark ? nil : piece) }
+        overflow.append(contentsOf: reading.cutWhileReading)
         for (_, digit) in cut[beforeReadingCut...] { write(digit) }
         state.overflow = String(decoding: overflow, as: UTF8.self)
         return state

@@ -9,6 +9,10 @@ protocol FieldUnit: Hashable {
     static func units(of text: String) -> [Self]?
     /// The text of `units`.
     static func string<C: Collection>(_ units: C) -> String where C.Element == Self
+    /// `units` in text order as two texts: those `fits` accepts, and the others. Bytes are looked up
+    /// in `fitsByte` instead (indexed by the byte; 1 when it fits), with no call per byte.
+    static func split(_ units: ArraySlice<Self>, fitsByte: [UInt8], fits: (Self) -> Bool)
+        -> (fitting: String, others: String)
     /// The unit as a character, for `rejected` and `overflow`.
     var character: Character { get }
     /// The unit a slot of `slotClass` stores for this one, or nil when it does not fit.
@@ -74,6 +78,15 @@ extension Character: FieldUnit {
 
     static func string<C: Collection>(_ units: C) -> String where C.Element == Character { String(units) }
 
+    static func split(_ units: ArraySlice<Character>, fitsByte: [UInt8], fits: (Character) -> Bool)
+        -> (fitting: String, others: String) {
+        var fitting = "", others = ""
+        for c in units {
+            if fits(c) { fitting.append(c) } else { others.append(c) }
+        }
+        return (fitting, others)
+    }
+
     var character: Character { self }
 
     func fit(_ slotClass: SlotClass, _ letterCase: LetterCase?) -> Character? {
@@ -118,13 +131,41 @@ extension Character: FieldUnit {
 extension UInt8: FieldUnit {
     /// The bytes of an ASCII text without a carriage return (`\r\n` is one cluster of two bytes).
     static func units(of text: String) -> [UInt8]? {
-        let bytes = Array(text.utf8)
-        for b in bytes where b >= 0x80 || b == 0x0D { return nil }
-        return bytes
+        var text = text
+        return text.withUTF8 { EncodedText.isSingleByte($0) ? Array($0) : nil }
     }
 
     static func string<C: Collection>(_ units: C) -> String where C.Element == UInt8 {
         String(decoding: units, as: UTF8.self)
+    }
+
+    /// Counts the fitting bytes, then writes each byte to both texts and advances only the one it
+    /// belongs to: one pass with no branch per byte (both are sized one byte over for that last write).
+    static func split(_ units: ArraySlice<UInt8>, fitsByte: [UInt8], fits: (UInt8) -> Bool)
+        -> (fitting: String, others: String) {
+        precondition(fitsByte.count == 256)
+        return units.withUnsafeBufferPointer { bytes in
+            fitsByte.withUnsafeBufferPointer { table in
+                var fittingCount = 0
+                for b in bytes { fittingCount &+= Int(table[Int(b)]) }
+                var others = ""
+                let fitting = String(unsafeUninitializedCapacity: fittingCount + 1) { fitting in
+                    others = String(unsafeUninitializedCapacity: bytes.count - fittingCount + 1) { other in
+                        var f = 0, o = 0
+                        for b in bytes {
+                            let fits = Int(table[Int(b)])
+                            fitting[f] = b
+                            other[o] = b
+                            f &+= fits
+                            o &+= 1 &- fits
+                        }
+                        return o
+                    }
+                    return fittingCount
+                }
+                return (fitting, others)
+            }
+        }
     }
 
     var character: Character { Character(Unicode.Scalar(self)) }

@@ -35,8 +35,10 @@ final class Program: @unchecked Sendable {
     /// Classes of all slots, to tell a character cut at the mask's end (overflow) from one that
     /// fits nowhere (rejected).
     private let slotClasses: [SlotClass]
-    /// `fitsSomeSlot` of each ASCII byte, looked up on the byte path (the rest of a long paste).
+    /// `fitsSomeSlot` of each ASCII byte, looked up on the byte path; and of every byte as 1 or 0, which
+    /// sorts the rest of a long paste (`sortUnread`).
     private let bytesFittingSomeSlot: [Bool]
+    private let fitsByte: [UInt8]
     /// The UTF-8 bytes of each literal element (empty for slots), for rendering.
     private let literalBytes: [[UInt8]]
     /// The problems list for each count of missing slots, built once.
@@ -81,9 +83,12 @@ final class Program: @unchecked Sendable {
             if let c = element.slotClass, !classes.contains(c) { classes.append(c) }
         }
         slotClasses = classes
-        bytesFittingSomeSlot = (0..<128).map { b in
+        let fitting = (0..<128).map { b in
             classes.contains { UInt8(b).fit($0, letterCase) != nil }
         }
+        bytesFittingSomeSlot = fitting
+        // The byte path never holds a byte over 0x7F; the table covers them so that no lookup needs a check.
+        fitsByte = (0..<256).map { $0 < 128 && fitting[$0] ? 1 : 0 }
         let literalBytes = elements.map { element in element.literal.map { Array($0.utf8) } ?? [] }
         self.literalBytes = literalBytes
         var utf8Before = [0], extractedBefore = [0]
@@ -246,7 +251,7 @@ extension Program {
     }
 
     /// What reading a run of characters did.
-    struct ReadOutcome {
+    struct ReadOutcome<U: FieldUnit> {
         /// The mask cursor after the last character read in.
         var cursor: Int
         /// Whether anything was read in (a slot filled, a literal consumed, or literals shown
@@ -254,14 +259,14 @@ extension Program {
         var accepted = false
         /// The last character read in was consumed as a literal (the person stepped over it).
         var endedOnLiteral = false
-        var rejected = ""
-        var overflow = ""
+        /// What was refused and cut, the rest after reading stopped not yet sorted.
+        var cuts = Cuts<U>()
     }
 
     /// Reads `chars` into `cells` from mask cursor `start`, one `step` each, until the mask has
-    /// ended or the field is full; the rest is then only sorted into overflow and rejected.
-    func read<U: FieldUnit>(_ chars: [U], from start: Int, into cells: inout [Cell<U>]) -> ReadOutcome {
-        var outcome = ReadOutcome(cursor: start)
+    /// ended or the field is full; the rest is left in `cuts`, to be sorted into overflow and rejected.
+    func read<U: FieldUnit>(_ chars: [U], from start: Int, into cells: inout [Cell<U>]) -> ReadOutcome<U> {
+        var outcome = ReadOutcome<U>(cursor: start)
         var rejected: [U] = [], overflow: [U] = []
         var i = 0
         while i < chars.count, !isFull(cursor: outcome.cursor, cells: cells.count) {
@@ -280,10 +285,10 @@ extension Program {
                 if walked { outcome.accepted = true }
             }
         }
-        sortUnread(chars[i...], rejected: &rejected, overflow: &overflow)
         // Nearly every keystroke refuses and cuts nothing: no string is made for that.
-        outcome.rejected = rejected.isEmpty ? "" : U.string(rejected)
-        outcome.overflow = overflow.isEmpty ? "" : U.string(overflow)
+        outcome.cuts = Cuts(rejected: rejected.isEmpty ? "" : U.string(rejected),
+                            overflow: overflow.isEmpty ? "" : U.string(overflow))
+        outcome.cuts.leave(chars[i...], for: self)
         return outcome
     }
 
@@ -297,11 +302,10 @@ extension Program {
 
     /// Sorts characters that can no longer be read in: those that fit some slot are cut into
     /// `overflow`, the others are `rejected`, as `step` would report each of them.
-    func sortUnread<U: FieldUnit>(_ rest: ArraySlice<U>, rejected: inout [U], overflow: inout [U]) {
+    func sortUnread<U: FieldUnit>(_ rest: ArraySlice<U>) -> (rejected: String, overflow: String) {
         WorkCounter.count(rest.count)
-        for c in rest {
-            if fitsSomeSlot(c) { overflow.append(c) } else { rejected.append(c) }
-        }
+        let sorted = U.split(rest, fitsByte: fitsByte, fits: { fitsSomeSlot($0) })
+        return (sorted.others, sorted.fitting)
     }
 
     /// Places already-entered characters into the slots from `start`, as re-flow does.

@@ -16,15 +16,19 @@ enum TextDiff {
     /// The replacements that turn text `old` into `new`, each with its new text, in units of `split`.
     ///
     /// When `bytesAreUnits` (both texts are ASCII, or one byte per character), the texts are compared
-    /// as bytes: no array of characters or scalars is made, so a megabyte pasted into a field costs a copy
-    /// of its bytes.
+    /// as bytes where they are stored: no array of characters or scalars is made, and no copy, so a
+    /// megabyte pasted into a field costs one look at each byte up to the first difference from each end.
     static func replacements<T: Equatable>(_ old: String, _ new: String, bytesAreUnits: Bool,
                                            split: (String) -> [T], join: (ArraySlice<T>) -> String)
         -> [(edit: DiffEdit, text: String)] {
         if bytesAreUnits {
-            let newBytes = Array(new.utf8)
-            return edits(Array(old.utf8), newBytes).map {
-                ($0, String(decoding: newBytes[$0.newStart..<$0.newEnd], as: UTF8.self))
+            var old = old, new = new
+            return old.withUTF8 { oldBytes in
+                new.withUTF8 { newBytes in
+                    edits(oldBytes, newBytes).map {
+                        ($0, String(decoding: UnsafeBufferPointer(rebasing: newBytes[$0.newStart..<$0.newEnd]), as: UTF8.self))
+                    }
+                }
             }
         }
         let newUnits = split(new)
@@ -36,25 +40,26 @@ enum TextDiff {
     ///
     /// Common prefix and suffix are trimmed first; the rest costs O((n + m) d) for d differences, up to
     /// `searchLimit`, and beyond it (or when the lengths alone differ by more) O(n + m), as one replacement.
-    static func edits<T: Equatable>(_ old: [T], _ new: [T]) -> [DiffEdit] {
+    /// The texts are read where they are (arrays, or buffers of bytes): nothing is copied.
+    static func edits<C: RandomAccessCollection>(_ old: C, _ new: C) -> [DiffEdit] where C.Element: Equatable, C.Index == Int {
+        let old0 = old.startIndex, new0 = new.startIndex
         var prefix = 0
-        while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
+        while prefix < old.count, prefix < new.count, old[old0 + prefix] == new[new0 + prefix] { prefix += 1 }
         var suffix = 0
         while suffix < old.count - prefix, suffix < new.count - prefix,
-              old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
-        let a = Array(old[prefix..<(old.count - suffix)])
-        let b = Array(new[prefix..<(new.count - suffix)])
-        if a.isEmpty && b.isEmpty { return [] }
-        if a.isEmpty || b.isEmpty {
-            return [DiffEdit(start: prefix, end: prefix + a.count, newStart: prefix, newEnd: prefix + b.count)]
-        }
+              old[old0 + old.count - 1 - suffix] == new[new0 + new.count - 1 - suffix] { suffix += 1 }
+        // The changed middles: `a` is old[prefix..<prefix + n], `b` is new[prefix..<prefix + m].
+        let n = old.count - prefix - suffix, m = new.count - prefix - suffix
+        let whole = [DiffEdit(start: prefix, end: prefix + n, newStart: prefix, newEnd: prefix + m)]
+        if n == 0 && m == 0 { return [] }
+        if n == 0 || m == 0 { return whole }
         // Past `searchLimit` differences the smallest edits are not worth their cost: the middle is replaced
         // whole. A paste of a megabyte into a card field differs from its result by about a megabyte, and the
         // search would cost the product of the lengths in time and in memory.
-        let n = a.count, m = b.count
-        let whole = [DiffEdit(start: prefix, end: prefix + n, newStart: prefix, newEnd: prefix + m)]
         let limit = min(n + m, searchLimit)
         if abs(n - m) > limit { return whole }
+        let a = old[(old0 + prefix)..<(old0 + prefix + n)], b = new[(new0 + prefix)..<(new0 + prefix + m)]
+        let a0 = a.startIndex, b0 = b.startIndex
         // Myers: furthest-reaching paths per diagonal. Before distance d is searched, the diagonals it reads
         // (-d-1...d+1) are kept, so the walk back costs O(d^2) memory, not O((n + m) d).
         let offset = limit + 1
@@ -72,7 +77,7 @@ enum TextDiff {
                     x = v[offset + k - 1] + 1
                 }
                 var y = x - k
-                while x < n, y < m, a[x] == b[y] { x += 1; y += 1 }
+                while x < n, y < m, a[a0 + x] == b[b0 + y] { x += 1; y += 1 }
                 v[offset + k] = x
                 if x >= n && y >= m {
                     distance = d
