@@ -388,7 +388,18 @@ public final class Connection {
     let headerRoom = Connection.headerRoom
     frame.removeAll(keepingCapacity: frame.capacity <= 1 << 20)
     frame.append(contentsOf: repeatElement(0, count: headerRoom))
-    if let elements { body.serialize(into: &frame, elementsAt: path, elements) } else { body.serialize(into: &frame) }
+    if let elements {
+      // Room for half again the first element's length each, so a long list is not copied as its frame doubles:
+      // room never written costs no memory.
+      if elements.count >= 1024 {
+        var first: [UInt8] = []
+        elements.element(0).serialize(into: &first)
+        frame.reserveCapacity(headerRoom + 4096 + elements.count * (first.count + 1) * 3 / 2)
+      }
+      body.serialize(into: &frame, elementsAt: path, elements)
+    } else {
+      body.serialize(into: &frame)
+    }
     let start = frame.withUnsafeMutableBufferPointer { buffer in
       Connection.writeHeader(bodyLength: buffer.count - headerRoom, endingAt: headerRoom, in: buffer)
     }
