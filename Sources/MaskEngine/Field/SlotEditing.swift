@@ -96,8 +96,7 @@ extension Program {
             }
             d.trace.append((Int32(cursor), Int32(cells.count)))
         }
-        // Nearly every reading refuses and cuts nothing: no string is made for that.
-        d.cuts = Cuts(rejected: rejected.isEmpty ? "" : U.string(rejected), overflow: overflow.isEmpty ? "" : U.string(overflow))
+        d.cuts = Cuts(rejectedUnits: rejected, overflowUnits: overflow)
         d.cuts.leave(chars[i...], for: self)
         d.layout = Layout(cells: cells, end: cursor)
     }

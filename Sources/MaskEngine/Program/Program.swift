@@ -285,9 +285,7 @@ extension Program {
                 if walked { outcome.accepted = true }
             }
         }
-        // Nearly every keystroke refuses and cuts nothing: no string is made for that.
-        outcome.cuts = Cuts(rejected: rejected.isEmpty ? "" : U.string(rejected),
-                            overflow: overflow.isEmpty ? "" : U.string(overflow))
+        outcome.cuts = Cuts(rejectedUnits: rejected, overflowUnits: overflow)
         outcome.cuts.leave(chars[i...], for: self)
         return outcome
     }
