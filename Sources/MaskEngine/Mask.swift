@@ -264,12 +264,7 @@ public final class Mask: @unchecked Sendable {
                                         = { $0.program(forPrefix: $1) }) -> FieldResult {
         let range = clamp(edit.range, chars.count)
         // Only `oneOf` has several candidates; the others skip building a list.
-        let single: (Program, String?)?
-        switch kind {
-        case .slots(let program): single = (program, nil)
-        case .dynamic(let dynamic): single = select(dynamic, U.alnumPrefix(chars))
-        case .oneOf, .number, .phone: single = nil
-        }
+        let single = singleCandidate(for: chars, select: select)
         let candidates = single == nil ? candidates(for: chars) : []
         let current = single == nil ? bestProgram(candidates.map(\.0), for: chars) : 0
         let (program, currentBrand) = single ?? candidates[current]
@@ -350,11 +345,15 @@ public final class Mask: @unchecked Sendable {
     }
 
     /// The one program of a mask that is not `oneOf`, chosen for `chars`; nil for `oneOf`.
+    /// - Parameter select: a dynamic mask's program for a prefix (a `MaskField` remembers the last one).
     @inline(__always)
-    private func singleCandidate<U: FieldUnit>(for chars: [U]) -> (Program, String?)? {
+    private func singleCandidate<U: FieldUnit>(
+        for chars: [U],
+        select: (DynamicProgram, AlnumPrefix) -> (Program, brand: String?) = { $0.program(forPrefix: $1) }
+    ) -> (Program, String?)? {
         switch kind {
         case .slots(let program): return (program, nil)
-        case .dynamic(let dynamic): return dynamic.program(forPrefix: U.alnumPrefix(chars))
+        case .dynamic(let dynamic): return select(dynamic, U.alnumPrefix(chars))
         case .oneOf, .number, .phone: return nil
         }
     }
