@@ -52,6 +52,24 @@ extension JSONValue {
     serialize(into: &bytes, depth: 1, threshold: JSONValue.piecewiseArrayLength, made: (path[...], elements))
   }
 
+  /// The value, an object, as ``serialize(into:elementsAt:_:)`` writes it, in pieces to be written one after
+  /// another: the text before the elements (up to the array's `[`), each element (after a `,` but the first), and
+  /// the text after them (from the `]`), so a long list's text need never exist whole (a frame written as the
+  /// output takes it). The pieces joined are the bytes ``serialize(into:elementsAt:_:)`` writes.
+  public func pieces(elementsAt path: [String], _ elements: JSONElements) -> JSONPieces {
+    var bytes: [UInt8] = []
+    var mark: (offset: Int, depth: Int) = (-1, 0)
+    serialize(into: &bytes, depth: 1, threshold: JSONValue.piecewiseArrayLength,
+              made: (path[...], JSONElements(count: 0) { _ in .null }), mark: &mark)
+    // No array where the path leads: no elements are written, as ``serialize(into:elementsAt:_:)`` writes none.
+    guard mark.offset >= 0 else {
+      return JSONPieces(before: bytes, after: [], elements: JSONElements(count: 0) { _ in .null }, depth: 1)
+    }
+    // What was written at the mark is the empty array, `[]`.
+    return JSONPieces(before: Array(bytes[..<(mark.offset + 1)]), after: Array(bytes[(mark.offset + 1)...]),
+                      elements: elements, depth: mark.depth + 1)
+  }
+
   /// The array length from which ``serialize(into:)`` writes piece by piece.
   public static let piecewiseArrayLength = 256
 
@@ -62,9 +80,18 @@ extension JSONValue {
 
   /// Writes the value whose outermost container sits at `depth` (1 for a document).
   /// - Parameter made: an array made element by element, at a path of members from this value.
+  fileprivate func serialize(into bytes: inout [UInt8], depth: Int, threshold: Int,
+                             made: (path: ArraySlice<String>, elements: JSONElements)? = nil) {
+    var mark = (offset: 0, depth: 0)
+    serialize(into: &bytes, depth: depth, threshold: threshold, made: made, mark: &mark)
+  }
+
+  /// - Parameter mark: set to where the made array's `[` is written, and the array's depth.
   private func serialize(into bytes: inout [UInt8], depth: Int, threshold: Int,
-                         made: (path: ArraySlice<String>, elements: JSONElements)? = nil) {
+                         made: (path: ArraySlice<String>, elements: JSONElements)?,
+                         mark: inout (offset: Int, depth: Int)) {
     if let made, made.path.isEmpty {
+      mark = (bytes.count, depth)
       bytes.append(UInt8(ascii: "["))
       for index in 0..<made.elements.count {
         if index > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -96,7 +123,7 @@ extension JSONValue {
         bytes.append(UInt8(ascii: ":"))
         let leads = made.map { index == object.entries.count - 1 && $0.path.first == entry.key } ?? false
         entry.value.serialize(into: &bytes, depth: depth + 1, threshold: threshold,
-                              made: leads ? (made!.path.dropFirst(), made!.elements) : nil)
+                              made: leads ? (made!.path.dropFirst(), made!.elements) : nil, mark: &mark)
       }
       bytes.append(UInt8(ascii: "}"))
     default:
@@ -180,6 +207,35 @@ public struct JSONElements {
 
   /// The elements as values, all at once.
   public var values: [JSONValue] { (0..<count).map(element) }
+}
+
+/// A value's text in pieces, made as they are asked for (``JSONValue/pieces(elementsAt:_:)``).
+public struct JSONPieces {
+  /// The text up to the elements, the array's `[` included.
+  public let before: [UInt8]
+  /// The text from the array's `]` on.
+  public let after: [UInt8]
+  public let elements: JSONElements
+  /// How deep the elements sit (for the depth limit).
+  let depth: Int
+
+  /// Appends element `index`'s text, after a `,` when it is not the first.
+  public func append(element index: Int, to bytes: inout [UInt8]) {
+    if index > 0 { bytes.append(UInt8(ascii: ",")) }
+    elements.element(index).serialize(into: &bytes, depth: depth, threshold: JSONValue.piecewiseArrayLength)
+  }
+
+  /// The length of the whole text, every element made once to measure it (in a buffer reused for each).
+  public func byteCount() -> Int {
+    var total = before.count + after.count
+    var scratch: [UInt8] = []
+    for index in 0..<elements.count {
+      scratch.removeAll(keepingCapacity: true)
+      append(element: index, to: &scratch)
+      total += scratch.count
+    }
+    return total
+  }
 }
 
 /// Where `json_dump_callback` writes: a staging buffer in front of the caller's bytes.

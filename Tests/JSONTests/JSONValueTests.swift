@@ -197,6 +197,31 @@ final class JSONValueTests: XCTestCase {
       var made: [UInt8] = []
       envelope.serialize(into: &made, elementsAt: ["params", "list"], JSONElements(count: count, element: item))
       XCTAssertEqual(String(decoding: made, as: UTF8.self), filled.serializedString())
+      // In pieces, made one after another: the same bytes, and the length measured first is theirs.
+      let pieces = envelope.pieces(elementsAt: ["params", "list"], JSONElements(count: count, element: item))
+      var joined = pieces.before
+      for index in 0..<count { pieces.append(element: index, to: &joined) }
+      joined += pieces.after
+      XCTAssertEqual(joined, made)
+      XCTAssertEqual(pieces.byteCount(), made.count)
+    }
+    // Random elements, and one nested past the depth limit: the pieces are the whole value's text.
+    var elements = (0..<200).map { _ in randomValue(0) }
+    elements.append(deep)
+    for path in [["list"], ["params", "list"], ["a", "b", "c", "list"]] {
+      var envelope: JSONValue = ["list": []]
+      var filled: JSONValue = ["list": .array(elements)]
+      for key in path.dropLast().reversed() {
+        envelope = ["k": 1, key: envelope]
+        filled = ["k": 1, key: filled]
+      }
+      let list = JSONElements(count: elements.count) { elements[$0] }
+      let pieces = envelope.pieces(elementsAt: path, list)
+      var joined = pieces.before
+      for index in 0..<elements.count { pieces.append(element: index, to: &joined) }
+      joined += pieces.after
+      XCTAssertEqual(String(decoding: joined, as: UTF8.self), filled.serializedString(), "\(path)")
+      XCTAssertEqual(pieces.byteCount(), joined.count)
     }
   }
 
