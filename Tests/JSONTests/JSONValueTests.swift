@@ -206,7 +206,7 @@ final class JSONValueTests: XCTestCase {
       XCTAssertEqual(pieces.byteCount(), made.count)
     }
     // Random elements, and one nested past the depth limit: the pieces are the whole value's text.
-    var elements = (0..<200).map { _ in randomValue(0) }
+    var elements = (0..<200).map { _ in generator.nextJSON(nestingUpTo: 5) }
     elements.append(deep)
     for path in [["list"], ["params", "list"], ["a", "b", "c", "list"]] {
       var envelope: JSONValue = ["list": []]
