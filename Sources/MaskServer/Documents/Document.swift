@@ -226,10 +226,11 @@ final class Document {
         return snapshot(span.id)
     }
 
-    /// The diagnostics of the fields that have a problem, in document order.
+    /// The diagnostics of the fields that have a problem, in document order: a compact list (about 32 bytes a
+    /// diagnostic) whose items are made as they are read.
     /// - Complexity: O(p log n) for p such fields and n lines.
-    func diagnostics() -> [Diagnostic] {
-        var located: [(line: Int, column: Int, order: Int, Diagnostic)] = []
+    func diagnostics() -> DiagnosticList {
+        var items: [DiagnosticList.Item] = []
         var gone: [String] = []
         problems.forEach { id, problem in
             // A field whose line was replaced away has no place any more: it is gone.
@@ -238,16 +239,15 @@ final class Document {
                 return
             }
             let (line, span) = lines.locate(slot: slot)
-            let range = TextRange(start: position(ScalarPosition(line: line, column: span.start)),
-                                  end: position(ScalarPosition(line: line, column: span.end)))
+            let start = position(ScalarPosition(line: line, column: span.start))
+            let end = position(ScalarPosition(line: line, column: span.end))
             // Fields at one column (an empty one before another) in document order.
-            located.append((line, span.start, lines.orderKey(slot: slot),
-                            Diagnostic(range: range, severity: problem.severity, code: problem.code,
-                                       message: problem.message)))
+            items.append(DiagnosticList.Item(line: line, column: span.start, order: lines.orderKey(slot: slot),
+                                             start: start.character, end: end.character, problem: problem))
         }
         for id in gone { problems[id] = nil }
-        located.sort { ($0.line, $0.column, $0.order) < ($1.line, $1.column, $1.order) }
-        return located.map(\.3)
+        items.sort { ($0.line, $0.column, $0.order) < ($1.line, $1.column, $1.order) }
+        return DiagnosticList(items: items, problems: problems.table)
     }
 
     /// Forgets the state kept for a field whose proposed edits were dropped (its text is not the

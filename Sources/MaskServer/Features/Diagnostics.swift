@@ -53,10 +53,13 @@ struct FieldProblems {
         }
     }
 
-    /// Calls `body` with every field that has a problem and its problem, in no order.
-    func forEach(_ body: (_ id: String, _ problem: FieldProblem) -> Void) {
-        for (id, number) in byField { body(id, distinct[Int(number)]) }
+    /// Calls `body` with every field that has a problem and its problem's number in ``table``, in no order.
+    func forEach(_ body: (_ id: String, _ problem: Int32) -> Void) {
+        for (id, number) in byField { body(id, number) }
     }
+
+    /// The distinct problems, by number, until the next change.
+    var table: [FieldProblem] { distinct }
 
     private mutating func compact() {
         var renumbered: [Int32: Int32] = [:]
@@ -76,11 +79,56 @@ struct FieldProblems {
     }
 }
 
+/// A document's diagnostics in order, kept as places and problem numbers: 100,000 of them take about 3 MB, not
+/// the 7 MB of as many `Diagnostic`s (with the sorting's copies, 17 MB), and each `Diagnostic` is made when read.
+struct DiagnosticList: RandomAccessCollection, Equatable {
+    /// One diagnostic: its field's line and range (its scalar column and order key to sort by, its start and end
+    /// in the client's units) and the number of its problem.
+    struct Item {
+        var line: Int32
+        var column: Int32
+        var order: Int
+        var start: Int32
+        var end: Int32
+        var problem: Int32
+
+        init(line: Int, column: Int, order: Int, start: Int, end: Int, problem: Int32) {
+            // Lines and columns fit 32 bits: the line tree counts a document's bytes in 32 bits.
+            (self.line, self.column, self.order) = (Int32(clamping: line), Int32(clamping: column), order)
+            (self.start, self.end, self.problem) = (Int32(clamping: start), Int32(clamping: end), problem)
+        }
+    }
+
+    private let items: [Item]
+    private let problems: [FieldProblem]
+
+    init(items: [Item], problems: [FieldProblem]) {
+        self.items = items
+        self.problems = problems
+    }
+
+    init() { self.init(items: [], problems: []) }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { items.count }
+
+    subscript(index: Int) -> Diagnostic {
+        let item = items[index]
+        let problem = problems[Int(item.problem)]
+        let line = Int(item.line)
+        return Diagnostic(range: TextRange(start: Position(line: line, character: Int(item.start)),
+                                           end: Position(line: line, character: Int(item.end))),
+                          severity: problem.severity, code: problem.code, message: problem.message)
+    }
+
+    static func == (lhs: DiagnosticList, rhs: DiagnosticList) -> Bool { lhs.elementsEqual(rhs) }
+}
+
 /// What the daemon knows of one URI's diagnostics.
 struct DiagnosticsRecord {
     /// What the diagnostics last pushed, or last reported to a pull, were (none at first): a digest, not the list,
     /// which for 100,000 problem fields would be kept at about 100 bytes each.
-    var sent = DiagnosticsDigest([])
+    var sent = DiagnosticsDigest([Diagnostic]())
     /// The `resultId` of the last pull report.
     var sentID: String?
     /// Changes whenever the diagnostics may have changed: the `resultId` of the current ones.
@@ -101,7 +149,7 @@ struct DiagnosticsDigest: Hashable {
     private let count: Int
     private let hashes: (Int, Int)
 
-    init(_ diagnostics: [Diagnostic]) {
+    init<Diagnostics: Collection>(_ diagnostics: Diagnostics) where Diagnostics.Element == Diagnostic {
         count = diagnostics.count
         var first = Hasher(), second = Hasher()
         second.combine(0x6D61_736B_64)
@@ -233,7 +281,7 @@ extension Server {
     ///
     /// - Complexity: O(p log n) for a document with p fields that have a problem and n lines.
     private func publishDiagnostics(_ uri: String) {
-        var diagnostics: [Diagnostic] = []
+        var diagnostics = DiagnosticList()
         var version: Int?
         if let document = documents[uri] {
             guard document.pending.isEmpty else { return }
@@ -241,7 +289,7 @@ extension Server {
             version = document.version
         }
         let digest = DiagnosticsDigest(diagnostics)
-        guard digest != diagnosticsState[uri]?.sent ?? DiagnosticsDigest([]) else { return }
+        guard digest != diagnosticsState[uri]?.sent ?? DiagnosticsDigest([Diagnostic]()) else { return }
         diagnosticsState[uri]?.sent = digest
         if let notifyElements, diagnostics.count >= JSONValue.piecewiseArrayLength {
             // Each diagnostic's JSON made as it is written: 100,000 of them are never values all at once.
@@ -250,7 +298,7 @@ extension Server {
                            "diagnostics", JSONElements(count: diagnostics.count) { diagnostics[$0].json })
         } else {
             notify(PublishDiagnosticsNotification.method,
-                   PublishDiagnosticsNotification.params(uri: uri, version: version, diagnostics))
+                   PublishDiagnosticsNotification.params(uri: uri, version: version, Array(diagnostics)))
         }
     }
 
