@@ -76,6 +76,9 @@ final class Document {
     var closedLines: Set<Int> = []
     /// How many lines the rules were tried on, ever: the work the cost rule bounds, counted for the tests.
     var linesTriedByRules = 0
+    /// The engine's handle on the field typed into last, which keeps what its text reads back to, so that the
+    /// next keystroke there costs only the key. Any field may use it: a text it did not produce is read afresh.
+    private var typing: MaskField?
 
     init(uri: String, languageId: String, version: Int, text: String, encoding: PositionEncoding,
          pieceSize: LineTree.PieceSize = LineTree.defaultPieceSize) {
@@ -597,7 +600,7 @@ final class Document {
             personTouched = personTouched || !outcome.touches.isEmpty
             for touch in outcome.touches {
                 guard let session = lines.session(of: touch.field) else { continue }
-                let result = session.mask.apply(touch.edit, to: touch.oldText)
+                let result = typedResult(touch.edit, to: touch.oldText, mask: session.mask)
                 results[touch.field] = result
                 rejected += result.rejected
                 overflow += result.overflow
@@ -627,6 +630,12 @@ final class Document {
         }
         return FormatReport(version: version, edits: formatted.edits, cursor: caret,
                             fields: formatted.snapshots, rejected: rejected, overflow: overflow)
+    }
+
+    /// `mask.apply(edit, to: text)`, through the handle of the field typed into last (a new one for another mask).
+    private func typedResult(_ edit: FieldEdit, to text: String, mask: Mask) -> FieldResult {
+        if typing?.mask !== mask { typing = MaskField(mask, text: text) }
+        return typing!.apply(edit, to: text)
     }
 
     /// A scalar position mapped through the pending edits on its line, as a client position

@@ -163,18 +163,26 @@ extension Server {
     /// for `diagnosticsDelay` ms after the messages being handled (`publishChanges` then sends them).
     /// - Parameter withoutText: no text change came with it (a pull client is then asked to refresh).
     func diagnosticsMayHaveChanged(_ uri: String, withoutText: Bool = false) {
-        var record = diagnosticsState[uri] ?? DiagnosticsRecord(revision: 0)
-        if withoutText { record.changedWithoutText = true }
-        record.revision = nextDiagnosticsRevision
+        let revision = nextDiagnosticsRevision
         nextDiagnosticsRevision += 1
-        if client.diagnostics != .off { record.touched = true }
-        diagnosticsState[uri] = record
+        let touches = client.diagnostics != .off
+        // Changed in place: the URI is hashed once.
+        modifyDiagnosticsRecord(uri) { record in
+            if withoutText { record.changedWithoutText = true }
+            record.revision = revision
+            if touches { record.touched = true }
+        }
+    }
+
+    /// Changes the record of `uri` in its place, a new one if it has none.
+    private func modifyDiagnosticsRecord(_ uri: String, _ change: (inout DiagnosticsRecord) -> Void) {
+        change(&diagnosticsState[uri, default: DiagnosticsRecord(revision: 0)])
     }
 
     /// Notes a change to `uri`: diagnostics waiting for the document to be quiet wait again.
     func documentChanged(_ uri: String) {
-        guard diagnosticsState[uri]?.due != nil else { return }
-        diagnosticsState[uri]!.touched = true
+        guard let index = diagnosticsState.index(forKey: uri), diagnosticsState.values[index].due != nil else { return }
+        diagnosticsState.values[index].touched = true
     }
 
     /// Whether the client was last sent some diagnostics for `uri` (they may move with any change).
@@ -194,8 +202,11 @@ extension Server {
     /// The connection waits for input at most this long (its poll timeout), then calls `publishChanges`: the one
     /// timer of the daemon, with no thread.
     public var millisecondsUntilDue: Int? {
-        guard let due = (diagnosticsState.values.compactMap(\.due) + [inlayHintRefreshDue].compactMap { $0 }).min()
-        else { return nil }
+        var soonest = inlayHintRefreshDue
+        for record in diagnosticsState.values {
+            if let due = record.due, due < soonest ?? .max { soonest = due }
+        }
+        guard let due = soonest else { return nil }
         let now = clock()
         return due <= now ? 0 : Int(due - now)
     }
@@ -217,14 +228,22 @@ extension Server {
             inlayHintsTouched = false
             inlayHintRefreshDue = quietAt
         }
-        for (uri, record) in diagnosticsState where record.touched {
-            diagnosticsState[uri]!.touched = false
-            diagnosticsState[uri]!.due = quietAt
+        // Through indices, so the dictionary is changed in place rather than copied for the loop.
+        var anyDue = false
+        var index = diagnosticsState.startIndex
+        while index != diagnosticsState.endIndex {
+            if diagnosticsState.values[index].touched {
+                diagnosticsState.values[index].touched = false
+                diagnosticsState.values[index].due = quietAt
+            }
+            if let due = diagnosticsState.values[index].due, due <= now { anyDue = true }
+            index = diagnosticsState.index(after: index)
         }
         if let due = inlayHintRefreshDue, due <= now {
             inlayHintRefreshDue = nil
             refreshInlayHints()
         }
+        guard anyDue else { return }
         var refresh = false
         for uri in diagnosticsState.keys.sorted() {
             guard let due = diagnosticsState[uri]?.due, due <= now else { continue }
