@@ -23,6 +23,13 @@ extension JSONValue {
   /// - Returns: the value.
   /// - Throws: ``JSONParseError`` with jansson's message and position.
   public static func parse(_ bytes: UnsafeRawBufferPointer) throws -> JSONValue {
+    // A message's tree (a few KB for most) is made in the thread's jansson region; a long document's is not.
+    try withJanssonRegion(bytes.count <= 64 << 10) { release in try parse(bytes, release: release) }
+  }
+
+  /// ``parse(_:)-(UnsafeRawBufferPointer)`` with `release` freeing jansson's tree.
+  private static func parse(_ bytes: UnsafeRawBufferPointer, release: (UnsafeMutablePointer<json_t>) -> Void) throws
+    -> JSONValue {
     var error = json_error_t()
     let flags = Int(JSON_DECODE_ANY | JSON_ALLOW_NUL)
     let root: UnsafeMutablePointer<json_t>?
@@ -33,7 +40,7 @@ extension JSONValue {
       root = json_loadb(&empty, 0, flags, &error)
     }
     guard let root else { throw JSONParseError(jansson: &error) }
-    defer { json_decref(root) }
+    defer { release(root) }
     return convert(root, levels: recursiveBuildLevels)
   }
 

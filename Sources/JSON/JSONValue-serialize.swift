@@ -28,7 +28,7 @@ extension JSONValue {
     let flags = Int(JSON_COMPACT | JSON_ENCODE_ANY) | janssonRealPrecision17
     // jansson builds the text in one growing buffer; nil only when memory runs out.
     guard let text = json_dumps(root, flags) else { return Array("null".utf8) }
-    defer { free(text) }
+    defer { janssonFree(text) }
     return [UInt8](UnsafeRawBufferPointer(start: text, count: strlen(text)))
   }
 
@@ -158,9 +158,14 @@ extension JSONValue {
 
   /// Writes the value through one jansson tree, its outermost container at `depth`.
   private func dumpWhole(into bytes: inout [UInt8], depth: Int) {
+    withJanssonRegion(true) { release in dumpWhole(into: &bytes, depth: depth, release: release) }
+  }
+
+  /// ``dumpWhole(into:depth:)`` in a jansson region, whose `release` frees the tree.
+  private func dumpWhole(into bytes: inout [UInt8], depth: Int, release: (UnsafeMutablePointer<json_t>) -> Void) {
     var shortest = 0
     let root = makeJansson(self, depth: depth, shortestText: &shortest)
-    defer { json_decref(root) }
+    defer { release(root) }
     let flags = Int(JSON_COMPACT | JSON_ENCODE_ANY) | janssonRealPrecision17
     // A message's text (most are a few hundred bytes) is dumped by jansson into one stack buffer and appended
     // in one copy: jansson's own buffer writer, with no call into Swift for each of its many small pieces.

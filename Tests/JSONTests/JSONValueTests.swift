@@ -1,5 +1,6 @@
 // Tests for the JSON layer: round trips and every edge case that JSONValue documents.
 
+import Dispatch
 import JSON
 import XCTest
 
@@ -206,7 +207,7 @@ final class JSONValueTests: XCTestCase {
       XCTAssertEqual(pieces.byteCount(), made.count)
     }
     // Random elements, and one nested past the depth limit: the pieces are the whole value's text.
-    var elements = (0..<200).map { _ in randomValue(0) }
+    var elements = (0..<200).map { _ in generator.nextJSON(nestingUpTo: 5) }
     elements.append(deep)
     for path in [["list"], ["params", "list"], ["a", "b", "c", "list"]] {
       var envelope: JSONValue = ["list": []]
@@ -245,6 +246,36 @@ final class JSONValueTests: XCTestCase {
         XCTAssertEqual(try JSONValue.parse(Array(bytes.dropFirst())), value)
       }
     }
+  }
+
+  /// A message's jansson trees come from a per-thread region: one too big for it (a long array of small values, whose
+  /// tree is far larger than its text) still reads and writes exactly, and threads parsing and writing at once each
+  /// get their own values back.
+  func testRegion_treesLargerThanItAndThreadsAtOnce() {
+    let long: JSONValue = .array((0..<20_000).map { .int(Int64($0 % 7)) } + [["k": "v"]])
+    let text = long.serialized()
+    XCTAssertLessThan(text.count, 64 << 10)
+    XCTAssertEqual(try JSONValue.parse(text), long)
+    var written: [UInt8] = []
+    JSONValue.object(["a": ["b": long]]).serialize(into: &written)
+    XCTAssertEqual(written, Array("{\"a\":{\"b\":".utf8) + text + Array("}}".utf8))
+    let failures = UnsafeMutablePointer<Int>.allocate(capacity: 8)
+    failures.initialize(repeating: 0, count: 8)
+    defer { failures.deallocate() }
+    DispatchQueue.concurrentPerform(iterations: 8) { thread in
+      var generator = SplitMix(seed: UInt64(100 + thread))
+      for round in 0..<300 {
+        let value: JSONValue = ["thread": .int(Int64(thread)), "round": .int(Int64(round)),
+                                "v": generator.nextJSON(nestingUpTo: 4)]
+        var bytes: [UInt8] = []
+        value.serialize(into: &bytes)
+        if bytes != value.serialized() { failures[thread] += 1 }
+        if let read = try? JSONValue.parse(bytes), read["thread"] != value["thread"] || read["round"] != value["round"] {
+          failures[thread] += 1
+        }
+      }
+    }
+    XCTAssertEqual((0..<8).map { failures[$0] }, Array(repeating: 0, count: 8))
   }
 
   func testSyntaxErrors_carryPosition() {
