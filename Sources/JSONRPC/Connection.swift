@@ -32,7 +32,10 @@ import Darwin
 ///   just logged. An empty batch `[]` is answered with one such error (not an array).
 ///
 /// Output never blocks the reader: when the output pipe is full, frames wait in a queue and ``run(_:)`` keeps
-/// reading input while it waits for room (the output descriptor is made non-blocking while ``run(_:)`` runs).
+/// reading input while it waits for room (the output descriptor is made non-blocking while ``run(_:)`` runs). Only
+/// while more than a megabyte waits does it stop reading until the client takes some, so a client pipelining many
+/// requests as it reads the answers does not make them pile up; when the output takes nothing for 100 ms (a client
+/// that reads only once it has written everything), it reads on.
 /// Nothing but frames is ever written to the output; diagnostics go to ``log``. The frames sent while the messages of
 /// one read are handled are kept and written together, in one `write(2)`, with the first frame sent for the last of
 /// them (or before a notification is handled): pipelined requests cost one write per read, and a lone message's
@@ -65,6 +68,11 @@ public final class Connection {
   private var queued: [OutputChunk] = []
   private var queuedHead = 0
   private var queuedStart = 0
+  /// The bytes of queued frames held in memory, not yet written (frames made as written count for nothing).
+  private var queuedBytes = 0
+  /// Set when the output took nothing for ``stallMilliseconds`` while reading was paused: reading goes on (a client
+  /// may read only once it has written everything) until the output takes something again.
+  private var outputStalled = false
   /// While a queue read at once is dispatched: the frames it has produced so far, written by `writeBatch`.
   private var batching = false
   private var batch: [UInt8] = []
@@ -121,6 +129,17 @@ public final class Connection {
           break
         }
         flush()
+        continue
+      }
+      if hasPendingOutput, queuedBytes >= Connection.pauseReadingAt, !outputStalled {
+        // A client pipelining many requests while it reads the answers (100,000 openFields) is read once it has
+        // taken the answers already queued, so they do not pile up in memory; one that takes nothing for a while
+        // may be writing everything before it reads, and is read on.
+        if wait(for: output, events: Int16(POLLOUT), timeout: Connection.stallMilliseconds) {
+          flush()
+        } else {
+          outputStalled = true
+        }
         continue
       }
       var readable = true
@@ -405,6 +424,7 @@ public final class Connection {
       if start + written < long.count, !outputClosed {
         queued.append(.bytes(long))
         queuedStart = start + written
+        queuedBytes += long.count - queuedStart
       }
       return
     }
@@ -440,6 +460,11 @@ public final class Connection {
   /// Room for `Content-Length: ` with 20 digits and the blank line.
   private static let headerRoom = 40
 
+  /// How many queued bytes pause reading until the client takes some (see `run`).
+  static let pauseReadingAt = 1 << 20
+  /// How long the output may take nothing while reading is paused before reading goes on.
+  static let stallMilliseconds: Int32 = 100
+
   /// Writes `Content-Length: N\r\n\r\n` so that it ends at `end`. - Returns: where it starts.
   private static func writeHeader(bodyLength: Int, endingAt end: Int, in buffer: UnsafeMutableBufferPointer<UInt8>)
     -> Int {
@@ -473,12 +498,14 @@ public final class Connection {
     guard !outputClosed else { return }
     guard !hasPendingOutput else {
       queued.append(.bytes(Array(bytes)))
+      queuedBytes += bytes.count
       return
     }
     let written = writeSome(bytes)
     if written < bytes.count, !outputClosed {
       queued.append(.bytes(Array(bytes[written...])))
       queuedStart = 0
+      queuedBytes += bytes.count - written
     }
   }
 
@@ -489,6 +516,8 @@ public final class Connection {
       case .bytes(let chunk):
         let written = chunk.withUnsafeBytes { writeSome(UnsafeRawBufferPointer(rebasing: $0[queuedStart...])) }
         queuedStart += written
+        queuedBytes -= written
+        if written > 0 { outputStalled = false }
         guard queuedStart == chunk.count else { break writing }
       case .made(let made):
         // Made a piece at a time, each written before the next is made.
@@ -497,6 +526,7 @@ public final class Connection {
             writeSome(UnsafeRawBufferPointer(rebasing: $0[made.start...]))
           }
           made.start += written
+          if written > 0 { outputStalled = false }
           guard made.start == made.buffer.count else { break writing }
         }
       }
@@ -508,6 +538,7 @@ public final class Connection {
       queued.removeAll()
       queuedHead = 0
       queuedStart = 0
+      queuedBytes = 0
     } else if queuedHead >= 64, queuedHead * 2 >= queued.count {
       queued.removeFirst(queuedHead)
       queuedHead = 0

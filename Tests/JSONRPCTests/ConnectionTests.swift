@@ -344,6 +344,42 @@ final class ConnectionTests: XCTestCase {
     XCTAssertTrue(output == expected, "the frames differ from the first \(zip(output, expected).prefix { $0 == $1 }.count) bytes on")
   }
 
+  /// A client that pipelines requests from one thread while it reads the answers on another, more slowly than
+  /// they are made, gets them all in order, and the connection reads its requests as it takes the answers: the
+  /// answers made and not yet read stay near a megabyte, not the whole burst's 8 MB.
+  func testPipelinedRequests_withAReaderSlowerThanTheAnswers_answersWaitingStayBounded() {
+    let lock = NSLock()
+    var handled = 0, taken = 0, mostWaiting = 0
+    let answer = JSONValue.string(String(repeating: "a", count: 4000))
+    let harness = Harness { _, message in
+      guard case .request(let id, _, _) = message else { return nil }
+      lock.lock()
+      handled += 1
+      mostWaiting = max(mostWaiting, handled - taken)
+      lock.unlock()
+      return .response(id: id, result: answer)
+    }
+    let count = 2000
+    let padding = String(repeating: "p", count: 1000)
+    let requests = (1...count).map { frame(#"{"jsonrpc":"2.0","id":\#($0),"method":"m","params":{"p":"\#(padding)"}}"#) }.joined()
+    let writer = Thread { harness.write(requests) }
+    writer.start()
+    var answered = 0
+    while answered < count, let reply = harness.readMessage() {
+      answered += 1
+      XCTAssertEqual(reply["id"], .int(Int64(answered)))
+      XCTAssertEqual(reply["result"], answer)
+      lock.lock()
+      taken += 1
+      lock.unlock()
+      usleep(1000)
+    }
+    XCTAssertEqual(answered, count)
+    harness.finish()
+    // A megabyte is 260 answers, and one read's requests (64 KiB) make 64 more.
+    XCTAssertLessThan(mostWaiting, count / 2, "answers made before the client read them")
+  }
+
   /// Prints the median round trip of a request through the pipes; it asserts nothing about time.
   func testSpeed_roundTripThroughPipes() {
     let harness = Harness()

@@ -24,55 +24,41 @@ struct FieldProblem: Hashable, Sendable {
     }
 }
 
-/// The problem of each field that has one, by field id. Fields mostly share a handful of problems ("incomplete",
-/// a check digit), so each distinct problem is kept once and a field holds its number: 100,000 problem fields
-/// cost their ids and four bytes each, not a copy of the problem's strings each.
+/// The distinct problems of a document's fields, each kept once and numbered: a field holds its problem's number in
+/// its slot of the line tree (`LineTree.setProblem`). Fields mostly share a handful of problems ("incomplete", a
+/// check digit), so 100,000 problem fields cost four bytes each, not a copy of the problem's strings or an entry
+/// of a dictionary by id each.
 struct FieldProblems {
-    private var byField: [String: Int32] = [:]
     private var distinct: [FieldProblem] = []
     private var numbers: [FieldProblem: Int32] = [:]
     /// How many distinct problems trigger dropping those no field has any more (twice those kept at the last
-    /// drop, so it costs O(1) a problem, amortised).
+    /// drop, so it costs O(fields) once for as many new problems, amortised).
     private var compactAt = 64
 
-    subscript(id: String) -> FieldProblem? {
-        get { byField[id].map { distinct[Int($0)] } }
-        set {
-            guard let newValue else {
-                byField[id] = nil
-                return
-            }
-            if let number = numbers[newValue] {
-                byField[id] = number
-                return
-            }
-            if distinct.count >= compactAt { compact() }
-            numbers[newValue] = Int32(distinct.count)
-            byField[id] = Int32(distinct.count)
-            distinct.append(newValue)
-        }
-    }
-
-    /// Calls `body` with every field that has a problem and its problem's number in ``table``, in no order.
-    func forEach(_ body: (_ id: String, _ problem: Int32) -> Void) {
-        for (id, number) in byField { body(id, number) }
+    /// The number of `problem` (added when new), -1 for none; `lines` holds the fields' numbers, renumbered when
+    /// the problems no field has are dropped.
+    mutating func number(_ problem: FieldProblem?, in lines: LineTree) -> Int32 {
+        guard let problem else { return -1 }
+        if let number = numbers[problem] { return number }
+        if distinct.count >= compactAt { compact(lines) }
+        let number = Int32(distinct.count)
+        numbers[problem] = number
+        distinct.append(problem)
+        return number
     }
 
     /// The distinct problems, by number, until the next change.
     var table: [FieldProblem] { distinct }
 
-    private mutating func compact() {
-        var renumbered: [Int32: Int32] = [:]
+    private mutating func compact(_ lines: LineTree) {
+        var renumbered = [Int32](repeating: -1, count: distinct.count)
         var kept: [FieldProblem] = []
-        for (id, number) in byField {
-            if let new = renumbered[number] {
-                byField[id] = new
-            } else {
-                renumbered[number] = Int32(kept.count)
-                byField[id] = Int32(kept.count)
-                kept.append(distinct[Int(number)])
-            }
+        lines.forEachProblem { _, number in
+            guard renumbered[Int(number)] < 0 else { return }
+            renumbered[Int(number)] = Int32(kept.count)
+            kept.append(distinct[Int(number)])
         }
+        lines.renumberProblems { renumbered[Int($0)] }
         distinct = kept
         numbers = Dictionary(uniqueKeysWithValues: kept.enumerated().map { ($1, Int32($0)) })
         compactAt = max(64, 2 * kept.count)
