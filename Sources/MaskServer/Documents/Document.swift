@@ -399,13 +399,16 @@ final class Document {
         -> (edits: [TextEdit], fieldEdits: [String: [TextEdit]], caret: [String: Position], snapshots: [FieldSnapshot]) {
         var newPending: [PendingEdit] = []
         // The columns of each line that the fields of `results` span, so the document as it will be is read
-        // there only.
-        var spanned: [Int: (from: Int, to: Int)] = [:]
+        // there only; how many of those fields the line holds, and the first one's span.
+        var spanned: [Int: (from: Int, to: Int, fields: Int, first: FieldSpan)] = [:]
         for (id, result) in results {
             guard let slot = lines.slot(of: id), var session = lines.session(slot: slot) else { continue }
             let (line, span) = lines.locate(slot: slot)
-            let hull = spanned[line] ?? (span.start, span.end)
-            spanned[line] = (min(hull.from, span.start), max(hull.to, span.end))
+            if let hull = spanned[line] {
+                spanned[line] = (min(hull.from, span.start), max(hull.to, span.end), hull.fields + 1, hull.first)
+            } else {
+                spanned[line] = (span.start, span.end, 1, span)
+            }
             let oldText = lines.slice(line: line, from: span.start, to: span.end)
             session.keep(formatted && result.text.sameScalars(oldText) ? nil : result)
             lines.setSession(session, slot: slot)
@@ -433,8 +436,18 @@ final class Document {
         // The document as it will be: on each line, the window over its fields with the edits applied.
         var carets: [String: Position] = [:]
         var snapshots: [FieldSnapshot] = []
-        let pendingByLine = Dictionary(grouping: newPending, by: \.line)
+        let pendingByLine = newPending.isEmpty ? [:] : Dictionary(grouping: newPending, by: \.line)
         for (lineIndex, hull) in spanned.sorted(by: { $0.key < $1.key }) {
+            // One field on a line that nothing edits (a keystroke the text already fits): the line stays as the
+            // tree has it, so its positions are read from the tree and no window is made.
+            if hull.fields == 1, pendingByLine[lineIndex] == nil, let result = results[hull.first.id] {
+                let span = hull.first
+                func at(_ column: Int) -> Position { position(ScalarPosition(line: lineIndex, column: column)) }
+                carets[span.id] = at(span.start + result.text.scalarOffset(ofCharacter: result.caret))
+                snapshots.append(FieldSnapshot(id: span.id, range: TextRange(start: at(span.start), end: at(span.end)),
+                                               text: result.text, result: result, rule: ruleOrigins[span.id]))
+                continue
+            }
             let window = lines.window(from: ScalarPosition(line: lineIndex, column: hull.from),
                                       to: ScalarPosition(line: lineIndex, column: hull.to))
             let onLine = (pendingByLine[lineIndex] ?? []).map { $0.shifted(by: window.column) }
