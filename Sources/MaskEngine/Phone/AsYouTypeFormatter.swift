@@ -37,6 +37,9 @@ struct AsYouTypeFormatter: Sendable {
     private var currentPattern: Int?
     /// Indexes of the candidate formats in `formats`.
     private var candidates: [Int] = []
+    /// Every candidate matched its last leading-digits pattern, which then matches whatever digits
+    /// follow: narrowing them again keeps them all.
+    private var candidatesSettled = false
     private var candidatesAreInternational = false
     private var ableToFormat = true
     /// An international or national prefix was typed: the number is a whole national number.
@@ -138,6 +141,7 @@ struct AsYouTypeFormatter: Sendable {
     /// The formats that may apply, judged by how the number was typed (with a national prefix, an
     /// international one, or neither) and by its leading digits.
     private mutating func collectCandidates() {
+        candidatesSettled = false
         let international = isCompleteNumber && extractedNationalPrefix.isEmpty
         candidatesAreInternational = international && !(metadata?.internationalFormats.isEmpty ?? true)
         for (index, format) in formats.enumerated() {
@@ -158,15 +162,22 @@ struct AsYouTypeFormatter: Sendable {
 
     /// Keeps the candidates whose leading-digits pattern for this many digits matches.
     private mutating func narrowCandidates(_ leading: [UInt8]) {
+        if candidatesSettled { return }
         let which = leading.count - 3
         let formats = self.formats
+        var settled = true
         candidates.removeAll { index in
             let patterns = formats[index].leadingDigits
             guard !patterns.isEmpty else { return false }
             // Fewer than three digits take the last pattern, as the reference does.
             let pattern = which < 0 ? patterns[patterns.count - 1] : patterns[min(which, patterns.count - 1)]
-            return !pattern.matches(leading[...], whole: false)
+            guard pattern.matches(leading[...], whole: false) else { return true }
+            // Only the last pattern is asked of longer numbers (fewer digits than three also take it, but
+            // three take the first).
+            settled = settled && which >= patterns.count - 1 && pattern.hasDigitAutomaton
+            return false
         }
+        candidatesSettled = settled
     }
 
     /// The number shown by the first candidate whose whole pattern it matches, when that shows

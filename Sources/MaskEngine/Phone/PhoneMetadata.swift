@@ -270,6 +270,12 @@ final class PhoneRegion: Sendable {
     let general: Description?
     /// The description of each type, in `PhoneType.allCases` order (nil: the region has none).
     let types: [Description?]
+    /// The general description, then `types`: the patterns a number is judged by, by number (`type(length:matching:)`).
+    let descriptions: [Description?]
+    /// The fixed-line and mobile patterns are the same text (the type is `fixedOrMobile` when either matches).
+    private let fixedIsMobile: Bool
+    /// `descriptions`' patterns as digit automata, for a number read a key at a time; nil when one has none.
+    let numberAutomata: NumberAutomata?
     let nationalFormats: [Format]
     let internationalFormats: [Format]
     /// The field's problems for numbers of the region (named `+800` for a non-geographic one), made once.
@@ -327,9 +333,14 @@ final class PhoneRegion: Sendable {
         self.leadingDigits = leading
         self.general = general
         self.types = types
+        descriptions = [general] + types
+        let fixed = types[PhoneType.fixed.index], mobile = types[PhoneType.mobile.index]
+        fixedIsMobile = fixed != nil && fixed?.pattern.pattern == mobile?.pattern.pattern
+        numberAutomata = NumberAutomata(descriptions.map { $0.map(\.pattern) })
         self.nationalFormats = national
         self.internationalFormats = intl
         maxLength = general?.lengths.max() ?? 17
+        lengthChecks = (0...(maxLength + 1)).map { PhoneNumber.checkLength($0, of: general) }
         let name = id == "001" ? "+\(code)" : id
         notValidProblem = ["not a valid number for \(name)"]
         impossibleLengthProblem = ["not a possible length for \(name)"]
@@ -378,17 +389,10 @@ final class PhoneRegion: Sendable {
         return sawFirst
     }
 
-    /// The national significant number's possible lengths (the general description's).
-    var possibleLengths: [Int] { general?.lengths ?? [] }
-
     /// The longest national significant number the region has.
     let maxLength: Int
-
-    /// Whether `number` is in `description`: a possible length and a full match.
-    func matches(_ number: ArraySlice<UInt8>, _ description: Description) -> Bool {
-        if !description.lengths.isEmpty, !description.lengths.contains(number.count) { return false }
-        return description.pattern.matches(number, whole: true)
-    }
+    /// `PhoneNumber.checkLength` of each length up to one more than `maxLength`.
+    let lengthChecks: [PhoneNumber.LengthCheck]
 
     /// The order libphonenumber tries the types in; fixed and mobile come last, together.
     private static let typeOrder: [PhoneType] = [.premiumRate, .tollFree, .sharedCost, .voip, .personalNumber, .pager,
@@ -396,18 +400,68 @@ final class PhoneRegion: Sendable {
 
     /// libphonenumber's number type of a national significant number, nil when it is none of them.
     func type(of number: ArraySlice<UInt8>) -> PhoneType? {
-        guard let general, matches(number, general) else { return nil }
-        for type in Self.typeOrder {
-            if let description = types[type.index], matches(number, description) { return type }
+        type(length: number.count) { descriptions[$0]!.pattern.matches(number, whole: true) }
+    }
+
+    /// The type of a number of `length` digits that the pattern of `descriptions[d]` matches whole when
+    /// `matching(d)` (asked only of descriptions the region has).
+    @inline(__always)
+    func type(length: Int, matching: (Int) -> Bool) -> PhoneType? {
+        func matches(_ d: Int) -> Bool {
+            guard let description = descriptions[d] else { return false }
+            if !description.lengths.isEmpty, !description.lengths.contains(length) { return false }
+            return matching(d)
         }
-        let fixed = types[PhoneType.fixed.index], mobile = types[PhoneType.mobile.index]
-        if let fixed, matches(number, fixed) {
-            if let mobile, fixed.pattern.pattern == mobile.pattern.pattern || matches(number, mobile) {
-                return .fixedOrMobile
+        guard matches(0) else { return nil }
+        for type in Self.typeOrder where matches(1 + type.index) { return type }
+        if matches(1 + PhoneType.fixed.index) {
+            return fixedIsMobile || matches(1 + PhoneType.mobile.index) ? .fixedOrMobile : .fixed
+        }
+        return matches(1 + PhoneType.mobile.index) ? .mobile : nil
+    }
+
+    /// Digit automata of several patterns numbered together in one table, so a state vector steps
+    /// each pattern by a digit with one lookup.
+    struct NumberAutomata: Sendable {
+        /// `next[10 * state + digit]`, -1 when the input can no longer match.
+        let next: [Int32]
+        let accepting: [Bool]
+        /// Each pattern's start state, -1 for an absent pattern.
+        let starts: [Int32]
+
+        /// nil when a pattern has no digit automaton.
+        init?(_ patterns: [CapturingRegex?]) {
+            var next: [Int32] = [], accepting: [Bool] = [], starts: [Int32] = []
+            for pattern in patterns {
+                guard let pattern else {
+                    starts.append(-1)
+                    continue
+                }
+                guard let tables = pattern.digitTables else { return nil }
+                let base = Int32(accepting.count)
+                starts.append(base)
+                next += tables.next.map { $0 < 0 ? -1 : $0 + base }
+                accepting += tables.accepting
             }
-            return .fixed
+            self.next = next
+            self.accepting = accepting
+            self.starts = starts
         }
-        if let mobile, matches(number, mobile) { return .mobile }
-        return nil
+
+        /// The states after reading `digits` (ASCII digits) from `states`.
+        func step(_ states: inout [Int32], over digits: ArraySlice<UInt8>) {
+            next.withUnsafeBufferPointer { next in
+                states.withUnsafeMutableBufferPointer { states in
+                    for byte in digits {
+                        let digit = Int32(byte) &- 0x30
+                        for i in states.indices where states[i] >= 0 { states[i] = next[Int(10 &* states[i] &+ digit)] }
+                    }
+                }
+            }
+        }
+
+        /// Whether `state` accepts (the input read so far is in the pattern's language).
+        @inline(__always)
+        func accepts(_ state: Int32) -> Bool { state >= 0 && accepting[Int(state)] }
     }
 }
