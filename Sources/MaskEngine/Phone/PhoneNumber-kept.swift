@@ -15,18 +15,17 @@ extension PhoneNumber {
         /// Where the national prefix set apart ends, and whether every longer number has it end there.
         fileprivate var prefixEnd = 0
         fileprivate var prefixSettled = false
-        /// Each of the region's `descriptions`' state after the whole number, and after the number less its
-        /// national prefix.
-        fileprivate var whole: [Int32] = []
-        fileprivate var stripped: [Int32] = []
+        /// Each of the region's `descriptions`' state after the whole number, then each one's after the
+        /// number less its national prefix.
+        fileprivate var states: [Int32] = []
     }
 
     /// `PhoneNumber(keys: keys, home: home)`, updating `reading`, which is `Reading()` or what this left
     /// for the keys before the last.
     static func read(_ keys: [UInt8], home: PhoneRegion?, reading: inout Reading) -> PhoneNumber {
-        let resumes = reading.count >= 0 && reading.count == keys.count - 1
-        guard let home, let automata = home.numberAutomata, keys.first != UInt8(ascii: "+"),
-              home.transformRule?.isEmpty ?? true || home.nationalPrefixForParsing?.groupCount == 0 else {
+        let count = keys.count
+        let resumes = reading.count >= 0 && reading.count == count - 1
+        guard let home, home.readsKeyByKey, let automata = home.numberAutomata, keys.first != UInt8(ascii: "+") else {
             // International, or a region whose patterns or prefix rule need the whole reading.
             reading = Reading()
             return PhoneNumber(keys: keys, home: home)
@@ -47,28 +46,29 @@ extension PhoneNumber {
             end = found ?? 0
             reading.prefixSettled = settled
         }
-        let last = keys[max(keys.count - 1, 0)...]
-        if resumes {
-            automata.step(&reading.whole, over: last)
-        } else {
-            reading.whole = automata.starts
-            automata.step(&reading.whole, over: keys[...])
-        }
+        let n = automata.starts.count
         if resumes, reading.prefixEnd == end {
-            automata.step(&reading.stripped, over: last)
+            automata.step(&reading.states, over: keys[(count - 1)...])
         } else {
-            reading.stripped = automata.starts
-            automata.step(&reading.stripped, over: keys[end...])
+            reading.states = automata.starts + automata.starts
+            automata.step(&reading.states, over: keys[...], first: n)
+            automata.step(&reading.states, over: keys[end...], from: n)
             reading.prefixEnd = end
         }
-        reading.count = keys.count
-        let whole = reading.whole, stripped = reading.stripped
-        let keeps = Self.keepsNationalPrefix(
-            strippedLength: keys.count - end, home,
-            generalTakesNumber: automata.accepts(whole[0]), generalTakesStripped: automata.accepts(stripped[0]),
-            typeOfNumber: { home.type(length: keys.count) { automata.accepts(whole[$0]) } })
-        let (states, length) = keeps ? (whole, keys.count) : (stripped, keys.count - end)
-        return PhoneNumber(region: home, nationalLength: length) { home.type(length: length) { automata.accepts(states[$0]) } }
+        reading.count = count
+        return reading.states.withUnsafeBufferPointer { states in
+            automata.accepting.withUnsafeBufferPointer { accepting in
+                @inline(__always) func accepts(_ state: Int32) -> Bool { state >= 0 && accepting[Int(state)] }
+                let keeps = Self.keepsNationalPrefix(
+                    strippedLength: count - end, home,
+                    generalTakesNumber: accepts(states[0]), generalTakesStripped: accepts(states[n]),
+                    typeOfNumber: { home.type(length: count) { accepts(states[$0]) } })
+                let (offset, length) = keeps ? (0, count) : (n, count - end)
+                return PhoneNumber(region: home, nationalLength: length) {
+                    home.type(length: length) { accepts(states[offset + $0]) }
+                }
+            }
+        }
     }
 
     /// A national number of `region` of `nationalLength` digits, whose type (asked only when its length is
