@@ -26,9 +26,24 @@ public struct JSONObject: Hashable, Sendable, Sequence, ExpressibleByDictionaryL
   ///
   /// Complexity: O(n²) in the number of pairs.
   public init(_ pairs: [(String, JSONValue)]) {
+    entries = pairs.map { Entry(key: $0.0, value: $0.1) }
+    // Literals, the usual source, repeat no key: only when one is repeated are the pairs merged one by one.
+    guard JSONObject.repeatsKey(entries) else { return }
     entries = []
-    entries.reserveCapacity(pairs.count)
     for (key, value) in pairs { self[key] = value }
+  }
+
+  /// Whether two members have the same key.
+  private static func repeatsKey(_ entries: [Entry]) -> Bool {
+    guard entries.count > 1 else { return false }
+    for later in 1..<entries.count {
+      let key = entries[later].key
+      let length = key.utf8.count
+      for earlier in 0..<later where entries[earlier].key.utf8.count == length && entries[earlier].key == key {
+        return true
+      }
+    }
+    return false
   }
 
   /// Creates an object from a literal, as ``init(_:)`` does.

@@ -15,13 +15,21 @@ extension JSONValue {
   /// - An integer that fits in `Int64` is an exact ``int(_:)``, also beyond 2^53; one outside `Int64` is an error
   ///   ("too big integer"), as is a double that overflows (`1e400`); an underflowing double reads as `0.0`.
   /// - A repeated object key keeps its first place and its last value, as JavaScript's `JSON.parse` does.
-  /// - Nesting deeper than ``maximumDepth`` is an error; conversion to Swift values is not recursive.
+  /// - Nesting deeper than ``maximumDepth`` is an error; conversion to Swift values recurses only through a
+  ///   message's few levels, so depth costs heap, not call stack.
   /// - Whitespace may surround the value; anything else after it is an error.
   ///
   /// - Parameter bytes: the document, with no terminator needed.
   /// - Returns: the value.
   /// - Throws: ``JSONParseError`` with jansson's message and position.
   public static func parse(_ bytes: UnsafeRawBufferPointer) throws -> JSONValue {
+    // A message's tree (a few KB for most) is made in the thread's jansson region; a long document's is not.
+    try withJanssonRegion(bytes.count <= 64 << 10) { release in try parse(bytes, release: release) }
+  }
+
+  /// ``parse(_:)-(UnsafeRawBufferPointer)`` with `release` freeing jansson's tree.
+  private static func parse(_ bytes: UnsafeRawBufferPointer, release: (UnsafeMutablePointer<json_t>) -> Void) throws
+    -> JSONValue {
     var error = json_error_t()
     let flags = Int(JSON_DECODE_ANY | JSON_ALLOW_NUL)
     let root: UnsafeMutablePointer<json_t>?
@@ -32,8 +40,8 @@ extension JSONValue {
       root = json_loadb(&empty, 0, flags, &error)
     }
     guard let root else { throw JSONParseError(jansson: &error) }
-    defer { json_decref(root) }
-    return convert(root)
+    defer { release(root) }
+    return convert(root, levels: recursiveBuildLevels)
   }
 
   /// Parses one JSON document from UTF-8 bytes, as ``parse(_:)-(UnsafeRawBufferPointer)`` does.
@@ -81,8 +89,56 @@ private struct Frame {
   var entries: [JSONObject.Entry] = []
 }
 
+/// Converts a jansson tree to a ``JSONValue``, by recursion for `levels` levels of containers (every level of a
+/// message: no stack of frames to keep), then with an explicit stack.
+private func convert(_ node: UnsafeMutablePointer<json_t>, levels: Int) -> JSONValue {
+  switch node.pointee.type {
+  case JSON_ARRAY where levels > 0:
+    let count = json_array_size(node)
+    var elements: [JSONValue] = []
+    elements.reserveCapacity(count)
+    for index in 0..<count { elements.append(convert(json_array_get(node, index), levels: levels - 1)) }
+    return .array(elements)
+  case JSON_OBJECT where levels > 0:
+    var entries: [JSONObject.Entry] = []
+    entries.reserveCapacity(json_object_size(node))
+    var iterator = json_object_iter(node)
+    while let member = iterator {
+      entries.append(JSONObject.Entry(key: memberKey(member),
+                                      value: convert(json_object_iter_value(member), levels: levels - 1)))
+      iterator = json_object_iter_next(node, member)
+    }
+    return .object(JSONObject(uniqueEntries: entries))
+  case JSON_ARRAY, JSON_OBJECT:
+    return convertWithStack(node)
+  default:
+    return convertLeaf(node)
+  }
+}
+
+/// Converts a scalar.
+private func convertLeaf(_ node: UnsafeMutablePointer<json_t>) -> JSONValue {
+  switch node.pointee.type {
+  case JSON_STRING:
+    let length = json_string_length(node)
+    return json_string_value(node).withMemoryRebound(to: UInt8.self, capacity: length) {
+      .string(String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self))
+    }
+  case JSON_INTEGER:
+    return .int(Int64(json_integer_value(node)))
+  case JSON_REAL:
+    return .double(json_real_value(node))
+  case JSON_TRUE:
+    return .bool(true)
+  case JSON_FALSE:
+    return .bool(false)
+  default:
+    return .null
+  }
+}
+
 /// Converts a jansson tree to a ``JSONValue`` with an explicit stack, so depth costs heap, not call stack.
-private func convert(_ root: UnsafeMutablePointer<json_t>) -> JSONValue {
+private func convertWithStack(_ root: UnsafeMutablePointer<json_t>) -> JSONValue {
   var stack: [Frame] = []
   var node = root
   while true {
@@ -111,21 +167,8 @@ private func convert(_ root: UnsafeMutablePointer<json_t>) -> JSONValue {
         continue
       }
       produced = .object(JSONObject())
-    case JSON_STRING:
-      let length = json_string_length(node)
-      produced = json_string_value(node).withMemoryRebound(to: UInt8.self, capacity: length) {
-        .string(String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self))
-      }
-    case JSON_INTEGER:
-      produced = .int(Int64(json_integer_value(node)))
-    case JSON_REAL:
-      produced = .double(json_real_value(node))
-    case JSON_TRUE:
-      produced = .bool(true)
-    case JSON_FALSE:
-      produced = .bool(false)
     default:
-      produced = .null
+      produced = convertLeaf(node)
     }
     // Ascend: hand the value to its parent, closing every container whose last child this was.
     while true {

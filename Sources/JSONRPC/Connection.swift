@@ -32,7 +32,10 @@ import Darwin
 ///   just logged. An empty batch `[]` is answered with one such error (not an array).
 ///
 /// Output never blocks the reader: when the output pipe is full, frames wait in a queue and ``run(_:)`` keeps
-/// reading input while it waits for room (the output descriptor is made non-blocking while ``run(_:)`` runs).
+/// reading input while it waits for room (the output descriptor is made non-blocking while ``run(_:)`` runs). Only
+/// while more than a megabyte waits does it stop reading until the client takes some, so a client pipelining many
+/// requests as it reads the answers does not make them pile up; when the output takes nothing for 100 ms (a client
+/// that reads only once it has written everything), it reads on.
 /// Nothing but frames is ever written to the output; diagnostics go to ``log``. The frames sent while the messages of
 /// one read are handled are kept and written together, in one `write(2)`, with the first frame sent for the last of
 /// them (or before a notification is handled): pipelined requests cost one write per read, and a lone message's
@@ -58,12 +61,18 @@ public final class Connection {
 
   private var splitter: FrameSplitter
   private var handler: ((Message) -> Message?)?
-  /// Output that could not be written yet: chunks in order (a frame or a batch each), from `queuedHead` on, the
-  /// first of them from byte `queuedStart` on. Chunks, not one growing buffer, so a long backlog (a client reading
-  /// slowly while it pipelines requests) costs its size and no copies when it grows.
-  private var queued: [[UInt8]] = []
+  /// Output that could not be written yet: chunks in order (a frame or a batch each, or a frame made as it is
+  /// written), from `queuedHead` on, the first of them from byte `queuedStart` on. Chunks, not one growing buffer,
+  /// so a long backlog (a client reading slowly while it pipelines requests) costs its size and no copies when it
+  /// grows.
+  private var queued: [OutputChunk] = []
   private var queuedHead = 0
   private var queuedStart = 0
+  /// The bytes of queued frames held in memory, not yet written (frames made as written count for nothing).
+  private var queuedBytes = 0
+  /// Set when the output took nothing for ``stallMilliseconds`` while reading was paused: reading goes on (a client
+  /// may read only once it has written everything) until the output takes something again.
+  private var outputStalled = false
   /// While a queue read at once is dispatched: the frames it has produced so far, written by `writeBatch`.
   private var batching = false
   private var batch: [UInt8] = []
@@ -115,11 +124,22 @@ public final class Connection {
         // After stop(), a client that neither reads nor closes its end must not hold the process forever (a minute
         // is long enough for a client slowed by a loaded machine).
         guard wait(for: output, events: Int16(POLLOUT), timeout: stopRequested ? 60_000 : -1) else {
-          let bytes = queued[queuedHead...].reduce(0) { $0 + $1.count } - queuedStart
+          let bytes = queued[queuedHead...].reduce(0) { $0 + $1.byteCount } - queuedStart
           log("maskd: gave up writing \(bytes) queued bytes: the output takes nothing")
           break
         }
         flush()
+        continue
+      }
+      if hasPendingOutput, queuedBytes >= Connection.pauseReadingAt, !outputStalled {
+        // A client pipelining many requests while it reads the answers (100,000 openFields) is read once it has
+        // taken the answers already queued, so they do not pile up in memory; one that takes nothing for a while
+        // may be writing everything before it reads, and is read on.
+        if wait(for: output, events: Int16(POLLOUT), timeout: Connection.stallMilliseconds) {
+          flush()
+        } else {
+          outputStalled = true
+        }
         continue
       }
       var readable = true
@@ -184,7 +204,9 @@ public final class Connection {
   }
 
   /// Sends a notification whose `params` member `member` is a long array, made and written one element at a time
-  /// (`textDocument/publishDiagnostics` of 100,000 fields), so it never exists as values all at once.
+  /// (`textDocument/publishDiagnostics` of 100,000 fields), so it never exists as values, nor as text, all at once:
+  /// the frame's length is measured first (each element made once), then its text is made a piece at a time as the
+  /// output takes it. `elements` must give the same elements until the frame is written.
   public func sendNotification(_ method: String, _ params: JSONValue, member: String, elements: JSONElements) {
     var params = params
     if case .object(var object) = params {
@@ -192,7 +214,8 @@ public final class Connection {
       object[member] = .array([])
       params = .object(object)
     }
-    write(Message.notification(method: method, params: params).json, elementsAt: ["params", member], elements)
+    writeMade(Message.notification(method: method, params: params).json.pieces(elementsAt: ["params", member],
+                                                                               elements))
   }
 
   /// Sends a request to the client (such as `workspace/applyEdit`); its response reaches the handler.
@@ -381,25 +404,14 @@ public final class Connection {
   private var hasPendingOutput: Bool { queuedHead < queued.count }
 
   /// Frames a message and writes it, or keeps it for the batch being built, or queues what does not fit.
-  private func write(_ body: JSONValue, elementsAt path: [String] = [], _ elements: JSONElements? = nil) {
+  private func write(_ body: JSONValue) {
     guard !outputClosed else { return }
     // The body is serialised behind room for the longest header, which is then written just before it, so a
     // frame is built in one reused buffer with no copy.
     let headerRoom = Connection.headerRoom
     frame.removeAll(keepingCapacity: frame.capacity <= 1 << 20)
     frame.append(contentsOf: repeatElement(0, count: headerRoom))
-    if let elements {
-      // Room for half again the first element's length each, so a long list is not copied as its frame doubles:
-      // room never written costs no memory.
-      if elements.count >= 1024 {
-        var first: [UInt8] = []
-        elements.element(0).serialize(into: &first)
-        frame.reserveCapacity(headerRoom + 4096 + elements.count * (first.count + 1) * 3 / 2)
-      }
-      body.serialize(into: &frame, elementsAt: path, elements)
-    } else {
-      body.serialize(into: &frame)
-    }
+    body.serialize(into: &frame)
     let start = frame.withUnsafeMutableBufferPointer { buffer in
       Connection.writeHeader(bodyLength: buffer.count - headerRoom, endingAt: headerRoom, in: buffer)
     }
@@ -410,8 +422,9 @@ public final class Connection {
       swap(&long, &frame)
       let written = long.withUnsafeBytes { writeSome(UnsafeRawBufferPointer(rebasing: $0[start...])) }
       if start + written < long.count, !outputClosed {
-        queued.append(long)
+        queued.append(.bytes(long))
         queuedStart = start + written
+        queuedBytes += long.count - queuedStart
       }
       return
     }
@@ -428,8 +441,29 @@ public final class Connection {
     }
   }
 
+  /// Frames a body given in pieces and writes it as the output takes it, after what was sent before it.
+  private func writeMade(_ pieces: JSONPieces) {
+    guard !outputClosed else { return }
+    let length = pieces.byteCount()
+    var head = [UInt8](repeating: 0, count: Connection.headerRoom)
+    head.append(contentsOf: pieces.before)
+    let start = head.withUnsafeMutableBufferPointer { buffer in
+      Connection.writeHeader(bodyLength: length, endingAt: Connection.headerRoom, in: buffer)
+    }
+    // The frames kept for the batch were sent first, so they go first.
+    writeBatch()
+    let wasWriting = hasPendingOutput
+    queued.append(.made(MadeFrame(head: head, from: start, bodyLength: length, pieces: pieces)))
+    if !wasWriting { flush() }
+  }
+
   /// Room for `Content-Length: ` with 20 digits and the blank line.
   private static let headerRoom = 40
+
+  /// How many queued bytes pause reading until the client takes some (see `run`).
+  static let pauseReadingAt = 1 << 20
+  /// How long the output may take nothing while reading is paused before reading goes on.
+  static let stallMilliseconds: Int32 = 100
 
   /// Writes `Content-Length: N\r\n\r\n` so that it ends at `end`. - Returns: where it starts.
   private static func writeHeader(bodyLength: Int, endingAt end: Int, in buffer: UnsafeMutableBufferPointer<UInt8>)
@@ -463,24 +497,40 @@ public final class Connection {
   private func writeNow(_ bytes: UnsafeRawBufferPointer) {
     guard !outputClosed else { return }
     guard !hasPendingOutput else {
-      queued.append(Array(bytes))
+      queued.append(.bytes(Array(bytes)))
+      queuedBytes += bytes.count
       return
     }
     let written = writeSome(bytes)
     if written < bytes.count, !outputClosed {
-      queued.append(Array(bytes[written...]))
+      queued.append(.bytes(Array(bytes[written...])))
       queuedStart = 0
+      queuedBytes += bytes.count - written
     }
   }
 
   /// Writes as much queued output as the descriptor takes now.
   private func flush() {
-    while hasPendingOutput, !outputClosed {
-      let chunk = queued[queuedHead]
-      let written = chunk.withUnsafeBytes { writeSome(UnsafeRawBufferPointer(rebasing: $0[queuedStart...])) }
-      queuedStart += written
-      guard queuedStart == chunk.count else { break }
-      queued[queuedHead] = []
+    writing: while hasPendingOutput, !outputClosed {
+      switch queued[queuedHead] {
+      case .bytes(let chunk):
+        let written = chunk.withUnsafeBytes { writeSome(UnsafeRawBufferPointer(rebasing: $0[queuedStart...])) }
+        queuedStart += written
+        queuedBytes -= written
+        if written > 0 { outputStalled = false }
+        guard queuedStart == chunk.count else { break writing }
+      case .made(let made):
+        // Made a piece at a time, each written before the next is made.
+        while made.refill() {
+          let written = made.buffer.withUnsafeBytes {
+            writeSome(UnsafeRawBufferPointer(rebasing: $0[made.start...]))
+          }
+          made.start += written
+          if written > 0 { outputStalled = false }
+          guard made.start == made.buffer.count else { break writing }
+        }
+      }
+      queued[queuedHead] = .bytes([])
       queuedHead += 1
       queuedStart = 0
     }
@@ -488,6 +538,7 @@ public final class Connection {
       queued.removeAll()
       queuedHead = 0
       queuedStart = 0
+      queuedBytes = 0
     } else if queuedHead >= 64, queuedHead * 2 >= queued.count {
       queued.removeFirst(queuedHead)
       queuedHead = 0
@@ -533,6 +584,66 @@ public final class Connection {
       if count < 0, errno == EINTR { continue }
       return count != 0
     }
+  }
+}
+
+/// One piece of queued output.
+private enum OutputChunk {
+  case bytes([UInt8])
+  /// A frame whose text is made as the output takes it.
+  case made(MadeFrame)
+
+  /// The bytes still to write (of a chunk at its start).
+  var byteCount: Int {
+    switch self {
+    case .bytes(let bytes): return bytes.count
+    case .made(let made): return made.unwritten
+    }
+  }
+}
+
+/// A frame (its header and the text before its elements made at once) whose elements are made a few at a time
+/// as the output takes them: about 64 KiB of text exists at once, not the frame.
+private final class MadeFrame {
+  let pieces: JSONPieces
+  /// Made and not yet written: `buffer` from `start` on.
+  var buffer: [UInt8]
+  var start: Int
+  /// The next element to make; `pieces.elements.count` once all are, and one more once the text after is too.
+  private var next = 0
+  /// The frame's bytes made before `buffer`, where the frame starts in it, and the frame's length.
+  private var madeBefore = 0
+  private var frameStart: Int
+  private let total: Int
+
+  /// - Parameter head: room, then from `start` on the header and the body's text before its elements.
+  init(head: [UInt8], from start: Int, bodyLength: Int, pieces: JSONPieces) {
+    self.pieces = pieces
+    buffer = head
+    self.start = start
+    frameStart = start
+    total = head.count - start - pieces.before.count + bodyLength
+  }
+
+  var unwritten: Int { total - madeBefore - (start - frameStart) }
+
+  /// Makes the next piece when the buffer is written. - Returns: false once the whole frame is written.
+  func refill() -> Bool {
+    guard start == buffer.count else { return true }
+    let count = pieces.elements.count
+    guard next <= count else { return false }
+    madeBefore += buffer.count - frameStart
+    buffer.removeAll(keepingCapacity: true)
+    (start, frameStart) = (0, 0)
+    while next < count, buffer.count < 1 << 16 {
+      pieces.append(element: next, to: &buffer)
+      next += 1
+    }
+    if next == count {
+      buffer.append(contentsOf: pieces.after)
+      next += 1
+    }
+    return true
   }
 }
 

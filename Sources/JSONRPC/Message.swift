@@ -130,22 +130,20 @@ public enum Message: Hashable, Sendable {
 
   /// The message as a JSON-RPC 2.0 envelope; `params` is left out when it is ``JSONValue/null``.
   public var json: JSONValue {
-    var object: JSONObject = ["jsonrpc": "2.0"]
+    // Made in one piece, members in their written order: the envelope of every message sent.
+    let members: [(String, JSONValue)]
     switch self {
     case .request(let id, let method, let params):
-      object["id"] = id.json
-      object["method"] = .string(method)
-      if !params.isNull { object["params"] = params }
+      members = params.isNull ? [("jsonrpc", "2.0"), ("id", id.json), ("method", .string(method))]
+        : [("jsonrpc", "2.0"), ("id", id.json), ("method", .string(method)), ("params", params)]
     case .notification(let method, let params):
-      object["method"] = .string(method)
-      if !params.isNull { object["params"] = params }
+      members = params.isNull ? [("jsonrpc", "2.0"), ("method", .string(method))]
+        : [("jsonrpc", "2.0"), ("method", .string(method)), ("params", params)]
     case .response(let id, let result):
-      object["id"] = id.json
-      object["result"] = result
+      members = [("jsonrpc", "2.0"), ("id", id.json), ("result", result)]
     case .errorResponse(let id, let error):
-      object["id"] = id?.json ?? .null
-      object["error"] = error.json
+      members = [("jsonrpc", "2.0"), ("id", id?.json ?? .null), ("error", error.json)]
     }
-    return .object(object)
+    return .object(JSONObject(members))
   }
 }

@@ -130,10 +130,11 @@ public final class Mask: @unchecked Sendable {
             return checked(r)
         }
         if asciiLiterals, let units = UInt8.units(of: text), let inserted = UInt8.units(of: edit.text) {
-            return apply(edit, inserted: inserted, units: units, text: text) { $0.decompose(units) }
+            var reading = FreshReading(units: units)
+            return apply(edit, inserted: inserted, text: text, reading: &reading)
         }
-        let chars = Array(text)
-        return apply(edit, inserted: Array(edit.text), units: chars, text: text) { $0.decompose(chars) }
+        var reading = FreshReading(units: Array(text))
+        return apply(edit, inserted: Array(edit.text), text: text, reading: &reading)
     }
 
     /// `apply(edit, to: text)` for a `MaskField`, reading `text` by resuming `kept`, the reading of the text
@@ -142,18 +143,9 @@ public final class Mask: @unchecked Sendable {
         switch kind {
         case .slots, .dynamic:
             guard asciiLiterals else { break }
-            let reading: KeptReading
-            if let held = kept, held.take(text) {
-                reading = held
-            } else if let fresh = KeptReading(text) {
-                reading = fresh
-            } else {
-                break
-            }
-            guard let inserted = reading.units(inserted: edit.text) else { break }
-            kept = reading
-            return apply(edit, inserted: inserted, units: reading.units, text: text, read: { reading.read(with: $0) },
-                         select: { reading.program(of: $0, forPrefix: $1) })
+            if kept == nil || !kept!.take(text) { kept = KeptReading(text) }
+            guard kept != nil, let inserted = kept!.units(inserted: edit.text) else { break }
+            return apply(edit, inserted: inserted, text: text, reading: &kept!)
         case .oneOf, .number, .phone: break
         }
         kept = nil
@@ -164,7 +156,7 @@ public final class Mask: @unchecked Sendable {
     func reading(of text: String) -> KeptReading? {
         switch kind {
         case .slots, .dynamic:
-            guard asciiLiterals, let reading = KeptReading(text), let (program, _) = singleCandidate(for: reading.units)
+            guard asciiLiterals, var reading = KeptReading(text), let (program, _) = singleCandidate(for: reading.units)
             else { return nil }
             _ = reading.read(with: program)
             return reading
@@ -200,9 +192,8 @@ public final class Mask: @unchecked Sendable {
             best = (program, outcome, brand)
         }
         let (program, outcome, brand) = best!
-        let rendered = program.render(outcome.layout)
         let caretOffset = min(outcome.caret, outcome.layout.cells.count + program.literalsBefore[program.limit(of: outcome.layout)])
-        return result(program, outcome.layout, rendered: rendered, selection: caretOffset..<caretOffset,
+        return result(program, outcome.layout, text: program.text(of: outcome.layout), selection: caretOffset..<caretOffset,
                       rejected: "", overflow: outcome.cuts.sorted().overflow, brand: brand)
     }
 
@@ -210,8 +201,8 @@ public final class Mask: @unchecked Sendable {
 
     /// `apply` forced onto the `Character` path, so tests can compare it with the byte path.
     func _applyAsCharacters(_ edit: FieldEdit, to text: String) -> FieldResult {
-        let chars = Array(text)
-        return apply(edit, inserted: Array(edit.text), units: chars, text: text) { $0.decompose(chars) }
+        var reading = FreshReading(units: Array(text))
+        return apply(edit, inserted: Array(edit.text), text: text, reading: &reading)
     }
 
     private func format<U: FieldUnit>(_ chars: [U], selection: Range<Int>?) -> FieldResult {
@@ -246,64 +237,59 @@ public final class Mask: @unchecked Sendable {
         var cuts = d.cuts
         cuts.cut(cut)
         let (rejected, overflow) = cuts.sorted()
-        let rendered = program.render(layout)
         let length = layout.cells.count + program.literalsBefore[program.limit(of: layout)]
         let lower = program.carriedOffset(selection.lowerBound, through: d, textLength: length)
         let upper = program.carriedOffset(selection.upperBound, through: d, textLength: length)
         let carried = min(lower, length)..<min(max(upper, lower), length)
-        return result(program, layout, rendered: rendered, selection: carried, rejected: rejected,
+        return result(program, layout, text: program.text(of: layout), selection: carried, rejected: rejected,
                       overflow: overflow, brand: brand)
     }
 
-    /// - Parameters:
-    ///   - read: reads `chars` with the program chosen for them (a `MaskField` resumes a kept reading).
-    ///   - select: a dynamic mask's program for a prefix (a `MaskField` remembers the last one).
-    private func apply<U: FieldUnit>(_ edit: FieldEdit, inserted: [U], units chars: [U], text: String,
-                                     read: (Program) -> Program.Decomposition<U>,
-                                     select: (DynamicProgram, AlnumPrefix) -> (Program, brand: String?)
-                                        = { $0.program(forPrefix: $1) }) -> FieldResult {
+    /// - Parameter reading: the text's units and how to read them (a `MaskField` resumes a kept reading).
+    private func apply<R: FieldReading>(_ edit: FieldEdit, inserted: [R.Unit], text: String, reading: inout R)
+        -> FieldResult {
+        typealias U = R.Unit
+        let chars = reading.units
         let range = clamp(edit.range, chars.count)
         // Only `oneOf` has several candidates; the others skip building a list.
-        let single = singleCandidate(for: chars, select: select)
+        let single = singleCandidate(for: chars, select: { reading.program(of: $0, forPrefix: $1) })
         let candidates = single == nil ? candidates(for: chars) : []
         let current = single == nil ? bestProgram(candidates.map(\.0), for: chars) : 0
         let (program, currentBrand) = single ?? candidates[current]
-        let d = read(program)
-        let exact = program.edit(edit, inserted: inserted, chars: chars, decomposition: d)
-
-        var chosen = (program: program, outcome: exact, brand: currentBrand)
+        let d = reading.read(with: program)
+        var outcome = program.edit(edit, inserted: inserted, chars: chars, decomposition: d, cells: reading.spareCells())
+        var chosen = (program: program, brand: currentBrand)
         // A deletion with nothing to delete changes nothing, in any alternative.
-        if candidates.count > 1, !(exact.refused && exact.inserted == nil) {
+        if candidates.count > 1, !(outcome.refused && outcome.inserted == nil) {
+            let exact = outcome
             for (i, other) in candidates.enumerated() where i != current {
                 let replayed = other.0.replay(before: exact.before.lazy.map { $0.char }, inserted: exact.inserted,
                                               after: exact.after.lazy.map { $0.char })
                 if replayed.refused { continue }
-                if chosen.outcome.refused
-                    || better(other.0, replayed.layout, than: chosen.program, chosen.outcome.layout, preferFirst: i < current) {
-                    chosen = (other.0, replayed, other.1)
+                if outcome.refused
+                    || better(other.0, replayed.layout, than: chosen.program, outcome.layout, preferFirst: i < current) {
+                    chosen = (other.0, other.1)
+                    outcome = replayed
                 }
             }
         }
-        if case .dynamic(let dynamic) = kind, !chosen.outcome.refused {
+        if case .dynamic(let dynamic) = kind, !outcome.refused {
             // The entered characters may now call for another program (the brand changed).
-            let cells = chosen.outcome.layout.cells
-            let (next, brand) = select(dynamic, U.alnumPrefix(cells.lazy.map { $0.char }))
+            let (next, brand) = reading.program(of: dynamic, forPrefix: U.alnumPrefix(outcome.layout.cells.lazy.map { $0.char }))
             if next !== chosen.program {
                 // The edit is replayed in the new program from every entered character (those before
                 // it, the inserted text, those after it), not from the cells the old program kept: a
                 // longer brand takes what the shorter one cut. What the new program cuts is then the
                 // whole overflow, in text order, and the caret keeps its count of characters to its left.
-                let edited = chosen.outcome
-                let moved = next.replay(before: edited.before.lazy.map { $0.char }, inserted: edited.inserted,
-                                        after: edited.after.lazy.map { $0.char })
-                chosen = (next, moved, brand)
-            } else {
-                chosen.brand = brand
+                outcome = next.replay(before: outcome.before.lazy.map { $0.char }, inserted: outcome.inserted,
+                                      after: outcome.after.lazy.map { $0.char })
+                chosen.program = next
             }
+            chosen.brand = brand
         }
-        let outcome = chosen.outcome
-        let rendered = chosen.program.render(outcome.layout)
-        if outcome.refused || !checks.isViable(rendered.value) {
+        // The value is written here only for a `regex` option to check; otherwise when it is read.
+        let value = checks.viable == nil || outcome.refused ? nil : chosen.program.value(of: outcome.layout)
+        if outcome.refused || !checks.isViable(value ?? "") {
             var unchanged = d.layout
             program.settle(&unchanged)
             // Refused by the mask, it reports its own cuts; refused by the `regex`, the whole edit's text.
@@ -317,15 +303,17 @@ public final class Mask: @unchecked Sendable {
                 let caret = outcome.refused ? min(outcome.caret, chars.count) : Self.caretBefore(edit, range)
                 selection = caret..<caret
             }
-            return result(program, unchanged, rendered: (text, program.value(of: unchanged)), selection: selection,
+            return result(program, unchanged, text: text, selection: selection,
                           rejected: cuts.rejected, overflow: cuts.overflow,
                           brand: currentBrand)
         }
         let length = outcome.layout.cells.count + chosen.program.literalsBefore[chosen.program.limit(of: outcome.layout)]
         let caret = min(outcome.caret, length)
         let cuts = outcome.cuts.sorted()
-        return result(chosen.program, outcome.layout, rendered: rendered, selection: caret..<caret,
-                      rejected: cuts.rejected, overflow: cuts.overflow, brand: chosen.brand)
+        let edited = chosen.program.text(of: outcome.layout)
+        reading.took(edited, cells: outcome.layout.cells)
+        return result(chosen.program, outcome.layout, text: edited, value: value,
+                      selection: caret..<caret, rejected: cuts.rejected, overflow: cuts.overflow, brand: chosen.brand)
     }
 
     // MARK: - Choosing among programs
@@ -444,9 +432,13 @@ public final class Mask: @unchecked Sendable {
 
     // MARK: - Results
 
-    private func result<U>(_ program: Program, _ layout: Layout<U>, rendered: (text: String, value: String),
+    /// - Parameter known: the layout's value when it was written already; else it is written when read, but for a
+    ///   complete field with validators, which check it now.
+    @inline(never)
+    private func result<U>(_ program: Program, _ layout: Layout<U>, text: String, value known: String? = nil,
                            selection: Range<Int>, rejected: String, overflow: String, brand: String?) -> FieldResult {
         let tail = program.tail(of: layout)
+        var value = known.map { DeferredValue.string($0) } ?? U.deferredValue(program, layout.cells, limit: program.limit(of: layout))
         var problems: [String] = []
         if tail.missing > 0 {
             problems = program.missingProblem(tail.missing)
@@ -460,10 +452,14 @@ public final class Mask: @unchecked Sendable {
                 let prefix = U.alnumPrefix(layout.cells.lazy.map { $0.char })
                 add(dynamic.problems(prefix, layout.cells.count, brand))
             }
-            if !checks.validators.isEmpty { add(checks.problems(rendered.value)) }
+            if !checks.validators.isEmpty {
+                let written = value.string
+                value = .string(written)
+                add(checks.problems(written))
+            }
         }
         return FieldResult(
-            text: rendered.text, selection: selection, value: rendered.value, complete: tail.missing == 0,
+            text: text, selection: selection, deferredValue: value, complete: tail.missing == 0,
             valid: problems.isEmpty, problems: problems, next: tail.next, placeholder: tail.placeholder,
             mask: program.notation, brand: brand, rejected: rejected, overflow: overflow)
     }
@@ -476,6 +472,38 @@ public final class Mask: @unchecked Sendable {
         r.valid = r.problems.isEmpty
         return r
     }
+}
+
+/// A field's text as `Mask.apply` reads it: its units, read with a program, and the programs a dynamic mask
+/// chooses. `FreshReading` reads the text anew; a `MaskField`'s `KeptReading` resumes its reading of the text
+/// before and keeps what the edit made for the next.
+protocol FieldReading {
+    associatedtype Unit: FieldUnit
+    /// The field's text.
+    var units: [Unit] { get }
+    /// The text read with `program`.
+    mutating func read(with program: Program) -> Program.Decomposition<Unit>
+    /// `dynamic.program(forPrefix: prefix)`.
+    mutating func program(of dynamic: DynamicProgram, forPrefix prefix: AlnumPrefix) -> (Program, brand: String?)
+    /// An array to build the edited cells in (reused from the edit before when it is no longer shared).
+    mutating func spareCells() -> [Cell<Unit>]
+    /// The edit made `text`, rendered from `cells`.
+    mutating func took(_ text: String, cells: [Cell<Unit>])
+}
+
+/// The stateless reading: the text read anew with every edit.
+struct FreshReading<Unit: FieldUnit>: FieldReading {
+    let units: [Unit]
+
+    func read(with program: Program) -> Program.Decomposition<Unit> { program.decompose(units) }
+
+    func program(of dynamic: DynamicProgram, forPrefix prefix: AlnumPrefix) -> (Program, brand: String?) {
+        dynamic.program(forPrefix: prefix)
+    }
+
+    func spareCells() -> [Cell<Unit>] { [] }
+
+    func took(_ text: String, cells: [Cell<Unit>]) {}
 }
 
 /// The value checks a mask's options add: `regex` and `validate`.

@@ -90,6 +90,17 @@ private final class Harness {
     }
   }
 
+  /// Reads every byte the server writes, to the end of its output.
+  func readAll() -> [UInt8] {
+    var all: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(clientRead, $0.baseAddress, $0.count) }
+      guard count > 0 else { return all }
+      all.append(contentsOf: buffer[..<count])
+    }
+  }
+
   func closeInput() {
     close(clientWrite)
     clientWriteOpen = false
@@ -294,6 +305,79 @@ final class ConnectionTests: XCTestCase {
     }
     XCTAssertEqual(answered, count)
     harness.finish()
+  }
+
+  /// A notification whose list is made as the output takes it is the frame the whole message makes, in its place
+  /// among the frames sent before and after it, also when the client reads only once everything is sent.
+  func testLongList_madeAsWritten_isTheWholeMessagesFrame_inOrder() {
+    func item(_ index: Int) -> JSONValue {
+      ["n": .int(Int64(index)), "text": .string(index % 7 == 0 ? "é\u{0}😀\"\\ \(index)" : "x")]
+    }
+    let harness = Harness { harness, message in
+      guard case .request(let id, _, let params) = message else { return nil }
+      let count = Int(params["count"]?.intValue ?? 0)
+      harness.connection.sendNotification("before", ["n": .int(Int64(count))])
+      harness.connection.sendNotification("list", ["uri": "u", "items": [], "version": 3], member: "items",
+                                          elements: JSONElements(count: count, element: item))
+      return .response(id: id, result: .int(Int64(count)))
+    }
+    let counts = [0, 1, 300, 40_000, 2]
+    harness.write(counts.enumerated().map { index, count in
+      frame(#"{"jsonrpc":"2.0","id":\#(index + 1),"method":"long","params":{"count":\#(count)}}"#)
+    }.joined())
+    harness.closeInput()
+    let output = harness.readAll()
+    harness.finish()
+    func framed(_ message: Message) -> [UInt8] {
+      let body = message.json.serialized()
+      return Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body
+    }
+    var expected: [UInt8] = []
+    for (index, count) in counts.enumerated() {
+      expected += framed(.notification(method: "before", params: ["n": .int(Int64(count))]))
+      expected += framed(.notification(method: "list", params: ["uri": "u", "version": 3,
+                                                                "items": .array((0..<count).map(item))]))
+      expected += framed(.response(id: .int(Int64(index + 1)), result: .int(Int64(count))))
+    }
+    XCTAssertGreaterThan(expected.count, 1 << 19, "more than the pipe holds waits in the queue")
+    XCTAssertEqual(output.count, expected.count)
+    XCTAssertTrue(output == expected, "the frames differ from the first \(zip(output, expected).prefix { $0 == $1 }.count) bytes on")
+  }
+
+  /// A client that pipelines requests from one thread while it reads the answers on another, more slowly than
+  /// they are made, gets them all in order, and the connection reads its requests as it takes the answers: the
+  /// answers made and not yet read stay near a megabyte, not the whole burst's 8 MB.
+  func testPipelinedRequests_withAReaderSlowerThanTheAnswers_answersWaitingStayBounded() {
+    let lock = NSLock()
+    var handled = 0, taken = 0, mostWaiting = 0
+    let answer = JSONValue.string(String(repeating: "a", count: 4000))
+    let harness = Harness { _, message in
+      guard case .request(let id, _, _) = message else { return nil }
+      lock.lock()
+      handled += 1
+      mostWaiting = max(mostWaiting, handled - taken)
+      lock.unlock()
+      return .response(id: id, result: answer)
+    }
+    let count = 2000
+    let padding = String(repeating: "p", count: 1000)
+    let requests = (1...count).map { frame(#"{"jsonrpc":"2.0","id":\#($0),"method":"m","params":{"p":"\#(padding)"}}"#) }.joined()
+    let writer = Thread { harness.write(requests) }
+    writer.start()
+    var answered = 0
+    while answered < count, let reply = harness.readMessage() {
+      answered += 1
+      XCTAssertEqual(reply["id"], .int(Int64(answered)))
+      XCTAssertEqual(reply["result"], answer)
+      lock.lock()
+      taken += 1
+      lock.unlock()
+      usleep(1000)
+    }
+    XCTAssertEqual(answered, count)
+    harness.finish()
+    // A megabyte is 260 answers, and one read's requests (64 KiB) make 64 more.
+    XCTAssertLessThan(mostWaiting, count / 2, "answers made before the client read them")
   }
 
   /// Prints the median round trip of a request through the pipes; it asserts nothing about time.

@@ -1,5 +1,6 @@
 // Tests for the JSON layer: round trips and every edge case that JSONValue documents.
 
+import Dispatch
 import JSON
 import XCTest
 
@@ -167,23 +168,8 @@ final class JSONValueTests: XCTestCase {
   /// random documents written with every threshold from 1 (every container in pieces) up.
   func testSerializeInto_piecewise_writesWhatOneTreeWrites() {
     var generator = SplitMix(seed: 14)
-    func randomValue(_ depth: Int) -> JSONValue {
-      let kind = depth > 4 ? generator.next(below: 6) : generator.next(below: 8)
-      switch kind {
-      case 0: return .null
-      case 1: return .bool(generator.next(below: 2) == 0)
-      case 2: return .int(Int64(bitPattern: generator.next()))
-      case 3: return .double(Double(generator.next(below: 2_000_001)) / 7 - 100_000)
-      case 4, 5:
-        let pieces = ["a", "é", "\"", "\u{0}", "\n", "日本", "😀", " ", "\\"]
-        return .string((0..<generator.next(below: 5)).map { _ in pieces[generator.next(below: pieces.count)] }.joined())
-      case 6: return .array((0..<generator.next(below: 6)).map { _ in randomValue(depth + 1) })
-      default:
-        return .object(JSONObject((0..<generator.next(below: 6)).map { _ in ("k\(generator.next(below: 4))\u{0}", randomValue(depth + 1)) }))
-      }
-    }
     for _ in 0..<300 {
-      let value = randomValue(0)
+      let value = generator.nextJSON(nestingUpTo: 5)
       let whole = value.serialized()
       for threshold in 1...4 {
         var pieces: [UInt8] = [7]
@@ -212,7 +198,84 @@ final class JSONValueTests: XCTestCase {
       var made: [UInt8] = []
       envelope.serialize(into: &made, elementsAt: ["params", "list"], JSONElements(count: count, element: item))
       XCTAssertEqual(String(decoding: made, as: UTF8.self), filled.serializedString())
+      // In pieces, made one after another: the same bytes, and the length measured first is theirs.
+      let pieces = envelope.pieces(elementsAt: ["params", "list"], JSONElements(count: count, element: item))
+      var joined = pieces.before
+      for index in 0..<count { pieces.append(element: index, to: &joined) }
+      joined += pieces.after
+      XCTAssertEqual(joined, made)
+      XCTAssertEqual(pieces.byteCount(), made.count)
     }
+    // Random elements, and one nested past the depth limit: the pieces are the whole value's text.
+    var elements = (0..<200).map { _ in generator.nextJSON(nestingUpTo: 5) }
+    elements.append(deep)
+    for path in [["list"], ["params", "list"], ["a", "b", "c", "list"]] {
+      var envelope: JSONValue = ["list": []]
+      var filled: JSONValue = ["list": .array(elements)]
+      for key in path.dropLast().reversed() {
+        envelope = ["k": 1, key: envelope]
+        filled = ["k": 1, key: filled]
+      }
+      let list = JSONElements(count: elements.count) { elements[$0] }
+      let pieces = envelope.pieces(elementsAt: path, list)
+      var joined = pieces.before
+      for index in 0..<elements.count { pieces.append(element: index, to: &joined) }
+      joined += pieces.after
+      XCTAssertEqual(String(decoding: joined, as: UTF8.self), filled.serializedString(), "\(path)")
+      XCTAssertEqual(pieces.byteCount(), joined.count)
+    }
+  }
+
+  /// What a message's path writes (one jansson tree dumped into a stack buffer, built by recursion through its first
+  /// levels) is what `json_dumps` writes for the same tree: random values, shallow and deeper than the recursion,
+  /// short and longer than the buffer (also when only their escapes make them longer); and they parse back.
+  func testSerializeInto_writesWhatJsonDumpsWrites() throws {
+    var generator = SplitMix(seed: 15)
+    for round in 0..<400 {
+      var value = generator.nextJSON(nestingUpTo: round % 2 == 0 ? 5 : 3)
+      switch round % 5 {
+      case 1: value = ["long": .string(String(repeating: "a", count: 3_000 + generator.next(below: 2_000))), "v": value]
+      case 2: value = ["escapes": .string(String(repeating: "\u{1}\"", count: 600 + generator.next(below: 400))), "v": value]
+      case 3: for level in 0..<(20 + generator.next(below: 40)) { value = level % 2 == 0 ? [value, 1] : ["k": value] }
+      default: break
+      }
+      var bytes: [UInt8] = [7]
+      value.serialize(into: &bytes)
+      XCTAssertEqual(String(decoding: bytes.dropFirst(), as: UTF8.self), String(decoding: value.serialized(), as: UTF8.self))
+      if !String(decoding: bytes, as: UTF8.self).contains("\\u0000\":") {
+        XCTAssertEqual(try JSONValue.parse(Array(bytes.dropFirst())), value)
+      }
+    }
+  }
+
+  /// A message's jansson trees come from a per-thread region: one too big for it (a long array of small values, whose
+  /// tree is far larger than its text) still reads and writes exactly, and threads parsing and writing at once each
+  /// get their own values back.
+  func testRegion_treesLargerThanItAndThreadsAtOnce() {
+    let long: JSONValue = .array((0..<20_000).map { .int(Int64($0 % 7)) } + [["k": "v"]])
+    let text = long.serialized()
+    XCTAssertLessThan(text.count, 64 << 10)
+    XCTAssertEqual(try JSONValue.parse(text), long)
+    var written: [UInt8] = []
+    JSONValue.object(["a": ["b": long]]).serialize(into: &written)
+    XCTAssertEqual(written, Array("{\"a\":{\"b\":".utf8) + text + Array("}}".utf8))
+    let failures = UnsafeMutablePointer<Int>.allocate(capacity: 8)
+    failures.initialize(repeating: 0, count: 8)
+    defer { failures.deallocate() }
+    DispatchQueue.concurrentPerform(iterations: 8) { thread in
+      var generator = SplitMix(seed: UInt64(100 + thread))
+      for round in 0..<300 {
+        let value: JSONValue = ["thread": .int(Int64(thread)), "round": .int(Int64(round)),
+                                "v": generator.nextJSON(nestingUpTo: 4)]
+        var bytes: [UInt8] = []
+        value.serialize(into: &bytes)
+        if bytes != value.serialized() { failures[thread] += 1 }
+        if let read = try? JSONValue.parse(bytes), read["thread"] != value["thread"] || read["round"] != value["round"] {
+          failures[thread] += 1
+        }
+      }
+    }
+    XCTAssertEqual((0..<8).map { failures[$0] }, Array(repeating: 0, count: 8))
   }
 
   func testSyntaxErrors_carryPosition() {
@@ -299,4 +362,26 @@ private struct SplitMix {
     return z ^ (z >> 31)
   }
   mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}
+
+extension SplitMix {
+  /// A random value: scalars, strings with escapes, NULs and non-ASCII, and containers up to `depth` levels (a third
+  /// of their keys with a NUL, which jansson writes but does not read).
+  mutating func nextJSON(nestingUpTo depth: Int) -> JSONValue {
+    let kind = depth <= 0 ? next(below: 6) : next(below: 8)
+    switch kind {
+    case 0: return .null
+    case 1: return .bool(next(below: 2) == 0)
+    case 2: return .int(Int64(bitPattern: next()))
+    case 3: return .double(Double(next(below: 2_000_001)) / 7 - 100_000)
+    case 4, 5:
+      let pieces = ["a", "é", "\"", "\u{0}", "\n", "日本", "😀", " ", "\\"]
+      return .string((0..<next(below: 5)).map { _ in pieces[next(below: pieces.count)] }.joined())
+    case 6: return .array((0..<next(below: 6)).map { _ in nextJSON(nestingUpTo: depth - 1) })
+    default:
+      return .object(JSONObject((0..<next(below: 6)).map { _ in
+        ("k\(next(below: 4))" + (next(below: 3) == 0 ? "\u{0}" : ""), nextJSON(nestingUpTo: depth - 1))
+      }))
+    }
+  }
 }

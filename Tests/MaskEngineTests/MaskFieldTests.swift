@@ -45,6 +45,9 @@ final class MaskFieldTests: XCTestCase {
             masks += 1
             var handle = MaskField(mask)
             var text = "", selection = 0..<0
+            // Every result of the session, with its value read when it was made: a result's value is written
+            // when read, from cells the handle may build the next edit's in, so it must not change later.
+            var results: [(FieldResult, value: String)] = []
             if rng.chance(50) {
                 let start = String((0..<rng.int(0..<12)).map { _ in rng.pick(keys) })
                 let expected = mask.format(start)
@@ -86,9 +89,14 @@ final class MaskFieldTests: XCTestCase {
                 let got = rng.chance(10) || text != handle.text ? handle.apply(edit, to: text) : handle.apply(edit)
                 XCTAssertEqual(got, expected, "\(spec): \(TypingField.mark(text, selection)) edit \(edit)")
                 if got != expected { break }
+                results.append((got, expected.value))
                 XCTAssertEqual(handle.text, expected.text)
                 XCTAssertEqual(handle.selection, expected.selection)
                 (text, selection) = (expected.text, expected.selection)
+            }
+            for (kept, value) in results where kept.value != value {
+                XCTFail("\(spec): a result kept through the session reads \(kept.value), not \(value)")
+                break
             }
         }
         XCTAssertGreaterThan(steps, 10_000)

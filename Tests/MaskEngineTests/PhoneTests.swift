@@ -178,8 +178,7 @@ final class PhoneTests: XCTestCase {
     func testEveryRegionCompiles() {
         XCTAssertGreaterThanOrEqual(PhoneMetadata.regionCodes.count, 240)
         for key in PhoneMetadata.index.regions.keys {
-            let lines = PhoneMetadata.index.regions[key]!
-            for line in PhoneMetadata.index.lines[lines] {
+            for line in PhoneMetadata.lines(of: key)! {
                 let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
                 var patterns: [Substring] = []
                 switch fields[0] {

@@ -31,6 +31,8 @@ final class LongLineTests: XCTestCase {
         XCTAssertEqual(a.lines.count, b.lines.count, context())
         XCTAssertEqual(a.allSnapshots(), b.allSnapshots(), "fields differ: \(context())")
         XCTAssertEqual(a.diagnostics(), b.diagnostics(), "diagnostics differ: \(context())")
+        // The problems kept as fields change are those of the fields' states as they are now.
+        XCTAssertEqual(Array(a.diagnostics()), LongLineTests.expectedDiagnostics(a), "diagnostics: \(context())")
         func shape(_ d: Document) -> [String] { d.pending.map { "\($0.line):\($0.start)-\($0.end) \($0.text) \($0.field)" } }
         XCTAssertEqual(shape(a), shape(b), "pending edits differ: \(context())")
         for line in 0..<min(a.lines.count, b.lines.count) {
@@ -44,6 +46,54 @@ final class LongLineTests: XCTestCase {
         for field in a.allSnapshots() {
             guard let (line, span, text) = a.fieldText(field.id) else { return XCTFail("\(field.id) has no place") }
             XCTAssertTrue(text.sameScalars(a.lines[line].text.scalarSlice(span.start, span.end)), context())
+        }
+    }
+
+    /// Each open field's diagnostic as its state says, in document order.
+    static func expectedDiagnostics(_ document: Document) -> [Diagnostic] {
+        document.allSnapshots().compactMap { field in
+            FieldProblem(field.result).map {
+                Diagnostic(range: field.range, severity: $0.severity, code: $0.code, message: $0.message)
+            }
+        }
+    }
+
+    /// More distinct problems than the table keeps before dropping those no field has any more: each field still
+    /// gets its own as fields are typed into, closed and opened again.
+    func testDiagnostics_manyDistinctProblems_eachFieldKeepsItsOwn() throws {
+        let mask = try Mask.compile(String(repeating: "[0]", count: 1000))
+        let lines = (0..<150).map { String(repeating: "1", count: $0) }
+        let document = Document(uri: "file:///many", languageId: "", version: 1, text: lines.joined(separator: "\n"),
+                                encoding: .utf16)
+        func open(_ id: String, _ line: Int) {
+            _ = document.openField(id: id, line: line, start: 0, end: document.lines.length(ofLine: line),
+                                   spec: .notation("1000 digits"), mask: mask)
+        }
+        for line in 0..<150 { open("f\(line)", line) }
+        XCTAssertEqual(document.diagnostics().count, 150)
+        XCTAssertEqual(document.diagnostics()[7].message, "993 more digits needed")
+        XCTAssertEqual(Array(document.diagnostics()), LongLineTests.expectedDiagnostics(document))
+        var version = 1
+        for round in 1...6 {
+            // Every third field typed into (new problems; their old ones left to no field), every seventh closed
+            // and opened again under a new id.
+            for line in stride(from: 0, to: 150, by: 3) {
+                version += 1
+                let end = Position(line: line, character: document.lines.length(ofLine: line))
+                _ = try document.apply([ContentChange(range: TextRange(start: end, end: end),
+                                                      text: String(repeating: "1", count: 100))], version: version)
+            }
+            for line in stride(from: round, to: 150, by: 7) {
+                let id = document.fieldIDs(touching: TextRange(start: Position(line: line, character: 0),
+                                                               end: Position(line: line, character: 0)))
+                XCTAssertEqual(id.count, 1)
+                XCTAssertNotNil(document.closeField(id[0], caret: nil))
+                open("r\(round)-\(line)", line)
+            }
+            let diagnostics = Array(document.diagnostics())
+            XCTAssertEqual(diagnostics.count, 150)
+            XCTAssertEqual(diagnostics, LongLineTests.expectedDiagnostics(document), "round \(round)")
+            XCTAssertEqual(diagnostics[3].message, "\(1000 - 3 - 100 * round) more digits needed")
         }
     }
 

@@ -8,7 +8,13 @@ public struct FieldResult: Hashable, Sendable {
     /// The caret, or the selection carried through formatting, in characters.
     public var selection: Range<Int>
     /// The extracted value: the entered characters plus the `{}` literals shown.
-    public var value: String
+    ///
+    /// A slot mask's value is written out when it is read, not with every keystroke's result (an editor's
+    /// field reads it far less often than it types); each read writes it anew.
+    public var value: String {
+        get { deferredValue.string }
+        set { deferredValue = .string(newValue) }
+    }
     /// No required slot and no `{}` literal is left to fill.
     public var complete: Bool
     /// Complete, and every validator (and the `regex` option) passes.
@@ -32,12 +38,76 @@ public struct FieldResult: Hashable, Sendable {
     public var region: String? = nil
     /// The `phone` preset: the kind of number (`mobile`, `fixed`, ...); nil while unknown.
     public var phoneType: String? = nil
+    /// `value`, or how to write it.
+    private var deferredValue: DeferredValue
+
+    init(text: String, selection: Range<Int>, value: String, complete: Bool, valid: Bool, problems: [String],
+         next: SlotKind?, placeholder: String, mask: String, brand: String?, rejected: String, overflow: String,
+         region: String? = nil, phoneType: String? = nil) {
+        self.init(text: text, selection: selection, deferredValue: .string(value), complete: complete, valid: valid,
+                  problems: problems, next: next, placeholder: placeholder, mask: mask, brand: brand,
+                  rejected: rejected, overflow: overflow, region: region, phoneType: phoneType)
+    }
+
+    @inline(__always)
+    init(text: String, selection: Range<Int>, deferredValue: DeferredValue, complete: Bool, valid: Bool,
+         problems: [String], next: SlotKind?, placeholder: String, mask: String, brand: String?, rejected: String,
+         overflow: String, region: String? = nil, phoneType: String? = nil) {
+        self.text = text
+        self.selection = selection
+        self.deferredValue = deferredValue
+        self.complete = complete
+        self.valid = valid
+        self.problems = problems
+        self.next = next
+        self.placeholder = placeholder
+        self.mask = mask
+        self.brand = brand
+        self.rejected = rejected
+        self.overflow = overflow
+        self.region = region
+        self.phoneType = phoneType
+    }
 
     /// The caret: the end of `selection`.
     public var caret: Int { selection.upperBound }
 
     /// The field is a `phone` preset's, whose state has `region` and `type`.
     public var isPhone: Bool { mask == PhoneField.international || mask.hasPrefix(PhoneField.national) }
+
+    // Equal results read the same: `value` compares as the text it writes, however it is kept.
+    public static func == (a: FieldResult, b: FieldResult) -> Bool {
+        a.text == b.text && a.selection == b.selection && a.complete == b.complete && a.valid == b.valid
+            && a.next == b.next && a.problems == b.problems && a.placeholder == b.placeholder && a.mask == b.mask
+            && a.brand == b.brand && a.rejected == b.rejected && a.overflow == b.overflow && a.region == b.region
+            && a.phoneType == b.phoneType && a.value == b.value
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(text)
+        hasher.combine(selection)
+        hasher.combine(value)
+        hasher.combine(problems)
+        hasher.combine(placeholder)
+        hasher.combine(mask)
+        hasher.combine(brand)
+    }
+}
+
+/// A result's value, or the field state it is written from: a program and its cells up to the element
+/// the text ends at (the cells are shared with the edit that made them, so keeping them copies nothing).
+enum DeferredValue: Sendable {
+    case string(String)
+    case bytes(Program, [Cell<UInt8>], limit: Int)
+    case characters(Program, [Cell<Character>], limit: Int)
+
+    var string: String {
+        switch self {
+        case .string(let value): return value
+        case .bytes(let program, let cells, let limit): return program.value(of: cells, limit: limit)
+        case .characters(let program, let cells, let limit): return program.value(of: cells, limit: limit)
+        }
+    }
 }
 
 /// What a slot accepts, as `next` reports it.

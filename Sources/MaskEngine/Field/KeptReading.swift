@@ -1,11 +1,15 @@
 /// A slot program's reading of a field's text, kept by a `MaskField` so the next edit reads only what changed.
 ///
 /// It holds the field's text as bytes and a reading of a text that starts with `shared` of them (the
-/// text before the last edit); `read` resumes it there. A class, so the handle passes it without
-/// copying its arrays, which change in place; `MaskField` copies it before changing a shared one.
-final class KeptReading: @unchecked Sendable {
+/// text before the last edit); `read` resumes it there. A value held in place by the handle, so its arrays
+/// change in place (a copied handle's arrays are copied when one of them changes). Unchecked: the reading's
+/// `Cuts` box is the one reference that is not an array, and it too is copied before it changes when shared.
+struct KeptReading: FieldReading, @unchecked Sendable {
     /// The field's text, as bytes.
-    private(set) var units: [UInt8]
+    private(set) var units: [UInt8] = []
+    /// The string `units` holds, as it was given: the handle passes it back with the next edit, and a string
+    /// with the same storage compares equal at once, so the text is not compared byte by byte again.
+    private var text = ""
     /// The program `decomposition` was read with (the card brand's, the IBAN country's); nil before any.
     private var program: Program?
     private var decomposition = Program.Decomposition<UInt8>(layout: Layout())
@@ -13,68 +17,61 @@ final class KeptReading: @unchecked Sendable {
     private var shared = 0
     /// The last edit's inserted bytes (`units(inserted:)`).
     private var inserted: [UInt8] = []
+    /// The cells the last edit made: the next builds its own in the same room once the result holding
+    /// them is gone.
+    private var spare: [Cell<UInt8>] = []
     /// The last program a dynamic mask chose, and for what: most keystrokes leave the first letters
     /// and digits as they were, and choosing (the card brand's ranges) costs more than comparing.
     private var lastChoice: (dynamic: DynamicProgram, prefix: AlnumPrefix, program: Program, brand: String?)?
 
     /// A field whose text is `text`, or nil when it is not ASCII (the byte path cannot hold it).
     init?(_ text: String) {
-        units = []
         guard take(text) else { return nil }
     }
 
-    private init(copying other: KeptReading) {
-        units = other.units
-        program = other.program
-        decomposition = other.decomposition
-        shared = other.shared
-        lastChoice = other.lastChoice
-    }
-
-    /// Another reading of the same text, to change without changing this one.
-    func copy() -> KeptReading { KeptReading(copying: self) }
-
     /// Makes `text` the field's text, keeping what its start shares with the one before.
     /// - Returns: false when `text` is not ASCII (nothing is then kept worth resuming).
-    func take(_ text: String) -> Bool {
-        if let fitted = text.utf8.withContiguousStorageIfAvailable({ take($0) }) { return fitted }
-        return Array(text.utf8).withUnsafeBufferPointer { take($0) }
+    mutating func take(_ text: String) -> Bool {
+        if text == self.text { return true }
+        var text = text
+        let fitted = text.withUTF8 { take($0) }
+        if fitted { self.text = text }
+        return fitted
     }
 
-    private func take(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        // Worked on as a local, so each access is not checked for exclusivity and the array stays unique.
-        var units: [UInt8] = []
-        swap(&units, &self.units)
-        defer { swap(&units, &self.units) }
-        let common = min(units.count, bytes.count)
-        var p = 0
-        while p < common, units[p] == bytes[p] { p += 1 }
+    private mutating func take(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         // `UInt8.units(of:)`'s rule: ASCII without a carriage return (`\r\n` is one cluster of two bytes).
-        for b in bytes[p...] where b >= 0x80 || b == 0x0D { return false }
-        units.removeLast(units.count - p)
-        units.append(contentsOf: bytes[p...])
-        shared = min(shared, p)
+        guard EncodedText.isSingleByte(bytes) else { return false }
+        let common = units.withUnsafeBufferPointer { old in
+            var p = 0
+            let end = min(old.count, bytes.count)
+            while p < end, old[p] == bytes[p] { p &+= 1 }
+            return p
+        }
+        units.removeLast(units.count - common)
+        units.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[common...]))
+        shared = min(shared, common)
         return true
     }
 
     /// The bytes of an edit's inserted text, or nil when it is not ASCII; in one buffer kept from key to
     /// key, which is no longer shared by then, so typing allocates no array for it.
-    func units(inserted text: String) -> [UInt8]? {
+    mutating func units(inserted text: String) -> [UInt8]? {
         if text.isEmpty { return [] }
-        var buffer: [UInt8] = []
-        swap(&buffer, &inserted)
         // A paste's buffer is not kept: only a keystroke's few bytes are worth the room.
-        defer { inserted = buffer.count <= 64 ? buffer : [] }
-        buffer.removeAll(keepingCapacity: true)
-        if text.utf8.withContiguousStorageIfAvailable({ buffer.append(contentsOf: $0) }) == nil {
-            buffer.append(contentsOf: text.utf8)
+        if inserted.count > 64 { inserted = [] }
+        inserted.removeAll(keepingCapacity: true)
+        var text = text
+        let ascii = text.withUTF8 { bytes in
+            guard EncodedText.isSingleByte(bytes) else { return false }
+            inserted.append(contentsOf: bytes)
+            return true
         }
-        for b in buffer where b >= 0x80 || b == 0x0D { return nil }
-        return buffer
+        return ascii ? inserted : nil
     }
 
     /// Reads `units` with `program`, resuming the kept reading when it is `program`'s.
-    func read(with program: Program) -> Program.Decomposition<UInt8> {
+    mutating func read(with program: Program) -> Program.Decomposition<UInt8> {
         if program === self.program {
             program.decompose(units, resuming: &decomposition, sharing: shared)
         } else {
@@ -90,8 +87,20 @@ final class KeptReading: @unchecked Sendable {
         return decomposition
     }
 
+    mutating func spareCells() -> [Cell<UInt8>] {
+        var cells: [Cell<UInt8>] = []
+        swap(&cells, &spare)
+        return cells
+    }
+
+    /// The edit's result is the field's text now: it is taken while what it shares with the last is known.
+    mutating func took(_ text: String, cells: [Cell<UInt8>]) {
+        _ = take(text)
+        spare = cells
+    }
+
     /// `dynamic.program(forPrefix: prefix)`, remembered for the next keystroke.
-    func program(of dynamic: DynamicProgram, forPrefix prefix: AlnumPrefix) -> (Program, brand: String?) {
+    mutating func program(of dynamic: DynamicProgram, forPrefix prefix: AlnumPrefix) -> (Program, brand: String?) {
         if let last = lastChoice, last.dynamic === dynamic, last.prefix == prefix { return (last.program, last.brand) }
         let (program, brand) = dynamic.program(forPrefix: prefix)
         lastChoice = (dynamic, prefix, program, brand)

@@ -13,16 +13,12 @@ public struct MaskField: Sendable {
     public private(set) var text: String
     /// The caret or selection that came with `text`, in characters.
     public private(set) var selection: Range<Int>
-    /// What the kind keeps about `text`; `.nothing` until an edit or a format builds it.
-    private var kept: Kept = .nothing
-
-    /// The state each kind keeps; each describes `text` exactly.
-    enum Kept: Sendable {
-        case nothing
-        /// A slot program's reading of a text (this one or an earlier one: reading resumes where they differ).
-        case reading(KeptReading)
-        case phone(PhoneField.Kept)
-    }
+    /// What a slot program (one at a time) keeps: its reading of a text, this one or an earlier one (reading
+    /// resumes where they differ); nil until an edit or a format builds it. Held in place, so an edit changes
+    /// its arrays without copying them (and a copied handle's are copied when they change).
+    private var reading: KeptReading?
+    /// What the phone preset keeps about `text`; `Kept()` is nothing.
+    private var phone = PhoneField.Kept()
 
     /// A field whose text is `text` as it stands (it is not formatted).
     /// - Parameter selection: character offsets in `text`; nil means the end of the text.
@@ -37,17 +33,9 @@ public struct MaskField: Sendable {
         let result: FieldResult
         switch mask.kind {
         case .phone(let field):
-            var state = takePhoneState()
-            result = field.apply(edit, to: text, keeping: &state)
-            kept = .phone(state)
+            result = field.apply(edit, to: text, keeping: &phone)
         case .slots, .dynamic:
-            var reading: KeptReading? = nil
-            if case .reading(let held) = kept { reading = held }
-            kept = .nothing
-            // A copy of this handle shares the reading: it is copied before it changes.
-            if reading != nil, !isKnownUniquelyReferenced(&reading!) { reading = reading!.copy() }
             result = mask.apply(edit, to: text, keeping: &reading)
-            kept = reading.map { .reading($0) } ?? .nothing
         case .oneOf, .number:
             result = mask.apply(edit, to: text)
         }
@@ -70,16 +58,14 @@ public struct MaskField: Sendable {
         let result: FieldResult
         switch mask.kind {
         case .phone(let field):
-            var state = PhoneField.Kept()
-            result = field.format(text, selection: selection, keeping: &state)
-            kept = .phone(state)
+            phone = PhoneField.Kept()
+            result = field.format(text, selection: selection, keeping: &phone)
         case .slots, .dynamic:
             result = mask.format(text, selection: selection)
             // The next edit reads the formatted text: it is read now, once, so that edit resumes.
-            kept = mask.reading(of: result.text).map { .reading($0) } ?? .nothing
+            reading = mask.reading(of: result.text)
         case .oneOf, .number:
             result = mask.format(text, selection: selection)
-            kept = .nothing
         }
         self.text = result.text
         self.selection = result.selection
@@ -93,13 +79,6 @@ public struct MaskField: Sendable {
     public mutating func reset(text: String, selection: Range<Int>? = nil) {
         self.text = text
         self.selection = selection ?? text.count..<text.count
-        if case .reading = kept {} else { kept = .nothing }
-    }
-
-    /// The phone state kept for `text`, leaving `.nothing` behind so it is mutated without a copy.
-    private mutating func takePhoneState() -> PhoneField.Kept {
-        guard case .phone(let state) = kept else { return PhoneField.Kept() }
-        kept = .nothing
-        return state
+        phone = PhoneField.Kept()
     }
 }

@@ -134,9 +134,11 @@ extension Program {
     }
 
     /// Applies `edit` to a field whose text is `chars`, read into `d`.
-    /// - Parameter inserted: the edit's text in units (empty for a deletion).
-    func edit<U: FieldUnit>(_ edit: FieldEdit, inserted: [U], chars: [U], decomposition d: Decomposition<U>)
-        -> EditOutcome<U> {
+    /// - Parameters:
+    ///   - inserted: the edit's text in units (empty for a deletion).
+    ///   - spare: an array to build the new cells in, emptied first (its room is what is reused).
+    func edit<U: FieldUnit>(_ edit: FieldEdit, inserted: [U], chars: [U], decomposition d: Decomposition<U>,
+                            cells spare: consuming [Cell<U>] = []) -> EditOutcome<U> {
         let s = min(max(edit.range.lowerBound, 0), chars.count)
         let e = min(max(edit.range.upperBound, s), chars.count)
         let cells = d.layout.cells
@@ -147,8 +149,10 @@ extension Program {
 
         if !inserted.isEmpty {
             // Room for what re-flows and what is read in, so appending never grows the array.
-            var newCells: [Cell<U>] = []
-            newCells.reserveCapacity(min(cells.count + inserted.count, Program.maximumCells))
+            var newCells = spare
+            newCells.removeAll(keepingCapacity: true)
+            // At least a whole field's room: a kept spare array then serves every keystroke to come.
+            newCells.reserveCapacity(min(max(cells.count + inserted.count, elements.count + 1), Program.maximumCells))
             newCells.append(contentsOf: cells[0..<k0])
             // In an eager field the literals just before the caret appeared by themselves, so
             // reading starts before them: typing one of them steps over it, as pasting would. Not
@@ -220,8 +224,9 @@ extension Program {
                 removeTo = k1 + 1
             }
         }
-        var newCells: [Cell<U>] = []
-        newCells.reserveCapacity(cells.count)
+        var newCells = spare
+        newCells.removeAll(keepingCapacity: true)
+        newCells.reserveCapacity(min(max(cells.count, elements.count + 1), Program.maximumCells))
         newCells.append(contentsOf: cells[0..<removeFrom])
         let start = removeFrom == 0 ? 0 : cursor(after: cells[removeFrom - 1].element)
         outcome.keptBefore = removeFrom

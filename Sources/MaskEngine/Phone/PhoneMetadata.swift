@@ -9,40 +9,27 @@ import Synchronization
 enum PhoneMetadata {
     /// Where each region's lines are, and which regions share each calling code.
     struct Index: Sendable {
-        /// Region (or `001-<code>` for non-geographic numbers) to its lines.
+        /// Region (or `001-<code>` for non-geographic numbers) to the UTF-8 offsets of its lines in `source`.
         var regions: [String: Range<Int>] = [:]
         /// Calling code to its regions, the main one first (`001` for non-geographic).
         var regionsForCode: [Int: [String]] = [:]
         /// Region to its calling code.
         var codeForRegion: [String: Int] = [:]
-        /// Every line of the source.
-        var lines: [Substring] = []
     }
 
     static let index: Index = {
-        var index = Index()
-        // Split as bytes, and only calling-code and region lines into fields: read as characters, every line of
-        // it, this pass was most of the daemon's first `initialize`, which lists the regions.
-        index.lines = source.utf8.split(separator: UInt8(ascii: "\n")).map { Substring($0) }
-        var open: (String, Int)?
-        for (i, line) in index.lines.enumerated() where line.hasPrefix("C\t") || line.hasPrefix("R\t") {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            switch fields[0] {
-            case "C":
-                let code = Int(fields[1])!
-                index.regionsForCode[code] = fields.dropFirst(2).map(String.init)
-            case "R":
-                if let (key, first) = open { index.regions[key] = first..<i }
-                let key = String(fields[1])
-                open = (key, i)
-                if !key.hasPrefix("001") { index.codeForRegion[key] = Int(fields[2])! }
-            default:
-                continue
-            }
-        }
-        if let (key, first) = open { index.regions[key] = first..<index.lines.count }
-        return index
+        var text = source
+        return text.withUTF8(Index.init(scanning:))
     }()
+
+    /// The lines of `key`'s metadata (a region, or `001-<code>`), or nil when unknown.
+    static func lines(of key: String) -> [Substring]? {
+        guard let range = index.regions[key] else { return nil }
+        let bytes = source.utf8
+        let block = bytes.index(bytes.startIndex, offsetBy: range.lowerBound)..<bytes.index(bytes.startIndex,
+                                                                                              offsetBy: range.upperBound)
+        return Substring(bytes[block]).split(separator: "\n")
+    }
 
     private static let compiled = Mutex<[String: PhoneRegion]>([:])
 
@@ -58,8 +45,8 @@ enum PhoneMetadata {
     /// The metadata of `key` (a region, or `001-<code>`), compiled on first use; nil when unknown.
     static func region(_ key: String) -> PhoneRegion? {
         if let hit = compiled.withLock({ $0[key] }) { return hit }
-        guard let lines = index.regions[key] else { return nil }
-        let region = PhoneRegion(key: key, lines: index.lines[lines])
+        guard let lines = lines(of: key) else { return nil }
+        let region = PhoneRegion(key: key, lines: lines[...])
         return compiled.withLock { table in
             if let raced = table[key] { return raced }
             table[key] = region
@@ -72,6 +59,35 @@ enum PhoneMetadata {
     static func mainRegion(forCallingCode code: Int) -> PhoneRegion? {
         guard let main = regions(forCallingCode: code).first else { return nil }
         return region(main == "001" ? "001-\(code)" : main)
+    }
+}
+
+extension PhoneMetadata.Index {
+    /// One pass over the bytes, splitting only calling-code and region lines into fields: every `initialize`
+    /// lists the regions, and reading each of the text's lines as a string was most of the daemon's start.
+    init(scanning bytes: UnsafeBufferPointer<UInt8>) {
+        let newline = UInt8(ascii: "\n"), tab = UInt8(ascii: "\t")
+        var open: (key: String, start: Int)?
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != newline { end += 1 }
+            let kind = bytes[start]
+            if end - start > 2, bytes[start + 1] == tab, kind == UInt8(ascii: "C") || kind == UInt8(ascii: "R") {
+                let line = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+                if kind == UInt8(ascii: "C") {
+                    regionsForCode[Int(fields[1])!] = fields.dropFirst(2).map(String.init)
+                } else {
+                    if let open { regions[open.key] = open.start..<start }
+                    let key = String(fields[1])
+                    open = (key, start)
+                    if !key.hasPrefix("001") { codeForRegion[key] = Int(fields[2])! }
+                }
+            }
+            start = end + 1
+        }
+        if let open { regions[open.key] = open.start..<bytes.count }
     }
 }
 

@@ -40,6 +40,8 @@ protocol FieldUnit: Hashable {
     static func unit(_ c: Character) -> Self?
     /// The value of a stored ASCII digit, or nil.
     var digitValue: Int? { get }
+    /// A result's value written from `cells` (a layout's, which ends at element `limit`) when it is read.
+    static func deferredValue(_ program: Program, _ cells: [Cell<Self>], limit: Int) -> DeferredValue
 }
 
 extension FieldUnit {
@@ -127,6 +129,10 @@ extension Character: FieldUnit {
     var digitValue: Int? {
         guard let a = asciiValue, utf8.count == 1, a >= 0x30, a <= 0x39 else { return nil }
         return Int(a - 0x30)
+    }
+
+    static func deferredValue(_ program: Program, _ cells: [Cell<Character>], limit: Int) -> DeferredValue {
+        .characters(program, cells, limit: limit)
     }
 
     var asciiAlnum: UInt8? {
@@ -226,6 +232,10 @@ extension UInt8: FieldUnit {
     static func unit(_ c: Character) -> UInt8? { c.utf8.count == 1 ? c.asciiValue : nil }
 
     var digitValue: Int? { self >= 0x30 && self <= 0x39 ? Int(self - 0x30) : nil }
+
+    static func deferredValue(_ program: Program, _ cells: [Cell<UInt8>], limit: Int) -> DeferredValue {
+        .bytes(program, cells, limit: limit)
+    }
 
     var asciiAlnum: UInt8? {
         switch self {

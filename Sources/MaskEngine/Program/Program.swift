@@ -39,8 +39,11 @@ final class Program: @unchecked Sendable {
     /// sorts the rest of a long paste (`sortUnread`).
     private let bytesFittingSomeSlot: [Bool]
     private let fitsByte: [UInt8]
-    /// The UTF-8 bytes of each literal element (empty for slots), for rendering.
-    private let literalBytes: [[UInt8]]
+    /// The UTF-8 bytes of every literal element, in element order, and of every `{}` literal: element `e`'s
+    /// are those from `literalUTF8Before[e]` (`extractedUTF8Before[e]`) to the next element's, so the literals
+    /// between two cells are one run to copy.
+    private let literalUTF8: [UInt8]
+    private let extractedUTF8: [UInt8]
     /// The problems list for each count of missing slots, built once.
     private let missingProblems: [[String]]
     /// For each element index `e`, the UTF-8 length of the literals before it, and of the
@@ -90,14 +93,18 @@ final class Program: @unchecked Sendable {
         // The byte path never holds a byte over 0x7F; the table covers them so that no lookup needs a check.
         fitsByte = (0..<256).map { $0 < 128 && fitting[$0] ? 1 : 0 }
         let literalBytes = elements.map { element in element.literal.map { Array($0.utf8) } ?? [] }
-        self.literalBytes = literalBytes
         var utf8Before = [0], extractedBefore = [0]
+        var flat: [UInt8] = [], extracted: [UInt8] = []
         for (element, bytes) in zip(elements, literalBytes) {
             utf8Before.append(utf8Before.last! + bytes.count)
             extractedBefore.append(extractedBefore.last! + (element.isExtracted ? bytes.count : 0))
+            flat += bytes
+            if element.isExtracted { extracted += bytes }
         }
         literalUTF8Before = utf8Before
         extractedUTF8Before = extractedBefore
+        literalUTF8 = flat
+        extractedUTF8 = extracted
         var missing = [Int](repeating: 0, count: elements.count + 1)
         var next = [SlotKind?](repeating: nil, count: elements.count + 1)
         var tails = [String](repeating: "", count: elements.count + 1)
@@ -163,6 +170,8 @@ struct Cell<U: FieldUnit>: Hashable {
     var char: U
     var element: Int
 }
+
+extension Cell: Sendable where U: Sendable {}
 
 /// A field's state: the entered characters and where the text ends.
 ///
@@ -391,53 +400,75 @@ extension Program {
 extension Program {
     /// The text and the extracted value of a layout, each written once into its own storage.
     func render<U>(_ layout: Layout<U>) -> (text: String, value: String) {
+        (text(of: layout), value(of: layout.cells, limit: limit(of: layout)))
+    }
+
+    /// The formatted text of a layout.
+    func text<U>(of layout: Layout<U>) -> String {
         let limit = limit(of: layout)
-        let cells = layout.cells
-        WorkCounter.count(2 * (limit + cells.count))
-        var cellBytes = 0
-        for cell in cells { cellBytes += cell.char.utf8Count }
-        let text = String(unsafeUninitializedCapacity: literalUTF8Before[limit] + cellBytes) { buffer in
-            var n = 0
-            var ci = 0
-            for e in 0..<limit {
-                if elements[e].isSlot {
-                    while ci < cells.count, cells[ci].element == e {
-                        n = cells[ci].char.writeUTF8(into: buffer, at: n)
-                        ci += 1
-                    }
-                } else {
-                    for b in literalBytes[e] {
-                        buffer[n] = b
-                        n += 1
-                    }
-                }
+        WorkCounter.count(limit + layout.cells.count)
+        return layout.cells.withUnsafeBufferPointer { cells in
+            String(unsafeUninitializedCapacity: literalUTF8Before[limit] + Program.utf8Count(cells)) { buffer in
+                Program.write(cells, limit: limit, literals: literalUTF8, before: literalUTF8Before, into: buffer)
             }
-            return n
         }
-        let value = String(unsafeUninitializedCapacity: extractedUTF8Before[limit] + cellBytes) { buffer in
-            var n = 0
-            var ci = 0
-            for e in 0..<limit {
-                let element = elements[e]
-                if element.isSlot {
-                    while ci < cells.count, cells[ci].element == e {
-                        n = cells[ci].char.writeUTF8(into: buffer, at: n)
-                        ci += 1
-                    }
-                } else if element.isExtracted {
-                    for b in literalBytes[e] {
-                        buffer[n] = b
-                        n += 1
-                    }
-                }
+    }
+
+    /// The extracted value of `cells` (a layout's, which ends at element `limit`): the entered characters
+    /// plus the `{}` literals shown.
+    func value<U>(of cells: [Cell<U>], limit: Int) -> String {
+        WorkCounter.count(limit + cells.count)
+        return cells.withUnsafeBufferPointer { cells in
+            String(unsafeUninitializedCapacity: extractedUTF8Before[limit] + Program.utf8Count(cells)) { buffer in
+                Program.write(cells, limit: limit, literals: extractedUTF8, before: extractedUTF8Before, into: buffer)
             }
-            return n
         }
-        return (text, value)
     }
 
     /// The extracted value: the entered characters plus the `{}` literals shown.
-    func value<U>(of layout: Layout<U>) -> String { render(layout).value }
+    func value<U>(of layout: Layout<U>) -> String { value(of: layout.cells, limit: limit(of: layout)) }
+
+    @inline(__always)
+    private static func utf8Count<U: FieldUnit>(_ cells: UnsafeBufferPointer<Cell<U>>) -> Int {
+        if U.self == UInt8.self { return cells.count }
+        var count = 0
+        for cell in cells { count += cell.char.utf8Count }
+        return count
+    }
+
+    /// Writes `cells` with the literal bytes between and after them up to element `limit`: element `e`'s
+    /// literal is `literals[before[e]..<before[e + 1]]` (empty for a slot, or a literal left out), so the
+    /// literals from one cell to the next are one run, and a keystroke's cost is its cells and literal bytes.
+    /// - Returns: the bytes written.
+    @inline(__always)
+    private static func write<U: FieldUnit>(_ cells: UnsafeBufferPointer<Cell<U>>, limit: Int, literals: [UInt8],
+                                            before: [Int], into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        literals.withUnsafeBufferPointer { literals in
+            before.withUnsafeBufferPointer { before in
+                var n = 0
+                var next = 0  // the first element whose literal is not written yet
+                for cell in cells {
+                    let e = cell.element
+                    // The cells of a `…` slot share its element: only the first has literals before it.
+                    if e >= next {
+                        for i in before[next]..<before[e] {
+                            buffer[n] = literals[i]
+                            n &+= 1
+                        }
+                        next = e &+ 1
+                    }
+                    n = cell.char.writeUTF8(into: buffer, at: n)
+                }
+                if limit > next {
+                    for i in before[next]..<before[limit] {
+                        buffer[n] = literals[i]
+                        n &+= 1
+                    }
+                }
+                return n
+            }
+        }
+    }
 
     /// Whether `layout` renders exactly as `chars`.
     func renders<U: FieldUnit>(_ layout: Layout<U>, as chars: [U]) -> Bool {

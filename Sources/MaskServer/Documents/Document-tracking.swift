@@ -43,14 +43,15 @@ extension Document {
 
         // The new region's text and lines (one line when nothing inserted breaks it: the head and
         // tail come from lines, which hold no break).
-        let head = old[0].text.scalarSlice(0, s)
-        let tail = lastOld.text.scalarSlice(change.end.column, lastOld.scalarCount)
         var newLines: [Line]
         if hasBreak {
+            let head = old[0].text.scalarSlice(0, s)
+            let tail = lastOld.text.scalarSlice(change.end.column, lastOld.scalarCount)
             newLines = Line.split(head + change.text + tail)
             newLines[newLines.count - 1].ending = lastOld.ending
         } else {
-            newLines = [Line(text: head + change.text + tail, ending: lastOld.ending)]
+            newLines = [Line(text: old[0].text.scalarsJoined(upTo: s, change.text, lastOld.text, from: change.end.column),
+                             ending: lastOld.ending)]
         }
         var newFlatStart: [Int] = []
         let newLengths = newLines.map(\.scalarCount)

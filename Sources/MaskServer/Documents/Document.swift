@@ -63,8 +63,8 @@ final class Document {
     private(set) var pending = PendingEdits()
     /// A change was refused: the client's copy may differ until a full-content change.
     private(set) var suspect = false
-    /// The problem of each field that has one, by field id, as of the field's last state: what
-    /// its diagnostic says. Kept as states change, so diagnostics never visit every field.
+    /// The distinct problems of the fields, as of each field's last state: what its diagnostic says. Kept as states
+    /// change (each field its problem's number in its slot), so diagnostics never compute a field's state.
     private var problems = FieldProblems()
     private var fieldCounter = 0
     /// The field rules this document is under (`Rules/`), tried on the lines a person's change touches.
@@ -76,6 +76,9 @@ final class Document {
     var closedLines: Set<Int> = []
     /// How many lines the rules were tried on, ever: the work the cost rule bounds, counted for the tests.
     var linesTriedByRules = 0
+    /// The engine's handle on the field typed into last, which keeps what its text reads back to, so that the
+    /// next keystroke there costs only the key. Any field may use it: a text it did not produce is read afresh.
+    private var typing: MaskField?
 
     init(uri: String, languageId: String, version: Int, text: String, encoding: PositionEncoding,
          pieceSize: LineTree.PieceSize = LineTree.defaultPieceSize) {
@@ -223,28 +226,22 @@ final class Document {
         return snapshot(span.id)
     }
 
-    /// The diagnostics of the fields that have a problem, in document order.
-    /// - Complexity: O(p log n) for p such fields and n lines.
-    func diagnostics() -> [Diagnostic] {
-        var located: [(line: Int, column: Int, order: Int, Diagnostic)] = []
-        var gone: [String] = []
-        problems.forEach { id, problem in
-            // A field whose line was replaced away has no place any more: it is gone.
-            guard let slot = lines.slot(of: id) else {
-                gone.append(id)
-                return
-            }
+    /// The diagnostics of the fields that have a problem, in document order: a compact list (about 32 bytes a
+    /// diagnostic) whose items are made as they are read.
+    /// - Complexity: O(f + p log n) for f fields, p of them with a problem, and n lines (the fields' slots are
+    /// passed over, four bytes read of each).
+    func diagnostics() -> DiagnosticList {
+        var items: [DiagnosticList.Item] = []
+        lines.forEachProblem { slot, problem in
             let (line, span) = lines.locate(slot: slot)
-            let range = TextRange(start: position(ScalarPosition(line: line, column: span.start)),
-                                  end: position(ScalarPosition(line: line, column: span.end)))
+            let start = position(ScalarPosition(line: line, column: span.start))
+            let end = position(ScalarPosition(line: line, column: span.end))
             // Fields at one column (an empty one before another) in document order.
-            located.append((line, span.start, lines.orderKey(slot: slot),
-                            Diagnostic(range: range, severity: problem.severity, code: problem.code,
-                                       message: problem.message)))
+            items.append(DiagnosticList.Item(line: line, column: span.start, order: lines.orderKey(slot: slot),
+                                             start: start.character, end: end.character, problem: problem))
         }
-        for id in gone { problems[id] = nil }
-        located.sort { ($0.line, $0.column, $0.order) < ($1.line, $1.column, $1.order) }
-        return located.map(\.3)
+        items.sort { ($0.line, $0.column, $0.order) < ($1.line, $1.column, $1.order) }
+        return DiagnosticList(items: items, problems: problems.table)
     }
 
     /// Forgets the state kept for a field whose proposed edits were dropped (its text is not the
@@ -253,7 +250,7 @@ final class Document {
         guard let slot = lines.slot(of: id), var session = lines.session(slot: slot) else { return }
         session.keep(nil)
         lines.setSession(session, slot: slot)
-        problems[id] = snapshot(id).flatMap { FieldProblem($0.result) }
+        lines.setProblem(problems.number(snapshot(id).flatMap { FieldProblem($0.result) }, in: lines), slot: slot)
     }
 
     /// A fresh field id, `f1`, `f2`, ... skipping ids in use.
@@ -356,7 +353,6 @@ final class Document {
         }
         guard lines.removeField(id) else { return nil }
         if waiting { pending.removeAll { $0.field == id } }
-        problems[id] = nil
         ruleOrigins[id] = nil
         closedLines.insert(line)
         if let p = caretAt, fieldCaret == nil, !padding.edits.isEmpty { padding.cursor = cursorAfterPending(p) }
@@ -403,17 +399,20 @@ final class Document {
         -> (edits: [TextEdit], fieldEdits: [String: [TextEdit]], caret: [String: Position], snapshots: [FieldSnapshot]) {
         var newPending: [PendingEdit] = []
         // The columns of each line that the fields of `results` span, so the document as it will be is read
-        // there only.
-        var spanned: [Int: (from: Int, to: Int)] = [:]
+        // there only; how many of those fields the line holds, and the first one's span.
+        var spanned: [Int: (from: Int, to: Int, fields: Int, first: FieldSpan)] = [:]
         for (id, result) in results {
             guard let slot = lines.slot(of: id), var session = lines.session(slot: slot) else { continue }
             let (line, span) = lines.locate(slot: slot)
-            let hull = spanned[line] ?? (span.start, span.end)
-            spanned[line] = (min(hull.from, span.start), max(hull.to, span.end))
+            if let hull = spanned[line] {
+                spanned[line] = (min(hull.from, span.start), max(hull.to, span.end), hull.fields + 1, hull.first)
+            } else {
+                spanned[line] = (span.start, span.end, 1, span)
+            }
             let oldText = lines.slice(line: line, from: span.start, to: span.end)
             session.keep(formatted && result.text.sameScalars(oldText) ? nil : result)
             lines.setSession(session, slot: slot)
-            problems[id] = FieldProblem(result)
+            lines.setProblem(problems.number(FieldProblem(result), in: lines), slot: slot)
             guard !oldText.sameScalars(result.text) else { continue }
             let order = lines.orderKey(slot: slot)
             let ascii = oldText.utf8.allSatisfy { $0 < 0x80 } && result.text.utf8.allSatisfy { $0 < 0x80 }
@@ -437,8 +436,18 @@ final class Document {
         // The document as it will be: on each line, the window over its fields with the edits applied.
         var carets: [String: Position] = [:]
         var snapshots: [FieldSnapshot] = []
-        let pendingByLine = Dictionary(grouping: newPending, by: \.line)
+        let pendingByLine = newPending.isEmpty ? [:] : Dictionary(grouping: newPending, by: \.line)
         for (lineIndex, hull) in spanned.sorted(by: { $0.key < $1.key }) {
+            // One field on a line that nothing edits (a keystroke the text already fits): the line stays as the
+            // tree has it, so its positions are read from the tree and no window is made.
+            if hull.fields == 1, pendingByLine[lineIndex] == nil, let result = results[hull.first.id] {
+                let span = hull.first
+                func at(_ column: Int) -> Position { position(ScalarPosition(line: lineIndex, column: column)) }
+                carets[span.id] = at(span.start + result.text.scalarOffset(ofCharacter: result.caret))
+                snapshots.append(FieldSnapshot(id: span.id, range: TextRange(start: at(span.start), end: at(span.end)),
+                                               text: result.text, result: result, rule: ruleOrigins[span.id]))
+                continue
+            }
             let window = lines.window(from: ScalarPosition(line: lineIndex, column: hull.from),
                                       to: ScalarPosition(line: lineIndex, column: hull.to))
             let onLine = (pendingByLine[lineIndex] ?? []).map { $0.shifted(by: window.column) }
@@ -604,7 +613,7 @@ final class Document {
             personTouched = personTouched || !outcome.touches.isEmpty
             for touch in outcome.touches {
                 guard let session = lines.session(of: touch.field) else { continue }
-                let result = session.mask.apply(touch.edit, to: touch.oldText)
+                let result = typedResult(touch.edit, to: touch.oldText, mask: session.mask)
                 results[touch.field] = result
                 rejected += result.rejected
                 overflow += result.overflow
@@ -634,6 +643,12 @@ final class Document {
         }
         return FormatReport(version: version, edits: formatted.edits, cursor: caret,
                             fields: formatted.snapshots, rejected: rejected, overflow: overflow)
+    }
+
+    /// `mask.apply(edit, to: text)`, through the handle of the field typed into last (a new one for another mask).
+    private func typedResult(_ edit: FieldEdit, to text: String, mask: Mask) -> FieldResult {
+        if typing?.mask !== mask { typing = MaskField(mask, text: text) }
+        return typing!.apply(edit, to: text)
     }
 
     /// A scalar position mapped through the pending edits on its line, as a client position

@@ -139,6 +139,27 @@ extension String {
         }
     }
 
+    /// The scalars of `self` before `start`, then `middle`, then the scalars of `tail` from `end` on: a line with
+    /// one change spliced in, made in one allocation rather than a slice, a slice and two appends.
+    func scalarsJoined(upTo start: Int, _ middle: String, _ tail: String, from end: Int) -> String {
+        withUTF8Bytes { head in
+            tail.withUTF8Bytes { tail in
+                middle.withUTF8Bytes { middle in
+                    let headCount = UTF8Scan.byteOffset(ofScalar: start, in: head)
+                    let tailStart = UTF8Scan.byteOffset(ofScalar: end, in: tail)
+                    let total = headCount + middle.count + tail.count - tailStart
+                    return String(unsafeUninitializedCapacity: total) { buffer in
+                        var at = buffer.initialize(fromContentsOf: head[..<headCount])
+                        at += UnsafeMutableBufferPointer(rebasing: buffer[at...]).initialize(fromContentsOf: middle)
+                        at += UnsafeMutableBufferPointer(rebasing: buffer[at...])
+                            .initialize(fromContentsOf: tail[tailStart...])
+                        return at
+                    }
+                }
+            }
+        }
+    }
+
     /// True when the text holds a line break (`\n` or `\r`).
     var containsLineBreak: Bool {
         withUTF8Bytes { bytes in bytes.contains { $0 == 0x0A || $0 == 0x0D } }

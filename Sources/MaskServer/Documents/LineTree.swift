@@ -119,6 +119,9 @@ final class LineTree {
         /// The next field on the piece (or the next free slot), -1 at the end.
         var next: Int32
         var session: FieldSession?
+        /// The number of the field's problem in its document's table (`FieldProblems`), -1 for none: kept in the
+        /// slot, so it goes with the field, and costs four bytes a field instead of a dictionary entry.
+        var problem: Int32 = -1
     }
 
     /// What the tree has read, for tests that check a keystroke's work does not grow with its line.
@@ -495,6 +498,31 @@ final class LineTree {
     /// The session of field `id`, or nil when there is no such field or it was set without one.
     func session(of id: String) -> FieldSession? {
         slot(of: id).flatMap { slots[Int($0)].session }
+    }
+
+    /// The number of the problem of the field in `slot`, -1 for none. - Precondition: `slot` is a field's.
+    func problem(slot: Int32) -> Int32 { slots[Int(slot)].problem }
+
+    /// Sets the number of the problem of the field in `slot`. - Precondition: `slot` is a field's.
+    func setProblem(_ number: Int32, slot: Int32) { slots[Int(slot)].problem = number }
+
+    /// Calls `body` with the slot of every field that has a problem and its problem's number, in no order: a
+    /// pass over the slots, four bytes read of each.
+    func forEachProblem(_ body: (_ slot: Int32, _ problem: Int32) -> Void) {
+        slots.withUnsafeBufferPointer { all in
+            for index in all.indices where all[index].problem >= 0 && all[index].node >= 0 {
+                body(Int32(index), all[index].problem)
+            }
+        }
+    }
+
+    /// Renumbers the problem of every field that has one.
+    func renumberProblems(_ renumber: (Int32) -> Int32) {
+        slots.withUnsafeMutableBufferPointer { all in
+            for index in all.indices where all[index].problem >= 0 && all[index].node >= 0 {
+                all[index].problem = renumber(all[index].problem)
+            }
+        }
     }
 
     /// Gives field `id` (which must be on a line) its session. - Returns: false when there is no such field.

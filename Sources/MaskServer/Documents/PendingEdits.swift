@@ -95,6 +95,8 @@ struct PendingEdits: Sequence {
     /// stable sort of the old edits then the new (edits that come after a line's, as one more field's, are
     /// appended).
     mutating func add(_ edits: [PendingEdit]) {
+        // Nothing to add and no line to sort: nothing to do (a keystroke the text already fits).
+        guard !edits.isEmpty || !unordered.isEmpty else { return }
         var added: [Int: [PendingEdit]] = [:]
         for edit in edits { added[edit.line, default: []].append(edit) }
         count += edits.count

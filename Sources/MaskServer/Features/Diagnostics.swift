@@ -24,63 +24,97 @@ struct FieldProblem: Hashable, Sendable {
     }
 }
 
-/// The problem of each field that has one, by field id. Fields mostly share a handful of problems ("incomplete",
-/// a check digit), so each distinct problem is kept once and a field holds its number: 100,000 problem fields
-/// cost their ids and four bytes each, not a copy of the problem's strings each.
+/// The distinct problems of a document's fields, each kept once and numbered: a field holds its problem's number in
+/// its slot of the line tree (`LineTree.setProblem`). Fields mostly share a handful of problems ("incomplete", a
+/// check digit), so 100,000 problem fields cost four bytes each, not a copy of the problem's strings or an entry
+/// of a dictionary by id each.
 struct FieldProblems {
-    private var byField: [String: Int32] = [:]
     private var distinct: [FieldProblem] = []
     private var numbers: [FieldProblem: Int32] = [:]
     /// How many distinct problems trigger dropping those no field has any more (twice those kept at the last
-    /// drop, so it costs O(1) a problem, amortised).
+    /// drop, so it costs O(fields) once for as many new problems, amortised).
     private var compactAt = 64
 
-    subscript(id: String) -> FieldProblem? {
-        get { byField[id].map { distinct[Int($0)] } }
-        set {
-            guard let newValue else {
-                byField[id] = nil
-                return
-            }
-            if let number = numbers[newValue] {
-                byField[id] = number
-                return
-            }
-            if distinct.count >= compactAt { compact() }
-            numbers[newValue] = Int32(distinct.count)
-            byField[id] = Int32(distinct.count)
-            distinct.append(newValue)
-        }
+    /// The number of `problem` (added when new), -1 for none; `lines` holds the fields' numbers, renumbered when
+    /// the problems no field has are dropped.
+    mutating func number(_ problem: FieldProblem?, in lines: LineTree) -> Int32 {
+        guard let problem else { return -1 }
+        if let number = numbers[problem] { return number }
+        if distinct.count >= compactAt { compact(lines) }
+        let number = Int32(distinct.count)
+        numbers[problem] = number
+        distinct.append(problem)
+        return number
     }
 
-    /// Calls `body` with every field that has a problem and its problem, in no order.
-    func forEach(_ body: (_ id: String, _ problem: FieldProblem) -> Void) {
-        for (id, number) in byField { body(id, distinct[Int(number)]) }
-    }
+    /// The distinct problems, by number, until the next change.
+    var table: [FieldProblem] { distinct }
 
-    private mutating func compact() {
-        var renumbered: [Int32: Int32] = [:]
+    private mutating func compact(_ lines: LineTree) {
+        var renumbered = [Int32](repeating: -1, count: distinct.count)
         var kept: [FieldProblem] = []
-        for (id, number) in byField {
-            if let new = renumbered[number] {
-                byField[id] = new
-            } else {
-                renumbered[number] = Int32(kept.count)
-                byField[id] = Int32(kept.count)
-                kept.append(distinct[Int(number)])
-            }
+        lines.forEachProblem { _, number in
+            guard renumbered[Int(number)] < 0 else { return }
+            renumbered[Int(number)] = Int32(kept.count)
+            kept.append(distinct[Int(number)])
         }
+        lines.renumberProblems { renumbered[Int($0)] }
         distinct = kept
         numbers = Dictionary(uniqueKeysWithValues: kept.enumerated().map { ($1, Int32($0)) })
         compactAt = max(64, 2 * kept.count)
     }
 }
 
+/// A document's diagnostics in order, kept as places and problem numbers: 100,000 of them take about 3 MB, not
+/// the 7 MB of as many `Diagnostic`s (with the sorting's copies, 17 MB), and each `Diagnostic` is made when read.
+struct DiagnosticList: RandomAccessCollection, Equatable {
+    /// One diagnostic: its field's line and range (its scalar column and order key to sort by, its start and end
+    /// in the client's units) and the number of its problem.
+    struct Item {
+        var line: Int32
+        var column: Int32
+        var order: Int
+        var start: Int32
+        var end: Int32
+        var problem: Int32
+
+        init(line: Int, column: Int, order: Int, start: Int, end: Int, problem: Int32) {
+            // Lines and columns fit 32 bits: the line tree counts a document's bytes in 32 bits.
+            (self.line, self.column, self.order) = (Int32(clamping: line), Int32(clamping: column), order)
+            (self.start, self.end, self.problem) = (Int32(clamping: start), Int32(clamping: end), problem)
+        }
+    }
+
+    private let items: [Item]
+    private let problems: [FieldProblem]
+
+    init(items: [Item], problems: [FieldProblem]) {
+        self.items = items
+        self.problems = problems
+    }
+
+    init() { self.init(items: [], problems: []) }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { items.count }
+
+    subscript(index: Int) -> Diagnostic {
+        let item = items[index]
+        let problem = problems[Int(item.problem)]
+        let line = Int(item.line)
+        return Diagnostic(range: TextRange(start: Position(line: line, character: Int(item.start)),
+                                           end: Position(line: line, character: Int(item.end))),
+                          severity: problem.severity, code: problem.code, message: problem.message)
+    }
+
+    static func == (lhs: DiagnosticList, rhs: DiagnosticList) -> Bool { lhs.elementsEqual(rhs) }
+}
+
 /// What the daemon knows of one URI's diagnostics.
 struct DiagnosticsRecord {
     /// What the diagnostics last pushed, or last reported to a pull, were (none at first): a digest, not the list,
     /// which for 100,000 problem fields would be kept at about 100 bytes each.
-    var sent = DiagnosticsDigest([])
+    var sent = DiagnosticsDigest([Diagnostic]())
     /// The `resultId` of the last pull report.
     var sentID: String?
     /// Changes whenever the diagnostics may have changed: the `resultId` of the current ones.
@@ -101,7 +135,7 @@ struct DiagnosticsDigest: Hashable {
     private let count: Int
     private let hashes: (Int, Int)
 
-    init(_ diagnostics: [Diagnostic]) {
+    init<Diagnostics: Collection>(_ diagnostics: Diagnostics) where Diagnostics.Element == Diagnostic {
         count = diagnostics.count
         var first = Hasher(), second = Hasher()
         second.combine(0x6D61_736B_64)
@@ -129,18 +163,26 @@ extension Server {
     /// for `diagnosticsDelay` ms after the messages being handled (`publishChanges` then sends them).
     /// - Parameter withoutText: no text change came with it (a pull client is then asked to refresh).
     func diagnosticsMayHaveChanged(_ uri: String, withoutText: Bool = false) {
-        var record = diagnosticsState[uri] ?? DiagnosticsRecord(revision: 0)
-        if withoutText { record.changedWithoutText = true }
-        record.revision = nextDiagnosticsRevision
+        let revision = nextDiagnosticsRevision
         nextDiagnosticsRevision += 1
-        if client.diagnostics != .off { record.touched = true }
-        diagnosticsState[uri] = record
+        let touches = client.diagnostics != .off
+        // Changed in place: the URI is hashed once.
+        modifyDiagnosticsRecord(uri) { record in
+            if withoutText { record.changedWithoutText = true }
+            record.revision = revision
+            if touches { record.touched = true }
+        }
+    }
+
+    /// Changes the record of `uri` in its place, a new one if it has none.
+    private func modifyDiagnosticsRecord(_ uri: String, _ change: (inout DiagnosticsRecord) -> Void) {
+        change(&diagnosticsState[uri, default: DiagnosticsRecord(revision: 0)])
     }
 
     /// Notes a change to `uri`: diagnostics waiting for the document to be quiet wait again.
     func documentChanged(_ uri: String) {
-        guard diagnosticsState[uri]?.due != nil else { return }
-        diagnosticsState[uri]!.touched = true
+        guard let index = diagnosticsState.index(forKey: uri), diagnosticsState.values[index].due != nil else { return }
+        diagnosticsState.values[index].touched = true
     }
 
     /// Whether the client was last sent some diagnostics for `uri` (they may move with any change).
@@ -160,8 +202,11 @@ extension Server {
     /// The connection waits for input at most this long (its poll timeout), then calls `publishChanges`: the one
     /// timer of the daemon, with no thread.
     public var millisecondsUntilDue: Int? {
-        guard let due = (diagnosticsState.values.compactMap(\.due) + [inlayHintRefreshDue].compactMap { $0 }).min()
-        else { return nil }
+        var soonest = inlayHintRefreshDue
+        for record in diagnosticsState.values {
+            if let due = record.due, due < soonest ?? .max { soonest = due }
+        }
+        guard let due = soonest else { return nil }
         let now = clock()
         return due <= now ? 0 : Int(due - now)
     }
@@ -183,14 +228,22 @@ extension Server {
             inlayHintsTouched = false
             inlayHintRefreshDue = quietAt
         }
-        for (uri, record) in diagnosticsState where record.touched {
-            diagnosticsState[uri]!.touched = false
-            diagnosticsState[uri]!.due = quietAt
+        // Through indices, so the dictionary is changed in place rather than copied for the loop.
+        var anyDue = false
+        var index = diagnosticsState.startIndex
+        while index != diagnosticsState.endIndex {
+            if diagnosticsState.values[index].touched {
+                diagnosticsState.values[index].touched = false
+                diagnosticsState.values[index].due = quietAt
+            }
+            if let due = diagnosticsState.values[index].due, due <= now { anyDue = true }
+            index = diagnosticsState.index(after: index)
         }
         if let due = inlayHintRefreshDue, due <= now {
             inlayHintRefreshDue = nil
             refreshInlayHints()
         }
+        guard anyDue else { return }
         var refresh = false
         for uri in diagnosticsState.keys.sorted() {
             guard let due = diagnosticsState[uri]?.due, due <= now else { continue }
@@ -214,7 +267,7 @@ extension Server {
     ///
     /// - Complexity: O(p log n) for a document with p fields that have a problem and n lines.
     private func publishDiagnostics(_ uri: String) {
-        var diagnostics: [Diagnostic] = []
+        var diagnostics = DiagnosticList()
         var version: Int?
         if let document = documents[uri] {
             guard document.pending.isEmpty else { return }
@@ -222,7 +275,7 @@ extension Server {
             version = document.version
         }
         let digest = DiagnosticsDigest(diagnostics)
-        guard digest != diagnosticsState[uri]?.sent ?? DiagnosticsDigest([]) else { return }
+        guard digest != diagnosticsState[uri]?.sent ?? DiagnosticsDigest([Diagnostic]()) else { return }
         diagnosticsState[uri]?.sent = digest
         if let notifyElements, diagnostics.count >= JSONValue.piecewiseArrayLength {
             // Each diagnostic's JSON made as it is written: 100,000 of them are never values all at once.
@@ -231,7 +284,7 @@ extension Server {
                            "diagnostics", JSONElements(count: diagnostics.count) { diagnostics[$0].json })
         } else {
             notify(PublishDiagnosticsNotification.method,
-                   PublishDiagnosticsNotification.params(uri: uri, version: version, diagnostics))
+                   PublishDiagnosticsNotification.params(uri: uri, version: version, Array(diagnostics)))
         }
     }
 

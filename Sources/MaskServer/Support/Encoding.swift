@@ -19,30 +19,35 @@ extension JSONValue {
 
     static func from(_ edits: [TextEdit]) -> JSONValue { .array(edits.map(JSONValue.from)) }
 
-    /// The members every field state shares: `value` ... `mask`, `brand` when there is one, and
-    /// `region` and `type` for the phone preset (null while unknown).
-    static func stateMembers(_ r: FieldResult) -> [(String, JSONValue)] {
-        var members: [(String, JSONValue)] = [
-            ("value", .string(r.value)),
-            ("complete", .bool(r.complete)),
-            ("valid", .bool(r.valid)),
-            ("problems", .array(r.problems.map(JSONValue.string))),
-            ("next", r.next.map { .string($0.rawValue) } ?? .null),
-            ("placeholder", .string(r.placeholder)),
-            ("mask", .string(r.mask)),
-        ]
+    /// Appends the members every field state shares: `value` ... `mask`, `brand` when there is one, and
+    /// `region` and `type` for the phone preset (null while unknown). Appended to the caller's array, which has
+    /// room for them, so a keystroke's state is not gathered in one array and copied into another.
+    static func appendStateMembers(of r: FieldResult, to members: inout [(String, JSONValue)]) {
+        members.append(("value", .string(r.value)))
+        members.append(("complete", .bool(r.complete)))
+        members.append(("valid", .bool(r.valid)))
+        members.append(("problems", .array(r.problems.map(JSONValue.string))))
+        members.append(("next", r.next.map { .string($0.rawValue) } ?? .null))
+        members.append(("placeholder", .string(r.placeholder)))
+        members.append(("mask", .string(r.mask)))
         if let brand = r.brand { members.append(("brand", .string(brand))) }
         if r.isPhone {
             members.append(("region", r.region.map(JSONValue.string) ?? .null))
             members.append(("type", r.phoneType.map(JSONValue.string) ?? .null))
         }
-        return members
     }
+
+    /// How many members `appendStateMembers` appends at most.
+    static let stateMemberCount = 10
 
     /// A `FieldState`.
     static func from(_ s: FieldSnapshot) -> JSONValue {
-        var members = [("field", .string(s.id)), ("range", .from(s.range)), ("text", .string(s.text))]
-            + stateMembers(s.result)
+        var members: [(String, JSONValue)] = []
+        members.reserveCapacity(4 + stateMemberCount)
+        members.append(("field", .string(s.id)))
+        members.append(("range", .from(s.range)))
+        members.append(("text", .string(s.text)))
+        appendStateMembers(of: s.result, to: &members)
         if let rule = s.rule { members.append(("rule", ["source": .string(rule.source), "index": .from(rule.index)])) }
         return .object(JSONObject(members))
     }

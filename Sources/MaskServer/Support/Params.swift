@@ -10,11 +10,14 @@ struct Params {
     let object: JSONObject
     private let base: String
     private let key: String?
+    /// The object's place in the array `key` names, when it is an element of one.
+    private let index: Int?
 
-    /// Where the object sits in the message (`params.range`).
+    /// Where the object sits in the message (`params.range`, `params.contentChanges[0]`).
     var path: String {
         guard let key else { return base }
-        return "\(base).\(key)"
+        guard let index else { return "\(base).\(key)" }
+        return "\(base).\(key)[\(index)]"
     }
 
     /// The params of a message. - Parameter optional: absent or `null` params read as `{}`.
@@ -29,19 +32,28 @@ struct Params {
         }
         self.base = "params"
         self.key = nil
+        self.index = nil
     }
 
     init(object: JSONObject, path: String) {
         self.object = object
         self.base = path
         self.key = nil
+        self.index = nil
     }
 
-    /// The `Params` of member `key` of `parent`.
-    private init(object: JSONObject, parent: Params, key: String) {
+    /// The `Params` of member `key` of `parent`, or of element `index` of that member when given.
+    private init(object: JSONObject, parent: Params, key: String, index: Int? = nil) {
         self.object = object
         base = parent.path
         self.key = key
+        self.index = index
+    }
+
+    /// The `Params` of element `index` of array member `key`, whose path is spelled out only when a message
+    /// names it (a keystroke's `contentChanges[0]` is read without making one).
+    func element(_ object: JSONObject, at index: Int, of key: String) -> Params {
+        Params(object: object, parent: self, key: key, index: index)
     }
 
     func name(_ key: String) -> String { "\(path).\(key)" }

@@ -20,7 +20,7 @@ struct DidChangeTextDocumentNotification: NotificationMessage {
             guard let object = item.objectValue else {
                 throw p.typeError("contentChanges[\(index)]", "an object", item)
             }
-            let c = Params(object: object, path: "params.contentChanges[\(index)]")
+            let c = p.element(object, at: index, of: "contentChanges")
             let range = c.value("range") == nil ? nil : try c.range("range")
             return ContentChange(range: range, text: try c.string("text"))
         }

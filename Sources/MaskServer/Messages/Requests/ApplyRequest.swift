@@ -121,14 +121,15 @@ public enum ApplyResult {
                 "text": .string(text),
             ]
         }
-        var members: [(String, JSONValue)] = [
-            ("text", .string(result.text)),
-            ("caret", units(result.caret)),
-            ("selection", ["start": units(result.selection.lowerBound), "end": units(result.selection.upperBound)]),
-        ]
-        members += JSONValue.stateMembers(result)
-        members += [("rejected", .string(result.rejected)), ("overflow", .string(result.overflow)),
-                    ("edits", .array(edits))]
+        var members: [(String, JSONValue)] = []
+        members.reserveCapacity(6 + JSONValue.stateMemberCount)
+        members.append(("text", .string(result.text)))
+        members.append(("caret", units(result.caret)))
+        members.append(("selection", ["start": units(result.selection.lowerBound), "end": units(result.selection.upperBound)]))
+        JSONValue.appendStateMembers(of: result, to: &members)
+        members.append(("rejected", .string(result.rejected)))
+        members.append(("overflow", .string(result.overflow)))
+        members.append(("edits", .array(edits)))
         return .object(JSONObject(members))
     }
 }
