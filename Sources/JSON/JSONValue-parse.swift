@@ -60,6 +60,77 @@ extension JSONValue {
   }
 }
 
+/// A document's bytes in pieces, in order, each given up once parsing has read it: a large body (a `didOpen` of a
+/// 10 MB document) is never held whole while jansson reads it (jansson keeps its own copy of the string it is
+/// reading and the decoded string besides).
+public final class ByteChunks: Hashable, @unchecked Sendable {
+  fileprivate var chunks: [[UInt8]]
+  /// The chunk being read, and the next byte of it to read.
+  fileprivate var index = 0
+  fileprivate var offset = 0
+
+  public init(_ chunks: [[UInt8]] = []) {
+    self.chunks = chunks
+  }
+
+  /// Adds bytes at the end.
+  public func append(_ bytes: [UInt8]) {
+    if !bytes.isEmpty { chunks.append(bytes) }
+  }
+
+  /// The bytes not yet read, in all.
+  public var count: Int { chunks[index...].reduce(0) { $0 + $1.count } - offset }
+
+  /// The bytes not yet read, in one array (for tests and small bodies).
+  public var joined: [UInt8] { Array(chunks[index...].joined().dropFirst(offset)) }
+
+  /// Chunks are equal when the bytes still to read are.
+  public static func == (lhs: ByteChunks, rhs: ByteChunks) -> Bool { lhs.joined == rhs.joined }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(joined) }
+
+  /// Copies up to `room` bytes to `target`, giving up each chunk once it is read. - Returns: the bytes copied.
+  fileprivate func read(into target: UnsafeMutableRawPointer, room: Int) -> Int {
+    var copied = 0
+    while copied < room, index < chunks.count {
+      let take = min(room - copied, chunks[index].count - offset)
+      chunks[index].withUnsafeBytes { bytes in
+        (target + copied).copyMemory(from: bytes.baseAddress! + offset, byteCount: take)
+      }
+      copied += take
+      offset += take
+      if offset == chunks[index].count {
+        chunks[index] = []
+        index += 1
+        offset = 0
+      }
+    }
+    return copied
+  }
+}
+
+extension JSONValue {
+  /// Parses one JSON document given in chunks, as ``parse(_:)-(UnsafeRawBufferPointer)`` parses the same bytes
+  /// (the same value, or the same error and position), giving up each chunk once jansson has read it.
+  ///
+  /// - Throws: ``JSONParseError``.
+  public static func parse(_ chunks: ByteChunks) throws -> JSONValue {
+    var error = json_error_t()
+    let flags = Int(JSON_DECODE_ANY | JSON_ALLOW_NUL)
+    let reader: json_load_callback_t = { buffer, room, context in
+      guard let buffer, let context else { return 0 }
+      return Unmanaged<ByteChunks>.fromOpaque(context).takeUnretainedValue().read(into: buffer, room: room)
+    }
+    let root = withExtendedLifetime(chunks) {
+      json_load_callback(reader, Unmanaged.passUnretained(chunks).toOpaque(), flags, &error)
+    }
+    // A large document's tree is jansson's own (malloc), not in the thread's region: freed here.
+    guard let root else { throw JSONParseError(jansson: &error) }
+    defer { json_decref(root) }
+    return convert(root, levels: recursiveBuildLevels)
+  }
+}
+
 extension JSONParseError {
   /// Reads jansson's error record.
   init(jansson error: inout json_error_t) {

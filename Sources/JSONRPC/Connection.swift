@@ -93,7 +93,9 @@ public final class Connection {
   public init(input: Int32 = 0, output: Int32 = 1, maxMessageSize: Int = 64 << 20) {
     self.input = input
     self.output = output
-    splitter = FrameSplitter(maxMessageSize: maxMessageSize)
+    // A body of a mebibyte or more (a didOpen of a big document) stays in the chunks it is read in, each given up
+    // as jansson reads it, so the body and jansson's copies of its text are not all held at once.
+    splitter = FrameSplitter(maxMessageSize: maxMessageSize, chunkingFrom: 1 << 20)
   }
 
   /// Reads and dispatches messages until the input ends, the output is closed, or ``stop()`` is called.
@@ -256,6 +258,7 @@ public final class Connection {
     while let event = splitter.next() {
       switch event {
       case .message(let body): queue.append(decode(body))
+      case .chunkedMessage(let body): queue.append(decode(body))
       case .error(let error): queue.append(.framingError(error))
       }
     }
@@ -340,9 +343,18 @@ public final class Connection {
 
   /// Reads one body as JSON, then as an envelope or a batch of envelopes.
   private func decode(_ body: [UInt8]) -> Incoming {
+    decode { try JSONValue.parse(body) }
+  }
+
+  /// Reads one large body, given up a chunk at a time as jansson reads it.
+  private func decode(_ body: ByteChunks) -> Incoming {
+    decode { try JSONValue.parse(body) }
+  }
+
+  private func decode(_ parse: () throws -> JSONValue) -> Incoming {
     let value: JSONValue
     do {
-      value = try JSONValue.parse(body)
+      value = try parse()
     } catch {
       return .malformed(DecodingFailure(id: nil, error: .parseError("invalid JSON: \(error)")))
     }

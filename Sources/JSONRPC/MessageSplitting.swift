@@ -1,5 +1,7 @@
 // The JSONRPC layer: LSP base-protocol framing over bytes, with no I/O; see ARCHITECTURE.md.
 
+import JSON
+
 /// Splits a byte stream into `Content-Length` framed message bodies, as the LSP base protocol defines them.
 ///
 /// Feed bytes with `append` as they arrive, then call ``next()`` until it returns nil (more bytes needed).
@@ -20,6 +22,8 @@
 /// - A header block without a valid `Content-Length` is reported and dropped; its body is then skipped as garbage.
 ///
 /// Memory stays bounded by ``maxHeaderLineLength``, `maxMessageSize` and the size of the chunks appended.
+///
+/// Import `JSON` for ``FrameEvent/chunkedMessage(_:)``'s ``ByteChunks``.
 public struct FrameSplitter {
   /// The longest header line accepted, in bytes without its line ending.
   public static let maxHeaderLineLength = 4096
@@ -27,7 +31,12 @@ public struct FrameSplitter {
   /// The largest body accepted, in bytes.
   public let maxMessageSize: Int
 
+  /// Bodies this long or longer are kept in the chunks they arrived in (``FrameEvent/chunkedMessage(_:)``); nil: never.
+  public let chunkingFrom: Int?
+
   private var buffer: [UInt8] = []
+  /// The chunks of the large body being read.
+  private var largeBody = ByteChunks()
   /// The index in `buffer` of the first byte not yet consumed.
   private var start = 0
   private var state = State.header
@@ -42,6 +51,8 @@ public struct FrameSplitter {
   private enum State {
     case header
     case body(Int)
+    /// A large body, of which this many bytes are still to come (in `largeBody` as they do).
+    case chunkedBody(Int)
     case skipping(Int)
   }
 
@@ -56,9 +67,13 @@ public struct FrameSplitter {
 
   /// Creates a splitter.
   ///
-  /// - Parameter maxMessageSize: the largest body accepted, in bytes (default 64 MiB).
-  public init(maxMessageSize: Int = 64 << 20) {
+  /// - Parameters:
+  ///   - maxMessageSize: the largest body accepted, in bytes (default 64 MiB).
+  ///   - chunkingFrom: bodies this long or longer are given as the chunks they arrived in, never gathered into one
+  ///     buffer, so they can be parsed and freed a chunk at a time (nil, the default: every body is one array).
+  public init(maxMessageSize: Int = 64 << 20, chunkingFrom: Int? = nil) {
     self.maxMessageSize = max(0, maxMessageSize)
+    self.chunkingFrom = chunkingFrom
   }
 
   /// The number of bytes held, waiting to be split.
@@ -81,6 +96,12 @@ public struct FrameSplitter {
       let dropped = min(remaining, bytes.count)
       bytes = bytes.dropFirst(dropped)
       state = remaining == dropped ? .header : .skipping(remaining - dropped)
+    }
+    if case .chunkedBody(let remaining) = state, remaining > 0 {
+      let taken = min(remaining, bytes.count)
+      largeBody.append(Array(bytes.prefix(taken)))
+      bytes = bytes.dropFirst(taken)
+      state = .chunkedBody(remaining - taken)
     }
     if start > 0, start == buffer.count || (start >= 1 << 16 && start * 2 >= buffer.count) {
       buffer.removeFirst(start)
@@ -106,7 +127,21 @@ public struct FrameSplitter {
           return nil
         }
         state = .header
+      case .chunkedBody(let remaining):
+        guard remaining == 0 else { return nil }
+        state = .header
+        let body = largeBody
+        largeBody = ByteChunks()
+        return .chunkedMessage(body)
       case .body(let length):
+        if let chunkingFrom, length >= chunkingFrom {
+          // What has arrived of it is its first chunk; the rest is kept as it comes (`append`).
+          let taken = min(length, bufferedByteCount)
+          largeBody.append(Array(buffer[start..<start + taken]))
+          start += taken
+          state = .chunkedBody(length - taken)
+          continue
+        }
         guard bufferedByteCount >= length else { return nil }
         state = .header
         guard length >= 1 << 20 else {
@@ -345,6 +380,8 @@ public struct FrameSplitter {
 public enum FrameEvent: Hashable, Sendable {
   /// A complete message body, which is not yet known to be JSON.
   case message([UInt8])
+  /// A complete large body, in the chunks it arrived in (a splitter made with `chunkingFrom`).
+  case chunkedMessage(ByteChunks)
   /// A problem in the stream; the splitter has already resynchronised.
   case error(FramingError)
 }

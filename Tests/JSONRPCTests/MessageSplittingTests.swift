@@ -1,5 +1,6 @@
 // Tests for Content-Length framing: every stream is fed whole, in small chunks and byte by byte.
 
+import JSON
 import JSONRPC
 import XCTest
 
@@ -19,8 +20,10 @@ final class MessageSplittingTests: XCTestCase {
     file: StaticString = #filePath, line: UInt = #line
   ) {
     let bytes = Array(input.utf8)
+    // Also with bodies kept in the chunks they arrive in (all of them, or those of 5 bytes or more): the same events.
+    for chunking in [nil, 1, 5] as [Int?] {
     for chunk in [bytes.count] + chunks where chunk > 0 {
-      var splitter = FrameSplitter(maxMessageSize: maxMessageSize)
+      var splitter = FrameSplitter(maxMessageSize: maxMessageSize, chunkingFrom: chunking)
       var events: [Expected] = []
       var offset = 0
       while offset < bytes.count {
@@ -29,11 +32,14 @@ final class MessageSplittingTests: XCTestCase {
         while let event = splitter.next() {
           switch event {
           case .message(let body): events.append(.message(String(decoding: body, as: UTF8.self)))
+          case .chunkedMessage(let body): events.append(.message(String(decoding: body.joined, as: UTF8.self)))
           case .error(let error): events.append(.error(error.kind))
           }
         }
       }
-      XCTAssertEqual(events, expected, "fed in chunks of \(chunk)", file: file, line: line)
+      XCTAssertEqual(events, expected, "fed in chunks of \(chunk), chunking \(chunking.map(String.init) ?? "off")",
+                     file: file, line: line)
+    }
     }
   }
 

@@ -288,6 +288,62 @@ final class JSONValueTests: XCTestCase {
     checkFails("{\"a\" 1}", "':' expected")
   }
 
+  /// A document fed to jansson in chunks that are given up as read parses as the same bytes whole do: the same
+  /// value, or the same error at the same place, for random documents (valid, cut short, with bytes changed, with
+  /// invalid UTF-8) cut at random places, multi-byte characters cut across chunks among them.
+  func testParseChunks_sameAsWhole_forRandomDocumentsAndCuts() {
+    var generator = SplitMix(seed: 41)
+    let pieces = ["a", "é", "日本", "😀", "\\\"", "\\u00e9", "\\ud83d\\ude00", "\\u0000", " ", "\\n"]
+    func randomText(_ depth: Int) -> String {
+      switch generator.next(below: depth > 3 ? 5 : 7) {
+      case 0: return "null"
+      case 1: return generator.next(below: 2) == 0 ? "true" : "false"
+      case 2: return String(Int64(bitPattern: generator.next()))
+      case 3: return "\(Double(generator.next(below: 2_000_001)) / 7 - 100_000)"
+      case 4: return "\"" + (0..<generator.next(below: 40)).map { _ in pieces[generator.next(below: pieces.count)] }.joined() + "\""
+      case 5: return "[" + (0..<generator.next(below: 5)).map { _ in randomText(depth + 1) }.joined(separator: ", ") + "]"
+      default:
+        return "{" + (0..<generator.next(below: 5)).map { "\"k\($0)é\": " + randomText(depth + 1) }.joined(separator: ",\n") + "}"
+      }
+    }
+    let invalid: [[UInt8]] = [[0xFF], [0xC3], [0xE6, 0x97], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0]]
+    for round in 0..<400 {
+      var bytes = Array(randomText(0).utf8)
+      switch round % 5 {
+      case 1 where !bytes.isEmpty: bytes.removeLast(generator.next(below: bytes.count) + 1)
+      case 2 where !bytes.isEmpty: bytes[generator.next(below: bytes.count)] = UInt8(truncatingIfNeeded: generator.next())
+      case 3: bytes.insert(contentsOf: invalid[generator.next(below: invalid.count)], at: generator.next(below: bytes.count + 1))
+      default: break
+      }
+      let whole = Result { try JSONValue.parse(bytes) }
+      for cutting in 0..<4 {
+        var chunks: [[UInt8]] = []
+        var offset = 0
+        while offset < bytes.count {
+          let size = cutting == 0 ? 1 : 1 + generator.next(below: cutting == 3 ? 3000 : 9)
+          chunks.append(Array(bytes[offset..<min(bytes.count, offset + size)]))
+          offset += size
+        }
+        let fed = ByteChunks(chunks)
+        XCTAssertEqual(fed.joined, bytes)
+        let chunked = Result { try JSONValue.parse(fed) }
+        switch (whole, chunked) {
+        case (.success(let a), .success(let b)):
+          XCTAssertEqual(a, b, String(decoding: bytes, as: UTF8.self))
+        case (.failure(let a), .failure(let b)):
+          XCTAssertEqual(a as? JSONParseError, b as? JSONParseError, String(decoding: bytes, as: UTF8.self))
+        default:
+          XCTFail("whole \(whole), in chunks \(chunked): \(String(decoding: bytes, as: UTF8.self))")
+        }
+        XCTAssertEqual(fed.count, 0, "every chunk read was given up")
+      }
+    }
+    // A document of a few megabytes, one long string as a didOpen's text is.
+    let long = Array(#"{"text":""#.utf8) + Array(String(repeating: "line é 😀\\n", count: 300_000).utf8) + Array(#""}"#.utf8)
+    let chunks = stride(from: 0, to: long.count, by: 65_536).map { Array(long[$0..<min(long.count, $0 + 65_536)]) }
+    XCTAssertEqual(try JSONValue.parse(ByteChunks(chunks)), try JSONValue.parse(long))
+  }
+
   func testAccessors() {
     let value: JSONValue = ["s": "x", "i": 3, "d": 2.0, "h": 2.5, "b": true, "n": nil, "a": [1], "o": [:]]
     XCTAssertEqual(value["s"]?.stringValue, "x")

@@ -50,6 +50,28 @@ final class BadInputTests: XCTestCase {
         checkStateKept()
     }
 
+    /// A body of megabytes (read a chunk at a time, each given up as parsed) that is not JSON gets the error a
+    /// whole parse gives, at the same place, and nothing is lost.
+    func testLargeBodyWithInvalidUTF8_isParseErrorAtItsPlace() throws {
+        var body = Array(#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":"#.utf8)
+        body += Array(#"{"uri":"file:///big.txt","languageId":"","version":1,"text":""#.utf8)
+        body += Array(String(repeating: "é😀 a line\\n", count: 150_000).utf8)
+        body.append(0xFF)
+        body += Array(#"tail"}}}"#.utf8)
+        XCTAssertGreaterThan(body.count, 2 << 20)
+        var whole: JSONParseError?
+        XCTAssertThrowsError(try JSONValue.parse(body)) { whole = $0 as? JSONParseError }
+        let expected = try XCTUnwrap(whole)
+        client.writeFrame(body)
+        let log = client.waitFor { $0["method"] == "window/logMessage" }
+        XCTAssertEqual(log?["params"]?["type"], 1)
+        let message = log?["params"]?["message"]?.stringValue ?? ""
+        XCTAssertTrue(message.hasSuffix("invalid JSON: \(expected)"), message)
+        XCTAssertTrue(message.contains("byte \(body.count - 9)"), message)
+        _ = client.take("window/logMessage")
+        checkStateKept()
+    }
+
     func testWrongContentLength_andGarbageHeader_daemonResynchronises() {
         let body = Array(#"{"jsonrpc":"2.0","id":500,"method":"maskd/fields","params":{}}"#.utf8)
         client.write(Array("Content-Length: 10\r\n\r\n".utf8) + body)

@@ -41,6 +41,23 @@ final class DocumentScaleTests: XCTestCase {
         XCTAssertEqual(document.lines.lineOfField("f\(fieldCount - 1)"), (fieldCount - 1) * step + 1)
     }
 
+    /// The real daemon reads a didOpen of megabytes (a chunk at a time) into the text the editor has: fields
+    /// opened on its first, a middle and its last line, after characters of two and four bytes (two UTF-16 units
+    /// for the emoji), hold the digits there.
+    func testLargeDidOpen_throughTheDaemon_isTheEditorsText() throws {
+        let client = try DaemonClient()
+        defer { _ = client.finish() }
+        client.initialize()
+        let count = 60_000
+        let lines = (0..<count).map { "é😀 \($0 % 10)\\ \"line\" 4111 1111 1111 \(String(1000 + $0 % 9000))" }
+        let editor = Editor(client, uri: "file:///big.txt", text: lines.joined(separator: "\n"))
+        for line in [0, count / 2 + 1, count - 1] {
+            let start = 14
+            let result = editor.openField(line, start, start + 19, mask: ["preset": "card"])
+            XCTAssertEqual(result["state"]?["text"]?.stringValue, "4111 1111 1111 \(1000 + line % 9000)", "line \(line)")
+        }
+    }
+
     func testTyping_in10MBDocumentWith100000Fields_tracksEveryField() throws {
         try typeInTheMiddle(lines: 1, fields: 1)
         try typeInTheMiddle(lines: 200_000, fields: 100_000)

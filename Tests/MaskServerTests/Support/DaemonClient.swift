@@ -95,6 +95,8 @@ final class DaemonClient {
                 } else {
                     strayOutput.append("a body that is not JSON: \(String(decoding: body.prefix(80), as: UTF8.self))")
                 }
+            case .chunkedMessage(let chunks):
+                if let value = try? JSONValue.parse(chunks) { inbox.append(value) } else { strayOutput.append("a body that is not JSON") }
             case .error(let error):
                 strayOutput.append("\(error)")
             }
