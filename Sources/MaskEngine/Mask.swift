@@ -439,29 +439,31 @@ public final class Mask: @unchecked Sendable {
                            selection: Range<Int>, rejected: String, overflow: String, brand: String?) -> FieldResult {
         let tail = program.tail(of: layout)
         var value = known.map { DeferredValue.string($0) } ?? U.deferredValue(program, layout.cells, limit: program.limit(of: layout))
-        var problems: [String] = []
-        if tail.missing > 0 {
-            problems = program.missingProblem(tail.missing)
-        } else {
-            // Most lists are empty: one is taken as it is, and only a second one is appended.
-            func add(_ more: [String]) {
-                if problems.isEmpty { problems = more } else if !more.isEmpty { problems += more }
-            }
-            add(program.blockProblems(layout))
-            if case .dynamic(let dynamic) = kind {
-                let prefix = U.alnumPrefix(layout.cells.lazy.map { $0.char })
-                add(dynamic.problems(prefix, layout.cells.count, brand))
-            }
-            if !checks.validators.isEmpty {
-                let written = value.string
-                value = .string(written)
-                add(checks.problems(written))
-            }
-        }
+        let problems = tail.missing > 0 ? program.missingProblem(tail.missing)
+                                        : problemsOfComplete(program, layout, brand: brand, value: &value)
         return FieldResult(
             text: text, selection: selection, deferredValue: value, complete: tail.missing == 0,
             valid: problems.isEmpty, problems: problems, next: tail.next, placeholder: tail.placeholder,
             mask: program.notation, brand: brand, rejected: rejected, overflow: overflow)
+    }
+
+    /// A complete field's problems: its blocks', the card brand's, the validators' (which read the value: it is
+    /// written now and kept written).
+    private func problemsOfComplete<U>(_ program: Program, _ layout: Layout<U>, brand: String?,
+                                       value: inout DeferredValue) -> [String] {
+        // Most lists are empty: one is taken as it is, and only a second one is appended.
+        var problems = program.blockProblems(layout)
+        if case .dynamic(let dynamic) = kind {
+            let more = dynamic.problems(U.alnumPrefix(layout.cells.lazy.map { $0.char }), layout.cells.count, brand)
+            if problems.isEmpty { problems = more } else { problems += more }
+        }
+        if !checks.validators.isEmpty {
+            let written = value.string
+            value = .string(written)
+            let more = checks.problems(written)
+            if problems.isEmpty { problems = more } else { problems += more }
+        }
+        return problems
     }
 
     /// A number field's result with the mask's `regex` and validators applied.

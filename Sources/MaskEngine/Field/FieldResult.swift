@@ -35,9 +35,9 @@ public struct FieldResult: Hashable, Sendable {
     public var overflow: String
     /// The `phone` preset: the region of the number as typed (ISO 3166-1, `001` for
     /// non-geographic numbers); nil while unknown and for other masks.
-    public var region: String? = nil
+    public var region: String?
     /// The `phone` preset: the kind of number (`mobile`, `fixed`, ...); nil while unknown.
-    public var phoneType: String? = nil
+    public var phoneType: String?
     /// `value`, or how to write it.
     private var deferredValue: DeferredValue
 

@@ -61,6 +61,13 @@ struct KeptReading: FieldReading, @unchecked Sendable {
         // A paste's buffer is not kept: only a keystroke's few bytes are worth the room.
         if inserted.count > 64 { inserted = [] }
         inserted.removeAll(keepingCapacity: true)
+        let utf8 = text.utf8
+        if utf8.count == 1, let byte = utf8.first {
+            // A keystroke: one byte.
+            guard byte < 0x80, byte != 0x0D else { return nil }
+            inserted.append(byte)
+            return inserted
+        }
         var text = text
         let ascii = text.withUTF8 { bytes in
             guard EncodedText.isSingleByte(bytes) else { return false }

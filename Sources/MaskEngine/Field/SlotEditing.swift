@@ -97,8 +97,9 @@ extension Program {
             d.trace.append((Int32(cursor), Int32(cells.count)))
         }
         d.cuts = Cuts(rejectedUnits: rejected, overflowUnits: overflow)
-        d.cuts.leave(chars[i...], for: self)
-        d.layout = Layout(cells: cells, end: cursor)
+        if i < chars.count { d.cuts.leave(chars[i...], for: self) }
+        swap(&cells, &d.layout.cells)
+        d.layout.end = cursor
     }
 
     /// The formatted text's offset for an offset in the text that was read, with forward

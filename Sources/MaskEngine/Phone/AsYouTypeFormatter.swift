@@ -22,7 +22,9 @@ struct AsYouTypeFormatter: Sendable {
     /// The region the field reads numbers of, nil for international input only.
     private let defaultRegion: String?
     /// The metadata in force: the default region's calling code's, until a calling code is typed.
-    private(set) var metadata: PhoneRegion?
+    private(set) var metadata: PhoneRegion? {
+        didSet { table = Self.table(metadata, international: candidatesAreInternational) }
+    }
     /// The text for the keys so far.
     private(set) var output: [UInt8] = []
     /// Every key so far.
@@ -35,9 +37,20 @@ struct AsYouTypeFormatter: Sendable {
     private var template: [UInt8] = []
     private var lastMatch = 0
     private var currentPattern: Int?
-    /// Indexes of the candidate formats in `formats`.
+    /// Indexes of the candidate formats in `table`.
     private var candidates: [Int] = []
-    private var candidatesAreInternational = false
+    /// Every candidate matched its last leading-digits pattern, which then matches whatever digits
+    /// follow: narrowing them again keeps them all.
+    private var candidatesSettled = false
+    private var candidatesAreInternational = false {
+        didSet { table = Self.table(metadata, international: candidatesAreInternational) }
+    }
+    /// The formats candidates are taken from (the metadata's national or international ones), nil while no
+    /// metadata is in force.
+    private var table: PhoneRegion.FormatTable?
+    /// The lengths some candidate's whole pattern may take, as bits (`FormatTable.Traits.wholeLengths`);
+    /// nil when the candidates changed since it was taken.
+    private var candidatesWholeLengths: UInt64?
     private var ableToFormat = true
     /// An international or national prefix was typed: the number is a whole national number.
     private(set) var isCompleteNumber = false
@@ -49,15 +62,21 @@ struct AsYouTypeFormatter: Sendable {
     init(region: String?) {
         defaultRegion = region
         metadata = region.flatMap(PhoneMetadata.callingCode(of:)).flatMap(PhoneMetadata.mainRegion(forCallingCode:))
+        table = Self.table(metadata, international: false)
     }
 
-    private var formats: [PhoneRegion.Format] {
-        guard let metadata else { return [] }
-        return candidatesAreInternational ? metadata.internationalFormats : metadata.nationalFormats
+    private static func table(_ metadata: PhoneRegion?, international: Bool) -> PhoneRegion.FormatTable? {
+        guard let metadata else { return nil }
+        return international ? metadata.internationalTable : metadata.nationalTable
     }
 
     /// Reads one key: an ASCII digit, or `+` as the first key.
     mutating func input(_ key: UInt8) {
+        if keys.isEmpty {
+            // One allocation each for a number's keys and digits, rather than one per doubling.
+            keys.reserveCapacity(PhoneField.maximumDigits + 1)
+            nationalNumber.reserveCapacity(PhoneField.maximumDigits)
+        }
         keys.append(key)
         if key != Self.plus { nationalNumber.append(key) }
         if !ableToFormat {
@@ -120,6 +139,7 @@ struct AsYouTypeFormatter: Sendable {
         ableToFormat = true
         expectingCallingCode = false
         candidates = []
+        candidatesWholeLengths = nil
         lastMatch = 0
         template = []
         currentPattern = nil
@@ -138,9 +158,13 @@ struct AsYouTypeFormatter: Sendable {
     /// The formats that may apply, judged by how the number was typed (with a national prefix, an
     /// international one, or neither) and by its leading digits.
     private mutating func collectCandidates() {
+        candidatesSettled = false
         let international = isCompleteNumber && extractedNationalPrefix.isEmpty
         candidatesAreInternational = international && !(metadata?.internationalFormats.isEmpty ?? true)
-        for (index, format) in formats.enumerated() {
+        candidatesWholeLengths = nil
+        guard let table else { return }
+        candidates.reserveCapacity(table.traits.count)
+        for (index, format) in table.traits.enumerated() {
             if !extractedNationalPrefix.isEmpty, format.ruleHasFirstGroupOnly, !format.nationalPrefixOptional,
                !format.hasCarrierCodeRule {
                 // Typed with a national prefix: formats that never show one do not apply.
@@ -158,24 +182,37 @@ struct AsYouTypeFormatter: Sendable {
 
     /// Keeps the candidates whose leading-digits pattern for this many digits matches.
     private mutating func narrowCandidates(_ leading: [UInt8]) {
+        if candidatesSettled { return }
+        guard let table else { return }
         let which = leading.count - 3
-        let formats = self.formats
+        var settled = true
+        let before = candidates.count
+        defer { if candidates.count != before { candidatesWholeLengths = nil } }
         candidates.removeAll { index in
-            let patterns = formats[index].leadingDigits
-            guard !patterns.isEmpty else { return false }
+            let patterns = table.traits[index].leadingCount
+            guard patterns > 0 else { return false }
             // Fewer than three digits take the last pattern, as the reference does.
-            let pattern = which < 0 ? patterns[patterns.count - 1] : patterns[min(which, patterns.count - 1)]
-            return !pattern.matches(leading[...], whole: false)
+            let (matches, byAutomaton) = table.leadingMatches(index, which < 0 ? patterns - 1 : min(which, patterns - 1),
+                                                              leading[...])
+            guard matches else { return true }
+            // Only the last pattern is asked of longer numbers (fewer digits than three also take it, but
+            // three take the first).
+            settled = settled && which >= patterns - 1 && byAutomaton
+            return false
         }
+        candidatesSettled = settled
     }
 
     /// The number shown by the first candidate whose whole pattern it matches, when that shows
     /// every key; empty otherwise.
     private mutating func formatWholeNumber() -> [UInt8] {
-        let formats = self.formats
-        for index in candidates {
-            let format = formats[index]
-            guard format.matchesWhole(nationalNumber[...]) else { continue }
+        guard let table else { return [] }
+        let lengths = candidatesWholeLengths ?? candidates.reduce(0) { $0 | table.traits[$1].wholeLengths }
+        candidatesWholeLengths = lengths
+        // No candidate's whole pattern takes this many digits: none can format the number (most keys).
+        if nationalNumber.count < 64, lengths & 1 << UInt64(nationalNumber.count) == 0 { return [] }
+        for index in candidates where table.matchesWhole(index, nationalNumber[...]) {
+            let format = table.formats[index]
             spaceAfterNationalPrefix = format.ruleSeparatesPrefix
             let shown = withPrefix(format.formatted(nationalNumber[...]))
             if PhoneField.afterLastKey(keys, in: shown) != nil { return shown }
@@ -185,10 +222,13 @@ struct AsYouTypeFormatter: Sendable {
 
     /// Takes the first candidate that gives a template long enough; false when none does.
     private mutating func makeTemplate() -> Bool {
-        let formats = self.formats
+        guard let table else {
+            ableToFormat = false
+            return false
+        }
         while let first = candidates.first {
-            let format = formats[first]
-            if currentPattern == format.patternID { return false }
+            if currentPattern == table.traits[first].patternID { return false }
+            let format = table.formats[first]
             if let template = format.template, format.templateDigits >= nationalNumber.count {
                 self.template = template
                 currentPattern = format.patternID
@@ -197,6 +237,7 @@ struct AsYouTypeFormatter: Sendable {
                 return true
             }
             candidates.removeFirst()
+            candidatesWholeLengths = nil
         }
         ableToFormat = false
         return false
@@ -225,12 +266,10 @@ struct AsYouTypeFormatter: Sendable {
         var filled = Filled.keys
         for digit in nationalNumber { filled = fillTemplate(with: digit) }
         guard ableToFormat else { return keys }
-        let national: [UInt8]
         switch filled {
-        case .upTo(let place): national = Array(template[...place])
-        case .keys: national = keys
+        case .upTo(let place): return withPrefix(template[...place])
+        case .keys: return withPrefix(keys)
         }
-        return withPrefix(national)
     }
 
     /// Appends what `filled` shows to `output`.
@@ -255,8 +294,13 @@ struct AsYouTypeFormatter: Sendable {
     }
 
     /// The prefix and `national`, with a space between when the format's national prefix rule has one.
-    private func withPrefix(_ national: [UInt8]) -> [UInt8] {
-        separatesPrefix ? prefix + [Self.space] + national : prefix + national
+    private func withPrefix(_ national: some Collection<UInt8>) -> [UInt8] {
+        var shown: [UInt8] = []
+        shown.reserveCapacity(prefix.count + 1 + national.count)
+        shown.append(contentsOf: prefix)
+        if separatesPrefix { shown.append(Self.space) }
+        shown.append(contentsOf: national)
+        return shown
     }
 
     /// Sets apart a national prefix at the start of the national number, and returns it.

@@ -24,13 +24,17 @@ extension PhoneField {
     /// The kept state: changed only while uniquely referenced, so copies shared between threads
     /// are never written.
     fileprivate final class State: @unchecked Sendable {
+        // Changed only by the one thread holding the handle (the reference is unique then): no dynamic
+        // exclusivity checks, which were 5% of a key.
         /// The formatter after the keys of `text`, and whether the number was full.
-        var typed: Typed
+        @exclusivity(unchecked) var typed: Typed
         /// The text the state is of (the handle's own; checked again, since a string compares cheaply).
-        var text: String
+        @exclusivity(unchecked) var text: String
         /// The text's length (it is ASCII) and the offset just after its last element.
-        var count = 0
-        var afterLastElement = 0
+        @exclusivity(unchecked) var count = 0
+        @exclusivity(unchecked) var afterLastElement = 0
+        /// The number's patterns' states after its digits (kept only while its keys are typed one by one).
+        @exclusivity(unchecked) var reading = PhoneNumber.Reading()
 
         init(_ typed: Typed, text: String, count: Int, afterLastElement: Int) {
             self.typed = typed
@@ -62,9 +66,10 @@ extension PhoneField {
                 let shared = kept.state!
                 kept.state = State(shared.typed, text: shared.text, count: shared.count,
                                    afterLastElement: shared.afterLastElement)
+                kept.state!.reading = shared.reading
             }
             let state = kept.state!
-            let number = state.typed.type(key, in: self)
+            let number = state.typed.type(key, in: self, reading: &state.reading)
             let keys = state.typed.formatter.keys, shown = state.typed.formatter.output
             if let afterLastKey = Self.afterLastKey(keys, in: shown) {
                 // As the stateless path: the caret after the keys before the edit and the one typed,
@@ -115,22 +120,28 @@ extension PhoneField {
     /// The offset just after the last key in `text`, when reading `text` back gives exactly `keys`
     /// (its digits and `+`, in order); nil otherwise.
     static func afterLastKey(_ keys: [UInt8], in text: [UInt8]) -> Int? {
-        var read = 0, after = 0
-        for (offset, byte) in text.enumerated() where byte == UInt8(ascii: "+") || (byte >= 0x30 && byte <= 0x39) {
-            guard read < keys.count, keys[read] == byte else { return nil }
-            read += 1
-            after = offset + 1
+        keys.withUnsafeBufferPointer { keys in
+            text.withUnsafeBufferPointer { text in
+                var read = 0, after = 0
+                for offset in 0..<text.count {
+                    let byte = text[offset]
+                    guard byte == UInt8(ascii: "+") || (byte &- 0x30) < 10 else { continue }
+                    guard read < keys.count, keys[read] == byte else { return nil }
+                    read += 1
+                    after = offset + 1
+                }
+                return read == keys.count ? after : nil
+            }
         }
-        return read == keys.count ? after : nil
     }
 }
 
 extension PhoneField.Typed {
     /// Feeds the formatter one more key (in place: no copy of its arrays), and gives its keys read
-    /// as a number.
-    mutating func type(_ key: UInt8, in field: PhoneField) -> PhoneNumber {
+    /// as a number, resuming `reading`.
+    mutating func type(_ key: UInt8, in field: PhoneField, reading: inout PhoneNumber.Reading) -> PhoneNumber {
         formatter.input(key)
-        let number = PhoneNumber(keys: formatter.keys, home: field.home)
+        let number = PhoneNumber.read(formatter.keys, home: field.home, reading: &reading)
         full = field.isFull(formatter, number: number)
         return number
     }

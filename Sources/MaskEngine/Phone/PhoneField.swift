@@ -197,16 +197,26 @@ final class PhoneField: Sendable {
     /// Whether another digit could make no number: the national number has the longest length
     /// the region has (as `parse` reads it, national prefix and carrier codes set apart).
     /// `number`: the formatter's keys read as a number, when the caller has it.
-    func isFull(_ formatter: AsYouTypeFormatter, number known: PhoneNumber? = nil) -> Bool {
+    func isFull(_ formatter: AsYouTypeFormatter) -> Bool {
+        isFull(formatter) { PhoneNumber(keys: formatter.keys, home: home) }
+    }
+
+    /// `isFull`, `number` being the formatter's keys read as a number.
+    func isFull(_ formatter: AsYouTypeFormatter, number: PhoneNumber) -> Bool {
+        isFull(formatter) { number }
+    }
+
+    @inline(__always)
+    private func isFull(_ formatter: AsYouTypeFormatter, reading: () -> PhoneNumber) -> Bool {
         let digits = formatter.keys.count - (formatter.keys.first == Self.plus ? 1 : 0)
         if digits >= Self.maximumDigits { return true }
         if formatter.keys.first == Self.plus, formatter.callingCode == nil { return digits >= 3 }
         guard let metadata = formatter.metadata, formatter.nationalNumber.count >= metadata.maxLength else {
             return false
         }
-        let number = known ?? PhoneNumber(keys: formatter.keys, home: home)
+        let number = reading()
         guard let numberRegion = number.region else { return digits >= 3 + 17 }
-        return number.nationalNumber.count >= numberRegion.maxLength
+        return number.nationalLength >= numberRegion.maxLength
     }
 
     /// The keys of a field: `+` first when international without a region and there are digits.
@@ -412,17 +422,15 @@ final class PhoneField: Sendable {
         return (result(shown, selection: caret..<caret, rejected: rejected, overflow: cut), typed)
     }
 
-    /// The field's result for `shown`; `number` is its keys read as a number, when the caller has it.
-    func result(_ shown: Shown, number known: PhoneNumber? = nil, selection: Range<Int>, rejected: String,
-                overflow: [UInt8]) -> FieldResult {
-        result(keys: shown.keys, text: shown.text, full: shown.full, number: known, selection: selection,
-               rejected: rejected, overflow: overflow)
+    /// The field's result for `shown`.
+    func result(_ shown: Shown, selection: Range<Int>, rejected: String, overflow: [UInt8]) -> FieldResult {
+        result(keys: shown.keys, text: shown.text, full: shown.full, number: PhoneNumber(keys: shown.keys, home: home),
+               selection: selection, rejected: rejected, overflow: overflow)
     }
 
-    /// The field's result for its keys shown as `text`.
-    func result(keys: [UInt8], text: [UInt8], full: Bool, number known: PhoneNumber?, selection: Range<Int>,
+    /// The field's result for its keys shown as `text`; `number` is the keys read as a number.
+    func result(keys: [UInt8], text: [UInt8], full: Bool, number: PhoneNumber, selection: Range<Int>,
                 rejected: String, overflow: [UInt8]) -> FieldResult {
-        let number = known ?? PhoneNumber(keys: keys, home: home)
         var problems: [String] = []
         if let code = number.unknownCallingCode {
             problems = ["no country has the calling code +\(code)"]

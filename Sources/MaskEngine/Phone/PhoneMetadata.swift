@@ -159,17 +159,16 @@ final class PhoneRegion: Sendable {
         /// The pattern's groups' lengths, least and most, when it is only groups of digits (`(\d{3})(\d{4,5})`,
         /// every format of the metadata): then `formatted` needs no regex run.
         let digitGroups: [(least: Int, most: Int)]?
-        /// The lengths of the numbers the whole pattern takes, for digit groups.
-        let wholeLengths: ClosedRange<Int>?
+        /// The least and most digits the whole pattern takes, for digit groups (-1 otherwise).
+        let wholeLeast: Int, wholeMost: Int
 
         init(pattern: CapturingRegex, patternID: Int, format: [UInt8], nationalPrefixRule: String?,
              nationalPrefixOptional: Bool, hasCarrierCodeRule: Bool, leadingDigits: [CapturingRegex], eligible: Bool,
              ruleHasFirstGroupOnly: Bool, ruleSeparatesPrefix: Bool, template: [UInt8]?, templateDigits: Int) {
             self.pattern = pattern
             digitGroups = Self.digitGroups(of: pattern.pattern)
-            wholeLengths = digitGroups.map { groups in
-                groups.reduce(0) { $0 + $1.least }...groups.reduce(0) { min($0 + $1.most, Int.max / 2) }
-            }
+            wholeLeast = digitGroups.map { $0.reduce(0) { $0 + $1.least } } ?? -1
+            wholeMost = digitGroups.map { $0.reduce(0) { min($0 + $1.most, Int.max / 2) } } ?? -1
             self.patternID = patternID
             self.format = format
             self.nationalPrefixRule = nationalPrefixRule
@@ -185,18 +184,18 @@ final class PhoneRegion: Sendable {
 
         /// Whether the whole of `number` (digits) matches the pattern; for digit groups, by its length alone.
         func matchesWhole(_ number: ArraySlice<UInt8>) -> Bool {
-            guard let wholeLengths else { return pattern.matches(number, whole: true) }
-            return wholeLengths.contains(number.count)
+            guard wholeLeast >= 0 else { return pattern.matches(number, whole: true) }
+            return number.count >= wholeLeast && number.count <= wholeMost
         }
 
         /// `pattern.substitute(number, template: format)`: Python's `re.sub` of the format over the number.
         func formatted(_ number: ArraySlice<UInt8>) -> [UInt8] {
-            guard let groups = digitGroups, let wholeLengths, number.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            guard let groups = digitGroups, number.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
                 return pattern.substitute(number, template: format)
             }
             // Over digits, a match of greedy digit groups is the longest first group that leaves the
             // others their least, and so on; matches follow each other while the digits left suffice.
-            let least = wholeLengths.lowerBound
+            let least = wholeLeast
             var out: [UInt8] = []
             out.reserveCapacity(number.count + format.count)
             number.withUnsafeBufferPointer { digits in
@@ -286,8 +285,22 @@ final class PhoneRegion: Sendable {
     let general: Description?
     /// The description of each type, in `PhoneType.allCases` order (nil: the region has none).
     let types: [Description?]
+    /// The general description, then `types`: the patterns a number is judged by, by number (`type(length:matching:)`).
+    let descriptions: [Description?]
+    /// The fixed-line and mobile patterns are the same text (the type is `fixedOrMobile` when either matches).
+    private let fixedIsMobile: Bool
+    /// `descriptions`' patterns as digit automata, for a number read a key at a time; nil when one has none.
+    let numberAutomata: NumberAutomata?
+    /// A nationally typed number can be read a key at a time (`PhoneNumber.read`): its patterns have digit
+    /// automata and its national prefix rule transforms nothing.
+    let readsKeyByKey: Bool
+    /// Each of `descriptions`' possible lengths as bits (bit n: n digits; every bit: any length; none: absent).
+    private let lengthMasks: [UInt64]
     let nationalFormats: [Format]
     let internationalFormats: [Format]
+    /// The same as tables for the as-you-type formatter.
+    let nationalTable: FormatTable
+    let internationalTable: FormatTable
     /// The field's problems for numbers of the region (named `+800` for a non-geographic one), made once.
     let notValidProblem: [String]
     let impossibleLengthProblem: [String]
@@ -343,9 +356,22 @@ final class PhoneRegion: Sendable {
         self.leadingDigits = leading
         self.general = general
         self.types = types
+        descriptions = [general] + types
+        let fixed = types[PhoneType.fixed.index], mobile = types[PhoneType.mobile.index]
+        fixedIsMobile = fixed != nil && fixed?.pattern.pattern == mobile?.pattern.pattern
+        numberAutomata = NumberAutomata(descriptions.map { $0.map(\.pattern) })
+        readsKeyByKey = numberAutomata != nil && (transform?.isEmpty ?? true || forParsing?.groupCount == 0)
+        lengthMasks = descriptions.map { description in
+            guard let description else { return 0 }
+            if description.lengths.isEmpty { return ~0 }
+            return description.lengths.reduce(0) { $1 < 64 ? $0 | 1 << UInt64($1) : $0 }
+        }
         self.nationalFormats = national
         self.internationalFormats = intl
+        nationalTable = FormatTable(national)
+        internationalTable = FormatTable(intl)
         maxLength = general?.lengths.max() ?? 17
+        lengthChecks = (0...(maxLength + 1)).map { PhoneNumber.checkLength($0, of: general) }
         let name = id == "001" ? "+\(code)" : id
         notValidProblem = ["not a valid number for \(name)"]
         impossibleLengthProblem = ["not a possible length for \(name)"]
@@ -394,17 +420,10 @@ final class PhoneRegion: Sendable {
         return sawFirst
     }
 
-    /// The national significant number's possible lengths (the general description's).
-    var possibleLengths: [Int] { general?.lengths ?? [] }
-
     /// The longest national significant number the region has.
     let maxLength: Int
-
-    /// Whether `number` is in `description`: a possible length and a full match.
-    func matches(_ number: ArraySlice<UInt8>, _ description: Description) -> Bool {
-        if !description.lengths.isEmpty, !description.lengths.contains(number.count) { return false }
-        return description.pattern.matches(number, whole: true)
-    }
+    /// `PhoneNumber.checkLength` of each length up to one more than `maxLength`.
+    let lengthChecks: [PhoneNumber.LengthCheck]
 
     /// The order libphonenumber tries the types in; fixed and mobile come last, together.
     private static let typeOrder: [PhoneType] = [.premiumRate, .tollFree, .sharedCost, .voip, .personalNumber, .pager,
@@ -412,18 +431,152 @@ final class PhoneRegion: Sendable {
 
     /// libphonenumber's number type of a national significant number, nil when it is none of them.
     func type(of number: ArraySlice<UInt8>) -> PhoneType? {
-        guard let general, matches(number, general) else { return nil }
-        for type in Self.typeOrder {
-            if let description = types[type.index], matches(number, description) { return type }
+        type(length: number.count) { descriptions[$0]!.pattern.matches(number, whole: true) }
+    }
+
+    /// The type of a number of `length` digits that the pattern of `descriptions[d]` matches whole when
+    /// `matching(d)` (asked only of descriptions the region has).
+    @inline(__always)
+    func type(length: Int, matching: (Int) -> Bool) -> PhoneType? {
+        func matches(_ d: Int) -> Bool {
+            let mask = lengthMasks[d]
+            guard length < 64 ? mask & 1 << UInt64(length) != 0 : mask == ~0 else { return false }
+            return matching(d)
         }
-        let fixed = types[PhoneType.fixed.index], mobile = types[PhoneType.mobile.index]
-        if let fixed, matches(number, fixed) {
-            if let mobile, fixed.pattern.pattern == mobile.pattern.pattern || matches(number, mobile) {
-                return .fixedOrMobile
+        guard matches(0) else { return nil }
+        for type in Self.typeOrder where matches(1 + type.index) { return type }
+        if matches(1 + PhoneType.fixed.index) {
+            return fixedIsMobile || matches(1 + PhoneType.mobile.index) ? .fixedOrMobile : .fixed
+        }
+        return matches(1 + PhoneType.mobile.index) ? .mobile : nil
+    }
+
+    /// Digit automata of several patterns numbered together in one table, so a state vector steps
+    /// each pattern by a digit with one lookup.
+    final class NumberAutomata: Sendable {
+        /// `next[10 * state + digit]`, -1 when the input can no longer match.
+        let next: [Int32]
+        let accepting: [Bool]
+        /// Each pattern's start state, -1 for an absent pattern.
+        let starts: [Int32]
+
+        /// The start of a pattern that has no digit automaton, when `allowingMissing`.
+        static let missing: Int32 = -2
+
+        /// nil when a pattern has no digit automaton, unless `allowingMissing` (its start is `missing` then).
+        init?(_ patterns: [CapturingRegex?], allowingMissing: Bool = false) {
+            var next: [Int32] = [], accepting: [Bool] = [], starts: [Int32] = []
+            for pattern in patterns {
+                guard let pattern else {
+                    starts.append(-1)
+                    continue
+                }
+                guard let tables = pattern.digitTables else {
+                    guard allowingMissing else { return nil }
+                    starts.append(Self.missing)
+                    continue
+                }
+                let base = Int32(accepting.count)
+                starts.append(base)
+                next += tables.next.map { $0 < 0 ? -1 : $0 + base }
+                accepting += tables.accepting
             }
-            return .fixed
+            self.next = next
+            self.accepting = accepting
+            self.starts = starts
         }
-        if let mobile, matches(number, mobile) { return .mobile }
-        return nil
+
+        /// The states after reading `digits` (ASCII digits) from `states[from..<from + first]` (all of them
+        /// by default).
+        func step(_ states: inout [Int32], over digits: ArraySlice<UInt8>, from: Int = 0, first: Int? = nil) {
+            next.withUnsafeBufferPointer { next in
+                states.withUnsafeMutableBufferPointer { states in
+                    let end = first.map { from + $0 } ?? states.count
+                    for byte in digits {
+                        let digit = Int32(byte) &- 0x30
+                        for i in from..<end where states[i] >= 0 { states[i] = next[Int(10 &* states[i] &+ digit)] }
+                    }
+                }
+            }
+        }
+
+        /// Whether `state` accepts (the input read so far is in the pattern's language).
+        @inline(__always)
+        func accepts(_ state: Int32) -> Bool { state >= 0 && accepting[Int(state)] }
+
+        /// Whether some prefix of `digits` is in the language of the pattern starting at `start`
+        /// (`CapturingRegex.matches(digits, whole: false)`); nil when it reaches a byte other than a digit.
+        func matchesPrefix(from start: Int32, _ digits: ArraySlice<UInt8>) -> Bool? {
+            next.withUnsafeBufferPointer { next in
+                accepting.withUnsafeBufferPointer { accepting -> Bool? in
+                    var state = start
+                    if accepting[Int(state)] { return true }
+                    for byte in digits {
+                        let digit = Int32(byte) &- 0x30
+                        guard digit >= 0, digit < 10 else { return nil }
+                        state = next[Int(10 &* state &+ digit)]
+                        if state < 0 { return false }
+                        if accepting[Int(state)] { return true }
+                    }
+                    return false
+                }
+            }
+        }
+    }
+
+    /// What the as-you-type formatter asks of a format list's formats on every key, as plain values (no
+    /// reference counting per format), and their leading-digits patterns as one table of digit automata.
+    final class FormatTable: Sendable {
+        struct Traits: Sendable {
+            let eligible, ruleHasFirstGroupOnly, nationalPrefixOptional, hasCarrierCodeRule: Bool
+            let patternID: Int
+            /// `Format.wholeLeast` and `wholeMost`.
+            let wholeLeast: Int, wholeMost: Int
+            /// The lengths the whole pattern may take, as bits (bit n: n digits; every bit for a pattern other
+            /// than digit groups, which only a match tells).
+            let wholeLengths: UInt64
+            /// Where the format's leading-digits patterns' starts are in `leading.starts`, and how many it has.
+            let leadingFirst: Int, leadingCount: Int
+        }
+
+        let formats: [Format]
+        let traits: [Traits]
+        /// Every format's leading-digits patterns in order (a pattern without an automaton: `missing`).
+        let leading: NumberAutomata
+
+        init(_ formats: [Format]) {
+            self.formats = formats
+            var first = 0
+            traits = formats.map { format in
+                defer { first += format.leadingDigits.count }
+                return Traits(eligible: format.eligible, ruleHasFirstGroupOnly: format.ruleHasFirstGroupOnly,
+                              nationalPrefixOptional: format.nationalPrefixOptional,
+                              hasCarrierCodeRule: format.hasCarrierCodeRule, patternID: format.patternID,
+                              wholeLeast: format.wholeLeast, wholeMost: format.wholeMost,
+                              wholeLengths: format.wholeLeast < 0 ? ~0 : (format.wholeLeast...max(format.wholeLeast, min(format.wholeMost, 63)))
+                                  .reduce(0) { $1 < 64 ? $0 | 1 << UInt64($1) : $0 },
+                              leadingFirst: first,
+                              leadingCount: format.leadingDigits.count)
+            }
+            leading = NumberAutomata(formats.flatMap(\.leadingDigits), allowingMissing: true)!
+        }
+
+        /// Whether the number's length suits format `index`'s whole pattern (digit groups), or the pattern
+        /// matches the whole number.
+        @inline(__always)
+        func matchesWhole(_ index: Int, _ number: ArraySlice<UInt8>) -> Bool {
+            let traits = traits[index]
+            guard traits.wholeLeast >= 0 else { return formats[index].matchesWhole(number) }
+            return number.count >= traits.wholeLeast && number.count <= traits.wholeMost
+        }
+
+        /// Whether format `index`'s `k`-th leading-digits pattern matches a prefix of `digits`, and whether it
+        /// is an automaton's answer (then longer digits starting with these give the same).
+        @inline(__always)
+        func leadingMatches(_ index: Int, _ k: Int, _ digits: ArraySlice<UInt8>) -> (Bool, automaton: Bool) {
+            let start = leading.starts[traits[index].leadingFirst + k]
+            if start != NumberAutomata.missing, let answer = leading.matchesPrefix(from: start, digits) { return (answer, true) }
+            return (formats[index].leadingDigits[k].matches(digits, whole: false), false)
+        }
     }
 }

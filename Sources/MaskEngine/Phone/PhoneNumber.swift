@@ -4,8 +4,8 @@
 struct PhoneNumber {
     /// The region the number is of; nil while it is unknown (no calling code yet).
     var region: PhoneRegion?
-    /// The national significant number.
-    var nationalNumber: [UInt8] = []
+    /// The national significant number's length.
+    var nationalLength = 0
     var type: PhoneType?
     var lengthCheck: LengthCheck = .tooShort
     /// A `+` was typed and what follows starts with no calling code.
@@ -26,14 +26,12 @@ struct PhoneNumber {
             international = true
         } else if let home {
             // An international prefix (00 in GB) typed nationally, followed by a calling code.
-            if let prefix = home.internationalPrefix, let end = prefix.matchEnd(digits, whole: false), end > 0,
-               digits.count > end, digits[digits.startIndex + end] != UInt8(ascii: "0") {
+            if let end = Self.internationalPrefixEnd(digits, home) {
                 digits = digits.dropFirst(end)
                 international = true
             } else {
                 region = home
-                nationalNumber = Self.strippingNationalPrefix(Array(digits), home)
-                check()
+                check(Self.strippingNationalPrefix(Array(digits), home))
                 return
             }
         }
@@ -43,23 +41,46 @@ struct PhoneNumber {
             return
         }
         guard let main = PhoneMetadata.mainRegion(forCallingCode: code) else { return }
-        nationalNumber = Self.strippingNationalPrefix(Array(digits.dropFirst(length)), main)
+        let nationalNumber = Self.strippingNationalPrefix(Array(digits.dropFirst(length)), main)
         region = Self.region(of: nationalNumber, callingCode: code) ?? main
-        check()
+        check(nationalNumber)
     }
 
-    /// Sets the length verdict and the type.
-    private mutating func check() {
+    /// Where an international prefix (00 in GB) typed nationally in `home` ends, when a calling code
+    /// follows it; nil when the digits are a national number.
+    static func internationalPrefixEnd(_ digits: ArraySlice<UInt8>, _ home: PhoneRegion) -> Int? {
+        internationalPrefix(digits, home).end
+    }
+
+    /// `internationalPrefixEnd`, and whether every longer number starting with `digits` has the same answer.
+    static func internationalPrefix(_ digits: ArraySlice<UInt8>, _ home: PhoneRegion) -> (end: Int?, settled: Bool) {
+        guard let prefix = home.internationalPrefix else { return (nil, true) }
+        let (end, settled) = prefix.matchEndSettled(digits)
+        guard let end, end > 0 else { return (nil, settled) }
+        guard digits.count > end else { return (nil, false) }
+        return digits[digits.startIndex + end] != UInt8(ascii: "0") ? (end, settled) : (nil, settled)
+    }
+
+    /// Sets the national number's length, the length verdict and the type.
+    private mutating func check(_ nationalNumber: [UInt8]) {
+        nationalLength = nationalNumber.count
         guard let region else { return }
         lengthCheck = Self.checkLength(nationalNumber.count, region)
         if lengthCheck == .possible { type = region.type(of: nationalNumber[...]) }
     }
 
-    /// libphonenumber's test of a national significant number's length against a region's.
+    /// libphonenumber's test of a national significant number's length against a region's (made once per
+    /// region and length: `PhoneRegion.lengthChecks`).
+    @inline(__always)
     static func checkLength(_ length: Int, _ region: PhoneRegion) -> LengthCheck {
-        let possible = region.possibleLengths
+        length < region.lengthChecks.count ? region.lengthChecks[length] : checkLength(length, of: region.general)
+    }
+
+    /// `checkLength` against the general description `general`.
+    static func checkLength(_ length: Int, of general: PhoneRegion.Description?) -> LengthCheck {
+        let possible = general?.lengths ?? []
         guard let shortest = possible.first, let longest = possible.last else { return .invalidLength }
-        if region.general?.localLengths.contains(length) ?? false { return .possibleLocalOnly }
+        if general?.localLengths.contains(length) ?? false { return .possibleLocalOnly }
         if length < shortest { return .tooShort }
         if length > longest { return .tooLong }
         return possible.contains(length) ? .possible : .invalidLength
@@ -89,12 +110,22 @@ struct PhoneNumber {
             stripped = Array(number[end...])
         }
         let general = region.general?.pattern
-        if general?.matches(number[...], whole: true) ?? false, !(general?.matches(stripped[...], whole: true) ?? false),
-           region.type(of: number[...]) != nil {
-            return number
-        }
-        if checkLength(stripped.count, region) == .possible { return stripped }
-        return region.type(of: number[...]) == nil ? stripped : number
+        let keeps = keepsNationalPrefix(
+            strippedLength: stripped.count, region,
+            generalTakesNumber: general?.matches(number[...], whole: true) ?? false,
+            generalTakesStripped: general?.matches(stripped[...], whole: true) ?? false,
+            typeOfNumber: { region.type(of: number[...]) })
+        return keeps ? number : stripped
+    }
+
+    /// Whether the number stays whole rather than losing its national prefix (see `strippingNationalPrefix`):
+    /// `generalTakes...`, whether the region's general pattern matches the number and the number without it.
+    @inline(__always)
+    static func keepsNationalPrefix(strippedLength: Int, _ region: PhoneRegion, generalTakesNumber: Bool,
+                                    generalTakesStripped: Bool, typeOfNumber: () -> PhoneType?) -> Bool {
+        if generalTakesNumber, !generalTakesStripped, typeOfNumber() != nil { return true }
+        if checkLength(strippedLength, region) == .possible { return false }
+        return typeOfNumber() != nil
     }
 
     /// Which of the calling code's regions a national number belongs to: the first whose leading

@@ -32,6 +32,18 @@ final class Program: @unchecked Sendable {
     let asciiLiterals: Bool
     /// The blocks (range and enum) the slots point at, in element order.
     let blocks: [Block]
+    /// What `place` and `cursor(after:)` ask of each element, in an array of plain values: reading an `Element`
+    /// copies its literal `Character` (a retain and a release) every time.
+    private let slotInfo: [SlotInfo]
+
+    struct SlotInfo {
+        /// nil for a literal.
+        var slotClass: SlotClass?
+        var isOptional: Bool
+        var repeats: Bool
+        /// The block the slot belongs to, or -1.
+        var block: Int32
+    }
     /// Classes of all slots, to tell a character cut at the mask's end (overflow) from one that
     /// fits nowhere (rejected).
     private let slotClasses: [SlotClass]
@@ -60,6 +72,7 @@ final class Program: @unchecked Sendable {
          blocks: [Block] = []) {
         self.elements = elements
         self.blocks = blocks
+        slotInfo = elements.map { SlotInfo(slotClass: $0.slotClass, isOptional: $0.isOptional, repeats: $0.repeats, block: $0.block) }
         self.eager = eager
         self.letterCase = letterCase
         self.asciiOnly = asciiOnly
@@ -145,7 +158,7 @@ final class Program: @unchecked Sendable {
 
     /// The cursor after an entered character in element `e`: a `…` slot keeps it.
     @inline(__always)
-    func cursor(after e: Int) -> Int { elements[e].repeats ? e : e + 1 }
+    func cursor(after e: Int) -> Int { slotInfo[e].repeats ? e : e + 1 }
 
     /// Whether `c` would fit some slot of this mask (it is then overflow, not rejected, when cut).
     @inline(__always)
@@ -215,18 +228,18 @@ extension Program {
         WorkCounter.count()
         while e < count {
             WorkCounter.count()
-            let element = elements[e]
-            switch element.kind {
-            case .literal:
-                if c.matches(element) {
+            let info = slotInfo[e]
+            switch info.slotClass {
+            case nil:
+                if c.matches(elements[e]) {
                     cursor = e + 1
                     return .literal
                 }
                 walkedLiteral = true
                 e += 1
-            case .slot(let slotClass):
-                if element.block >= 0 {
-                    switch readIntoBlock(c, at: e, block: Int(element.block), slotClass: slotClass, into: &cells,
+            case let slotClass?:
+                if info.block >= 0 {
+                    switch readIntoBlock(c, at: e, block: Int(info.block), slotClass: slotClass, into: &cells,
                                          strict: strict) {
                     case .cell(let next):
                         cursor = next
@@ -245,12 +258,12 @@ extension Program {
                 }
                 if let stored = fitted(c, slotClass) {
                     cells.append(Cell(char: stored, element: e))
-                    cursor = self.cursor(after: e)
+                    cursor = info.repeats ? e : e + 1
                     return .cell
                 }
                 // Past the last optional slot the character walks to the mask's end (and is cut there,
                 // issue 24); only slots after a `…`, never reached, refuse it.
-                guard element.isOptional, e + 1 < reachableEnd || reachableEnd == count else { return .rejected }
+                guard info.isOptional, e + 1 < reachableEnd || reachableEnd == count else { return .rejected }
                 e += 1
             }
         }
@@ -331,18 +344,18 @@ extension Program {
             WorkCounter.count()
             while e < count, cells.count < Program.maximumCells {
                 WorkCounter.count()
-                let element = elements[e]
-                guard case .slot(let slotClass) = element.kind else {
+                let info = slotInfo[e]
+                guard let slotClass = info.slotClass else {
                     e += 1
                     continue
                 }
                 if let stored = fitted(c, slotClass) {
                     cells.append(Cell(char: stored, element: e))
-                    cursor = self.cursor(after: e)
+                    cursor = info.repeats ? e : e + 1
                     placed = true
                     break
                 }
-                if element.isOptional, e + 1 < reachableEnd {
+                if info.isOptional, e + 1 < reachableEnd {
                     e += 1
                     continue
                 }

@@ -84,6 +84,15 @@ public final class CapturingRegex: Sendable {
         digits = DigitAutomaton(ops: ops, first: first, second: second, low: low, start: Int32(regex.start))
     }
 
+    /// The digit automaton's tables, for a caller that steps it a digit at a time (the phone field's kept
+    /// number): `next[10 * state + digit]` (-1: the input can no longer match), `accepting[state]`, state 0
+    /// the start; nil when the pattern has no automaton.
+    var digitTables: (next: [Int32], accepting: [Bool])? { digits.map { ($0.next, $0.accepting) } }
+
+    /// Whether the pattern runs as a digit automaton (it has no `$`, so a prefix that matches matches
+    /// with any digits after it too).
+    var hasDigitAutomaton: Bool { digits != nil }
+
     @inline(__always)
     private func takes(_ state: Int, _ byte: UInt8) -> Bool {
         byte < 64 ? low[state] & (1 << UInt64(byte)) != 0
@@ -109,7 +118,7 @@ public final class CapturingRegex: Sendable {
             if whole, let answer = digits.matches(input, whole: true) { return answer ? input.count : nil }
             // A match can only end where some prefix is in the language: with none or one such end the
             // answer needs no thread priorities (a national prefix such as `0|180020` has one).
-            if !whole, let (ends, end) = digits.matchingPrefixes(input) {
+            if !whole, let (ends, end, _) = digits.matchingPrefixes(input) {
                 if ends == 0 { return nil }
                 if ends == 1 { return end }
             }
@@ -117,6 +126,16 @@ public final class CapturingRegex: Sendable {
         let base = input.startIndex
         return run(count: input.count, searching: false, whole: whole, slotCount: 2,
                    takes: { state, position in takes(state, input[base + position]) }, answer: { $0[1] })
+    }
+
+    /// `matchEnd(input, whole: false)`, and whether every input that starts with `input` has the same
+    /// answer (the digit automaton died reading it, with at most one prefix matched): a caller reading a
+    /// number a digit at a time need not ask again.
+    func matchEndSettled(_ input: ArraySlice<UInt8>) -> (end: Int?, settled: Bool) {
+        if let digits, let (ends, end, died) = digits.matchingPrefixes(input), ends < 2 {
+            return (ends == 0 ? nil : end, died)
+        }
+        return (matchEnd(input, whole: false), false)
     }
 
     /// Python's `re.search` over Unicode scalars: the leftmost match, and among matches starting
@@ -377,8 +396,9 @@ private struct DigitAutomaton: Sendable {
     }
 
     /// How many prefixes of `input` (the empty one included) are in the language, counting up to
-    /// two, and the length of the first; nil when `input` holds a byte other than a digit.
-    func matchingPrefixes(_ input: ArraySlice<UInt8>) -> (ends: Int, first: Int)? {
+    /// two, the length of the first, and whether the automaton died reading `input` (no longer
+    /// prefix is); nil when `input` holds a byte other than a digit.
+    func matchingPrefixes(_ input: ArraySlice<UInt8>) -> (ends: Int, first: Int, died: Bool)? {
         var state: Int32 = 0
         var ends = accepting[0] ? 1 : 0
         var first = 0
@@ -387,14 +407,14 @@ private struct DigitAutomaton: Sendable {
             guard digit >= 0, digit < 10 else { return nil }
             state = next[10 * Int(state) + digit]
             // No state: no longer prefix can be in the language (the rest need not be digits).
-            if state < 0 { return (ends, first) }
+            if state < 0 { return (ends, first, true) }
             if accepting[Int(state)] {
-                if ends == 1 { return (2, first) }
+                if ends == 1 { return (2, first, false) }
                 ends = 1
                 first = offset + 1
             }
         }
-        return (ends, first)
+        return (ends, first, false)
     }
 
     /// The answer for digit input, nil when `input` holds something else.
