@@ -172,8 +172,21 @@ extension MaskSpec {
         return spec
     }
 
-    /// The masks read by `compileJSON`, by their JSON; emptied when full, as the engine's compile cache is.
-    private static let compiledJSON = Mutex<[JSONValue: (MaskSpec, Mask)]>([:])
+    /// The masks read by `compileJSON`, by their JSON (emptied when full, as the engine's compile cache is), and the
+    /// last one asked for: a run of requests naming one mask compares its JSON, with no hashing.
+    private struct CompiledMasks {
+        var byJSON: [JSONValue: (MaskSpec, Mask)] = [:]
+        var last: (json: JSONValue, compiled: (MaskSpec, Mask))?
+
+        /// The compiled mask of `value`, if it was read before; it becomes the last one.
+        mutating func known(_ value: JSONValue) -> (MaskSpec, Mask)? {
+            if last?.json == value { return last?.compiled }
+            guard let known = byJSON[value] else { return nil }
+            last = (value, known)
+            return known
+        }
+    }
+    private static let compiledJSON = Mutex(CompiledMasks())
     private static let compiledJSONLimit = 1024
 
     /// Reads and compiles a JSON mask.
@@ -181,14 +194,15 @@ extension MaskSpec {
     /// - Parameter path: made only when the mask is read afresh (a known one has no error to name).
     static func compileJSON(_ value: JSONValue, path makePath: @autoclosure () -> String) throws -> (MaskSpec, Mask) {
         // Every maskd/apply names its mask: the same JSON reads to the same spec, so it is read once.
-        if let known = compiledJSON.withLock({ $0[value] }) { return known }
+        if let known = compiledJSON.withLock({ $0.known(value) }) { return known }
         let path = makePath()
         let spec = try fromJSON(value, path: path)
         do {
             let compiled = (spec, try Mask.compile(spec))
-            compiledJSON.withLock { cache in
-                if cache.count >= compiledJSONLimit { cache.removeAll(keepingCapacity: true) }
-                cache[value] = compiled
+            compiledJSON.withLock { masks in
+                if masks.byJSON.count >= compiledJSONLimit { masks.byJSON.removeAll(keepingCapacity: true) }
+                masks.byJSON[value] = compiled
+                masks.last = (value, compiled)
             }
             return compiled
         } catch let error as MaskError {

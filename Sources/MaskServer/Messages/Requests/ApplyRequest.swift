@@ -46,10 +46,8 @@ struct ApplyRequest: RequestMessage {
     /// `text` with its characters `range` replaced by `inserted`.
     private static func splice(_ text: String, _ encoded: EncodedText, _ range: Range<Int>, _ inserted: String) -> String {
         if encoded.isSingleByte {
-            let bytes = text.utf8
-            let start = bytes.index(bytes.startIndex, offsetBy: range.lowerBound)
-            let end = bytes.index(start, offsetBy: range.count)
-            return String(text[..<start]) + inserted + String(text[end...])
+            // Characters are bytes (and scalars): the text is made in one allocation.
+            return text.scalarsJoined(upTo: range.lowerBound, inserted, text, from: range.upperBound)
         }
         let start = text.index(text.startIndex, offsetBy: range.lowerBound)
         let end = text.index(start, offsetBy: range.count)
