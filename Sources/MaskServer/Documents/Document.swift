@@ -226,7 +226,7 @@ final class Document {
         return snapshot(span.id)
     }
 
-    /// The diagnostics of the fields that have a problem, in document order: a compact list (about 32 bytes a
+    /// The diagnostics of the fields that have a problem, in document order: a compact list (24 bytes a
     /// diagnostic) whose items are made as they are read.
     /// - Complexity: O(f + p log n) for f fields, p of them with a problem, and n lines (the fields' slots are
     /// passed over, four bytes read of each).
@@ -234,13 +234,18 @@ final class Document {
         var items: [DiagnosticList.Item] = []
         lines.forEachProblem { slot, problem in
             let (line, span) = lines.locate(slot: slot)
-            let start = position(ScalarPosition(line: line, column: span.start))
-            let end = position(ScalarPosition(line: line, column: span.end))
-            // Fields at one column (an empty one before another) in document order.
-            items.append(DiagnosticList.Item(line: line, column: span.start, order: lines.orderKey(slot: slot),
-                                             start: start.character, end: end.character, problem: problem))
+            items.append(DiagnosticList.Item(line: line, column: span.start, slot: slot,
+                                             start: lines.units(line: line, column: span.start, in: encoding),
+                                             end: lines.units(line: line, column: span.end, in: encoding),
+                                             problem: problem))
         }
-        items.sort { ($0.line, $0.column, $0.order) < ($1.line, $1.column, $1.order) }
+        // Fields at one column (an empty one before another) in document order. The slots are mostly in document
+        // order already (fields opened top to bottom), and then there is nothing to sort (nor a sort's buffer).
+        func before(_ a: DiagnosticList.Item, _ b: DiagnosticList.Item) -> Bool {
+            if (a.line, a.column) != (b.line, b.column) { return (a.line, a.column) < (b.line, b.column) }
+            return lines.orderKey(slot: a.slot) < lines.orderKey(slot: b.slot)
+        }
+        if zip(items, items.dropFirst()).contains(where: { !before($0, $1) }) { items.sort(by: before) }
         return DiagnosticList(items: items, problems: problems.table)
     }
 
@@ -398,17 +403,14 @@ final class Document {
     private func formatEdits(_ results: [String: FieldResult], formatted: Bool = false)
         -> (edits: [TextEdit], fieldEdits: [String: [TextEdit]], caret: [String: Position], snapshots: [FieldSnapshot]) {
         var newPending: [PendingEdit] = []
-        // The columns of each line that the fields of `results` span, so the document as it will be is read
-        // there only; how many of those fields the line holds, and the first one's span.
-        var spanned: [Int: (from: Int, to: Int, fields: Int, first: FieldSpan)] = [:]
+        // Where the fields of `results` are, to be sorted by line: the document as it will be is read there only
+        // (an array sorted once, not a dictionary by line: a keystroke's one field allocates once).
+        var placed: [(line: Int, span: FieldSpan)] = []
+        placed.reserveCapacity(results.count)
         for (id, result) in results {
             guard let slot = lines.slot(of: id), var session = lines.session(slot: slot) else { continue }
             let (line, span) = lines.locate(slot: slot)
-            if let hull = spanned[line] {
-                spanned[line] = (min(hull.from, span.start), max(hull.to, span.end), hull.fields + 1, hull.first)
-            } else {
-                spanned[line] = (span.start, span.end, 1, span)
-            }
+            placed.append((line, span))
             let oldText = lines.slice(line: line, from: span.start, to: span.end)
             session.keep(formatted && result.text.sameScalars(oldText) ? nil : result)
             lines.setSession(session, slot: slot)
@@ -437,11 +439,22 @@ final class Document {
         var carets: [String: Position] = [:]
         var snapshots: [FieldSnapshot] = []
         let pendingByLine = newPending.isEmpty ? [:] : Dictionary(grouping: newPending, by: \.line)
-        for (lineIndex, hull) in spanned.sorted(by: { $0.key < $1.key }) {
+        placed.sort { $0.line < $1.line }
+        var first = 0
+        while first < placed.count {
+            // The fields on one line: `placed[first..<next]`, spanning columns `hull`.
+            let lineIndex = placed[first].line
+            var next = first + 1
+            var hull = (from: placed[first].span.start, to: placed[first].span.end)
+            while next < placed.count, placed[next].line == lineIndex {
+                hull = (min(hull.from, placed[next].span.start), max(hull.to, placed[next].span.end))
+                next += 1
+            }
+            defer { first = next }
             // One field on a line that nothing edits (a keystroke the text already fits): the line stays as the
             // tree has it, so its positions are read from the tree and no window is made.
-            if hull.fields == 1, pendingByLine[lineIndex] == nil, let result = results[hull.first.id] {
-                let span = hull.first
+            if next == first + 1, pendingByLine[lineIndex] == nil, let result = results[placed[first].span.id] {
+                let span = placed[first].span
                 func at(_ column: Int) -> Position { position(ScalarPosition(line: lineIndex, column: column)) }
                 carets[span.id] = at(span.start + result.text.scalarOffset(ofCharacter: result.caret))
                 snapshots.append(FieldSnapshot(id: span.id, range: TextRange(start: at(span.start), end: at(span.end)),

@@ -79,7 +79,7 @@ final class LineTree {
     struct Node {
         /// Where the piece's text (without its line break) starts in `text`, its length, and the bytes it may
         /// grow into there.
-        var textStart: Int
+        var textStartOffset: UInt32
         var textLength: Int32
         var textRoom: Int32
         /// The text's length in scalars and in UTF-16 units.
@@ -98,11 +98,16 @@ final class LineTree {
         /// The piece's own fields, and the slot of its first, -1 when it has none.
         var ownFields: Int32 = 0
         var firstField: Int32 = -1
-        var priority: UInt32 = 0
         var ending: LineEnding
         var continues: Bool
         /// The text is ASCII: scalar, UTF-8 and UTF-16 offsets are the same.
         var isASCII: Bool
+
+        /// Where the text starts (in 32 bits: live text is counted in 32 bits, and dead bytes never outweigh it).
+        var textStart: Int {
+            get { Int(textStartOffset) }
+            set { textStartOffset = UInt32(newValue) }
+        }
 
         var ownBytes: Int32 { textLength + Int32(ending.scalarCount) }
         var ownScalars: Int32 { scalars + Int32(ending.scalarCount) }
@@ -148,7 +153,6 @@ final class LineTree {
     /// Open addressing over `slots` by id: each entry a slot index and its id's hash, -1 when empty.
     private var index: [(slot: Int32, hash: UInt32)] = []
     private var indexCount = 0
-    private var random: UInt64 = 0x9E37_79B9_7F4A_7C15
 
     init(_ lines: [Line], pieceSize: PieceSize = LineTree.defaultPieceSize) {
         self.pieceSize = pieceSize
@@ -175,7 +179,7 @@ final class LineTree {
             var ascii = true
             func piece(_ from: Int, _ to: Int, _ ending: LineEnding, continues: Bool, ascii: Bool) {
                 let length = Int32(to - from)
-                var node = Node(textStart: from, textLength: length, textRoom: length + Int32(ending.scalarCount),
+                var node = Node(textStartOffset: UInt32(from), textLength: length, textRoom: length + Int32(ending.scalarCount),
                                 scalars: length, utf16: length, ending: ending, continues: continues, isASCII: ascii)
                 if !ascii {
                     let counts = LineTree.counts(UnsafeBufferPointer(rebasing: bytes[from..<to]))
@@ -804,7 +808,7 @@ final class LineTree {
 
     /// A detached node holding `piece`.
     private func makeNode(_ piece: Piece) -> Int32 {
-        let node = newNode(Node(textStart: 0, textLength: 0, textRoom: 0, scalars: 0, utf16: 0, ending: piece.ending,
+        let node = newNode(Node(textStartOffset: 0, textLength: 0, textRoom: 0, scalars: 0, utf16: 0, ending: piece.ending,
                                 continues: piece.continues, isASCII: true))
         storeText(piece.text, in: node)
         attach(piece.fields, to: node)
@@ -812,8 +816,6 @@ final class LineTree {
     }
 
     private func newNode(_ value: Node) -> Int32 {
-        var value = value
-        value.priority = nextPriority()
         if let reused = freeNode.popLast() {
             nodes[Int(reused)] = value
             return reused
@@ -1059,10 +1061,10 @@ final class LineTree {
 
     // MARK: - Treap internals
 
-    private func nextPriority() -> UInt32 {
-        // SplitMix64: deterministic, so runs are reproducible.
-        random &+= 0x9E37_79B9_7F4A_7C15
-        var z = random
+    /// A node's treap priority: a hash of its index (SplitMix64's mixing), so no node stores one, and runs are
+    /// reproducible.
+    private func priority(_ node: Int32) -> UInt32 {
+        var z = UInt64(UInt32(bitPattern: node)) &* 0x9E37_79B9_7F4A_7C15 &+ 0x9E37_79B9_7F4A_7C15
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return UInt32(truncatingIfNeeded: z ^ (z >> 31))
@@ -1097,7 +1099,7 @@ final class LineTree {
         var spine: [Int32] = []
         for node in made {
             var last: Int32 = -1
-            while let top = spine.last, nodes[Int(top)].priority < nodes[Int(node)].priority {
+            while let top = spine.last, priority(top) < priority(node) {
                 pull(top)
                 last = spine.removeLast()
             }
@@ -1137,7 +1139,7 @@ final class LineTree {
     private func merge(_ a: Int32, _ b: Int32) -> Int32 {
         guard a >= 0 else { return b }
         guard b >= 0 else { return a }
-        if nodes[Int(a)].priority > nodes[Int(b)].priority {
+        if priority(a) > priority(b) {
             nodes[Int(a)].right = merge(nodes[Int(a)].right, b)
             pull(a)
             return a
