@@ -442,9 +442,9 @@ public final class Mask: @unchecked Sendable {
         let problems = tail.missing > 0 ? program.missingProblem(tail.missing)
                                         : problemsOfComplete(program, layout, brand: brand, value: &value)
         return FieldResult(
-            text: text, selection: selection, deferredValue: value, complete: tail.missing == 0,
-            valid: problems.isEmpty, problems: problems, next: tail.next, placeholder: tail.placeholder,
-            mask: program.notation, brand: brand, rejected: rejected, overflow: overflow)
+            text: text, selection: selection, complete: tail.missing == 0, valid: problems.isEmpty, problems: problems,
+            next: tail.next, placeholder: tail.placeholder, mask: program.notation, brand: brand, rejected: rejected,
+            overflow: overflow, region: nil, phoneType: nil, deferredValue: value)
     }
 
     /// A complete field's problems: its blocks', the card brand's, the validators' (which read the value: it is

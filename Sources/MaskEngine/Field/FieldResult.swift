@@ -39,35 +39,7 @@ public struct FieldResult: Hashable, Sendable {
     /// The `phone` preset: the kind of number (`mobile`, `fixed`, ...); nil while unknown.
     public var phoneType: String?
     /// `value`, or how to write it.
-    private var deferredValue: DeferredValue
-
-    init(text: String, selection: Range<Int>, value: String, complete: Bool, valid: Bool, problems: [String],
-         next: SlotKind?, placeholder: String, mask: String, brand: String?, rejected: String, overflow: String,
-         region: String? = nil, phoneType: String? = nil) {
-        self.init(text: text, selection: selection, deferredValue: .string(value), complete: complete, valid: valid,
-                  problems: problems, next: next, placeholder: placeholder, mask: mask, brand: brand,
-                  rejected: rejected, overflow: overflow, region: region, phoneType: phoneType)
-    }
-
-    @inline(__always)
-    init(text: String, selection: Range<Int>, deferredValue: DeferredValue, complete: Bool, valid: Bool,
-         problems: [String], next: SlotKind?, placeholder: String, mask: String, brand: String?, rejected: String,
-         overflow: String, region: String? = nil, phoneType: String? = nil) {
-        self.text = text
-        self.selection = selection
-        self.deferredValue = deferredValue
-        self.complete = complete
-        self.valid = valid
-        self.problems = problems
-        self.next = next
-        self.placeholder = placeholder
-        self.mask = mask
-        self.brand = brand
-        self.rejected = rejected
-        self.overflow = overflow
-        self.region = region
-        self.phoneType = phoneType
-    }
+    var deferredValue: DeferredValue
 
     /// The caret: the end of `selection`.
     public var caret: Int { selection.upperBound }
@@ -91,6 +63,17 @@ public struct FieldResult: Hashable, Sendable {
         hasher.combine(placeholder)
         hasher.combine(mask)
         hasher.combine(brand)
+    }
+}
+
+extension FieldResult {
+    /// A result whose value is written already (the memberwise initializer takes a `DeferredValue`).
+    init(text: String, selection: Range<Int>, value: String, complete: Bool, valid: Bool, problems: [String],
+         next: SlotKind?, placeholder: String, mask: String, brand: String?, rejected: String, overflow: String,
+         region: String? = nil, phoneType: String? = nil) {
+        self.init(text: text, selection: selection, complete: complete, valid: valid, problems: problems, next: next,
+                  placeholder: placeholder, mask: mask, brand: brand, rejected: rejected, overflow: overflow,
+                  region: region, phoneType: phoneType, deferredValue: .string(value))
     }
 }
 
