@@ -403,17 +403,14 @@ final class Document {
     private func formatEdits(_ results: [String: FieldResult], formatted: Bool = false)
         -> (edits: [TextEdit], fieldEdits: [String: [TextEdit]], caret: [String: Position], snapshots: [FieldSnapshot]) {
         var newPending: [PendingEdit] = []
-        // The columns of each line that the fields of `results` span, so the document as it will be is read
-        // there only; how many of those fields the line holds, and the first one's span.
-        var spanned: [Int: (from: Int, to: Int, fields: Int, first: FieldSpan)] = [:]
+        // Where the fields of `results` are, to be sorted by line: the document as it will be is read there only
+        // (an array sorted once, not a dictionary by line: a keystroke's one field allocates once).
+        var placed: [(line: Int, span: FieldSpan)] = []
+        placed.reserveCapacity(results.count)
         for (id, result) in results {
             guard let slot = lines.slot(of: id), var session = lines.session(slot: slot) else { continue }
             let (line, span) = lines.locate(slot: slot)
-            if let hull = spanned[line] {
-                spanned[line] = (min(hull.from, span.start), max(hull.to, span.end), hull.fields + 1, hull.first)
-            } else {
-                spanned[line] = (span.start, span.end, 1, span)
-            }
+            placed.append((line, span))
             let oldText = lines.slice(line: line, from: span.start, to: span.end)
             session.keep(formatted && result.text.sameScalars(oldText) ? nil : result)
             lines.setSession(session, slot: slot)
@@ -442,11 +439,22 @@ final class Document {
         var carets: [String: Position] = [:]
         var snapshots: [FieldSnapshot] = []
         let pendingByLine = newPending.isEmpty ? [:] : Dictionary(grouping: newPending, by: \.line)
-        for (lineIndex, hull) in spanned.sorted(by: { $0.key < $1.key }) {
+        placed.sort { $0.line < $1.line }
+        var first = 0
+        while first < placed.count {
+            // The fields on one line: `placed[first..<next]`, spanning columns `hull`.
+            let lineIndex = placed[first].line
+            var next = first + 1
+            var hull = (from: placed[first].span.start, to: placed[first].span.end)
+            while next < placed.count, placed[next].line == lineIndex {
+                hull = (min(hull.from, placed[next].span.start), max(hull.to, placed[next].span.end))
+                next += 1
+            }
+            defer { first = next }
             // One field on a line that nothing edits (a keystroke the text already fits): the line stays as the
             // tree has it, so its positions are read from the tree and no window is made.
-            if hull.fields == 1, pendingByLine[lineIndex] == nil, let result = results[hull.first.id] {
-                let span = hull.first
+            if next == first + 1, pendingByLine[lineIndex] == nil, let result = results[placed[first].span.id] {
+                let span = placed[first].span
                 func at(_ column: Int) -> Position { position(ScalarPosition(line: lineIndex, column: column)) }
                 carets[span.id] = at(span.start + result.text.scalarOffset(ofCharacter: result.caret))
                 snapshots.append(FieldSnapshot(id: span.id, range: TextRange(start: at(span.start), end: at(span.end)),
