@@ -48,26 +48,32 @@ struct KeptReading: FieldReading, @unchecked Sendable {
             while p < end, old[p] == bytes[p] { p &+= 1 }
             return p
         }
-        units.removeLast(units.count - common)
-        units.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[common...]))
+        if units.count > common { units.removeLast(units.count - common) }
+        if bytes.count - common > 8 {
+            units.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[common...]))
+        } else {
+            // Byte by byte: the few a keystroke changes cost less than `append(contentsOf:)`'s setting up.
+            units.reserveCapacity(bytes.count)
+            for i in common..<bytes.count { units.append(bytes[i]) }
+        }
         shared = min(shared, common)
         return true
     }
 
-    /// The bytes of an edit's inserted text, or nil when it is not ASCII; in one buffer kept from key to
-    /// key, which is no longer shared by then, so typing allocates no array for it.
+    /// The bytes of an edit's inserted text, or nil when it is not ASCII: a keystroke's byte is an array made
+    /// once, a longer text's go in one buffer kept from edit to edit (no longer shared by then), so typing
+    /// allocates no array for them.
     mutating func units(inserted text: String) -> [UInt8]? {
         if text.isEmpty { return [] }
-        // A paste's buffer is not kept: only a keystroke's few bytes are worth the room.
-        if inserted.count > 64 { inserted = [] }
-        inserted.removeAll(keepingCapacity: true)
         let utf8 = text.utf8
         if utf8.count == 1, let byte = utf8.first {
-            // A keystroke: one byte.
+            // A keystroke: one byte, whose array is made once.
             guard byte < 0x80, byte != 0x0D else { return nil }
-            inserted.append(byte)
-            return inserted
+            return KeptReading.singleBytes[Int(byte)]
         }
+        // A paste's buffer is not kept: only a few bytes are worth the room.
+        if inserted.count > 64 { inserted = [] }
+        inserted.removeAll(keepingCapacity: true)
         var text = text
         let ascii = text.withUTF8 { bytes in
             guard EncodedText.isSingleByte(bytes) else { return false }
@@ -76,6 +82,9 @@ struct KeptReading: FieldReading, @unchecked Sendable {
         }
         return ascii ? inserted : nil
     }
+
+    /// `[b]` for every ASCII byte `b`.
+    private static let singleBytes: [[UInt8]] = (0..<128).map { [UInt8($0)] }
 
     /// Reads `units` with `program`, resuming the kept reading when it is `program`'s.
     mutating func read(with program: Program) -> Program.Decomposition<UInt8> {

@@ -63,8 +63,8 @@ extension Program {
         }
         if shared == chars.count, shared == d.trace.count { return }
         let cellsKept = shared == 0 ? 0 : Int(d.trace[shared - 1].cells)
-        d.trace.removeLast(d.trace.count - shared)
-        d.layout.cells.removeLast(d.layout.cells.count - cellsKept)
+        if d.trace.count > shared { d.trace.removeLast(d.trace.count - shared) }
+        if d.layout.cells.count > cellsKept { d.layout.cells.removeLast(d.layout.cells.count - cellsKept) }
         continueReading(chars, from: shared, carets: false, into: &d)
     }
 
@@ -145,8 +145,6 @@ extension Program {
         let cells = d.layout.cells
         let k0 = d.cellCount(before: s)
         let k1 = d.cellCount(before: e)
-        var outcome = EditOutcome(layout: d.layout, caret: e)
-        outcome.original = cells
 
         if !inserted.isEmpty {
             // Room for what re-flows and what is read in, so appending never grows the array.
@@ -172,19 +170,20 @@ extension Program {
                 }
             }
             let read = self.read(inserted, from: d.cursor(at: from), into: &newCells)
-            outcome.cuts = read.cuts
-            outcome.keptBefore = k0
-            outcome.afterFrom = k1
-            outcome.inserted = inserted
+            // Built once, whole: the outcome is a large value, and each change to a copy of it costs.
             guard read.accepted else {
-                outcome.refused = true
-                return outcome
+                return EditOutcome(layout: d.layout, caret: e, cuts: read.cuts, refused: true, original: cells,
+                                   keptBefore: k0, afterFrom: k1, inserted: inserted)
             }
+            var outcome = EditOutcome(layout: Layout(), caret: e, cuts: read.cuts, original: cells, keptBefore: k0,
+                                      afterFrom: k1, inserted: inserted)
             reflow(cells[k1...].lazy.map { $0.char }, after: read, into: &newCells, outcome: &outcome)
             return outcome
         }
 
         // A deletion.
+        var outcome = EditOutcome(layout: d.layout, caret: e)
+        outcome.original = cells
         var removeFrom = k0, removeTo = k1
         if k1 == k0 {
             if s == e {
