@@ -228,8 +228,8 @@ final class Document {
 
     /// The diagnostics of the fields that have a problem, in document order: a compact list (24 bytes a
     /// diagnostic) whose items are made as they are read.
-    /// - Complexity: O(f + p log n) for f fields, p of them with a problem, and n lines (the fields' slots are
-    /// passed over, four bytes read of each).
+    /// - Complexity: O(p log n) for p fields with a problem and n lines (and a sort when they got their problems
+    /// out of document order).
     func diagnostics() -> DiagnosticList {
         var items: [DiagnosticList.Item] = []
         lines.forEachProblem { slot, problem in

@@ -127,6 +127,8 @@ final class LineTree {
         /// The number of the field's problem in its document's table (`FieldProblems`), -1 for none: kept in the
         /// slot, so it goes with the field, and costs four bytes a field instead of a dictionary entry.
         var problem: Int32 = -1
+        /// Where the slot stands in `problemSlots` while it has a problem, else -1.
+        var problemPlace: Int32 = -1
     }
 
     /// What the tree has read, for tests that check a keystroke's work does not grow with its line.
@@ -148,6 +150,9 @@ final class LineTree {
     private var deadBytes = 0
     private var slots: [FieldSlot] = []
     private var freeSlot: Int32 = -1
+    /// The slots of the fields that have a problem, in no order, so the problems are found in O(p), not by a pass
+    /// over every field.
+    private var problemSlots: [Int32] = []
     /// Slots taken off their pieces by the update under way.
     private var detached: [Int32] = []
     /// Open addressing over `slots` by id: each entry a slot index and its id's hash, -1 when empty.
@@ -507,26 +512,38 @@ final class LineTree {
     /// The number of the problem of the field in `slot`, -1 for none. - Precondition: `slot` is a field's.
     func problem(slot: Int32) -> Int32 { slots[Int(slot)].problem }
 
-    /// Sets the number of the problem of the field in `slot`. - Precondition: `slot` is a field's.
-    func setProblem(_ number: Int32, slot: Int32) { slots[Int(slot)].problem = number }
-
-    /// Calls `body` with the slot of every field that has a problem and its problem's number, in no order: a
-    /// pass over the slots, four bytes read of each.
-    func forEachProblem(_ body: (_ slot: Int32, _ problem: Int32) -> Void) {
-        slots.withUnsafeBufferPointer { all in
-            for index in all.indices where all[index].problem >= 0 && all[index].node >= 0 {
-                body(Int32(index), all[index].problem)
-            }
+    /// Sets the number of the problem of the field in `slot`, -1 for none. - Precondition: `slot` is a field's.
+    func setProblem(_ number: Int32, slot: Int32) {
+        let had = slots[Int(slot)].problem >= 0
+        slots[Int(slot)].problem = number
+        if number >= 0, !had {
+            slots[Int(slot)].problemPlace = Int32(problemSlots.count)
+            problemSlots.append(slot)
+        } else if number < 0, had {
+            dropProblem(slot)
         }
+    }
+
+    /// Takes `slot` off the list of those with a problem.
+    private func dropProblem(_ slot: Int32) {
+        let place = Int(slots[Int(slot)].problemPlace)
+        let last = problemSlots.removeLast()
+        if last != slot {
+            problemSlots[place] = last
+            slots[Int(last)].problemPlace = Int32(place)
+        }
+        slots[Int(slot)].problemPlace = -1
+    }
+
+    /// Calls `body` with the slot of every field that has a problem and its problem's number, in the order they
+    /// got one (but for those that lost one since): O(p) for p such fields.
+    func forEachProblem(_ body: (_ slot: Int32, _ problem: Int32) -> Void) {
+        for slot in problemSlots { body(slot, slots[Int(slot)].problem) }
     }
 
     /// Renumbers the problem of every field that has one.
     func renumberProblems(_ renumber: (Int32) -> Int32) {
-        slots.withUnsafeMutableBufferPointer { all in
-            for index in all.indices where all[index].problem >= 0 && all[index].node >= 0 {
-                all[index].problem = renumber(all[index].problem)
-            }
-        }
+        for slot in problemSlots { slots[Int(slot)].problem = renumber(slots[Int(slot)].problem) }
     }
 
     /// Gives field `id` (which must be on a line) its session. - Returns: false when there is no such field.
@@ -972,6 +989,7 @@ final class LineTree {
     private func releaseDetached() {
         for slot in detached where slots[Int(slot)].node == -2 {
             removeIndex(slots[Int(slot)].id)
+            if slots[Int(slot)].problem >= 0 { dropProblem(slot) }
             slots[Int(slot)] = FieldSlot(id: "", start: 0, end: 0, node: -1, next: freeSlot, session: nil)
             freeSlot = slot
         }

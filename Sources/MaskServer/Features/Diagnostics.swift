@@ -32,7 +32,7 @@ struct FieldProblems {
     private var distinct: [FieldProblem] = []
     private var numbers: [FieldProblem: Int32] = [:]
     /// How many distinct problems trigger dropping those no field has any more (twice those kept at the last
-    /// drop, so it costs O(fields) once for as many new problems, amortised).
+    /// drop, so it costs O(problem fields) once for as many new problems, amortised).
     private var compactAt = 64
 
     /// The number of `problem` (added when new), -1 for none; `lines` holds the fields' numbers, renumbered when
