@@ -70,6 +70,8 @@ public final class Connection {
   private var queuedStart = 0
   /// The bytes of queued frames held in memory, not yet written (frames made as written count for nothing).
   private var queuedBytes = 0
+  /// How many of the queued chunks are frames made as they are written.
+  private var madeFramesQueued = 0
   /// Set when the output took nothing for ``stallMilliseconds`` while reading was paused: reading goes on (a client
   /// may read only once it has written everything) until the output takes something again.
   private var outputStalled = false
@@ -421,6 +423,9 @@ public final class Connection {
 
   private var hasPendingOutput: Bool { queuedHead < queued.count }
 
+  /// Whether a frame made as it is written (``sendNotification(_:_:member:elements:)``) is still queued.
+  public var isWritingMadeFrame: Bool { madeFramesQueued > 0 }
+
   /// Frames a message and writes it, or keeps it for the batch being built, or queues what does not fit.
   private func write(_ body: JSONValue) {
     write { body.serialize(into: &$0) }
@@ -477,6 +482,7 @@ public final class Connection {
     writeBatch()
     let wasWriting = hasPendingOutput
     queued.append(.made(MadeFrame(head: head, from: start, bodyLength: length, pieces: pieces)))
+    madeFramesQueued += 1
     if !wasWriting { flush() }
   }
 
@@ -552,6 +558,7 @@ public final class Connection {
           if written > 0 { outputStalled = false }
           guard made.start == made.buffer.count else { break writing }
         }
+        madeFramesQueued -= 1
       }
       queued[queuedHead] = .bytes([])
       queuedHead += 1
@@ -562,6 +569,7 @@ public final class Connection {
       queuedHead = 0
       queuedStart = 0
       queuedBytes = 0
+      madeFramesQueued = 0
     } else if queuedHead >= 64, queuedHead * 2 >= queued.count {
       queued.removeFirst(queuedHead)
       queuedHead = 0

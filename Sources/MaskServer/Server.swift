@@ -33,6 +33,9 @@ public final class Server {
     /// Sends a notification whose params object the given function writes straight from typed values (the
     /// `maskd/didFormat` of each keystroke); nil: through `notify`, the params made as a value.
     let notifyWriting: ((String, (JSONObjectWriter) -> Void) -> Void)?
+    /// Whether the transport is still writing a long list made as it is written (a publication of 100,000
+    /// diagnostics): pushed diagnostics then wait for it, so two such lists are not held at once.
+    public var writingLongList: () -> Bool = { false }
     /// Sends a request to the client and returns its id; nil when the transport has no way back.
     let sendRequest: ((String, JSONValue) -> RequestID)?
     var documents: [String: Document] = [:]

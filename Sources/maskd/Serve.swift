@@ -54,6 +54,7 @@ func runServe(_ arguments: [String]) throws -> Int32 {
                         // The workspace's `.maskd.json` is read here, so MaskServer stays without I/O of its own.
                         readFile: { path in readRegularFile(path, limit: Server.maxRulesFileBytes) })
     // Weak: the server already holds the connection (through `notify`); a strong capture would make a cycle.
+    server.writingLongList = { [weak connection] in connection?.isWritingMadeFrame ?? false }
     let editor = EditorWatch()
     connection.afterMessages = { [weak server, weak connection] in
         server?.publishChanges()

@@ -118,6 +118,32 @@ final class DiagnosticsSchedulingTests: XCTestCase {
         XCTAssertFalse(diagnostics.contains { $0["range"]?["start"]?["line"] == 5000 })
     }
 
+    /// While the transport still writes a long list, pushed diagnostics wait (looked at again every 20 ms, not in a
+    /// spin), then go out once, as the document is by then.
+    func testPublication_heldWhileALongListIsWritten_thenSentOnceAsItIsThen() {
+        var writing = false
+        server.writingLongList = { writing }
+        _ = initialize()
+        openRows(300)
+        now += 250
+        writing = true
+        server.publishChanges()
+        XCTAssertEqual(take("textDocument/publishDiagnostics").count, 0, "held while a long list is written")
+        XCTAssertEqual(server.millisecondsUntilDue, 20)
+        change(7, 29, 29, "1")
+        now += 250
+        server.publishChanges()
+        XCTAssertEqual(take("textDocument/publishDiagnostics").count, 0)
+        writing = false
+        XCTAssertEqual(server.millisecondsUntilDue, 0)
+        server.publishChanges()
+        let sent = take("textDocument/publishDiagnostics")
+        XCTAssertEqual(sent.count, 1)
+        XCTAssertEqual(sent.first?["version"], .int(Int64(version)))
+        XCTAssertEqual(sent.first?["diagnostics"]?.arrayValue?.count, 299, "row 7 is a valid card now")
+        XCTAssertNil(server.millisecondsUntilDue)
+    }
+
     func testDelayOption_andOff_andBadOptions() {
         let result = initialize(options: ["diagnosticsDelay": 1000])
         XCTAssertEqual(result["capabilities"]?["experimental"]?["maskd"]?["diagnosticsDelay"], 1000)

@@ -91,11 +91,11 @@ struct AsYouTypeFormatter: Sendable {
                 output = chooseWithPrefixExtracted()
                 return
             }
-            output = keys
+            showKeys()
             return
         }
         if keys.count <= 2 {
-            output = keys
+            showKeys()
             return
         }
         if keys.count == 3 {
@@ -131,7 +131,7 @@ struct AsYouTypeFormatter: Sendable {
             appendPrefix()
             appendFilled(filled)
         } else {
-            output = keys
+            showKeys()
         }
     }
 
@@ -144,6 +144,13 @@ struct AsYouTypeFormatter: Sendable {
         template = []
         currentPattern = nil
         return chooseFormat()
+    }
+
+    /// Shows the keys as typed, copied into `output`'s own storage: sharing `keys`' would make the next key's
+    /// append copy them.
+    private mutating func showKeys() {
+        output.removeAll(keepingCapacity: true)
+        output.append(contentsOf: keys)
     }
 
     /// Picks candidates once the national number has three digits and shows the number with them.

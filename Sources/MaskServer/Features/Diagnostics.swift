@@ -208,8 +208,14 @@ extension Server {
         }
         guard let due = soonest else { return nil }
         let now = clock()
-        return due <= now ? 0 : Int(due - now)
+        let wait = due <= now ? 0 : Int(due - now)
+        // Due diagnostics held behind a long list still being written are looked at again shortly, not at once
+        // (the poll loop would spin).
+        return writingLongList() ? max(wait, Server.longListRetryMilliseconds) : wait
     }
+
+    /// How often diagnostics held behind a long list being written are looked at again.
+    static let longListRetryMilliseconds = 20
 
     /// Sends what is due (`diagnosticsDelay` ms after the last change that made it so): one
     /// `workspace/inlayHint/refresh` when fields were opened, re-masked or closed, and the
@@ -245,8 +251,11 @@ extension Server {
         }
         guard anyDue else { return }
         var refresh = false
+        // While a long list (100,000 diagnostics) is still being written, pushed ones wait and stay due: the client
+        // gets the list as it is once that one is read, and two long lists are not held at once.
+        let held = client.diagnostics == .push && writingLongList()
         for uri in diagnosticsState.keys.sorted() {
-            guard let due = diagnosticsState[uri]?.due, due <= now else { continue }
+            guard !held, let due = diagnosticsState[uri]?.due, due <= now else { continue }
             diagnosticsState[uri]?.due = nil
             switch client.diagnostics {
             case .push: publishDiagnostics(uri)
