@@ -223,6 +223,12 @@ class Daemon:
             self.proc.kill()
             self.proc.wait()
         self.close_stdin()
+        # The reader must be done with the output's descriptor before it is closed: the next daemon's pipe may get
+        # the same number, and a reader still running would read that daemon's messages (its initialize reply).
+        # The process is gone, so the reader sees the end of the output at once.
+        self.reading.set()
+        if self._reader.is_alive():
+            self._reader.join(timeout=10)
         try:
             self.proc.stdout.close()
         except OSError:
