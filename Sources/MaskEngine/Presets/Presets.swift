@@ -155,6 +155,10 @@ final class DynamicProgram: @unchecked Sendable {
         let programs = try CardBrand.allCases.map { brand in
             try make(brand.groups, min: brand.minLength, max: brand.maxLength)
         }
+        // By the brand's index, made once: `lengths` builds an array and the problems a dictionary hashes per key.
+        let names = CardBrand.allCases.map(\.rawValue)
+        let lengths = CardBrand.allCases.map(\.lengths)
+        let problemsOfLength = CardBrand.allCases.map { lengthProblems[$0]! }
         return DynamicProgram(
             broad: broad,
             all: [broad] + programs,
@@ -163,11 +167,11 @@ final class DynamicProgram: @unchecked Sendable {
                 return (programs[CardBrand.allCases.firstIndex(of: brand)!], brand.rawValue)
             },
             problems: { prefix, count, brandName in
-                guard let brandName, let brand = CardBrand(rawValue: brandName) else {
+                guard let brandName, let brand = names.firstIndex(of: brandName) else {
                     let start = String(decoding: Array(prefix.prefix(2)), as: UTF8.self)
                     return count == 0 ? [] : ["no card brand starts with \(start)"]
                 }
-                return brand.lengths.contains(count) ? [] : lengthProblems[brand]!
+                return lengths[brand].contains(count) ? [] : problemsOfLength[brand]
             })
     }
 
