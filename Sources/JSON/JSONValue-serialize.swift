@@ -166,32 +166,7 @@ extension JSONValue {
     var shortest = 0
     let root = makeJansson(self, depth: depth, shortestText: &shortest)
     defer { release(root) }
-    let flags = Int(JSON_COMPACT | JSON_ENCODE_ANY) | janssonRealPrecision17
-    // A message's text (most are a few hundred bytes) is dumped by jansson into one stack buffer and appended
-    // in one copy: jansson's own buffer writer, with no call into Swift for each of its many small pieces.
-    // `json_dumpb` reports the length it needs when the buffer is short, having written nothing usable: a
-    // value whose text cannot fit (its strings and keys alone are too long) goes straight to the callback.
-    if shortest <= dumpBufferSize {
-      let written = withUnsafeTemporaryAllocation(of: CChar.self, capacity: dumpBufferSize) { buffer -> Int in
-        let length = json_dumpb(root, buffer.baseAddress, dumpBufferSize, flags)
-        if length > 0, length <= dumpBufferSize {
-          bytes.append(contentsOf: UnsafeRawBufferPointer(start: buffer.baseAddress, count: length))
-        }
-        return length
-      }
-      if written > 0, written <= dumpBufferSize { return }
-    }
-    // jansson hands its text over in many small pieces: they are gathered on the stack and appended to `bytes` in
-    // a few large copies, with no text of jansson's own to grow, measure and free.
-    let failed = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2048) { staging in
-      withUnsafeMutablePointer(to: &bytes) { bytes in
-        var target = DumpTarget(bytes: bytes, staging: staging)
-        let status = withUnsafeMutablePointer(to: &target) { json_dump_callback(root, DumpTarget.append, $0, flags) }
-        target.flush()
-        return status != 0
-      }
-    }
-    if failed { bytes.append(contentsOf: Array("null".utf8)) }
+    appendJanssonText(of: root, to: &bytes, shortestText: shortest)
   }
 
   /// Serialises the value as ``serialized()`` does, as a string.
@@ -269,6 +244,37 @@ private struct DumpTarget {
     }
     return 0
   }
+}
+
+/// Appends the compact text of the jansson tree `root` to `bytes`, as ``JSONValue/serialize(into:)`` writes it.
+/// - Parameter shortestText: a length the text cannot be shorter than (0 when not known).
+func appendJanssonText(of root: UnsafeMutablePointer<json_t>, to bytes: inout [UInt8], shortestText: Int) {
+  let flags = Int(JSON_COMPACT | JSON_ENCODE_ANY) | janssonRealPrecision17
+  // A message's text (most are a few hundred bytes) is dumped by jansson into one stack buffer and appended
+  // in one copy: jansson's own buffer writer, with no call into Swift for each of its many small pieces.
+  // `json_dumpb` reports the length it needs when the buffer is short, having written nothing usable: a
+  // value whose text cannot fit (its strings and keys alone are too long) goes straight to the callback.
+  if shortestText <= dumpBufferSize {
+    let written = withUnsafeTemporaryAllocation(of: CChar.self, capacity: dumpBufferSize) { buffer -> Int in
+      let length = json_dumpb(root, buffer.baseAddress, dumpBufferSize, flags)
+      if length > 0, length <= dumpBufferSize {
+        bytes.append(contentsOf: UnsafeRawBufferPointer(start: buffer.baseAddress, count: length))
+      }
+      return length
+    }
+    if written > 0, written <= dumpBufferSize { return }
+  }
+  // jansson hands its text over in many small pieces: they are gathered on the stack and appended to `bytes` in
+  // a few large copies, with no text of jansson's own to grow, measure and free.
+  let failed = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2048) { staging in
+    withUnsafeMutablePointer(to: &bytes) { bytes in
+      var target = DumpTarget(bytes: bytes, staging: staging)
+      let status = withUnsafeMutablePointer(to: &target) { json_dump_callback(root, DumpTarget.append, $0, flags) }
+      target.flush()
+      return status != 0
+    }
+  }
+  if failed { bytes.append(contentsOf: Array("null".utf8)) }
 }
 
 /// The stack buffer a value is dumped into whole when its text may fit (``JSONValue/serialize(into:)``).
@@ -408,7 +414,7 @@ private func makeNode(_ value: JSONValue, depth: Int, stack: inout [BuildFrame],
 }
 
 /// Calls `body` with a string's UTF-8 bytes as a C pointer (never nil) and a length.
-private func withUTF8<R>(_ text: String, _ body: (UnsafePointer<CChar>, Int) -> R) -> R {
+func withUTF8<R>(_ text: String, _ body: (UnsafePointer<CChar>, Int) -> R) -> R {
   var text = text
   return text.withUTF8 { bytes in
     bytes.withMemoryRebound(to: CChar.self) { chars in

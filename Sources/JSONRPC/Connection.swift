@@ -207,6 +207,12 @@ public final class Connection {
     send(.notification(method: method, params: params))
   }
 
+  /// Sends a notification whose `params` object `writeParams` writes straight from typed values (`maskd/didFormat`,
+  /// every keystroke's), with no ``JSONValue`` made: the bytes are those of the same params sent as a value.
+  public func sendNotification(_ method: String, writingParams writeParams: (JSONObjectWriter) -> Void) {
+    write { Message.serializeNotification(method, into: &$0, params: writeParams) }
+  }
+
   /// Sends a notification whose `params` member `member` is a long array, made and written one element at a time
   /// (`textDocument/publishDiagnostics` of 100,000 fields), so it never exists as values, nor as text, all at once:
   /// the frame's length is measured first (each element made once), then its text is made a piece at a time as the
@@ -422,13 +428,18 @@ public final class Connection {
 
   /// Frames a message and writes it, or keeps it for the batch being built, or queues what does not fit.
   private func write(_ body: JSONValue) {
+    write { body.serialize(into: &$0) }
+  }
+
+  /// Frames the body that `serializeBody` appends and writes it, as ``write(_:)`` does.
+  private func write(_ serializeBody: (inout [UInt8]) -> Void) {
     guard !outputClosed else { return }
     // The body is serialised behind room for the longest header, which is then written just before it, so a
     // frame is built in one reused buffer with no copy.
     let headerRoom = Connection.headerRoom
     frame.removeAll(keepingCapacity: frame.capacity <= 1 << 20)
     frame.append(contentsOf: repeatElement(0, count: headerRoom))
-    body.serialize(into: &frame)
+    serializeBody(&frame)
     let start = frame.withUnsafeMutableBufferPointer { buffer in
       Connection.writeHeader(bodyLength: buffer.count - headerRoom, endingAt: headerRoom, in: buffer)
     }

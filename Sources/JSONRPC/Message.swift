@@ -147,3 +147,17 @@ public enum Message: Hashable, Sendable {
     return .object(JSONObject(members))
   }
 }
+
+extension Message {
+  /// Appends the text of a notification whose `params` object `writeParams` writes (``JSONObjectWriter``), as
+  /// ``json`` of the same notification serialises: for a notification sent on every keystroke, whose params
+  /// are made straight from typed values, with no ``JSONValue`` in between.
+  public static func serializeNotification(_ method: String, into bytes: inout [UInt8],
+                                           params writeParams: (JSONObjectWriter) -> Void) {
+    JSONObjectWriter.serialize(into: &bytes) { envelope in
+      envelope.set("jsonrpc", "2.0")
+      envelope.set("method", method)
+      envelope.setObject("params", writeParams)
+    }
+  }
+}

@@ -30,6 +30,9 @@ public final class Server {
     /// Sends a notification whose `params` member (the name given) is a long array made element by element; nil:
     /// through `notify`, the array made whole.
     let notifyElements: ((String, JSONValue, String, JSONElements) -> Void)?
+    /// Sends a notification whose params object the given function writes straight from typed values (the
+    /// `maskd/didFormat` of each keystroke); nil: through `notify`, the params made as a value.
+    let notifyWriting: ((String, (JSONObjectWriter) -> Void) -> Void)?
     /// Whether the transport is still writing a long list made as it is written (a publication of 100,000
     /// diagnostics): pushed diagnostics then wait for it, so two such lists are not held at once.
     public var writingLongList: () -> Bool = { false }
@@ -71,6 +74,8 @@ public final class Server {
     ///   - notify: sends a notification (method, params) to the client.
     ///   - notifyElements: sends a notification whose params member is a long array made as it is written (the
     ///     100,000 diagnostics of a document); without it, `notify` gets the array made whole.
+    ///   - notifyWriting: sends a notification whose params a function writes (``JSONObjectWriter``), with the
+    ///     bytes `notify` would send for the same params; without it, `notify` gets them as a value.
     ///   - request: sends a request (method, params) to the client and returns its id; its response must
     ///     come back through `handle(_:)`. Without it, the daemon cannot send `workspace/applyEdit`.
     ///   - clock: monotonic milliseconds (tests pass their own, to run the diagnostics' delay without waiting).
@@ -78,6 +83,7 @@ public final class Server {
     ///     apply).
     public init(version: String, log: Logger = .silent, notify: @escaping (String, JSONValue) -> Void,
                 notifyElements: ((String, JSONValue, String, JSONElements) -> Void)? = nil,
+                notifyWriting: ((String, (JSONObjectWriter) -> Void) -> Void)? = nil,
                 request: ((String, JSONValue) -> RequestID)? = nil,
                 clock: @escaping () -> UInt64 = monotonicMilliseconds,
                 readFile: ((String) -> [UInt8]?)? = nil) {
@@ -86,6 +92,7 @@ public final class Server {
         self.log = log
         self.notify = notify
         self.notifyElements = notifyElements
+        self.notifyWriting = notifyWriting
         self.sendRequest = request
         self.clock = clock
     }

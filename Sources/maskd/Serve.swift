@@ -47,6 +47,9 @@ func runServe(_ arguments: [String]) throws -> Int32 {
                         notifyElements: { method, params, member, elements in
                             connection.sendNotification(method, params, member: member, elements: elements)
                         },
+                        notifyWriting: { method, writeParams in
+                            connection.sendNotification(method, writingParams: writeParams)
+                        },
                         request: { method, params in connection.sendRequest(method, params) },
                         // The workspace's `.maskd.json` is read here, so MaskServer stays without I/O of its own.
                         readFile: { path in readRegularFile(path, limit: Server.maxRulesFileBytes) })

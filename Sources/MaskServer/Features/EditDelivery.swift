@@ -10,7 +10,13 @@ extension Server {
     func deliver(_ report: FormatReport, uri: String, label: String? = nil) {
         switch client.delivery {
         case .didFormat:
-            notify(DidFormatNotification.method, DidFormatNotification.params(uri: uri, report))
+            // A keystroke's params are written straight from the report; a long list (a rule opening
+            // thousands of fields) goes as a value, which is written piece by piece.
+            if let notifyWriting, DidFormatNotification.isShort(report) {
+                notifyWriting(DidFormatNotification.method) { DidFormatNotification.write(uri: uri, report, to: $0) }
+            } else {
+                notify(DidFormatNotification.method, DidFormatNotification.params(uri: uri, report))
+            }
         case .applyEdit:
             applyEdits(uri: uri, version: report.version, report.edits, label: label)
         }

@@ -52,3 +52,63 @@ extension JSONValue {
         return .object(JSONObject(members))
     }
 }
+
+// The same structures written straight into a message's tree (``JSONObjectWriter``), member for member as the
+// values above: for `maskd/didFormat`, sent on every keystroke.
+
+extension Position {
+    func write(to object: JSONObjectWriter) {
+        object.set("line", line)
+        object.set("character", character)
+    }
+}
+
+extension TextRange {
+    func write(to object: JSONObjectWriter) {
+        object.setObject("start") { start.write(to: $0) }
+        object.setObject("end") { end.write(to: $0) }
+    }
+}
+
+extension TextEdit {
+    func write(to object: JSONObjectWriter) {
+        object.setObject("range") { range.write(to: $0) }
+        object.set("newText", newText)
+    }
+}
+
+extension FieldSnapshot {
+    /// A `FieldState`, as `JSONValue.from(_: FieldSnapshot)` makes it.
+    func write(to object: JSONObjectWriter) {
+        object.set("field", id)
+        object.setObject("range") { range.write(to: $0) }
+        object.set("text", text)
+        result.writeStateMembers(to: object)
+        if let rule {
+            object.setObject("rule") { origin in
+                origin.set("source", rule.source)
+                origin.set("index", rule.index)
+            }
+        }
+    }
+}
+
+extension FieldResult {
+    /// The members `JSONValue.appendStateMembers(of:to:)` appends, in its order.
+    func writeStateMembers(to object: JSONObjectWriter) {
+        object.set("value", value)
+        object.set("complete", complete)
+        object.set("valid", valid)
+        object.setArray("problems") { list in
+            for problem in problems { list.append(problem) }
+        }
+        object.set("next", next?.rawValue)
+        object.set("placeholder", placeholder)
+        object.set("mask", mask)
+        if let brand { object.set("brand", brand) }
+        if isPhone {
+            object.set("region", region)
+            object.set("type", phoneType)
+        }
+    }
+}

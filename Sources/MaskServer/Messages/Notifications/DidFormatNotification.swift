@@ -19,4 +19,32 @@ enum DidFormatNotification {
             "overflow": .string(report.overflow),
         ]
     }
+
+    /// Writes the params that ``params(uri:_:)`` makes, member for member, straight from the report (the bytes
+    /// sent are the same).
+    static func write(uri: String, _ report: FormatReport, to params: JSONObjectWriter) {
+        params.setObject("textDocument") { document in
+            document.set("uri", uri)
+            document.set("version", report.version)
+        }
+        params.setArray("edits") { edits in
+            for edit in report.edits { edits.appendObject { edit.write(to: $0) } }
+        }
+        if let cursor = report.cursor {
+            params.setObject("cursor") { cursor.write(to: $0) }
+        } else {
+            params.setNull("cursor")
+        }
+        params.setArray("fields") { fields in
+            for field in report.fields { fields.appendObject { field.write(to: $0) } }
+        }
+        params.set("rejected", report.rejected)
+        params.set("overflow", report.overflow)
+    }
+
+    /// Whether the report's lists are short enough to be written whole (``write(uri:_:to:)``); longer ones are
+    /// sent as a value, written piece by piece so that no whole jansson tree of them is made.
+    static func isShort(_ report: FormatReport) -> Bool {
+        report.edits.count < JSONValue.piecewiseArrayLength && report.fields.count < JSONValue.piecewiseArrayLength
+    }
 }
