@@ -44,6 +44,17 @@ public struct FieldResult: Hashable, Sendable {
     /// The caret: the end of `selection`.
     public var caret: Int { selection.upperBound }
 
+    /// The same result with its value written out, for a result kept long after its edit: a deferred
+    /// value holds the edit's cell arrays, which a kept result would otherwise keep alive.
+    public func settled() -> FieldResult {
+        guard case .string = deferredValue else {
+            var copy = self
+            copy.deferredValue = .string(deferredValue.string)
+            return copy
+        }
+        return self
+    }
+
     /// The field is a `phone` preset's, whose state has `region` and `type`.
     public var isPhone: Bool { mask == PhoneField.international || mask.hasPrefix(PhoneField.national) }
 

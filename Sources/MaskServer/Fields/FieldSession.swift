@@ -31,8 +31,10 @@ struct FieldSession {
         self.mask = mask
     }
 
+    /// Keeps `result` settled: a session outlives its keystroke, and a deferred value would keep the
+    /// keystroke's cells alive in every field typed into (the soak's RSS grew 8% over 50,000 keys).
     mutating func keep(_ result: FieldResult?) {
-        kept = result.map(KeptResult.init)
+        kept = result.map { KeptResult($0.settled()) }
     }
 }
 
