@@ -1,13 +1,15 @@
 // Fuzz target `frames`: the Content-Length frame splitter (Sources/JSONRPC/MessageSplitting.swift).
 //
-// Built by `fuzz/run frames SECONDS` in one module with the splitter's source.
-// The first input byte chooses a mode, the next ones a chunking and a message size limit.
+// Built by `fuzz/run frames SECONDS` with the splitter's source, against the JSON module (for `ByteChunks`).
+// The first input byte chooses a mode, the next ones a message size limit, a body length from which the splitter
+// hands bodies over in chunks, and a chunking of the input.
 // - Mode "raw" (even first byte): the rest is an arbitrary byte stream, fed in chunks.
 //   The splitter must not crash, its buffer must stay bounded after every drain, every message must be a
-//   contiguous piece of the input no larger than the limit, and cutting the stream differently must give the
-//   same messages and the same errors.
+//   contiguous piece of the input no larger than the limit, and cutting the stream differently, or gathering
+//   every body instead of chunking the long ones, must give the same messages and the same errors.
 // - Mode "framed" (odd first byte): the rest is cut into bodies at each 0xFF byte; they are framed correctly
-//   (with header variations) and the splitter must give back exactly those bodies and no error.
+//   (with header variations) and the splitter, chunking bodies or not, must give back exactly those bodies and
+//   no error.
 
 #if canImport(Glibc)
 import Glibc
@@ -46,8 +48,10 @@ struct Transcript: Equatable {
 }
 
 /// Feeds `stream` cut into chunks whose sizes come from `sizes` (cycled; 0 means "the rest"), draining after each.
-func run(_ stream: [UInt8], sizes: [Int], limit: Int) -> Transcript {
-  var splitter = FrameSplitter(maxMessageSize: limit)
+/// With `chunkingFrom`, bodies that long or longer come as chunks; they are recorded joined, as `.message`, so a
+/// transcript does not depend on whether the splitter chunked.
+func run(_ stream: [UInt8], sizes: [Int], limit: Int, chunkingFrom: Int? = nil) -> Transcript {
+  var splitter = FrameSplitter(maxMessageSize: limit, chunkingFrom: chunkingFrom)
   var transcript = Transcript()
   var offset = 0
   var turn = 0
@@ -58,7 +62,14 @@ func run(_ stream: [UInt8], sizes: [Int], limit: Int) -> Transcript {
     stream.withUnsafeBytes { splitter.append(UnsafeRawBufferPointer(rebasing: $0[offset..<offset + size])) }
     offset += size
     while let event = splitter.next() {
-      transcript.events.append(event)
+      if case .chunkedMessage(let chunks) = event {
+        guard let chunkingFrom, chunks.count >= chunkingFrom else {
+          fail("a chunked body of \(chunks.count) bytes from a splitter chunking from \(chunkingFrom ?? -1)")
+        }
+        transcript.events.append(.message(chunks.joined))
+      } else {
+        transcript.events.append(event)
+      }
     }
     // After a drain, the splitter holds at most a header line in progress or a body in progress.
     let bound = max(FrameSplitter.maxHeaderLineLength + 1, limit)
@@ -133,11 +144,14 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMut
 
 func checkRaw(_ source: inout ByteSource) {
   let limit = Int(source.byte()) * 4
+  // 0: the splitter gathers every body; else bodies this long or longer come as chunks.
+  let chunkingByte = Int(source.byte())
+  let chunkingFrom = chunkingByte == 0 ? nil : chunkingByte
   var sizes: [Int] = []
   for _ in 0..<Int(source.byte() % 8) { sizes.append(Int(source.byte())) }
   let stream = source.rest()
 
-  let chunked = run(stream, sizes: sizes, limit: limit)
+  let chunked = run(stream, sizes: sizes, limit: limit, chunkingFrom: chunkingFrom)
   var position = 0
   for event in chunked.events {
     switch event {
@@ -148,6 +162,8 @@ func checkRaw(_ source: inout ByteSource) {
       position = end
     case .error(let error):
       if error.message.isEmpty { fail("an error without a message") }
+    case .chunkedMessage:
+      fail("a chunked message left in a transcript")
     }
   }
   // How the stream was cut does not matter.
@@ -186,7 +202,8 @@ func checkFramed(_ source: inout ByteSource) {
     stream += Array(header.utf8) + body
   }
   let limit = 1 << 20
-  let transcript = run(stream, sizes: sizes, limit: limit)
+  let chunkingFrom = style & 0x80 == 0 ? nil : Int(style & 0x7F)
+  let transcript = run(stream, sizes: sizes, limit: limit, chunkingFrom: chunkingFrom)
   let expected = bodies.map { FrameEvent.message($0) }
   if transcript.events != expected {
     fail("well-formed frames came back as \(transcript.events.count) events, expected \(expected.count) messages")
