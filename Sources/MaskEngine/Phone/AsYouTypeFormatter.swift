@@ -27,6 +27,13 @@ struct AsYouTypeFormatter: Sendable {
     }
     /// The text for the keys so far.
     private(set) var output: [UInt8] = []
+    /// The length `output` had before the last key, when that key only appended to it (the key went into
+    /// the template, as most keys do); nil when the output was made anew.
+    private(set) var outputAppendedFrom: Int?
+    /// When `output` is the prefix (and its space) then the template up to a place: the prefix's length
+    /// with the space, and the place. A key filling a later place then appends the template's bytes after
+    /// the old place rather than writing the output anew.
+    private var outputTemplateForm: (head: Int, place: Int)?
     /// Every key so far.
     private(set) var keys: [UInt8] = []
     /// The digits after the international prefix and calling code or the national prefix.
@@ -79,6 +86,9 @@ struct AsYouTypeFormatter: Sendable {
         }
         keys.append(key)
         if key != Self.plus { nationalNumber.append(key) }
+        let form = outputTemplateForm
+        outputTemplateForm = nil
+        outputAppendedFrom = nil
         if !ableToFormat {
             // Formatting may start again once a longer prefix is set apart.
             if extractInternationalPrefix() {
@@ -126,10 +136,24 @@ struct AsYouTypeFormatter: Sendable {
         if makeTemplate() {
             output = fillTemplateWithNationalNumber()
         } else if ableToFormat {
-            // The key went into the template: the output is rewritten in place (this is most keys).
-            output.removeAll(keepingCapacity: true)
-            appendPrefix()
-            appendFilled(filled)
+            // The key went into the template (this is most keys).
+            guard case .upTo(let place) = filled else {
+                output.removeAll(keepingCapacity: true)
+                appendPrefix()
+                output.append(contentsOf: keys)
+                return
+            }
+            let head = prefix.count + (separatesPrefix ? 1 : 0)
+            if let form, form.head == head, form.place < place, output.count == head + form.place + 1 {
+                // The output is the head and the template up to the last place: the bytes up to this one follow.
+                outputAppendedFrom = output.count
+                for offset in (form.place + 1)...place { output.append(template[offset]) }
+            } else {
+                output.removeAll(keepingCapacity: true)
+                appendPrefix()
+                output.append(contentsOf: template[...place])
+            }
+            outputTemplateForm = (head, place)
         } else {
             showKeys()
         }
@@ -274,16 +298,11 @@ struct AsYouTypeFormatter: Sendable {
         for digit in nationalNumber { filled = fillTemplate(with: digit) }
         guard ableToFormat else { return keys }
         switch filled {
-        case .upTo(let place): return withPrefix(template[...place])
+        case .upTo(let place):
+            // The output this gives (every caller shows it) is in the template's form.
+            outputTemplateForm = (prefix.count + (separatesPrefix ? 1 : 0), place)
+            return withPrefix(template[...place])
         case .keys: return withPrefix(keys)
-        }
-    }
-
-    /// Appends what `filled` shows to `output`.
-    private mutating func appendFilled(_ filled: Filled) {
-        switch filled {
-        case .upTo(let place): output.append(contentsOf: template[...place])
-        case .keys: output.append(contentsOf: keys)
         }
     }
 

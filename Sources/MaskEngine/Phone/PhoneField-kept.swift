@@ -71,7 +71,7 @@ extension PhoneField {
             let state = kept.state!
             let number = state.typed.type(key, in: self, reading: &state.reading)
             let keys = state.typed.formatter.keys, shown = state.typed.formatter.output
-            if let afterLastKey = Self.afterLastKey(keys, in: shown) {
+            if let afterLastKey = Self.afterLastKey(keys, in: shown, after: state) {
                 // As the stateless path: the caret after the keys before the edit and the one typed,
                 // which is the end of the text.
                 let result = result(keys: keys, text: shown, full: state.typed.full, number: number,
@@ -117,6 +117,25 @@ extension PhoneField {
 }
 
 extension PhoneField {
+    /// `afterLastKey(keys, in: shown)` for the formatter of `state` after one more key: when the key only
+    /// appended to the text `state` was of (whose keys read back), only the appended bytes are read.
+    private static func afterLastKey(_ keys: [UInt8], in shown: [UInt8], after state: State) -> Int? {
+        guard let from = state.typed.formatter.outputAppendedFrom, from == state.count, let key = keys.last else {
+            return afterLastKey(keys, in: shown)
+        }
+        return shown.withUnsafeBufferPointer { shown in
+            var after: Int?
+            for offset in from..<shown.count {
+                let byte = shown[offset]
+                guard byte == UInt8(ascii: "+") || (byte &- 0x30) < 10 else { continue }
+                // The appended bytes read back as the one key typed.
+                guard after == nil, byte == key else { return nil }
+                after = offset + 1
+            }
+            return after
+        }
+    }
+
     /// The offset just after the last key in `text`, when reading `text` back gives exactly `keys`
     /// (its digits and `+`, in order); nil otherwise.
     static func afterLastKey(_ keys: [UInt8], in text: [UInt8]) -> Int? {

@@ -444,8 +444,8 @@ final class PhoneField: Sendable {
             }
         }
         return FieldResult(
-            text: String(decoding: text, as: UTF8.self), selection: selection,
-            value: String(decoding: keys, as: UTF8.self),
+            text: String(ascii: text), selection: selection,
+            value: String(ascii: keys),
             complete: number.lengthCheck == .possible, valid: problems.isEmpty, problems: problems,
             next: full ? nil : .digit, placeholder: "", mask: notation, brand: nil,
             rejected: rejected, overflow: overflow.isEmpty ? "" : String(decoding: overflow, as: UTF8.self),
