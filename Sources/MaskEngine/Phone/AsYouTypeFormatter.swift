@@ -34,6 +34,10 @@ struct AsYouTypeFormatter: Sendable {
     /// with the space, and the place. A key filling a later place then appends the template's bytes after
     /// the old place rather than writing the output anew.
     private var outputTemplateForm: (head: Int, place: Int)?
+    /// The offset just after the last key in `output`, when the last key's formatting read the keys back.
+    private(set) var outputAfterLastKey: Int?
+    /// Where a whole number's formatting is written before it is shown (its capacity kept).
+    private var scratch: [UInt8] = []
     /// Every key so far.
     private(set) var keys: [UInt8] = []
     /// The digits after the international prefix and calling code or the national prefix.
@@ -89,16 +93,17 @@ struct AsYouTypeFormatter: Sendable {
         let form = outputTemplateForm
         outputTemplateForm = nil
         outputAppendedFrom = nil
+        outputAfterLastKey = nil
         if !ableToFormat {
             // Formatting may start again once a longer prefix is set apart.
             if extractInternationalPrefix() {
                 if extractCallingCode() {
-                    output = chooseWithPrefixExtracted()
+                    chooseWithPrefixExtracted()
                     return
                 }
             } else if extractLongerNationalPrefix() {
                 prefix.append(Self.space)
-                output = chooseWithPrefixExtracted()
+                chooseWithPrefixExtracted()
                 return
             }
             showKeys()
@@ -113,28 +118,26 @@ struct AsYouTypeFormatter: Sendable {
                 expectingCallingCode = true
             } else {
                 extractedNationalPrefix = removeNationalPrefix()
-                output = chooseFormat()
+                chooseFormat()
                 return
             }
         }
         if expectingCallingCode {
             if extractCallingCode() { expectingCallingCode = false }
-            output = prefix + nationalNumber
+            output.removeAll(keepingCapacity: true)
+            output.append(contentsOf: prefix)
+            output.append(contentsOf: nationalNumber)
             return
         }
         guard !candidates.isEmpty else {
-            output = chooseFormat()
+            chooseFormat()
             return
         }
         let filled = fillTemplate(with: key)
-        let whole = formatWholeNumber()
-        if !whole.isEmpty {
-            output = whole
-            return
-        }
+        if formatWholeNumber() { return }
         narrowCandidates(nationalNumber)
         if makeTemplate() {
-            output = fillTemplateWithNationalNumber()
+            fillTemplateWithNationalNumber()
         } else if ableToFormat {
             // The key went into the template (this is most keys).
             guard case .upTo(let place) = filled else {
@@ -159,7 +162,7 @@ struct AsYouTypeFormatter: Sendable {
         }
     }
 
-    private mutating func chooseWithPrefixExtracted() -> [UInt8] {
+    private mutating func chooseWithPrefixExtracted() {
         ableToFormat = true
         expectingCallingCode = false
         candidates = []
@@ -167,7 +170,7 @@ struct AsYouTypeFormatter: Sendable {
         lastMatch = 0
         template = []
         currentPattern = nil
-        return chooseFormat()
+        chooseFormat()
     }
 
     /// Shows the keys as typed, copied into `output`'s own storage: sharing `keys`' would make the next key's
@@ -178,12 +181,11 @@ struct AsYouTypeFormatter: Sendable {
     }
 
     /// Picks candidates once the national number has three digits and shows the number with them.
-    private mutating func chooseFormat() -> [UInt8] {
-        guard nationalNumber.count >= 3 else { return withPrefix(nationalNumber) }
+    private mutating func chooseFormat() {
+        guard nationalNumber.count >= 3 else { return showWithPrefix(nationalNumber) }
         collectCandidates()
-        let whole = formatWholeNumber()
-        if !whole.isEmpty { return whole }
-        return makeTemplate() ? fillTemplateWithNationalNumber() : keys
+        if formatWholeNumber() { return }
+        if makeTemplate() { fillTemplateWithNationalNumber() } else { showKeys() }
     }
 
     /// The formats that may apply, judged by how the number was typed (with a national prefix, an
@@ -234,21 +236,29 @@ struct AsYouTypeFormatter: Sendable {
         candidatesSettled = settled
     }
 
-    /// The number shown by the first candidate whose whole pattern it matches, when that shows
-    /// every key; empty otherwise.
-    private mutating func formatWholeNumber() -> [UInt8] {
-        guard let table else { return [] }
+    /// Shows the number as the first candidate whose whole pattern it matches shows it, when that shows
+    /// every key; false otherwise, the output left as it was.
+    private mutating func formatWholeNumber() -> Bool {
+        guard let table else { return false }
         let lengths = candidatesWholeLengths ?? candidates.reduce(0) { $0 | table.traits[$1].wholeLengths }
         candidatesWholeLengths = lengths
         // No candidate's whole pattern takes this many digits: none can format the number (most keys).
-        if nationalNumber.count < 64, lengths & 1 << UInt64(nationalNumber.count) == 0 { return [] }
+        if nationalNumber.count < 64, lengths & 1 << UInt64(nationalNumber.count) == 0 { return false }
         for index in candidates where table.matchesWhole(index, nationalNumber[...]) {
             let format = table.formats[index]
             spaceAfterNationalPrefix = format.ruleSeparatesPrefix
-            let shown = withPrefix(format.formatted(nationalNumber[...]))
-            if PhoneField.afterLastKey(keys, in: shown) != nil { return shown }
+            // Written beside the output, which stays as it is should the keys not read back.
+            scratch.removeAll(keepingCapacity: true)
+            scratch.append(contentsOf: prefix)
+            if separatesPrefix { scratch.append(Self.space) }
+            format.format(nationalNumber[...], into: &scratch)
+            if let after = PhoneField.afterLastKey(keys, in: scratch) {
+                swap(&output, &scratch)
+                outputAfterLastKey = after
+                return true
+            }
         }
-        return []
+        return false
     }
 
     /// Takes the first candidate that gives a template long enough; false when none does.
@@ -292,17 +302,21 @@ struct AsYouTypeFormatter: Sendable {
         return .upTo(place)
     }
 
-    private mutating func fillTemplateWithNationalNumber() -> [UInt8] {
-        guard !nationalNumber.isEmpty else { return prefix }
+    /// Shows the national number filled into the template.
+    private mutating func fillTemplateWithNationalNumber() {
+        guard !nationalNumber.isEmpty else {
+            output.removeAll(keepingCapacity: true)
+            output.append(contentsOf: prefix)
+            return
+        }
         var filled = Filled.keys
         for digit in nationalNumber { filled = fillTemplate(with: digit) }
-        guard ableToFormat else { return keys }
+        guard ableToFormat else { return showKeys() }
         switch filled {
         case .upTo(let place):
-            // The output this gives (every caller shows it) is in the template's form.
             outputTemplateForm = (prefix.count + (separatesPrefix ? 1 : 0), place)
-            return withPrefix(template[...place])
-        case .keys: return withPrefix(keys)
+            showWithPrefix(template[...place])
+        case .keys: showWithPrefix(keys)
         }
     }
 
@@ -319,14 +333,11 @@ struct AsYouTypeFormatter: Sendable {
         if separatesPrefix { output.append(Self.space) }
     }
 
-    /// The prefix and `national`, with a space between when the format's national prefix rule has one.
-    private func withPrefix(_ national: some Collection<UInt8>) -> [UInt8] {
-        var shown: [UInt8] = []
-        shown.reserveCapacity(prefix.count + 1 + national.count)
-        shown.append(contentsOf: prefix)
-        if separatesPrefix { shown.append(Self.space) }
-        shown.append(contentsOf: national)
-        return shown
+    /// Shows the prefix and `national`, with a space between when the format's national prefix rule has one.
+    private mutating func showWithPrefix(_ national: some Collection<UInt8>) {
+        output.removeAll(keepingCapacity: true)
+        appendPrefix()
+        output.append(contentsOf: national)
     }
 
     /// Sets apart a national prefix at the start of the national number, and returns it.

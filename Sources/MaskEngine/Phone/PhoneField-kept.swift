@@ -118,8 +118,11 @@ extension PhoneField {
 
 extension PhoneField {
     /// `afterLastKey(keys, in: shown)` for the formatter of `state` after one more key: when the key only
-    /// appended to the text `state` was of (whose keys read back), only the appended bytes are read.
+    /// appended to the text `state` was of (whose keys read back), only the appended bytes are read, and
+    /// when the formatter read the keys back, its answer is taken.
     private static func afterLastKey(_ keys: [UInt8], in shown: [UInt8], after state: State) -> Int? {
+        // The formatter read them back itself (a whole number's formatting).
+        if let after = state.typed.formatter.outputAfterLastKey { return after }
         guard let from = state.typed.formatter.outputAppendedFrom, from == state.count, let key = keys.last else {
             return afterLastKey(keys, in: shown)
         }

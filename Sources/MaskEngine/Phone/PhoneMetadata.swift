@@ -190,14 +190,20 @@ final class PhoneRegion: Sendable {
 
         /// `pattern.substitute(number, template: format)`: Python's `re.sub` of the format over the number.
         func formatted(_ number: ArraySlice<UInt8>) -> [UInt8] {
+            var out: [UInt8] = []
+            out.reserveCapacity(number.count + format.count)
+            self.format(number, into: &out)
+            return out
+        }
+
+        /// Appends `formatted(number)` to `out`.
+        func format(_ number: ArraySlice<UInt8>, into out: inout [UInt8]) {
             guard let groups = digitGroups, number.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-                return pattern.substitute(number, template: format)
+                return out.append(contentsOf: pattern.substitute(number, template: format))
             }
             // Over digits, a match of greedy digit groups is the longest first group that leaves the
             // others their least, and so on; matches follow each other while the digits left suffice.
             let least = wholeLeast
-            var out: [UInt8] = []
-            out.reserveCapacity(number.count + format.count)
             number.withUnsafeBufferPointer { digits in
                 format.withUnsafeBufferPointer { format in
                     withUnsafeTemporaryAllocation(of: Int.self, capacity: groups.count + 1) { starts in
@@ -233,7 +239,6 @@ final class PhoneRegion: Sendable {
                     }
                 }
             }
-            return out
         }
 
         /// The groups of a pattern made only of `(\d)`, `(\d{n})` and `(\d{n,m})`; nil for any other.
