@@ -32,12 +32,11 @@ struct AsYouTypeFormatter: Sendable {
     private(set) var outputAppendedFrom: Int?
     /// When `output` is the prefix (and its space) then the template up to a place: the prefix's length
     /// with the space, and the place. A key filling a later place then appends the template's bytes after
-    /// the old place rather than writing the output anew.
+    /// the old place rather than writing the output anew. Whatever writes the output anew (`clearOutput`)
+    /// forgets it.
     private var outputTemplateForm: (head: Int, place: Int)?
     /// The offset just after the last key in `output`, when the last key's formatting read the keys back.
     private(set) var outputAfterLastKey: Int?
-    /// Where a whole number's formatting is written before it is shown (its capacity kept).
-    private var scratch: [UInt8] = []
     /// Every key so far.
     private(set) var keys: [UInt8] = []
     /// The digits after the international prefix and calling code or the national prefix.
@@ -90,8 +89,6 @@ struct AsYouTypeFormatter: Sendable {
         }
         keys.append(key)
         if key != Self.plus { nationalNumber.append(key) }
-        let form = outputTemplateForm
-        outputTemplateForm = nil
         outputAppendedFrom = nil
         outputAfterLastKey = nil
         if !ableToFormat {
@@ -124,7 +121,7 @@ struct AsYouTypeFormatter: Sendable {
         }
         if expectingCallingCode {
             if extractCallingCode() { expectingCallingCode = false }
-            output.removeAll(keepingCapacity: true)
+            clearOutput()
             output.append(contentsOf: prefix)
             output.append(contentsOf: nationalNumber)
             return
@@ -141,18 +138,18 @@ struct AsYouTypeFormatter: Sendable {
         } else if ableToFormat {
             // The key went into the template (this is most keys).
             guard case .upTo(let place) = filled else {
-                output.removeAll(keepingCapacity: true)
+                clearOutput()
                 appendPrefix()
                 output.append(contentsOf: keys)
                 return
             }
             let head = prefix.count + (separatesPrefix ? 1 : 0)
-            if let form, form.head == head, form.place < place, output.count == head + form.place + 1 {
+            if let form = outputTemplateForm, form.head == head, form.place < place {
                 // The output is the head and the template up to the last place: the bytes up to this one follow.
                 outputAppendedFrom = output.count
                 for offset in (form.place + 1)...place { output.append(template[offset]) }
             } else {
-                output.removeAll(keepingCapacity: true)
+                clearOutput()
                 appendPrefix()
                 output.append(contentsOf: template[...place])
             }
@@ -176,7 +173,7 @@ struct AsYouTypeFormatter: Sendable {
     /// Shows the keys as typed, copied into `output`'s own storage: sharing `keys`' would make the next key's
     /// append copy them.
     private mutating func showKeys() {
-        output.removeAll(keepingCapacity: true)
+        clearOutput()
         output.append(contentsOf: keys)
     }
 
@@ -219,19 +216,29 @@ struct AsYouTypeFormatter: Sendable {
         guard let table else { return }
         let which = leading.count - 3
         var settled = true
-        let before = candidates.count
-        defer { if candidates.count != before { candidatesWholeLengths = nil } }
-        candidates.removeAll { index in
-            let patterns = table.traits[index].leadingCount
-            guard patterns > 0 else { return false }
-            // Fewer than three digits take the last pattern, as the reference does.
-            let (matches, byAutomaton) = table.leadingMatches(index, which < 0 ? patterns - 1 : min(which, patterns - 1),
-                                                              leading[...])
-            guard matches else { return true }
-            // Only the last pattern is asked of longer numbers (fewer digits than three also take it, but
-            // three take the first).
-            settled = settled && which >= patterns - 1 && byAutomaton
-            return false
+        let count = candidates.count
+        // Compacted in place, in order (the first candidate left is the one tried first).
+        let kept = candidates.withUnsafeMutableBufferPointer { candidates in
+            var kept = 0
+            for index in candidates {
+                let patterns = table.traits[index].leadingCount
+                if patterns > 0 {
+                    // Fewer than three digits take the last pattern, as the reference does.
+                    let (matches, byAutomaton) = table.leadingMatches(index, which < 0 ? patterns - 1 : min(which, patterns - 1),
+                                                                      leading[...])
+                    guard matches else { continue }
+                    // Only the last pattern is asked of longer numbers (fewer digits than three also take it, but
+                    // three take the first).
+                    settled = settled && which >= patterns - 1 && byAutomaton
+                }
+                candidates[kept] = index
+                kept += 1
+            }
+            return kept
+        }
+        if kept != count {
+            candidates.removeLast(count - kept)
+            candidatesWholeLengths = nil
         }
         candidatesSettled = settled
     }
@@ -247,13 +254,11 @@ struct AsYouTypeFormatter: Sendable {
         for index in candidates where table.matchesWhole(index, nationalNumber[...]) {
             let format = table.formats[index]
             spaceAfterNationalPrefix = format.ruleSeparatesPrefix
-            // Written beside the output, which stays as it is should the keys not read back.
-            scratch.removeAll(keepingCapacity: true)
-            scratch.append(contentsOf: prefix)
-            if separatesPrefix { scratch.append(Self.space) }
-            format.format(nationalNumber[...], into: &scratch)
-            if let after = PhoneField.afterLastKey(keys, in: scratch) {
-                swap(&output, &scratch)
+            // Should the keys not read back, what follows writes the output anew (`clearOutput` forgot its form).
+            clearOutput()
+            appendPrefix()
+            format.format(nationalNumber[...], into: &output)
+            if let after = PhoneField.afterLastKey(keys, in: output) {
                 outputAfterLastKey = after
                 return true
             }
@@ -305,7 +310,7 @@ struct AsYouTypeFormatter: Sendable {
     /// Shows the national number filled into the template.
     private mutating func fillTemplateWithNationalNumber() {
         guard !nationalNumber.isEmpty else {
-            output.removeAll(keepingCapacity: true)
+            clearOutput()
             output.append(contentsOf: prefix)
             return
         }
@@ -314,8 +319,8 @@ struct AsYouTypeFormatter: Sendable {
         guard ableToFormat else { return showKeys() }
         switch filled {
         case .upTo(let place):
-            outputTemplateForm = (prefix.count + (separatesPrefix ? 1 : 0), place)
             showWithPrefix(template[...place])
+            outputTemplateForm = (prefix.count + (separatesPrefix ? 1 : 0), place)
         case .keys: showWithPrefix(keys)
         }
     }
@@ -333,9 +338,15 @@ struct AsYouTypeFormatter: Sendable {
         if separatesPrefix { output.append(Self.space) }
     }
 
+    /// Empties the output to write it anew (keeping its storage), forgetting its form.
+    private mutating func clearOutput() {
+        output.removeAll(keepingCapacity: true)
+        outputTemplateForm = nil
+    }
+
     /// Shows the prefix and `national`, with a space between when the format's national prefix rule has one.
     private mutating func showWithPrefix(_ national: some Collection<UInt8>) {
-        output.removeAll(keepingCapacity: true)
+        clearOutput()
         appendPrefix()
         output.append(contentsOf: national)
     }

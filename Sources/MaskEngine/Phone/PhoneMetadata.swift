@@ -204,38 +204,51 @@ final class PhoneRegion: Sendable {
             // Over digits, a match of greedy digit groups is the longest first group that leaves the
             // others their least, and so on; matches follow each other while the digits left suffice.
             let least = wholeLeast
+            // Each match takes at least one digit (`least` > 0 for groups) and writes the format once.
+            let most = number.count * (1 + format.count)
             number.withUnsafeBufferPointer { digits in
                 format.withUnsafeBufferPointer { format in
                     withUnsafeTemporaryAllocation(of: Int.self, capacity: groups.count + 1) { starts in
-                        var position = 0
-                        while digits.count - position >= least {
-                            // starts[g]: where group g + 1 begins; starts[groups.count]: the match's end.
-                            var start = position, rest = least
-                            for g in 0..<groups.count {
-                                starts[g] = start
-                                rest -= groups[g].least
-                                start += min(groups[g].most, digits.count - start - rest)
-                            }
-                            starts[groups.count] = start
-                            var i = 0
-                            while i < format.count {
-                                let byte = format[i]
-                                if byte == UInt8(ascii: "$"), i + 1 < format.count, format[i + 1] >= 0x30, format[i + 1] <= 0x39 {
-                                    let g = Int(format[i + 1] - 0x30)
-                                    if g >= 1, g <= groups.count {
-                                        out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[starts[g - 1]..<starts[g]]))
-                                    } else if g == 0 {
-                                        out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[position..<start]))
-                                    }
-                                    i += 2
-                                    continue
+                        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: most) { written in
+                            var count = 0
+                            func write(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) {
+                                for byte in bytes {
+                                    written[count] = byte
+                                    count += 1
                                 }
-                                out.append(byte)
-                                i += 1
                             }
-                            position = start
+                            var position = 0
+                            while digits.count - position >= least {
+                                // starts[g]: where group g + 1 begins; starts[groups.count]: the match's end.
+                                var start = position, rest = least
+                                for g in 0..<groups.count {
+                                    starts[g] = start
+                                    rest -= groups[g].least
+                                    start += min(groups[g].most, digits.count - start - rest)
+                                }
+                                starts[groups.count] = start
+                                var i = 0
+                                while i < format.count {
+                                    let byte = format[i]
+                                    if byte == UInt8(ascii: "$"), i + 1 < format.count, format[i + 1] >= 0x30, format[i + 1] <= 0x39 {
+                                        let g = Int(format[i + 1] - 0x30)
+                                        if g >= 1, g <= groups.count {
+                                            write(digits[starts[g - 1]..<starts[g]])
+                                        } else if g == 0 {
+                                            write(digits[position..<start])
+                                        }
+                                        i += 2
+                                        continue
+                                    }
+                                    written[count] = byte
+                                    count += 1
+                                    i += 1
+                                }
+                                position = start
+                            }
+                            write(digits[position...])
+                            out.append(contentsOf: UnsafeBufferPointer(rebasing: written[..<count]))
                         }
-                        out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[position...]))
                     }
                 }
             }
