@@ -143,8 +143,9 @@ public final class Mask: @unchecked Sendable {
         switch kind {
         case .slots, .dynamic:
             guard asciiLiterals else { break }
-            if kept == nil || !kept!.take(text) { kept = KeptReading(text) }
-            guard kept != nil, let inserted = kept!.units(inserted: edit.text) else { break }
+            // Through optional chaining, in place: comparing `kept` with nil copied the reading, arrays and all.
+            if !(kept?.take(text) ?? false) { kept = KeptReading(text) }
+            guard let inserted = kept?.units(inserted: edit.text) else { break }
             return apply(edit, inserted: inserted, text: text, reading: &kept!)
         case .oneOf, .number, .phone: break
         }
