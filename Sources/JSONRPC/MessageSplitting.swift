@@ -99,7 +99,7 @@ public struct FrameSplitter {
     }
     if case .chunkedBody(let remaining) = state, remaining > 0 {
       let taken = min(remaining, bytes.count)
-      largeBody.append(Array(bytes.prefix(taken)))
+      largeBody.append(UnsafeRawBufferPointer(rebasing: bytes.prefix(taken)))
       bytes = bytes.dropFirst(taken)
       state = .chunkedBody(remaining - taken)
     }
@@ -137,7 +137,7 @@ public struct FrameSplitter {
         if let chunkingFrom, length >= chunkingFrom {
           // What has arrived of it is its first chunk; the rest is kept as it comes (`append`).
           let taken = min(length, bufferedByteCount)
-          largeBody.append(Array(buffer[start..<start + taken]))
+          buffer.withUnsafeBytes { largeBody.append(UnsafeRawBufferPointer(rebasing: $0[start..<start + taken])) }
           start += taken
           state = .chunkedBody(length - taken)
           continue

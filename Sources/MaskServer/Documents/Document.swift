@@ -232,6 +232,9 @@ final class Document {
     /// out of document order).
     func diagnostics() -> DiagnosticList {
         var items: [DiagnosticList.Item] = []
+        // Room for all at once: grown by doubling, the list's last copy held both buffers at once (1.5 + 3.1 MB for
+        // 100,000), the peak of a publication.
+        items.reserveCapacity(lines.problemCount)
         lines.forEachProblem { slot, problem in
             let (line, span) = lines.locate(slot: slot)
             items.append(DiagnosticList.Item(line: line, column: span.start, slot: slot,

@@ -56,8 +56,9 @@ struct LineWindow {
 /// line or the number of fields on it; `work` counts what is read, for tests.
 ///
 /// Storage is compact and free of reference counting on a walk: nodes are structs in one array, addressed by
-/// index; every piece's text is UTF-8 in one shared byte buffer (`text`), rewritten in place while it fits its
-/// room and moved to the end otherwise (the buffer is compacted once it holds more dead bytes than live ones);
+/// index; a piece's text is UTF-8 in the document's text as opened (`base`, never written) until the piece is
+/// first edited, then in one shared byte buffer (`text`), rewritten in place while it fits its room and moved to
+/// the end otherwise (both are compacted into `text` once they hold more dead bytes than live ones);
 /// fields are slots in one array, each on its piece's list in order of start, found by id through an
 /// open-addressing index. A field's slot, and the session it carries, stays the same while the field moves.
 final class LineTree {
@@ -102,6 +103,8 @@ final class LineTree {
         var continues: Bool
         /// The text is ASCII: scalar, UTF-8 and UTF-16 offsets are the same.
         var isASCII: Bool
+        /// The text lies in `base`, which is never written: an edit moves it to `text`.
+        var inBase = false
 
         /// Where the text starts (in 32 bits: live text is counted in 32 bits, and dead bytes never outweigh it).
         var textStart: Int {
@@ -144,9 +147,12 @@ final class LineTree {
     private var nodes: [Node] = []
     private var freeNode: [Int32] = []
     private var root: Int32 = -1
-    /// Every piece's UTF-8 text, each at its node's `textStart`.
+    /// The document's text as it was opened, which the pieces not edited since read from in place: a document
+    /// of 10 MB is not copied when it opens (the copy was the open's peak of memory, with the message's string).
+    private var base = ""
+    /// The UTF-8 text of every piece not in `base`, each at its node's `textStart`.
     private var text: [UInt8] = []
-    /// Bytes of `text` that no piece uses.
+    /// Bytes of `base` and `text` that no piece uses.
     private var deadBytes = 0
     private var slots: [FieldSlot] = []
     private var freeSlot: Int32 = -1
@@ -165,16 +171,16 @@ final class LineTree {
         root = build(lines.flatMap { cut($0, continues: false) }.map(makeNode))
     }
 
-    /// Splits `document` into lines as `Line.split` does, copying its bytes once; long lines are cut into pieces.
+    /// Splits `document` into lines as `Line.split` does, keeping the string as the pieces' text (no copy); long
+    /// lines are cut into pieces.
     init(text document: String, pieceSize: PieceSize = LineTree.defaultPieceSize) {
         self.pieceSize = pieceSize
         let size = pieceSize
-        var document = document
-        document.withUTF8 { bytes in
-            // Room for lines that outgrow their place, so the first edits do not double the buffer (a copy of the
-            // whole document at the peak).
-            text.reserveCapacity(bytes.count + max(1 << 16, bytes.count / 32))
-            text.append(contentsOf: bytes)
+        base = document
+        base.makeContiguousUTF8()
+        base.withUTF8Bytes { bytes in
+            // Room for the lines edited first, so they do not double the buffer at once.
+            text.reserveCapacity(max(1 << 16, bytes.count / 32))
             var breaks = 0
             for byte in bytes where byte == 0x0A || byte == 0x0D { breaks += 1 }
             nodes.reserveCapacity(breaks + 1)
@@ -185,7 +191,8 @@ final class LineTree {
             func piece(_ from: Int, _ to: Int, _ ending: LineEnding, continues: Bool, ascii: Bool) {
                 let length = Int32(to - from)
                 var node = Node(textStartOffset: UInt32(from), textLength: length, textRoom: length + Int32(ending.scalarCount),
-                                scalars: length, utf16: length, ending: ending, continues: continues, isASCII: ascii)
+                                scalars: length, utf16: length, ending: ending, continues: continues, isASCII: ascii,
+                                inBase: true)
                 if !ascii {
                     let counts = LineTree.counts(UnsafeBufferPointer(rebasing: bytes[from..<to]))
                     (node.scalars, node.utf16, node.isASCII) = counts
@@ -416,11 +423,10 @@ final class LineTree {
     /// The whole text, line breaks included (linear).
     var joinedText: String {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.count - deadBytes + count * 2)
+        bytes.reserveCapacity(base.utf8.count + text.count - deadBytes + count * 2)
         forEach(root) { node in
-            let n = nodes[Int(node)]
-            bytes.append(contentsOf: text[n.textStart..<(n.textStart + Int(n.textLength))])
-            bytes.append(contentsOf: n.ending.rawValue.utf8)
+            withText(node) { bytes.append(contentsOf: $0) }
+            bytes.append(contentsOf: nodes[Int(node)].ending.rawValue.utf8)
         }
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -534,6 +540,9 @@ final class LineTree {
         }
         slots[Int(slot)].problemPlace = -1
     }
+
+    /// The number of fields that have a problem.
+    var problemCount: Int { problemSlots.count }
 
     /// Calls `body` with the slot of every field that has a problem and its problem's number, in the order they
     /// got one (but for those that lost one since): O(p) for p such fields.
@@ -722,9 +731,9 @@ final class LineTree {
     private func withText<R>(_ node: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         let n = nodes[Int(node)]
         work.bytes += Int(n.textLength)
-        return text.withUnsafeBufferPointer {
-            body(UnsafeBufferPointer(rebasing: $0[n.textStart..<(n.textStart + Int(n.textLength))]))
-        }
+        let range = n.textStart..<(n.textStart + Int(n.textLength))
+        if n.inBase { return base.withUTF8Bytes { body(UnsafeBufferPointer(rebasing: $0[range])) } }
+        return text.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     private func piece(_ node: Int32) -> Piece {
@@ -879,13 +888,18 @@ final class LineTree {
         return (scalars, scalars + astral, ascii)
     }
 
-    /// Writes `piece` as `node`'s text: in place when it fits, else at the end of `text` with some room to grow.
+    /// Writes `piece` as `node`'s text: in place when it fits (in `base`, only when it is the text there already:
+    /// opening a field rewrites its piece), else at the end of `text` with some room to grow.
     private func storeText(_ piece: String, in node: Int32) {
         var piece = piece
         piece.withUTF8 { bytes in
             var n = nodes[Int(node)]
+            if n.inBase, bytes.count == Int(n.textLength),
+               base.withUTF8Bytes({ bytes.elementsEqual($0[n.textStart..<(n.textStart + bytes.count)]) }) {
+                return
+            }
             (n.scalars, n.utf16, n.isASCII) = LineTree.counts(bytes)
-            if bytes.count <= Int(n.textRoom) {
+            if bytes.count <= Int(n.textRoom), !n.inBase {
                 text.withUnsafeMutableBufferPointer { all in
                     for (offset, byte) in bytes.enumerated() { all[n.textStart + offset] = byte }
                 }
@@ -894,6 +908,7 @@ final class LineTree {
                 let room = bytes.count + min(bytes.count / 4 + 8, 256)
                 n.textStart = text.count
                 n.textRoom = Int32(room)
+                n.inBase = false
                 text.append(contentsOf: bytes)
                 text.append(contentsOf: repeatElement(0, count: room - bytes.count))
             }
@@ -904,16 +919,21 @@ final class LineTree {
 
     /// Rewrites `text` with only the live pieces, once the dead bytes outweigh them (amortised O(1) a byte written).
     private func compactIfNeeded() {
-        guard deadBytes > 1 << 16, deadBytes * 2 > text.count else { return }
+        guard deadBytes > 1 << 16, deadBytes * 2 > base.utf8.count + text.count else { return }
         var compacted: [UInt8] = []
-        compacted.reserveCapacity(text.count - deadBytes)
-        forEach(root) { node in
-            let n = nodes[Int(node)]
-            let start = compacted.count
-            compacted.append(contentsOf: text[n.textStart..<(n.textStart + Int(n.textRoom))])
-            nodes[Int(node)].textStart = start
+        compacted.reserveCapacity(base.utf8.count + text.count - deadBytes)
+        base.withUTF8Bytes { base in
+            forEach(root) { node in
+                let n = nodes[Int(node)]
+                let start = compacted.count
+                let room = n.textStart..<(n.textStart + Int(n.textRoom))
+                if n.inBase { compacted.append(contentsOf: base[room]) } else { compacted.append(contentsOf: text[room]) }
+                nodes[Int(node)].textStart = start
+                nodes[Int(node)].inBase = false
+            }
         }
         text = compacted
+        base = ""
         deadBytes = 0
     }
 
@@ -1030,7 +1050,9 @@ final class LineTree {
     }
 
     private func insertIndex(_ slot: Int32) {
-        if (indexCount + 1) * 2 > index.count { growIndex() }
+        // At most four fifths full: 100,000 fields fit in 131,072 entries (1 MB; at half full, 262,144: 2 MB). The
+        // stored hashes keep the longer probes cheap.
+        if (indexCount + 1) * 5 > index.count * 4 { growIndex() }
         place(slot, hash: LineTree.hash(slots[Int(slot)].id))
         indexCount += 1
     }
