@@ -456,7 +456,11 @@ public final class Mask: @unchecked Sendable {
             let more = dynamic.problems(U.alnumPrefix(layout.cells.lazy.map { $0.char }), layout.cells.count, brand)
             if problems.isEmpty { problems = more } else { problems += more }
         }
-        if !checks.validators.isEmpty {
+        if checks.onlyLuhn, program.extractsNoLiterals,
+           let sum = Checks.luhnSum(asciiDigits: layout.cells.lazy.map { $0.char.asciiByte ?? 0 }) {
+            // The value is the cells' characters, all digits: Luhn's sum is taken over them, and the value stays unwritten.
+            if sum % 10 != 0 { problems.append(Checks.luhnMismatch) }
+        } else if !checks.validators.isEmpty {
             let written = value.string
             value = .string(written)
             let more = checks.problems(written)
@@ -516,6 +520,8 @@ struct ValueChecks: @unchecked Sendable {
     var viable: ((String) -> Bool)? = nil
     /// Problems with a complete value, as sentences.
     var validators: [(String) -> String?] = []
+    /// The one check is `Validator.luhn` (the `card` preset's), which a field of digits can take over its cells.
+    var onlyLuhn = false
 
     func isViable(_ value: String) -> Bool { viable?(value) ?? true }
 

@@ -180,6 +180,9 @@ final class Program: @unchecked Sendable {
         return !asciiOnly || stored.isASCII ? stored : nil
     }
 
+    /// No `{}` literal is part of the value: it is the cells' characters.
+    var extractsNoLiterals: Bool { extractedUTF8.isEmpty }
+
     /// The problems list for `count` missing required slots: one sentence.
     func missingProblem(_ count: Int) -> [String] { missingProblems[min(count, missingProblems.count - 1)] }
 }
@@ -441,8 +444,8 @@ extension Program {
         if units.count > count {
             units.removeLast(units.count - count)
         } else {
-            // A keystroke adds a byte or two.
-            units.reserveCapacity(count)
+            // A keystroke adds a byte or two: room for a whole field is made once.
+            if units.capacity < count { units.reserveCapacity(max(count, literalUTF8Before[elements.count] + elements.count)) }
             while units.count < count { units.append(0) }
         }
         return layout.cells.withUnsafeBufferPointer { cells in
