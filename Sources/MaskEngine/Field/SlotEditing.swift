@@ -138,8 +138,10 @@ extension Program {
     /// - Parameters:
     ///   - inserted: the edit's text in units (empty for a deletion).
     ///   - spare: an array to build the new cells in, emptied first (its room is what is reused).
+    ///   - replayable: the outcome keeps the edit in entered characters (`original`, `inserted`) for another program
+    ///     to replay; a mask of one fixed program never replays, and keeping them costs references on every key.
     func edit<U: FieldUnit>(_ edit: FieldEdit, inserted: [U], chars: [U], decomposition d: Decomposition<U>,
-                            cells spare: consuming [Cell<U>] = []) -> EditOutcome<U> {
+                            cells spare: consuming [Cell<U>] = [], replayable: Bool = true) -> EditOutcome<U> {
         let s = min(max(edit.range.lowerBound, 0), chars.count)
         let e = min(max(edit.range.upperBound, s), chars.count)
         let cells = d.layout.cells
@@ -172,18 +174,23 @@ extension Program {
             let read = self.read(inserted, from: d.cursor(at: from), into: &newCells)
             // Built once, whole: the outcome is a large value, and each change to a copy of it costs.
             guard read.accepted else {
-                return EditOutcome(layout: d.layout, caret: e, cuts: read.cuts, refused: true, original: cells,
-                                   keptBefore: k0, afterFrom: k1, inserted: inserted)
+                return EditOutcome(layout: d.layout, caret: e, cuts: read.cuts, refused: true,
+                                   original: replayable ? cells : [], keptBefore: k0, afterFrom: k1, inserted: inserted)
             }
-            var outcome = EditOutcome(layout: Layout(), caret: e, cuts: read.cuts, original: cells, keptBefore: k0,
-                                      afterFrom: k1, inserted: inserted)
-            reflow(cells[k1...].lazy.map { $0.char }, after: read, into: &newCells, outcome: &outcome)
+            var outcome = EditOutcome(layout: Layout(), caret: e, cuts: read.cuts, original: replayable ? cells : [],
+                                      keptBefore: k0, afterFrom: k1, inserted: replayable ? inserted : [])
+            if k1 == cells.count {
+                // Typing at the end: nothing re-flows.
+                reflow(EmptyCollection<U>(), after: read, into: &newCells, outcome: &outcome)
+            } else {
+                reflow(cells[k1...].lazy.map { $0.char }, after: read, into: &newCells, outcome: &outcome)
+            }
             return outcome
         }
 
         // A deletion.
         var outcome = EditOutcome(layout: d.layout, caret: e)
-        outcome.original = cells
+        if replayable { outcome.original = cells }
         var removeFrom = k0, removeTo = k1
         if k1 == k0 {
             if s == e {
