@@ -315,7 +315,7 @@ public final class Mask: @unchecked Sendable {
         }
         let length = outcome.layout.cells.count + chosen.program.literalsBefore[chosen.program.limit(of: outcome.layout)]
         let caret = min(outcome.caret, length)
-        let cuts = outcome.cuts.sorted()
+        let cuts = outcome.cuts.isEmpty ? (rejected: "", overflow: "") : outcome.cuts.sorted()
         let edited = reading.took(chosen.program, outcome.layout)
         return result(chosen.program, outcome.layout, text: edited, value: value,
                       selection: caret..<caret, rejected: cuts.rejected, overflow: cuts.overflow, brand: chosen.brand)
