@@ -62,7 +62,10 @@ extension PhoneField {
         /// range is empty; nothing comes after it), and feeds the formatter the keys: the kept
         /// formatter's keys and the digit. A full number refuses the digit, and an empty international
         /// field adds the `+` first: both take the stateless path.
-        func typedDigit(_ edit: FieldEdit, to text: String, in field: PhoneField) -> UInt8? {
+        ///
+        /// Mutating only so that it reads the state in place: a call on the handle's state that cannot
+        /// change it copied all of it (280 bytes) first. The same goes for `afterLastKey()`.
+        mutating func typedDigit(_ edit: FieldEdit, to text: String, in field: PhoneField) -> UInt8? {
             guard !typed.full, self.text == text, field.region != nil || !typed.formatter.keys.isEmpty else { return nil }
             let utf8 = edit.text.utf8
             guard utf8.count == 1, let key = utf8.first, key >= 0x30, key <= 0x39 else { return nil }
@@ -85,7 +88,7 @@ extension PhoneField {
         /// `afterLastKey(keys, in: output)` for the formatter after one more key: when the formatter read
         /// the keys back, its answer; when the key only appended to the text this state was of (whose keys
         /// read back), what the appended bytes say.
-        private func afterLastKey() -> Int? {
+        private mutating func afterLastKey() -> Int? {
             if let after = typed.formatter.outputAfterLastKey { return after }
             guard let from = typed.formatter.outputAppendedFrom, from == count, let key = typed.formatter.keys.last else {
                 return PhoneField.afterLastKey(typed.formatter.keys, in: typed.formatter.output)
@@ -168,7 +171,8 @@ extension PhoneField.Typed {
     mutating func type(_ key: UInt8, in field: PhoneField, reading: inout PhoneNumber.Reading) -> PhoneNumber {
         formatter.input(key)
         let number = PhoneNumber.read(formatter.keys, home: field.home, reading: &reading)
-        full = field.isFull(formatter, number: number)
+        full = field.isFull(keys: formatter.keys, callingCode: formatter.callingCode, metadata: formatter.metadata,
+                            nationalDigits: formatter.nationalNumber.count) { number }
         return number
     }
 }

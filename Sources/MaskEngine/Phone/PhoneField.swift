@@ -196,24 +196,21 @@ final class PhoneField: Sendable {
 
     /// Whether another digit could make no number: the national number has the longest length
     /// the region has (as `parse` reads it, national prefix and carrier codes set apart).
-    /// `number`: the formatter's keys read as a number, when the caller has it.
     func isFull(_ formatter: AsYouTypeFormatter) -> Bool {
-        isFull(formatter) { PhoneNumber(keys: formatter.keys, home: home) }
+        isFull(keys: formatter.keys, callingCode: formatter.callingCode, metadata: formatter.metadata,
+               nationalDigits: formatter.nationalNumber.count) { PhoneNumber(keys: formatter.keys, home: home) }
     }
 
-    /// `isFull`, `number` being the formatter's keys read as a number.
-    func isFull(_ formatter: AsYouTypeFormatter, number: PhoneNumber) -> Bool {
-        isFull(formatter) { number }
-    }
-
+    /// `isFull` of a formatter whose keys are `keys`, read as a number by `reading()`, with `callingCode`,
+    /// `metadata` and `nationalDigits` its own. Takes the formatter's parts, not the formatter: passing the
+    /// kept formatter copied it (200 bytes) on every key.
     @inline(__always)
-    private func isFull(_ formatter: AsYouTypeFormatter, reading: () -> PhoneNumber) -> Bool {
-        let digits = formatter.keys.count - (formatter.keys.first == Self.plus ? 1 : 0)
+    func isFull(keys: [UInt8], callingCode: Int?, metadata: PhoneRegion?, nationalDigits: Int,
+                reading: () -> PhoneNumber) -> Bool {
+        let digits = keys.count - (keys.first == Self.plus ? 1 : 0)
         if digits >= Self.maximumDigits { return true }
-        if formatter.keys.first == Self.plus, formatter.callingCode == nil { return digits >= 3 }
-        guard let metadata = formatter.metadata, formatter.nationalNumber.count >= metadata.maxLength else {
-            return false
-        }
+        if keys.first == Self.plus, callingCode == nil { return digits >= 3 }
+        guard let metadata, nationalDigits >= metadata.maxLength else { return false }
         let number = reading()
         guard let numberRegion = number.region else { return digits >= 3 + 17 }
         return number.nationalLength >= numberRegion.maxLength
@@ -432,8 +429,8 @@ final class PhoneField: Sendable {
     func result(keys: [UInt8], text: [UInt8], full: Bool, number: PhoneNumber, selection: Range<Int>,
                 rejected: String, overflow: [UInt8]) -> FieldResult {
         var problems: [String] = []
-        if let code = number.unknownCallingCode {
-            problems = ["no country has the calling code +\(code)"]
+        if !number.unknownCallingCode.isEmpty {
+            problems = ["no country has the calling code +\(number.unknownCallingCode)"]
         } else {
             switch number.lengthCheck {
             case .possible:

@@ -8,8 +8,9 @@ struct PhoneNumber {
     var nationalLength = 0
     var type: PhoneType?
     var lengthCheck: LengthCheck = .tooShort
-    /// A `+` was typed and what follows starts with no calling code.
-    var unknownCallingCode: String?
+    /// A `+` was typed and what follows starts with no calling code: its first three digits; empty otherwise
+    /// (not an optional: destroying an optional string took a generic path, 70 instructions a key).
+    var unknownCallingCode = ""
 
     /// libphonenumber's verdicts on a length.
     enum LengthCheck {
