@@ -68,7 +68,9 @@ extension PhoneField {
         mutating func typedDigit(_ edit: FieldEdit, to text: String, in field: PhoneField) -> UInt8? {
             guard !typed.full, self.text == text, field.region != nil || !typed.formatter.keys.isEmpty else { return nil }
             let utf8 = edit.text.utf8
-            guard utf8.count == 1, let key = utf8.first, key >= 0x30, key <= 0x39 else { return nil }
+            guard utf8.count == 1 else { return nil }
+            let key = utf8[utf8.startIndex]
+            guard key >= 0x30, key <= 0x39 else { return nil }
             // The range as the stateless path clamps it to the text.
             let lower = min(max(edit.range.lowerBound, 0), count)
             let upper = min(max(edit.range.upperBound, 0), count)

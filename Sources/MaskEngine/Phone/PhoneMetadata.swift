@@ -31,6 +31,7 @@ enum PhoneMetadata {
         return Substring(bytes[block]).split(separator: "\n")
     }
 
+    /// Never emptied: `PhoneNumber.region` relies on every region living as long as the process.
     private static let compiled = Mutex<[String: PhoneRegion]>([:])
 
     /// Every region code (ISO 3166-1 alpha-2), sorted.
@@ -518,6 +519,17 @@ final class PhoneRegion: Sendable {
             }
         }
 
+        /// `step(&states, over: [digit])`: every state after one more ASCII digit.
+        @inline(__always)
+        func step(_ states: inout [Int32], digit: UInt8) {
+            let digit = Int32(digit) &- 0x30
+            next.withUnsafeBufferPointer { next in
+                states.withUnsafeMutableBufferPointer { states in
+                    for i in states.indices where states[i] >= 0 { states[i] = next[Int(10 &* states[i] &+ digit)] }
+                }
+            }
+        }
+
         /// Whether `state` accepts (the input read so far is in the pattern's language).
         @inline(__always)
         func accepts(_ state: Int32) -> Bool { state >= 0 && accepting[Int(state)] }
@@ -561,6 +573,9 @@ final class PhoneRegion: Sendable {
         let traits: [Traits]
         /// Every format's leading-digits patterns in order (a pattern without an automaton: `missing`).
         let leading: NumberAutomata
+        /// The indexes of the formats that may apply to a number typed with a national prefix, typed without
+        /// one, and typed as a whole number without one (after an international prefix): see `candidates`.
+        private let withNationalPrefix: [Int], withoutPrefix: [Int], whole: [Int]
 
         init(_ formats: [Format]) {
             self.formats = formats
@@ -577,6 +592,26 @@ final class PhoneRegion: Sendable {
                               leadingCount: format.leadingDigits.count)
             }
             leading = NumberAutomata(formats.flatMap(\.leadingDigits), allowingMissing: true)!
+            let traits = traits
+            withNationalPrefix = traits.indices.filter {
+                // Formats that never show a national prefix do not apply.
+                let format = traits[$0]
+                return format.eligible
+                    && !(format.ruleHasFirstGroupOnly && !format.nationalPrefixOptional && !format.hasCarrierCodeRule)
+            }
+            withoutPrefix = traits.indices.filter {
+                // Formats that need one do not apply.
+                let format = traits[$0]
+                return format.eligible && (format.ruleHasFirstGroupOnly || format.nationalPrefixOptional)
+            }
+            whole = traits.indices.filter { traits[$0].eligible }
+        }
+
+        /// The formats that may apply to a number typed with a national prefix (`nationalPrefix`), or without
+        /// one and as a whole number or not (`complete`), judged by how it was typed only: made once per table,
+        /// not by a pass over every format when a number's formats are chosen.
+        func candidates(nationalPrefix: Bool, complete: Bool) -> [Int] {
+            nationalPrefix ? withNationalPrefix : complete ? whole : withoutPrefix
         }
 
         /// Whether the number's length suits format `index`'s whole pattern (digit groups), or the pattern

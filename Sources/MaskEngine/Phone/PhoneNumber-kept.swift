@@ -48,7 +48,7 @@ extension PhoneNumber {
         }
         let n = automata.starts.count
         if resumes, reading.prefixEnd == end {
-            automata.step(&reading.states, over: keys[(count - 1)...])
+            automata.step(&reading.states, digit: keys[count - 1])
         } else {
             reading.states = automata.starts + automata.starts
             automata.step(&reading.states, over: keys[...], first: n)
