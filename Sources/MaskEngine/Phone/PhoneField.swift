@@ -429,8 +429,8 @@ final class PhoneField: Sendable {
     func result(keys: [UInt8], text: [UInt8], full: Bool, number: PhoneNumber, selection: Range<Int>,
                 rejected: String, overflow: [UInt8]) -> FieldResult {
         var problems: [String] = []
-        if !number.unknownCallingCode.isEmpty {
-            problems = ["no country has the calling code +\(number.unknownCallingCode)"]
+        if let (a, b, c) = number.unknownCallingCode {
+            problems = ["no country has the calling code +\(String(decoding: [a, b, c], as: UTF8.self))"]
         } else {
             switch number.lengthCheck {
             case .possible:

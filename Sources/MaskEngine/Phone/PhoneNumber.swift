@@ -5,16 +5,17 @@ struct PhoneNumber {
     /// The region the number is of; nil while it is unknown (no calling code yet).
     ///
     /// Not counted: every region is made by `PhoneMetadata.region`, whose table holds it for the life of the
-    /// process, so a number needs no reference of its own. Counting it cost a retain and a release per key,
-    /// and its destroy went through the optional's generic value witness (about 120 instructions a key).
+    /// process, so a number needs no reference of its own.
     unowned(unsafe) var region: PhoneRegion?
     /// The national significant number's length.
     var nationalLength = 0
     var type: PhoneType?
     var lengthCheck: LengthCheck = .tooShort
-    /// A `+` was typed and what follows starts with no calling code: its first three digits; empty otherwise
-    /// (not an optional: destroying an optional string took a generic path, 70 instructions a key).
-    var unknownCallingCode = ""
+    /// A `+` was typed and what follows starts with no calling code: its first three digits (ASCII).
+    ///
+    /// Bytes, not a string, and the region not counted: a number holds no reference, so making and dropping
+    /// one per key costs no reference counting (destroying it took the optional's generic value witness).
+    var unknownCallingCode: (UInt8, UInt8, UInt8)?
 
     /// libphonenumber's verdicts on a length.
     enum LengthCheck {
@@ -42,7 +43,10 @@ struct PhoneNumber {
         }
         guard international else { return }
         guard let (code, length) = AsYouTypeFormatter.callingCode(at: digits) else {
-            if digits.count >= 3 { unknownCallingCode = String(decoding: digits.prefix(3), as: UTF8.self) }
+            if digits.count >= 3 {
+                let first = digits.startIndex
+                unknownCallingCode = (digits[first], digits[first + 1], digits[first + 2])
+            }
             return
         }
         guard let main = PhoneMetadata.mainRegion(forCallingCode: code) else { return }
