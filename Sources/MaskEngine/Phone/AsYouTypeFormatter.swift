@@ -367,6 +367,8 @@ struct AsYouTypeFormatter: Sendable {
             start = end
             prefix += nationalNumber[0..<start]
         }
+        // No prefix (most numbers typed without one): no array made for it, nor any digit moved.
+        guard start > 0 else { return [] }
         let removed = Array(nationalNumber[0..<start])
         nationalNumber.removeFirst(start)
         return removed

@@ -212,8 +212,10 @@ final class PhoneField: Sendable {
         if keys.first == Self.plus, callingCode == nil { return digits >= 3 }
         guard let metadata, nationalDigits >= metadata.maxLength else { return false }
         let number = reading()
-        guard let numberRegion = number.region else { return digits >= 3 + 17 }
-        return number.nationalLength >= numberRegion.maxLength
+        return number.withRegion { region in
+            guard let region else { return digits >= 3 + 17 }
+            return number.nationalLength >= region.maxLength
+        }
     }
 
     /// The keys of a field: `+` first when international without a region and there are digits.
@@ -428,25 +430,27 @@ final class PhoneField: Sendable {
     /// The field's result for its keys shown as `text`; `number` is the keys read as a number.
     func result(keys: [UInt8], text: [UInt8], full: Bool, number: PhoneNumber, selection: Range<Int>,
                 rejected: String, overflow: [UInt8]) -> FieldResult {
-        var problems: [String] = []
-        if let (a, b, c) = number.unknownCallingCode {
-            problems = ["no country has the calling code +\(String(decoding: [a, b, c], as: UTF8.self))"]
-        } else {
-            switch number.lengthCheck {
-            case .possible:
-                if number.type == nil { problems = number.region?.notValidProblem ?? Self.notValidAnywhere }
-            case .tooLong: problems = Self.tooLong
-            case .invalidLength: problems = number.region?.impossibleLengthProblem ?? Self.impossibleLengthAnywhere
-            case .tooShort, .possibleLocalOnly: problems = Self.tooShort
+        number.withRegion { region in
+            var problems: [String] = []
+            if let (a, b, c) = number.unknownCallingCode {
+                problems = ["no country has the calling code +\(String(decoding: [a, b, c], as: UTF8.self))"]
+            } else {
+                switch number.lengthCheck {
+                case .possible:
+                    if number.type == nil { problems = region?.notValidProblem ?? Self.notValidAnywhere }
+                case .tooLong: problems = Self.tooLong
+                case .invalidLength: problems = region?.impossibleLengthProblem ?? Self.impossibleLengthAnywhere
+                case .tooShort, .possibleLocalOnly: problems = Self.tooShort
+                }
             }
+            return FieldResult(
+                text: String(ascii: text), selection: selection,
+                value: String(ascii: keys),
+                complete: number.lengthCheck == .possible, valid: problems.isEmpty, problems: problems,
+                next: full ? nil : .digit, placeholder: "", mask: notation, brand: nil,
+                rejected: rejected, overflow: overflow.isEmpty ? "" : String(decoding: overflow, as: UTF8.self),
+                region: region?.id, phoneType: number.type?.rawValue)
         }
-        return FieldResult(
-            text: String(ascii: text), selection: selection,
-            value: String(ascii: keys),
-            complete: number.lengthCheck == .possible, valid: problems.isEmpty, problems: problems,
-            next: full ? nil : .digit, placeholder: "", mask: notation, brand: nil,
-            rejected: rejected, overflow: overflow.isEmpty ? "" : String(decoding: overflow, as: UTF8.self),
-            region: number.region?.id, phoneType: number.type?.rawValue)
     }
 
     // The problems, made once: a keystroke reports one of them.

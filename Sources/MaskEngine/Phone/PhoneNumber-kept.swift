@@ -23,19 +23,33 @@ extension PhoneNumber {
     /// `PhoneNumber(keys: keys, home: home)`, updating `reading`, which is `Reading()` or what this left
     /// for the keys before the last.
     static func read(_ keys: [UInt8], home: PhoneRegion?, reading: inout Reading) -> PhoneNumber {
-        let count = keys.count
-        let resumes = reading.count >= 0 && reading.count == count - 1
-        guard let home, home.readsKeyByKey, let automata = home.numberAutomata, keys.first != UInt8(ascii: "+") else {
+        guard let home, home.readsKeyByKey, keys.first != UInt8(ascii: "+") else {
             // International, or a region whose patterns or prefix rule need the whole reading.
             reading = Reading()
             return PhoneNumber(keys: keys, home: home)
         }
+        // The region and its automata lent, not counted: they live as long as the process (`PhoneMetadata`),
+        // and counting them cost three retains and releases a key.
+        let number = Unmanaged.passUnretained(home)._withUnsafeGuaranteedRef { home in
+            Unmanaged.passUnretained(home.numberAutomata!)._withUnsafeGuaranteedRef { automata in
+                readNationally(keys, home: home, automata: automata, reading: &reading)
+            }
+        }
+        if let number { return number }
+        // An international prefix typed nationally.
+        reading = Reading()
+        return PhoneNumber(keys: keys, home: home)
+    }
+
+    /// `read` of a number typed nationally in `home`, whose number automata are `automata`; nil when the keys
+    /// start with an international prefix.
+    private static func readNationally(_ keys: [UInt8], home: PhoneRegion, automata: PhoneRegion.NumberAutomata,
+                                       reading: inout Reading) -> PhoneNumber? {
+        let count = keys.count
+        let resumes = reading.count >= 0 && reading.count == count - 1
         if !(resumes && reading.national) {
             let (end, settled) = internationalPrefix(keys[...], home)
-            guard end == nil else {
-                reading = Reading()
-                return PhoneNumber(keys: keys, home: home)
-            }
+            guard end == nil else { return nil }
             reading.national = settled
         }
         // As `strippingNationalPrefix`: no prefix set apart (end 0) leaves the number as it is.
