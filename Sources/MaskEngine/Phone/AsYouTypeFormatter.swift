@@ -297,7 +297,16 @@ struct AsYouTypeFormatter: Sendable {
 
     /// Puts `digit` in the template's next free place.
     private mutating func fillTemplate(with digit: UInt8) -> Filled {
-        guard let place = template[lastMatch...].firstIndex(of: PhoneRegion.placeholder) else {
+        let free = template.withUnsafeBufferPointer { template -> Int? in
+            // A plain scan: the slice's generic `firstIndex` cost twice as much.
+            var place = lastMatch
+            while place < template.count {
+                if template[place] == PhoneRegion.placeholder { return place }
+                place += 1
+            }
+            return nil
+        }
+        guard let place = free else {
             if candidates.count == 1 { ableToFormat = false }
             currentPattern = nil
             templateCandidate = nil

@@ -29,6 +29,8 @@ final class PhoneField: Sendable {
     let region: String?
     /// The region's own metadata (not its calling code's main region's), for the state.
     let home: PhoneRegion?
+    /// `home` as a reference that is not counted, to lend it (`PhoneNumber.read`): the metadata holds every region.
+    let uncountedHome: Unmanaged<PhoneRegion>?
     /// The description reported as `mask`: `phone`, or `phone(region: GB)`.
     let notation: String
     static let international = "phone"
@@ -42,6 +44,7 @@ final class PhoneField: Sendable {
     init(region: String?) {
         self.region = region
         home = region.flatMap(PhoneMetadata.region)
+        uncountedHome = home.map(Unmanaged.passUnretained)
         blank = AsYouTypeFormatter(region: region)
         notation = region.map { Self.national + "\($0))" } ?? Self.international
     }

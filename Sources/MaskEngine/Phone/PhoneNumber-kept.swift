@@ -22,23 +22,23 @@ extension PhoneNumber {
 
     /// `PhoneNumber(keys: keys, home: home)`, updating `reading`, which is `Reading()` or what this left
     /// for the keys before the last.
-    static func read(_ keys: [UInt8], home: PhoneRegion?, reading: inout Reading) -> PhoneNumber {
-        guard let home, home.readsKeyByKey, keys.first != UInt8(ascii: "+") else {
-            // International, or a region whose patterns or prefix rule need the whole reading.
-            reading = Reading()
-            return PhoneNumber(keys: keys, home: home)
-        }
-        // The region and its automata lent, not counted: they live as long as the process (`PhoneMetadata`),
-        // and counting them cost three retains and releases a key.
-        let number = Unmanaged.passUnretained(home)._withUnsafeGuaranteedRef { home in
-            Unmanaged.passUnretained(home.numberAutomata!)._withUnsafeGuaranteedRef { automata in
-                readNationally(keys, home: home, automata: automata, reading: &reading)
+    ///
+    /// The region (`PhoneField.uncountedHome`) and its automata are lent, not counted: they live as long as the
+    /// process (`PhoneMetadata`), and counting them cost three retains and releases a key.
+    static func read(_ keys: [UInt8], home: Unmanaged<PhoneRegion>?, reading: inout Reading) -> PhoneNumber {
+        if let home, keys.first != UInt8(ascii: "+") {
+            let number = home._withUnsafeGuaranteedRef { home -> PhoneNumber? in
+                guard home.readsKeyByKey else { return nil }
+                return home.uncountedNumberAutomata!._withUnsafeGuaranteedRef { automata in
+                    readNationally(keys, home: home, automata: automata, reading: &reading)
+                }
             }
+            if let number { return number }
         }
-        if let number { return number }
-        // An international prefix typed nationally.
+        // International, a region whose patterns or prefix rule need the whole reading, or an international
+        // prefix typed nationally.
         reading = Reading()
-        return PhoneNumber(keys: keys, home: home)
+        return PhoneNumber(keys: keys, home: home?.takeUnretainedValue())
     }
 
     /// `read` of a number typed nationally in `home`, whose number automata are `automata`; nil when the keys
