@@ -14,6 +14,12 @@ public final class Mask: @unchecked Sendable {
     /// Every literal of every program is ASCII: ASCII text may take the byte path.
     private let asciiLiterals: Bool
 
+    /// One fixed program (`slots`): an edit is never replayed in another.
+    private var isSingleProgram: Bool {
+        if case .slots = kind { return true }
+        return false
+    }
+
     /// The shapes a mask can take once compiled.
     enum Kind {
         /// Slots and literals.
@@ -257,7 +263,7 @@ public final class Mask: @unchecked Sendable {
         let candidates = single == nil ? candidates(for: reading.units) : []
         let current = single == nil ? bestProgram(candidates.map(\.0), for: reading.units) : 0
         let (program, currentBrand) = single ?? candidates[current]
-        var outcome = reading.edit(edit, inserted: inserted, with: program)
+        var outcome = reading.edit(edit, inserted: inserted, with: program, replayable: !isSingleProgram)
         var chosen = (program: program, brand: currentBrand)
         // A deletion with nothing to delete changes nothing, in any alternative.
         if candidates.count > 1, !(outcome.refused && outcome.inserted == nil) {
@@ -309,7 +315,7 @@ public final class Mask: @unchecked Sendable {
         }
         let length = outcome.layout.cells.count + chosen.program.literalsBefore[chosen.program.limit(of: outcome.layout)]
         let caret = min(outcome.caret, length)
-        let cuts = outcome.cuts.sorted()
+        let cuts = outcome.cuts.isEmpty ? (rejected: "", overflow: "") : outcome.cuts.sorted()
         let edited = reading.took(chosen.program, outcome.layout)
         return result(chosen.program, outcome.layout, text: edited, value: value,
                       selection: caret..<caret, rejected: cuts.rejected, overflow: cuts.overflow, brand: chosen.brand)
@@ -487,7 +493,8 @@ protocol FieldReading {
     /// The field's text.
     var units: [Unit] { get }
     /// Reads the text with `program` and applies `edit` to the reading (a kept reading lends its spare cells).
-    mutating func edit(_ edit: FieldEdit, inserted: [Unit], with program: Program) -> Program.EditOutcome<Unit>
+    mutating func edit(_ edit: FieldEdit, inserted: [Unit], with program: Program, replayable: Bool)
+        -> Program.EditOutcome<Unit>
     /// What the text read back to, for an edit that changes nothing.
     var layout: Layout<Unit> { get }
     /// `dynamic.program(forPrefix: prefix)`.
@@ -501,10 +508,11 @@ struct FreshReading<Unit: FieldUnit>: FieldReading {
     let units: [Unit]
     private(set) var layout = Layout<Unit>()
 
-    mutating func edit(_ edit: FieldEdit, inserted: [Unit], with program: Program) -> Program.EditOutcome<Unit> {
+    mutating func edit(_ edit: FieldEdit, inserted: [Unit], with program: Program, replayable: Bool)
+        -> Program.EditOutcome<Unit> {
         let d = program.decompose(units)
         layout = d.layout
-        return program.edit(edit, inserted: inserted, chars: units, decomposition: d)
+        return program.edit(edit, inserted: inserted, chars: units, decomposition: d, replayable: replayable)
     }
 
     func program(of dynamic: DynamicProgram, forPrefix prefix: AlnumPrefix) -> (Program, brand: String?) {

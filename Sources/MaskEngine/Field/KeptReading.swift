@@ -67,13 +67,15 @@ struct KeptReading: FieldReading, @unchecked Sendable {
     /// once, a longer text's go in one buffer kept from edit to edit (no longer shared by then), so typing
     /// allocates no array for them.
     mutating func units(inserted text: String) -> [UInt8]? {
-        if text.isEmpty { return [] }
         let utf8 = text.utf8
-        if utf8.count == 1, let byte = utf8.first {
+        let count = utf8.count
+        if count == 1 {
             // A keystroke: one byte, whose array is made once.
+            let byte = utf8[utf8.startIndex]
             guard byte < 0x80, byte != 0x0D else { return nil }
             return KeptReading.singleBytes[Int(byte)]
         }
+        if count == 0 { return [] }
         // A paste's buffer is not kept: only a few bytes are worth the room.
         if inserted.count > 64 { inserted = [] }
         inserted.removeAll(keepingCapacity: true)
@@ -114,11 +116,13 @@ struct KeptReading: FieldReading, @unchecked Sendable {
 
     /// Reads `units` with `program` and applies `edit` to the reading, in place (no copy of it is held, so
     /// `took` changes its arrays without copying them); the new cells are built in the spare array.
-    mutating func edit(_ edit: FieldEdit, inserted: [UInt8], with program: Program) -> Program.EditOutcome<UInt8> {
+    mutating func edit(_ edit: FieldEdit, inserted: [UInt8], with program: Program, replayable: Bool)
+        -> Program.EditOutcome<UInt8> {
         read(with: program)
         var cells: [Cell<UInt8>] = []
         swap(&cells, &spare)
-        return program.edit(edit, inserted: inserted, chars: units, decomposition: decomposition, cells: cells)
+        return program.edit(edit, inserted: inserted, chars: units, decomposition: decomposition, cells: cells,
+                            replayable: replayable)
     }
 
     var layout: Layout<UInt8> { decomposition.layout }
@@ -137,17 +141,17 @@ struct KeptReading: FieldReading, @unchecked Sendable {
         let text = program.text(of: layout, keepingBytesIn: &units)
         self.text = text
         // Character `i` is element `i`: after it the cursor is `i + 1`, with the slots before that as cells.
-        var trace = decomposition.trace
-        decomposition.trace = []
-        if !(traceByElement && program === self.program) { trace.removeAll(keepingCapacity: true) }
-        if trace.count > limit {
-            trace.removeLast(trace.count - limit)
-        } else {
-            for i in trace.count..<limit {
-                trace.append((Int32(i + 1), Int32(i + 1 - program.literalsBefore[i + 1])))
+        if !(traceByElement && program === self.program) { decomposition.trace.removeAll(keepingCapacity: true) }
+        let traced = decomposition.trace.count
+        if traced > limit {
+            decomposition.trace.removeLast(traced - limit)
+        } else if traced < limit {
+            program.literalsBefore.withUnsafeBufferPointer { literalsBefore in
+                for i in traced..<limit {
+                    decomposition.trace.append((Int32(i &+ 1), Int32(i &+ 1 &- literalsBefore[i &+ 1])))
+                }
             }
         }
-        decomposition.trace = trace
         // The edit's cells are the reading's; the reading's own go spare, for the next edit to build in.
         swap(&spare, &decomposition.layout.cells)
         decomposition.layout.cells = layout.cells

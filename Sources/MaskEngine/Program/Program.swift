@@ -317,7 +317,7 @@ extension Program {
             }
         }
         outcome.cuts = Cuts(rejectedUnits: rejected, overflowUnits: overflow)
-        outcome.cuts.leave(chars[i...], for: self)
+        if i < chars.count { outcome.cuts.leave(chars[i...], for: self) }
         return outcome
     }
 
