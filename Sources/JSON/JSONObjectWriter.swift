@@ -26,6 +26,17 @@ public struct JSONObjectWriter {
     }
   }
 
+  /// The object that `fill` writes, as a value (for a caller that needs one, as a batch's answer does): the
+  /// value whose text is the written object's.
+  public static func value(_ fill: (JSONObjectWriter) -> Void) -> JSONValue {
+    withJanssonRegion(true) { release in
+      guard let root = json_object() else { return .null }
+      defer { release(root) }
+      fill(JSONObjectWriter(node: root))
+      return convert(root, levels: recursiveBuildLevels)
+    }
+  }
+
   public func set(_ key: StaticString, _ text: String) {
     put(key, makeString(text))
   }

@@ -181,7 +181,7 @@ private struct Frame {
 
 /// Converts a jansson tree to a ``JSONValue``, by recursion for `levels` levels of containers (every level of a
 /// message: no stack of frames to keep), then with an explicit stack.
-private func convert(_ node: UnsafeMutablePointer<json_t>, levels: Int) -> JSONValue {
+func convert(_ node: UnsafeMutablePointer<json_t>, levels: Int) -> JSONValue {
   switch node.pointee.type {
   case JSON_ARRAY where levels > 0:
     let count = json_array_size(node)

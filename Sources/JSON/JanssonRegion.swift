@@ -1,6 +1,7 @@
 // The JSON layer: where jansson's memory comes from while a message is parsed or written; see ARCHITECTURE.md.
 
 import CJansson
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -21,6 +22,7 @@ func withJanssonRegion<Result>(
   guard inRegion else { return try body { json_decref($0) } }
   janssonAllocatorInstalled.touch()
   let region = JanssonRegion.current()
+  if region.pointee.depth == 0 { recentRegion.store(region, ordering: .releasing) }
   region.pointee.depth += 1
   defer {
     region.pointee.depth -= 1
@@ -37,9 +39,19 @@ func janssonFree(_ pointer: UnsafeMutableRawPointer?) {
   JanssonRegion.free(pointer)
 }
 
+/// The region of the thread that last opened an outermost scope. jansson's allocator, which is told nothing but a
+/// size, finds it here with one load and a comparison of threads (the daemon has one thread that parses and writes),
+/// not through `pthread_getspecific` and the key's lazy initialisation: a keystroke's messages allocate about 180
+/// blocks. A region's header is never freed (its block is, when its thread ends, and its capacity becomes 0), so the
+/// header read here is always there; a thread that reuses a finished thread's id finds that header empty, out of
+/// scope, and allocates from `malloc`, until its own first scope puts its region here.
+private let recentRegion = Atomic<UnsafeMutablePointer<JanssonRegion>?>(nil)
+
 /// One thread's region: `capacity` bytes from `base`, the first `used` of them handed out in the current scope.
 private struct JanssonRegion {
-  var base: UnsafeMutableRawPointer
+  /// The thread whose region this is.
+  let owner: pthread_t
+  var base: UnsafeMutableRawPointer?
   var capacity: Int
   var used = 0
   /// How many scopes (``withJanssonRegion(_:_:)``) are open on the thread; blocks come from the region while any is.
@@ -54,9 +66,11 @@ private struct JanssonRegion {
   static let key: pthread_key_t = {
     var key = pthread_key_t()
     pthread_key_create(&key) { pointer in
+      // The header stays (``recentRegion`` may point at it); the block goes.
       guard let region = pointer?.assumingMemoryBound(to: JanssonRegion.self) else { return }
       Glibc.free(region.pointee.base)
-      region.deallocate()
+      region.pointee.base = nil
+      region.pointee.capacity = 0
     }
     return key
   }()
@@ -65,23 +79,21 @@ private struct JanssonRegion {
   static func current() -> UnsafeMutablePointer<JanssonRegion> {
     if let existing = pthread_getspecific(key) { return existing.assumingMemoryBound(to: JanssonRegion.self) }
     let region = UnsafeMutablePointer<JanssonRegion>.allocate(capacity: 1)
-    region.initialize(to: JanssonRegion(base: malloc(capacity)!, capacity: capacity))
+    region.initialize(to: JanssonRegion(owner: pthread_self(), base: malloc(capacity)!, capacity: capacity))
     pthread_setspecific(key, region)
     return region
   }
 
   /// jansson's `malloc`: from the thread's region while a scope is open there, else from `malloc`.
   static func allocate(_ size: Int) -> UnsafeMutableRawPointer? {
-    guard let raw = pthread_getspecific(key) else { return malloc(size) }
-    let region = raw.assumingMemoryBound(to: JanssonRegion.self)
-    guard region.pointee.depth > 0 else { return malloc(size) }
+    guard let region = mine(), region.pointee.depth > 0, let base = region.pointee.base else { return malloc(size) }
     // 16-byte blocks, as malloc aligns them.
     let rounded = (size + 15) & ~15
     guard region.pointee.used + rounded <= region.pointee.capacity else {
       region.pointee.overflowed = true
       return malloc(size)
     }
-    let block = region.pointee.base + region.pointee.used
+    let block = base + region.pointee.used
     region.pointee.used += rounded
     return block
   }
@@ -90,11 +102,19 @@ private struct JanssonRegion {
   /// (A block is freed on the thread that made it: a message's trees stay within one call.)
   static func free(_ pointer: UnsafeMutableRawPointer?) {
     guard let pointer else { return }
-    if let raw = pthread_getspecific(key) {
-      let region = raw.assumingMemoryBound(to: JanssonRegion.self)
-      if pointer >= region.pointee.base, pointer < region.pointee.base + region.pointee.capacity { return }
+    if let region = mine(), let base = region.pointee.base, pointer >= base, pointer < base + region.pointee.capacity {
+      return
     }
     Glibc.free(pointer)
+  }
+
+  /// The calling thread's region, if it has one: the recent one when it is the caller's.
+  @inline(__always)
+  private static func mine() -> UnsafeMutablePointer<JanssonRegion>? {
+    if let recent = recentRegion.load(ordering: .acquiring), pthread_equal(recent.pointee.owner, pthread_self()) != 0 {
+      return recent
+    }
+    return pthread_getspecific(key)?.assumingMemoryBound(to: JanssonRegion.self)
   }
 }
 

@@ -85,6 +85,8 @@ public final class Connection {
   /// Set by ``stop()``: ``run(_:)`` reads no more, writes what is queued and returns.
   private var stopRequested = false
   private var lastRequestID: Int64 = 0
+  /// The answer the handler gave with ``respond(to:writingResult:)`` for the request being handled.
+  private var writtenReply: (id: RequestID, writeResult: (JSONObjectWriter) -> Void)?
 
   /// Creates a connection; nothing is read until ``run(_:)``.
   ///
@@ -213,6 +215,14 @@ public final class Connection {
     write { Message.serializeNotification(method, into: &$0, params: writeParams) }
   }
 
+  /// Answers the request being handled with a result object that `writeResult` writes straight from typed values
+  /// (``JSONObjectWriter``), with no ``JSONValue`` made: the bytes are those of the same result returned as a value.
+  /// Call it from the handler, which then returns nil; the answer goes where a returned one would (in its batch, or
+  /// after ``afterMessages`` for the last message of a read).
+  public func respond(to id: RequestID, writingResult writeResult: @escaping (JSONObjectWriter) -> Void) {
+    writtenReply = (id, writeResult)
+  }
+
   /// Sends a notification whose `params` member `member` is a long array, made and written one element at a time
   /// (`textDocument/publishDiagnostics` of 100,000 fields), so it never exists as values, nor as text, all at once:
   /// the frame's length is measured first (each element made once), then its text is made a piece at a time as the
@@ -313,15 +323,26 @@ public final class Connection {
         // A notification's handler may end the process (`exit`): what was answered before it goes out first.
         if case .notification = message { writeBatch() }
         let reply = handle(message, at: position, cancels: cancels)
+        let written = takeWrittenReply()
         if last { finish() }
-        if let reply { send(reply) }
+        if let reply {
+          send(reply)
+        } else if let (id, writeResult) = written {
+          write { Message.serializeResponse(id: id, into: &$0, result: writeResult) }
+        }
         position += 1
       case .batch(let elements):
         var replies: [JSONValue] = []
         for element in elements {
           switch element {
           case .message(let message):
-            if let reply = handle(message, at: position, cancels: cancels) { replies.append(reply.json) }
+            let reply = handle(message, at: position, cancels: cancels)
+            let written = takeWrittenReply()
+            if let reply {
+              replies.append(reply.json)
+            } else if let (id, writeResult) = written {
+              replies.append(Message.response(id: id, result: JSONObjectWriter.value(writeResult)).json)
+            }
             position += 1
           case .answered(let failure):
             replies.append(Message.errorResponse(id: failure.id, error: failure.error).json)
@@ -411,6 +432,13 @@ public final class Connection {
       break
     }
     return handler?(message)
+  }
+
+  /// The answer given with ``respond(to:writingResult:)`` while the last message was handled, taken.
+  private func takeWrittenReply() -> (id: RequestID, writeResult: (JSONObjectWriter) -> Void)? {
+    guard let written = writtenReply else { return nil }
+    writtenReply = nil
+    return written
   }
 
   /// Tells the client about a problem that has no request to answer, and logs it.

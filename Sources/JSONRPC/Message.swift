@@ -161,3 +161,20 @@ extension Message {
     }
   }
 }
+
+extension Message {
+  /// Appends the text of a response whose `result` object `writeResult` writes (``JSONObjectWriter``), as ``json``
+  /// of the same response serialises: for a request answered many times a second (`maskd/apply`), whose result is
+  /// made straight from typed values.
+  public static func serializeResponse(id: RequestID, into bytes: inout [UInt8],
+                                       result writeResult: (JSONObjectWriter) -> Void) {
+    JSONObjectWriter.serialize(into: &bytes) { envelope in
+      envelope.set("jsonrpc", "2.0")
+      switch id {
+      case .int(let number): envelope.set("id", Int(number))
+      case .string(let text): envelope.set("id", text)
+      }
+      envelope.setObject("result", writeResult)
+    }
+  }
+}

@@ -14,6 +14,12 @@ public final class Mask: @unchecked Sendable {
     /// Every literal of every program is ASCII: ASCII text may take the byte path.
     private let asciiLiterals: Bool
 
+    /// One fixed program (`slots`): an edit is never replayed in another.
+    private var isSingleProgram: Bool {
+        if case .slots = kind { return true }
+        return false
+    }
+
     /// The shapes a mask can take once compiled.
     enum Kind {
         /// Slots and literals.
@@ -159,7 +165,7 @@ public final class Mask: @unchecked Sendable {
         case .slots, .dynamic:
             guard asciiLiterals, var reading = KeptReading(text), let (program, _) = singleCandidate(for: reading.units)
             else { return nil }
-            _ = reading.read(with: program)
+            reading.read(with: program)
             return reading
         case .oneOf, .number, .phone: return nil
         }
@@ -250,15 +256,14 @@ public final class Mask: @unchecked Sendable {
     private func apply<R: FieldReading>(_ edit: FieldEdit, inserted: [R.Unit], text: String, reading: inout R)
         -> FieldResult {
         typealias U = R.Unit
-        let chars = reading.units
-        let range = clamp(edit.range, chars.count)
+        let count = reading.units.count
+        let range = clamp(edit.range, count)
         // Only `oneOf` has several candidates; the others skip building a list.
-        let single = singleCandidate(for: chars, select: { reading.program(of: $0, forPrefix: $1) })
-        let candidates = single == nil ? candidates(for: chars) : []
-        let current = single == nil ? bestProgram(candidates.map(\.0), for: chars) : 0
+        let single = singleCandidate(for: reading.units, select: { reading.program(of: $0, forPrefix: $1) })
+        let candidates = single == nil ? candidates(for: reading.units) : []
+        let current = single == nil ? bestProgram(candidates.map(\.0), for: reading.units) : 0
         let (program, currentBrand) = single ?? candidates[current]
-        let d = reading.read(with: program)
-        var outcome = program.edit(edit, inserted: inserted, chars: chars, decomposition: d, cells: reading.spareCells())
+        var outcome = reading.edit(edit, inserted: inserted, with: program, replayable: !isSingleProgram)
         var chosen = (program: program, brand: currentBrand)
         // A deletion with nothing to delete changes nothing, in any alternative.
         if candidates.count > 1, !(outcome.refused && outcome.inserted == nil) {
@@ -291,7 +296,7 @@ public final class Mask: @unchecked Sendable {
         // The value is written here only for a `regex` option to check; otherwise when it is read.
         let value = checks.viable == nil || outcome.refused ? nil : chosen.program.value(of: outcome.layout)
         if outcome.refused || !checks.isViable(value ?? "") {
-            var unchanged = d.layout
+            var unchanged = reading.layout
             program.settle(&unchanged)
             // Refused by the mask, it reports its own cuts; refused by the `regex`, the whole edit's text.
             let cuts = outcome.refused ? outcome.cuts.sorted() : (rejected: edit.text, overflow: "")
@@ -299,9 +304,9 @@ public final class Mask: @unchecked Sendable {
             // edit's range); a deletion that changes nothing leaves a collapsed caret: where the deletion
             // rule puts it when there was nothing to delete, else (the `regex` refused it) where the key
             // was pressed.
-            var selection = edit.selection.map { clamp($0, chars.count) } ?? range
+            var selection = edit.selection.map { clamp($0, count) } ?? range
             if inserted.isEmpty {
-                let caret = outcome.refused ? min(outcome.caret, chars.count) : Self.caretBefore(edit, range)
+                let caret = outcome.refused ? min(outcome.caret, count) : Self.caretBefore(edit, range)
                 selection = caret..<caret
             }
             return result(program, unchanged, text: text, selection: selection,
@@ -310,9 +315,8 @@ public final class Mask: @unchecked Sendable {
         }
         let length = outcome.layout.cells.count + chosen.program.literalsBefore[chosen.program.limit(of: outcome.layout)]
         let caret = min(outcome.caret, length)
-        let cuts = outcome.cuts.sorted()
-        let edited = chosen.program.text(of: outcome.layout)
-        reading.took(edited, cells: outcome.layout.cells)
+        let cuts = outcome.cuts.isEmpty ? (rejected: "", overflow: "") : outcome.cuts.sorted()
+        let edited = reading.took(chosen.program, outcome.layout)
         return result(chosen.program, outcome.layout, text: edited, value: value,
                       selection: caret..<caret, rejected: cuts.rejected, overflow: cuts.overflow, brand: chosen.brand)
     }
@@ -458,7 +462,11 @@ public final class Mask: @unchecked Sendable {
             let more = dynamic.problems(U.alnumPrefix(layout.cells.lazy.map { $0.char }), layout.cells.count, brand)
             if problems.isEmpty { problems = more } else { problems += more }
         }
-        if !checks.validators.isEmpty {
+        if checks.onlyLuhn, program.extractsNoLiterals,
+           let sum = Checks.luhnSum(asciiDigits: layout.cells.lazy.map { $0.char.asciiByte ?? 0 }) {
+            // The value is the cells' characters, all digits: Luhn's sum is taken over them, and the value stays unwritten.
+            if sum % 10 != 0 { problems.append(Checks.luhnMismatch) }
+        } else if !checks.validators.isEmpty {
             let written = value.string
             value = .string(written)
             let more = checks.problems(written)
@@ -484,29 +492,34 @@ protocol FieldReading {
     associatedtype Unit: FieldUnit
     /// The field's text.
     var units: [Unit] { get }
-    /// The text read with `program`.
-    mutating func read(with program: Program) -> Program.Decomposition<Unit>
+    /// Reads the text with `program` and applies `edit` to the reading (a kept reading lends its spare cells).
+    mutating func edit(_ edit: FieldEdit, inserted: [Unit], with program: Program, replayable: Bool)
+        -> Program.EditOutcome<Unit>
+    /// What the text read back to, for an edit that changes nothing.
+    var layout: Layout<Unit> { get }
     /// `dynamic.program(forPrefix: prefix)`.
     mutating func program(of dynamic: DynamicProgram, forPrefix prefix: AlnumPrefix) -> (Program, brand: String?)
-    /// An array to build the edited cells in (reused from the edit before when it is no longer shared).
-    mutating func spareCells() -> [Cell<Unit>]
-    /// The edit made `text`, rendered from `cells`.
-    mutating func took(_ text: String, cells: [Cell<Unit>])
+    /// The text of the edit's `layout`, rendered with `program`; it is the field's text now.
+    mutating func took(_ program: Program, _ layout: Layout<Unit>) -> String
 }
 
 /// The stateless reading: the text read anew with every edit.
 struct FreshReading<Unit: FieldUnit>: FieldReading {
     let units: [Unit]
+    private(set) var layout = Layout<Unit>()
 
-    func read(with program: Program) -> Program.Decomposition<Unit> { program.decompose(units) }
+    mutating func edit(_ edit: FieldEdit, inserted: [Unit], with program: Program, replayable: Bool)
+        -> Program.EditOutcome<Unit> {
+        let d = program.decompose(units)
+        layout = d.layout
+        return program.edit(edit, inserted: inserted, chars: units, decomposition: d, replayable: replayable)
+    }
 
     func program(of dynamic: DynamicProgram, forPrefix prefix: AlnumPrefix) -> (Program, brand: String?) {
         dynamic.program(forPrefix: prefix)
     }
 
-    func spareCells() -> [Cell<Unit>] { [] }
-
-    func took(_ text: String, cells: [Cell<Unit>]) {}
+    func took(_ program: Program, _ layout: Layout<Unit>) -> String { program.text(of: layout) }
 }
 
 /// The value checks a mask's options add: `regex` and `validate`.
@@ -515,6 +528,8 @@ struct ValueChecks: @unchecked Sendable {
     var viable: ((String) -> Bool)? = nil
     /// Problems with a complete value, as sentences.
     var validators: [(String) -> String?] = []
+    /// The one check is `Validator.luhn` (the `card` preset's), which a field of digits can take over its cells.
+    var onlyLuhn = false
 
     func isViable(_ value: String) -> Bool { viable?(value) ?? true }
 

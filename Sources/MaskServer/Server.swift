@@ -33,6 +33,9 @@ public final class Server {
     /// Sends a notification whose params object the given function writes straight from typed values (the
     /// `maskd/didFormat` of each keystroke); nil: through `notify`, the params made as a value.
     let notifyWriting: ((String, (JSONObjectWriter) -> Void) -> Void)?
+    /// Answers the request being handled with a result object the given function writes straight from typed
+    /// values (`maskd/apply`'s); nil: the result is returned as a value.
+    let respondWriting: ((RequestID, @escaping (JSONObjectWriter) -> Void) -> Void)?
     /// Whether the transport is still writing a long list made as it is written (a publication of 100,000
     /// diagnostics): pushed diagnostics then wait for it, so two such lists are not held at once.
     public var writingLongList: () -> Bool = { false }
@@ -76,6 +79,8 @@ public final class Server {
     ///     100,000 diagnostics of a document); without it, `notify` gets the array made whole.
     ///   - notifyWriting: sends a notification whose params a function writes (``JSONObjectWriter``), with the
     ///     bytes `notify` would send for the same params; without it, `notify` gets them as a value.
+    ///   - respondWriting: answers the request being handled (its id) with a result object a function writes, with
+    ///     the bytes of the same result returned as a value; `handle(_:)` then returns nil for it.
     ///   - request: sends a request (method, params) to the client and returns its id; its response must
     ///     come back through `handle(_:)`. Without it, the daemon cannot send `workspace/applyEdit`.
     ///   - clock: monotonic milliseconds (tests pass their own, to run the diagnostics' delay without waiting).
@@ -84,6 +89,7 @@ public final class Server {
     public init(version: String, log: Logger = .silent, notify: @escaping (String, JSONValue) -> Void,
                 notifyElements: ((String, JSONValue, String, JSONElements) -> Void)? = nil,
                 notifyWriting: ((String, (JSONObjectWriter) -> Void) -> Void)? = nil,
+                respondWriting: ((RequestID, @escaping (JSONObjectWriter) -> Void) -> Void)? = nil,
                 request: ((String, JSONValue) -> RequestID)? = nil,
                 clock: @escaping () -> UInt64 = monotonicMilliseconds,
                 readFile: ((String) -> [UInt8]?)? = nil) {
@@ -93,6 +99,7 @@ public final class Server {
         self.notify = notify
         self.notifyElements = notifyElements
         self.notifyWriting = notifyWriting
+        self.respondWriting = respondWriting
         self.sendRequest = request
         self.clock = clock
     }

@@ -50,6 +50,7 @@ func runServe(_ arguments: [String]) throws -> Int32 {
                         notifyWriting: { method, writeParams in
                             connection.sendNotification(method, writingParams: writeParams)
                         },
+                        respondWriting: { id, writeResult in connection.respond(to: id, writingResult: writeResult) },
                         request: { method, params in connection.sendRequest(method, params) },
                         // The workspace's `.maskd.json` is read here, so MaskServer stays without I/O of its own.
                         readFile: { path in readRegularFile(path, limit: Server.maxRulesFileBytes) })

@@ -125,6 +125,7 @@ enum MaskCompiler {
             }
             checks.validators.append { validator.check($0) }
         }
+        checks.onlyLuhn = spec.regex == nil && spec.validate == [Validator.luhn.rawValue]
         return checks
     }
 }

@@ -15,6 +15,9 @@ struct KeptReading: FieldReading, @unchecked Sendable {
     private var decomposition = Program.Decomposition<UInt8>(layout: Layout())
     /// How many of `units` the text `decomposition` was read from starts with.
     private var shared = 0
+    /// `decomposition.trace` is the one of a rendered text read element by element with `program`
+    /// (`Program.readsRenderedTextByElement`): the next such text's trace only grows or shrinks at its end.
+    private var traceByElement = false
     /// The last edit's inserted bytes (`units(inserted:)`).
     private var inserted: [UInt8] = []
     /// The cells the last edit made: the next builds its own in the same room once the result holding
@@ -64,13 +67,15 @@ struct KeptReading: FieldReading, @unchecked Sendable {
     /// once, a longer text's go in one buffer kept from edit to edit (no longer shared by then), so typing
     /// allocates no array for them.
     mutating func units(inserted text: String) -> [UInt8]? {
-        if text.isEmpty { return [] }
         let utf8 = text.utf8
-        if utf8.count == 1, let byte = utf8.first {
+        let count = utf8.count
+        if count == 1 {
             // A keystroke: one byte, whose array is made once.
+            let byte = utf8[utf8.startIndex]
             guard byte < 0x80, byte != 0x0D else { return nil }
             return KeptReading.singleBytes[Int(byte)]
         }
+        if count == 0 { return [] }
         // A paste's buffer is not kept: only a few bytes are worth the room.
         if inserted.count > 64 { inserted = [] }
         inserted.removeAll(keepingCapacity: true)
@@ -87,7 +92,9 @@ struct KeptReading: FieldReading, @unchecked Sendable {
     private static let singleBytes: [[UInt8]] = (0..<128).map { [UInt8($0)] }
 
     /// Reads `units` with `program`, resuming the kept reading when it is `program`'s.
-    mutating func read(with program: Program) -> Program.Decomposition<UInt8> {
+    mutating func read(with program: Program) {
+        // The edit before kept the reading of its own text, which is this one.
+        if program === self.program, shared == units.count, shared == decomposition.trace.count { return }
         if program === self.program {
             program.decompose(units, resuming: &decomposition, sharing: shared)
         } else {
@@ -100,19 +107,61 @@ struct KeptReading: FieldReading, @unchecked Sendable {
             decomposition = d
         }
         shared = units.count
-        return decomposition
+        // Each character read moves the cursor one element or more (no `…` slot keeps it), and only a character
+        // refused or cut moves it none: a text read whole that ends at its own length's element was read element
+        // by element.
+        traceByElement = program.readsRenderedTextByElement && decomposition.cuts.isEmpty
+            && decomposition.layout.end == units.count && decomposition.trace.count == units.count
     }
 
-    mutating func spareCells() -> [Cell<UInt8>] {
+    /// Reads `units` with `program` and applies `edit` to the reading, in place (no copy of it is held, so
+    /// `took` changes its arrays without copying them); the new cells are built in the spare array.
+    mutating func edit(_ edit: FieldEdit, inserted: [UInt8], with program: Program, replayable: Bool)
+        -> Program.EditOutcome<UInt8> {
+        read(with: program)
         var cells: [Cell<UInt8>] = []
         swap(&cells, &spare)
-        return cells
+        return program.edit(edit, inserted: inserted, chars: units, decomposition: decomposition, cells: cells,
+                            replayable: replayable)
     }
 
-    /// The edit's result is the field's text now: it is taken while what it shares with the last is known.
-    mutating func took(_ text: String, cells: [Cell<UInt8>]) {
-        _ = take(text)
-        spare = cells
+    var layout: Layout<UInt8> { decomposition.layout }
+
+    /// Renders the edit's layout, which is the field's text now. A text that reads back element by element
+    /// is kept with its reading, made from the layout without reading (the next edit reads nothing); another is
+    /// taken while what it shares with the last is known, and read where it differs by the next edit.
+    mutating func took(_ program: Program, _ layout: Layout<UInt8>) -> String {
+        let limit = program.limit(of: layout)
+        guard program.readsRenderedTextByElement, layout.cells.count + program.literalsBefore[limit] == limit else {
+            let text = program.text(of: layout)
+            _ = take(text)
+            spare = layout.cells
+            return text
+        }
+        let text = program.text(of: layout, keepingBytesIn: &units)
+        self.text = text
+        // Character `i` is element `i`: after it the cursor is `i + 1`, with the slots before that as cells.
+        if !(traceByElement && program === self.program) { decomposition.trace.removeAll(keepingCapacity: true) }
+        let traced = decomposition.trace.count
+        if traced > limit {
+            decomposition.trace.removeLast(traced - limit)
+        } else if traced < limit {
+            program.literalsBefore.withUnsafeBufferPointer { literalsBefore in
+                for i in traced..<limit {
+                    decomposition.trace.append((Int32(i &+ 1), Int32(i &+ 1 &- literalsBefore[i &+ 1])))
+                }
+            }
+        }
+        // The edit's cells are the reading's; the reading's own go spare, for the next edit to build in.
+        swap(&spare, &decomposition.layout.cells)
+        decomposition.layout.cells = layout.cells
+        decomposition.layout.end = limit
+        if !decomposition.cuts.isEmpty { decomposition.cuts = Cuts<UInt8>() }
+        if !decomposition.outputStart.isEmpty { decomposition.outputStart = [] }
+        self.program = program
+        shared = limit
+        traceByElement = true
+        return text
     }
 
     /// `dynamic.program(forPrefix: prefix)`, remembered for the next keystroke.

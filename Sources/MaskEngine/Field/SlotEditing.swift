@@ -138,8 +138,10 @@ extension Program {
     /// - Parameters:
     ///   - inserted: the edit's text in units (empty for a deletion).
     ///   - spare: an array to build the new cells in, emptied first (its room is what is reused).
+    ///   - replayable: the outcome keeps the edit in entered characters (`original`, `inserted`) for another program
+    ///     to replay; a mask of one fixed program never replays, and keeping them costs references on every key.
     func edit<U: FieldUnit>(_ edit: FieldEdit, inserted: [U], chars: [U], decomposition d: Decomposition<U>,
-                            cells spare: consuming [Cell<U>] = []) -> EditOutcome<U> {
+                            cells spare: consuming [Cell<U>] = [], replayable: Bool = true) -> EditOutcome<U> {
         let s = min(max(edit.range.lowerBound, 0), chars.count)
         let e = min(max(edit.range.upperBound, s), chars.count)
         let cells = d.layout.cells
@@ -152,7 +154,8 @@ extension Program {
             newCells.removeAll(keepingCapacity: true)
             // At least a whole field's room: a kept spare array then serves every keystroke to come.
             newCells.reserveCapacity(min(max(cells.count + inserted.count, elements.count + 1), Program.maximumCells))
-            newCells.append(contentsOf: cells[0..<k0])
+            // From a buffer, copied at once (appending an array slice cost about 100 instructions a key to set up).
+            cells.withUnsafeBufferPointer { newCells.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<k0])) }
             // In an eager field the literals just before the caret appeared by themselves, so
             // reading starts before them: typing one of them steps over it, as pasting would. Not
             // when the caret stands inside such a run (a literal follows it): the person stepped
@@ -172,18 +175,23 @@ extension Program {
             let read = self.read(inserted, from: d.cursor(at: from), into: &newCells)
             // Built once, whole: the outcome is a large value, and each change to a copy of it costs.
             guard read.accepted else {
-                return EditOutcome(layout: d.layout, caret: e, cuts: read.cuts, refused: true, original: cells,
-                                   keptBefore: k0, afterFrom: k1, inserted: inserted)
+                return EditOutcome(layout: d.layout, caret: e, cuts: read.cuts, refused: true,
+                                   original: replayable ? cells : [], keptBefore: k0, afterFrom: k1, inserted: inserted)
             }
-            var outcome = EditOutcome(layout: Layout(), caret: e, cuts: read.cuts, original: cells, keptBefore: k0,
-                                      afterFrom: k1, inserted: inserted)
-            reflow(cells[k1...].lazy.map { $0.char }, after: read, into: &newCells, outcome: &outcome)
+            var outcome = EditOutcome(layout: Layout(), caret: e, cuts: read.cuts, original: replayable ? cells : [],
+                                      keptBefore: k0, afterFrom: k1, inserted: replayable ? inserted : [])
+            if k1 == cells.count {
+                // Typing at the end: nothing re-flows.
+                reflow(EmptyCollection<U>(), after: read, into: &newCells, outcome: &outcome)
+            } else {
+                reflow(cells[k1...].lazy.map { $0.char }, after: read, into: &newCells, outcome: &outcome)
+            }
             return outcome
         }
 
         // A deletion.
         var outcome = EditOutcome(layout: d.layout, caret: e)
-        outcome.original = cells
+        if replayable { outcome.original = cells }
         var removeFrom = k0, removeTo = k1
         if k1 == k0 {
             if s == e {

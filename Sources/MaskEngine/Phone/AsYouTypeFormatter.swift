@@ -47,6 +47,9 @@ struct AsYouTypeFormatter: Sendable {
     private var template: [UInt8] = []
     private var lastMatch = 0
     private var currentPattern: Int?
+    /// The candidate whose template is in use (its pattern is `currentPattern`), while the table is the one
+    /// it was taken from: a key that leaves it first needs no other template, which is most keys.
+    private var templateCandidate: Int?
     /// Indexes of the candidate formats in `table`.
     private var candidates: [Int] = []
     /// Every candidate matched its last leading-digits pattern, which then matches whatever digits
@@ -57,7 +60,9 @@ struct AsYouTypeFormatter: Sendable {
     }
     /// The formats candidates are taken from (the metadata's national or international ones), nil while no
     /// metadata is in force.
-    private var table: PhoneRegion.FormatTable?
+    private var table: PhoneRegion.FormatTable? {
+        didSet { templateCandidate = nil }
+    }
     /// The lengths some candidate's whole pattern may take, as bits (`FormatTable.Traits.wholeLengths`);
     /// nil when the candidates changed since it was taken.
     private var candidatesWholeLengths: UInt64?
@@ -167,6 +172,7 @@ struct AsYouTypeFormatter: Sendable {
         lastMatch = 0
         template = []
         currentPattern = nil
+        templateCandidate = nil
         chooseFormat()
     }
 
@@ -193,20 +199,8 @@ struct AsYouTypeFormatter: Sendable {
         candidatesAreInternational = international && !(metadata?.internationalFormats.isEmpty ?? true)
         candidatesWholeLengths = nil
         guard let table else { return }
-        candidates.reserveCapacity(table.traits.count)
-        for (index, format) in table.traits.enumerated() {
-            if !extractedNationalPrefix.isEmpty, format.ruleHasFirstGroupOnly, !format.nationalPrefixOptional,
-               !format.hasCarrierCodeRule {
-                // Typed with a national prefix: formats that never show one do not apply.
-                continue
-            }
-            if extractedNationalPrefix.isEmpty, !isCompleteNumber, !format.ruleHasFirstGroupOnly,
-               !format.nationalPrefixOptional {
-                // Typed without one: formats that need it do not apply.
-                continue
-            }
-            if format.eligible { candidates.append(index) }
-        }
+        let chosen = table.candidates(nationalPrefix: !extractedNationalPrefix.isEmpty, complete: isCompleteNumber)
+        if candidates.isEmpty { candidates = chosen } else { candidates += chosen }
         narrowCandidates(nationalNumber)
     }
 
@@ -246,6 +240,10 @@ struct AsYouTypeFormatter: Sendable {
     /// Shows the number as the first candidate whose whole pattern it matches shows it, when that shows
     /// every key; false otherwise, the output left as it was.
     private mutating func formatWholeNumber() -> Bool {
+        // No candidate's whole pattern takes this many digits (most keys; asked before the table is).
+        if let lengths = candidatesWholeLengths, nationalNumber.count < 64, lengths & 1 << UInt64(nationalNumber.count) == 0 {
+            return false
+        }
         guard let table else { return false }
         let lengths = candidatesWholeLengths ?? candidates.reduce(0) { $0 | table.traits[$1].wholeLengths }
         candidatesWholeLengths = lengths
@@ -268,6 +266,7 @@ struct AsYouTypeFormatter: Sendable {
 
     /// Takes the first candidate that gives a template long enough; false when none does.
     private mutating func makeTemplate() -> Bool {
+        if let first = candidates.first, first == templateCandidate { return false }
         guard let table else {
             ableToFormat = false
             return false
@@ -278,6 +277,7 @@ struct AsYouTypeFormatter: Sendable {
             if let template = format.template, format.templateDigits >= nationalNumber.count {
                 self.template = template
                 currentPattern = format.patternID
+                templateCandidate = first
                 spaceAfterNationalPrefix = format.ruleSeparatesPrefix
                 lastMatch = 0
                 return true
@@ -297,9 +297,19 @@ struct AsYouTypeFormatter: Sendable {
 
     /// Puts `digit` in the template's next free place.
     private mutating func fillTemplate(with digit: UInt8) -> Filled {
-        guard let place = template[lastMatch...].firstIndex(of: PhoneRegion.placeholder) else {
+        let free = template.withUnsafeBufferPointer { template -> Int? in
+            // A plain scan: the slice's generic `firstIndex` cost twice as much.
+            var place = lastMatch
+            while place < template.count {
+                if template[place] == PhoneRegion.placeholder { return place }
+                place += 1
+            }
+            return nil
+        }
+        guard let place = free else {
             if candidates.count == 1 { ableToFormat = false }
             currentPattern = nil
+            templateCandidate = nil
             return .keys
         }
         template[place] = digit
@@ -366,6 +376,8 @@ struct AsYouTypeFormatter: Sendable {
             start = end
             prefix += nationalNumber[0..<start]
         }
+        // No prefix (most numbers typed without one): no array made for it, nor any digit moved.
+        guard start > 0 else { return [] }
         let removed = Array(nationalNumber[0..<start])
         nationalNumber.removeFirst(start)
         return removed

@@ -18,8 +18,7 @@ extension PhoneField {
         /// Whether a formatter state is kept (the next digit typed at the end is one `input`).
         private(set) var holdsState = false
 
-        init() { state = State(Typed(formatter: AsYouTypeFormatter(region: nil), full: false), text: "", count: 0,
-                               afterLastElement: 0) }
+        init() { state = State(Typed(formatter: AsYouTypeFormatter(region: nil), full: false), count: 0, afterLastElement: 0) }
 
         /// Keeps `state`, or nothing.
         fileprivate mutating func keep(_ state: State?) {
@@ -32,17 +31,17 @@ extension PhoneField {
     fileprivate struct State: Sendable {
         /// The formatter after the keys of `text`, and whether the number was full.
         var typed: Typed
-        /// The text the state is of (the handle's own; checked again, since a string compares cheaply).
-        var text: String
-        /// The text's length (it is ASCII) and the offset just after its last element.
+        /// The length of the text the state is of (it is ASCII: the formatter's output), and the offset just
+        /// after its last element. The text itself is not kept: the caller's text is the one the state is of
+        /// (`MaskField` resets the state whenever its text is another), and only its length is checked again
+        /// (keeping the string to compare cost a retain and a release a key).
         var count = 0
         var afterLastElement = 0
         /// The number's patterns' states after its digits (kept only while its keys are typed one by one).
         var reading = PhoneNumber.Reading()
 
-        init(_ typed: Typed, text: String, count: Int, afterLastElement: Int) {
+        init(_ typed: Typed, count: Int, afterLastElement: Int) {
             self.typed = typed
-            self.text = text
             self.count = count
             self.afterLastElement = afterLastElement
         }
@@ -52,7 +51,7 @@ extension PhoneField {
         init?(_ typed: Typed, text: String) {
             guard let after = PhoneField.afterLastKey(typed.formatter.keys, in: typed.formatter.output),
                   typed.formatter.output.elementsEqual(text.utf8) else { return nil }
-            self.init(typed, text: text, count: typed.formatter.output.count, afterLastElement: after)
+            self.init(typed, count: typed.formatter.output.count, afterLastElement: after)
         }
 
         /// The ASCII digit `edit` types after every element of the kept text, when that is all it does
@@ -62,10 +61,15 @@ extension PhoneField {
         /// range is empty; nothing comes after it), and feeds the formatter the keys: the kept
         /// formatter's keys and the digit. A full number refuses the digit, and an empty international
         /// field adds the `+` first: both take the stateless path.
-        func typedDigit(_ edit: FieldEdit, to text: String, in field: PhoneField) -> UInt8? {
-            guard !typed.full, self.text == text, field.region != nil || !typed.formatter.keys.isEmpty else { return nil }
+        ///
+        /// Mutating only so that it reads the state in place: a call on the handle's state that cannot
+        /// change it copied all of it (280 bytes) first. The same goes for `afterLastKey()`.
+        mutating func typedDigit(_ edit: FieldEdit, to text: String, in field: PhoneField) -> UInt8? {
+            guard !typed.full, text.utf8.count == count, field.region != nil || !typed.formatter.keys.isEmpty else { return nil }
             let utf8 = edit.text.utf8
-            guard utf8.count == 1, let key = utf8.first, key >= 0x30, key <= 0x39 else { return nil }
+            guard utf8.count == 1 else { return nil }
+            let key = utf8[utf8.startIndex]
+            guard key >= 0x30, key <= 0x39 else { return nil }
             // The range as the stateless path clamps it to the text.
             let lower = min(max(edit.range.lowerBound, 0), count)
             let upper = min(max(edit.range.upperBound, 0), count)
@@ -75,7 +79,7 @@ extension PhoneField {
 
         /// Feeds the formatter `key`: the keys read as a number, and the offset just after the last key in
         /// the text; nil when the text does not read back as the keys (never expected: the formatter shows
-        /// every key as typed). `count` and `text` are still the text's before the key.
+        /// every key as typed). `count` is still the text's before the key.
         mutating func type(_ key: UInt8, in field: PhoneField) -> (number: PhoneNumber, afterLastKey: Int)? {
             let number = typed.type(key, in: field, reading: &reading)
             guard let after = afterLastKey() else { return nil }
@@ -85,7 +89,7 @@ extension PhoneField {
         /// `afterLastKey(keys, in: output)` for the formatter after one more key: when the formatter read
         /// the keys back, its answer; when the key only appended to the text this state was of (whose keys
         /// read back), what the appended bytes say.
-        private func afterLastKey() -> Int? {
+        private mutating func afterLastKey() -> Int? {
             if let after = typed.formatter.outputAfterLastKey { return after }
             guard let from = typed.formatter.outputAppendedFrom, from == count, let key = typed.formatter.keys.last else {
                 return PhoneField.afterLastKey(typed.formatter.keys, in: typed.formatter.output)
@@ -111,7 +115,7 @@ extension PhoneField {
     func apply(_ edit: FieldEdit, to text: String, keeping kept: inout Kept) -> FieldResult {
         if !kept.holdsState, text.isEmpty, region != nil {
             // An empty national field: the formatter before any key (an international one shows a `+` first).
-            kept.keep(State(Typed(formatter: blank, full: false), text: "", count: 0, afterLastElement: 0))
+            kept.keep(State(Typed(formatter: blank, full: false), count: 0, afterLastElement: 0))
         }
         if kept.holdsState, let key = kept.state.typedDigit(edit, to: text, in: self) {
             if let (number, after) = kept.state.type(key, in: self) {
@@ -121,7 +125,6 @@ extension PhoneField {
                 let result = result(keys: kept.state.typed.formatter.keys, text: kept.state.typed.formatter.output,
                                     full: kept.state.typed.full, number: number, selection: shown..<shown,
                                     rejected: "", overflow: [])
-                kept.state.text = result.text
                 kept.state.count = shown
                 kept.state.afterLastElement = after
                 return result
@@ -167,8 +170,9 @@ extension PhoneField.Typed {
     /// as a number, resuming `reading`.
     mutating func type(_ key: UInt8, in field: PhoneField, reading: inout PhoneNumber.Reading) -> PhoneNumber {
         formatter.input(key)
-        let number = PhoneNumber.read(formatter.keys, home: field.home, reading: &reading)
-        full = field.isFull(formatter, number: number)
+        let number = PhoneNumber.read(formatter.keys, home: field.uncountedHome, reading: &reading)
+        full = field.isFull(keys: formatter.keys, callingCode: formatter.callingCode, metadata: formatter.metadata,
+                            nationalDigits: formatter.nationalNumber.count) { number }
         return number
     }
 }

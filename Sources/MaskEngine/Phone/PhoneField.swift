@@ -29,6 +29,8 @@ final class PhoneField: Sendable {
     let region: String?
     /// The region's own metadata (not its calling code's main region's), for the state.
     let home: PhoneRegion?
+    /// `home` as a reference that is not counted, to lend it (`PhoneNumber.read`): the metadata holds every region.
+    let uncountedHome: Unmanaged<PhoneRegion>?
     /// The description reported as `mask`: `phone`, or `phone(region: GB)`.
     let notation: String
     static let international = "phone"
@@ -42,6 +44,7 @@ final class PhoneField: Sendable {
     init(region: String?) {
         self.region = region
         home = region.flatMap(PhoneMetadata.region)
+        uncountedHome = home.map(Unmanaged.passUnretained)
         blank = AsYouTypeFormatter(region: region)
         notation = region.map { Self.national + "\($0))" } ?? Self.international
     }
@@ -196,27 +199,26 @@ final class PhoneField: Sendable {
 
     /// Whether another digit could make no number: the national number has the longest length
     /// the region has (as `parse` reads it, national prefix and carrier codes set apart).
-    /// `number`: the formatter's keys read as a number, when the caller has it.
     func isFull(_ formatter: AsYouTypeFormatter) -> Bool {
-        isFull(formatter) { PhoneNumber(keys: formatter.keys, home: home) }
+        isFull(keys: formatter.keys, callingCode: formatter.callingCode, metadata: formatter.metadata,
+               nationalDigits: formatter.nationalNumber.count) { PhoneNumber(keys: formatter.keys, home: home) }
     }
 
-    /// `isFull`, `number` being the formatter's keys read as a number.
-    func isFull(_ formatter: AsYouTypeFormatter, number: PhoneNumber) -> Bool {
-        isFull(formatter) { number }
-    }
-
+    /// `isFull` of a formatter whose keys are `keys`, read as a number by `reading()`, with `callingCode`,
+    /// `metadata` and `nationalDigits` its own. Takes the formatter's parts, not the formatter: passing the
+    /// kept formatter copied it (200 bytes) on every key.
     @inline(__always)
-    private func isFull(_ formatter: AsYouTypeFormatter, reading: () -> PhoneNumber) -> Bool {
-        let digits = formatter.keys.count - (formatter.keys.first == Self.plus ? 1 : 0)
+    func isFull(keys: [UInt8], callingCode: Int?, metadata: PhoneRegion?, nationalDigits: Int,
+                reading: () -> PhoneNumber) -> Bool {
+        let digits = keys.count - (keys.first == Self.plus ? 1 : 0)
         if digits >= Self.maximumDigits { return true }
-        if formatter.keys.first == Self.plus, formatter.callingCode == nil { return digits >= 3 }
-        guard let metadata = formatter.metadata, formatter.nationalNumber.count >= metadata.maxLength else {
-            return false
-        }
+        if keys.first == Self.plus, callingCode == nil { return digits >= 3 }
+        guard let metadata, nationalDigits >= metadata.maxLength else { return false }
         let number = reading()
-        guard let numberRegion = number.region else { return digits >= 3 + 17 }
-        return number.nationalLength >= numberRegion.maxLength
+        return number.withRegion { region in
+            guard let region else { return digits >= 3 + 17 }
+            return number.nationalLength >= region.maxLength
+        }
     }
 
     /// The keys of a field: `+` first when international without a region and there are digits.
@@ -431,25 +433,27 @@ final class PhoneField: Sendable {
     /// The field's result for its keys shown as `text`; `number` is the keys read as a number.
     func result(keys: [UInt8], text: [UInt8], full: Bool, number: PhoneNumber, selection: Range<Int>,
                 rejected: String, overflow: [UInt8]) -> FieldResult {
-        var problems: [String] = []
-        if let code = number.unknownCallingCode {
-            problems = ["no country has the calling code +\(code)"]
-        } else {
-            switch number.lengthCheck {
-            case .possible:
-                if number.type == nil { problems = number.region?.notValidProblem ?? Self.notValidAnywhere }
-            case .tooLong: problems = Self.tooLong
-            case .invalidLength: problems = number.region?.impossibleLengthProblem ?? Self.impossibleLengthAnywhere
-            case .tooShort, .possibleLocalOnly: problems = Self.tooShort
+        number.withRegion { region in
+            var problems: [String] = []
+            if let (a, b, c) = number.unknownCallingCode {
+                problems = ["no country has the calling code +\(String(decoding: [a, b, c], as: UTF8.self))"]
+            } else {
+                switch number.lengthCheck {
+                case .possible:
+                    if number.type == nil { problems = region?.notValidProblem ?? Self.notValidAnywhere }
+                case .tooLong: problems = Self.tooLong
+                case .invalidLength: problems = region?.impossibleLengthProblem ?? Self.impossibleLengthAnywhere
+                case .tooShort, .possibleLocalOnly: problems = Self.tooShort
+                }
             }
+            return FieldResult(
+                text: String(ascii: text), selection: selection,
+                value: String(ascii: keys),
+                complete: number.lengthCheck == .possible, valid: problems.isEmpty, problems: problems,
+                next: full ? nil : .digit, placeholder: "", mask: notation, brand: nil,
+                rejected: rejected, overflow: overflow.isEmpty ? "" : String(decoding: overflow, as: UTF8.self),
+                region: region?.id, phoneType: number.type?.rawValue)
         }
-        return FieldResult(
-            text: String(ascii: text), selection: selection,
-            value: String(ascii: keys),
-            complete: number.lengthCheck == .possible, valid: problems.isEmpty, problems: problems,
-            next: full ? nil : .digit, placeholder: "", mask: notation, brand: nil,
-            rejected: rejected, overflow: overflow.isEmpty ? "" : String(decoding: overflow, as: UTF8.self),
-            region: number.region?.id, phoneType: number.type?.rawValue)
     }
 
     // The problems, made once: a keystroke reports one of them.

@@ -31,6 +31,7 @@ enum PhoneMetadata {
         return Substring(bytes[block]).split(separator: "\n")
     }
 
+    /// Never emptied: `PhoneNumber.region` relies on every region living as long as the process.
     private static let compiled = Mutex<[String: PhoneRegion]>([:])
 
     /// Every region code (ISO 3166-1 alpha-2), sorted.
@@ -309,6 +310,8 @@ final class PhoneRegion: Sendable {
     private let fixedIsMobile: Bool
     /// `descriptions`' patterns as digit automata, for a number read a key at a time; nil when one has none.
     let numberAutomata: NumberAutomata?
+    /// `numberAutomata` as a reference that is not counted, to lend it (`PhoneNumber.read`): the region holds it.
+    let uncountedNumberAutomata: Unmanaged<NumberAutomata>?
     /// A nationally typed number can be read a key at a time (`PhoneNumber.read`): its patterns have digit
     /// automata and its national prefix rule transforms nothing.
     let readsKeyByKey: Bool
@@ -378,6 +381,7 @@ final class PhoneRegion: Sendable {
         let fixed = types[PhoneType.fixed.index], mobile = types[PhoneType.mobile.index]
         fixedIsMobile = fixed != nil && fixed?.pattern.pattern == mobile?.pattern.pattern
         numberAutomata = NumberAutomata(descriptions.map { $0.map(\.pattern) })
+        uncountedNumberAutomata = numberAutomata.map(Unmanaged.passUnretained)
         readsKeyByKey = numberAutomata != nil && (transform?.isEmpty ?? true || forParsing?.groupCount == 0)
         lengthMasks = descriptions.map { description in
             guard let description else { return 0 }
@@ -518,6 +522,17 @@ final class PhoneRegion: Sendable {
             }
         }
 
+        /// `step(&states, over: [digit])`: every state after one more ASCII digit.
+        @inline(__always)
+        func step(_ states: inout [Int32], digit: UInt8) {
+            let digit = Int32(digit) &- 0x30
+            next.withUnsafeBufferPointer { next in
+                states.withUnsafeMutableBufferPointer { states in
+                    for i in states.indices where states[i] >= 0 { states[i] = next[Int(10 &* states[i] &+ digit)] }
+                }
+            }
+        }
+
         /// Whether `state` accepts (the input read so far is in the pattern's language).
         @inline(__always)
         func accepts(_ state: Int32) -> Bool { state >= 0 && accepting[Int(state)] }
@@ -561,6 +576,9 @@ final class PhoneRegion: Sendable {
         let traits: [Traits]
         /// Every format's leading-digits patterns in order (a pattern without an automaton: `missing`).
         let leading: NumberAutomata
+        /// The indexes of the formats that may apply to a number typed with a national prefix, typed without
+        /// one, and typed as a whole number without one (after an international prefix): see `candidates`.
+        private let withNationalPrefix: [Int], withoutPrefix: [Int], whole: [Int]
 
         init(_ formats: [Format]) {
             self.formats = formats
@@ -577,6 +595,26 @@ final class PhoneRegion: Sendable {
                               leadingCount: format.leadingDigits.count)
             }
             leading = NumberAutomata(formats.flatMap(\.leadingDigits), allowingMissing: true)!
+            let traits = traits
+            withNationalPrefix = traits.indices.filter {
+                // Formats that never show a national prefix do not apply.
+                let format = traits[$0]
+                return format.eligible
+                    && !(format.ruleHasFirstGroupOnly && !format.nationalPrefixOptional && !format.hasCarrierCodeRule)
+            }
+            withoutPrefix = traits.indices.filter {
+                // Formats that need one do not apply.
+                let format = traits[$0]
+                return format.eligible && (format.ruleHasFirstGroupOnly || format.nationalPrefixOptional)
+            }
+            whole = traits.indices.filter { traits[$0].eligible }
+        }
+
+        /// The formats that may apply to a number typed with a national prefix (`nationalPrefix`), or without
+        /// one and as a whole number or not (`complete`), judged by how it was typed only: made once per table,
+        /// not by a pass over every format when a number's formats are chosen.
+        func candidates(nationalPrefix: Bool, complete: Bool) -> [Int] {
+            nationalPrefix ? withNationalPrefix : complete ? whole : withoutPrefix
         }
 
         /// Whether the number's length suits format `index`'s whole pattern (digit groups), or the pattern

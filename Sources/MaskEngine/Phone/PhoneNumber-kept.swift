@@ -22,20 +22,34 @@ extension PhoneNumber {
 
     /// `PhoneNumber(keys: keys, home: home)`, updating `reading`, which is `Reading()` or what this left
     /// for the keys before the last.
-    static func read(_ keys: [UInt8], home: PhoneRegion?, reading: inout Reading) -> PhoneNumber {
+    ///
+    /// The region (`PhoneField.uncountedHome`) and its automata are lent, not counted: they live as long as the
+    /// process (`PhoneMetadata`), and counting them cost three retains and releases a key.
+    static func read(_ keys: [UInt8], home: Unmanaged<PhoneRegion>?, reading: inout Reading) -> PhoneNumber {
+        if let home, keys.first != UInt8(ascii: "+") {
+            let number = home._withUnsafeGuaranteedRef { home -> PhoneNumber? in
+                guard home.readsKeyByKey else { return nil }
+                return home.uncountedNumberAutomata!._withUnsafeGuaranteedRef { automata in
+                    readNationally(keys, home: home, automata: automata, reading: &reading)
+                }
+            }
+            if let number { return number }
+        }
+        // International, a region whose patterns or prefix rule need the whole reading, or an international
+        // prefix typed nationally.
+        reading = Reading()
+        return PhoneNumber(keys: keys, home: home?.takeUnretainedValue())
+    }
+
+    /// `read` of a number typed nationally in `home`, whose number automata are `automata`; nil when the keys
+    /// start with an international prefix.
+    private static func readNationally(_ keys: [UInt8], home: PhoneRegion, automata: PhoneRegion.NumberAutomata,
+                                       reading: inout Reading) -> PhoneNumber? {
         let count = keys.count
         let resumes = reading.count >= 0 && reading.count == count - 1
-        guard let home, home.readsKeyByKey, let automata = home.numberAutomata, keys.first != UInt8(ascii: "+") else {
-            // International, or a region whose patterns or prefix rule need the whole reading.
-            reading = Reading()
-            return PhoneNumber(keys: keys, home: home)
-        }
         if !(resumes && reading.national) {
             let (end, settled) = internationalPrefix(keys[...], home)
-            guard end == nil else {
-                reading = Reading()
-                return PhoneNumber(keys: keys, home: home)
-            }
+            guard end == nil else { return nil }
             reading.national = settled
         }
         // As `strippingNationalPrefix`: no prefix set apart (end 0) leaves the number as it is.
@@ -48,7 +62,7 @@ extension PhoneNumber {
         }
         let n = automata.starts.count
         if resumes, reading.prefixEnd == end {
-            automata.step(&reading.states, over: keys[(count - 1)...])
+            automata.step(&reading.states, digit: keys[count - 1])
         } else {
             reading.states = automata.starts + automata.starts
             automata.step(&reading.states, over: keys[...], first: n)

@@ -32,6 +32,10 @@ final class Program: @unchecked Sendable {
     let asciiLiterals: Bool
     /// The blocks (range and enum) the slots point at, in element order.
     let blocks: [Block]
+    /// A text rendered from a layout that fills every slot before its end reads back element by element: its
+    /// character `i` is element `i` (one ASCII byte per literal, no `\r` to join a cluster, one cell per slot, no
+    /// `…` slot, no block to pad), so the reading's trace is known without reading (`Decomposition.byElement`).
+    let readsRenderedTextByElement: Bool
     /// What `place` and `cursor(after:)` ask of each element, in an array of plain values: reading an `Element`
     /// copies its literal `Character` (a retain and a release) every time.
     private let slotInfo: [SlotInfo]
@@ -94,6 +98,8 @@ final class Program: @unchecked Sendable {
                 guard case .words(let words) = block.rule else { return true }
                 return words.joined().allSatisfy { $0.utf8.count == 1 && $0.isASCII }
             }
+        readsRenderedTextByElement = asciiLiterals && blocks.isEmpty && repeatingSlot == nil
+            && elements.count < Program.maximumCells && !elements.contains { $0.literal == "\r" }
         var classes: [SlotClass] = []
         for element in elements {
             if let c = element.slotClass, !classes.contains(c) { classes.append(c) }
@@ -173,6 +179,9 @@ final class Program: @unchecked Sendable {
         guard let stored = c.fit(slotClass, letterCase) else { return nil }
         return !asciiOnly || stored.isASCII ? stored : nil
     }
+
+    /// No `{}` literal is part of the value: it is the cells' characters.
+    var extractsNoLiterals: Bool { extractedUTF8.isEmpty }
 
     /// The problems list for `count` missing required slots: one sentence.
     func missingProblem(_ count: Int) -> [String] { missingProblems[min(count, missingProblems.count - 1)] }
@@ -308,7 +317,7 @@ extension Program {
             }
         }
         outcome.cuts = Cuts(rejectedUnits: rejected, overflowUnits: overflow)
-        outcome.cuts.leave(chars[i...], for: self)
+        if i < chars.count { outcome.cuts.leave(chars[i...], for: self) }
         return outcome
     }
 
@@ -337,31 +346,34 @@ extension Program {
         -> (cursor: Int, overflow: String) where C.Element == U {
         var cursor = start
         var overflow = ""
-        let count = elements.count
-        for c in chars {
-            var e = cursor
-            var placed = false
-            WorkCounter.count()
-            while e < count, cells.count < Program.maximumCells {
+        let count = elements.count, reachableEnd = reachableEnd
+        // Over a buffer: a mid-field backspace re-flows every cell after it, each walking the elements to its slot.
+        slotInfo.withUnsafeBufferPointer { slotInfo in
+            for c in chars {
+                var e = cursor
+                var placed = false
                 WorkCounter.count()
-                let info = slotInfo[e]
-                guard let slotClass = info.slotClass else {
-                    e += 1
-                    continue
-                }
-                if let stored = fitted(c, slotClass) {
-                    cells.append(Cell(char: stored, element: e))
-                    cursor = info.repeats ? e : e + 1
-                    placed = true
+                while e < count, cells.count < Program.maximumCells {
+                    WorkCounter.count()
+                    let info = slotInfo[e]
+                    guard let slotClass = info.slotClass else {
+                        e &+= 1
+                        continue
+                    }
+                    if let stored = fitted(c, slotClass) {
+                        cells.append(Cell(char: stored, element: e))
+                        cursor = info.repeats ? e : e &+ 1
+                        placed = true
+                        break
+                    }
+                    if info.isOptional, e &+ 1 < reachableEnd {
+                        e &+= 1
+                        continue
+                    }
                     break
                 }
-                if info.isOptional, e + 1 < reachableEnd {
-                    e += 1
-                    continue
-                }
-                break
+                if !placed { overflow.append(c.character) }
             }
-            if !placed { overflow.append(c.character) }
         }
         return (cursor, overflow)
     }
@@ -423,6 +435,32 @@ extension Program {
         return layout.cells.withUnsafeBufferPointer { cells in
             String(unsafeUninitializedCapacity: literalUTF8Before[limit] + Program.utf8Count(cells)) { buffer in
                 Program.write(cells, limit: limit, literals: literalUTF8, before: literalUTF8Before, into: buffer)
+            }
+        }
+    }
+
+    /// The formatted text of a layout on the byte path, its bytes also written to `units` (resized to them).
+    func text(of layout: Layout<UInt8>, keepingBytesIn units: inout [UInt8]) -> String {
+        let limit = limit(of: layout)
+        WorkCounter.count(limit + layout.cells.count)
+        let count = literalUTF8Before[limit] + layout.cells.count
+        if units.count > count {
+            units.removeLast(units.count - count)
+        } else {
+            // A keystroke adds a byte or two: room for a whole field is made once.
+            if units.capacity < count { units.reserveCapacity(max(count, literalUTF8Before[elements.count] + elements.count)) }
+            while units.count < count { units.append(0) }
+        }
+        return layout.cells.withUnsafeBufferPointer { cells in
+            String(unsafeUninitializedCapacity: count) { buffer in
+                let written = Program.write(cells, limit: limit, literals: literalUTF8, before: literalUTF8Before,
+                                            into: buffer)
+                if written > 0 {
+                    units.withUnsafeMutableBufferPointer { units in
+                        units.baseAddress!.update(from: buffer.baseAddress!, count: written)
+                    }
+                }
+                return written
             }
         }
     }

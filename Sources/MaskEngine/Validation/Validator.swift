@@ -22,7 +22,7 @@ public enum Validator: String, CaseIterable, Hashable, Sendable {
     public func check(_ value: String) -> String? {
         // Card numbers are checked on every keystroke once complete: skip the characters.
         if self == .luhn, let sum = Checks.luhnSum(asciiDigits: value.utf8) {
-            return sum % 10 == 0 ? nil : "check digit does not match"
+            return sum % 10 == 0 ? nil : Checks.luhnMismatch
         }
         let chars = Array(value)
         switch self {
@@ -68,8 +68,11 @@ enum Checks {
     static func luhn(_ chars: [Character]) -> String? {
         if chars.isEmpty { return "no digits to check" }
         if let bad = firstNonDigit(chars) { return "'\(bad)' is not a digit" }
-        return luhnSum(chars) % 10 == 0 ? nil : "check digit does not match"
+        return luhnSum(chars) % 10 == 0 ? nil : luhnMismatch
     }
+
+    /// Luhn's problem with a value of digits whose sum does not end in 0.
+    static let luhnMismatch = "check digit does not match"
 
     /// The Luhn sum of UTF-8 bytes that are all ASCII digits, or nil when they are not (or none).
     static func luhnSum<C: BidirectionalCollection>(asciiDigits bytes: C) -> Int? where C.Element == UInt8 {

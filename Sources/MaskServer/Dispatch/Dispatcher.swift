@@ -7,6 +7,22 @@ extension Server {
     /// - Returns: the result, or the error to answer with (`-32002` before `initialize`,
     ///   `-32600` after `shutdown`, `-32601` for an unknown method, `-32602` for bad params).
     public func handleRequest(_ method: String, _ params: JSONValue) -> Result<JSONValue, MessageError> {
+        perform(method, params) { try $0.handle(self) }
+    }
+
+    /// Answers one request whose result can be written (`WritingRequestMessage`) with the function writing it, as
+    /// ``handleRequest(_:_:)`` answers with the value; nil for any other request.
+    func handleWritingRequest(_ method: String, _ params: JSONValue)
+        -> Result<(JSONObjectWriter) -> Void, MessageError>? {
+        guard lifecycle == .running, MessageRegistry.requestsByMethod[method] is any WritingRequestMessage.Type else {
+            return nil
+        }
+        return perform(method, params) { try ($0 as! any WritingRequestMessage).handleWriting(self) }
+    }
+
+    /// The lifecycle's rules, decoding the params and carrying the request out with `carryOut`.
+    private func perform<Answer>(_ method: String, _ params: JSONValue,
+                                 _ carryOut: (any RequestMessage) throws -> Answer) -> Result<Answer, MessageError> {
         switch lifecycle {
         case .uninitialized where method != InitializeRequest.method:
             return .failure(MessageError(code: ErrorCode.serverNotInitialized,
@@ -22,7 +38,7 @@ extension Server {
         }
         do {
             let request = try type.init(params: params)
-            return .success(try request.handle(self))
+            return .success(try carryOut(request))
         } catch let error as MessageError {
             log.info("\(method): \(error.message)")
             return .failure(error)

@@ -11,6 +11,14 @@ protocol RequestMessage {
     func handle(_ server: Server) throws -> JSONValue
 }
 
+/// A request whose result can also be written straight into the answer's tree (``Server/respondWriting``): one
+/// answered many times a second, whose result as a value would be made only to be converted and thrown away.
+protocol WritingRequestMessage: RequestMessage {
+    /// Carries the request out; the function returned writes the result object ``handle(_:)`` would return, member
+    /// for member. - Throws: a `MessageError` to answer with.
+    func handleWriting(_ server: Server) throws -> (JSONObjectWriter) -> Void
+}
+
 /// A notification the client sends.
 protocol NotificationMessage {
     static var method: String { get }

@@ -4,11 +4,20 @@ import JSONRPC
 
 extension Server {
     /// Handles one decoded message.
-    /// - Returns: the response for a request; nil for notifications and responses (a response
-    ///   goes to the request the daemon sent, such as `workspace/applyEdit`).
+    /// - Returns: the response for a request (nil for one answered through `respondWriting`); nil for
+    ///   notifications and responses (a response goes to the request the daemon sent, such as `workspace/applyEdit`).
     public func handle(_ message: Message) -> Message? {
         switch message {
         case let .request(id, method, params):
+            if let respondWriting, let answer = handleWritingRequest(method, params) {
+                switch answer {
+                case .success(let writeResult):
+                    respondWriting(id, writeResult)
+                    return nil
+                case .failure(let error):
+                    return .errorResponse(id: id, error: error)
+                }
+            }
             switch handleRequest(method, params) {
             case .success(let result): return .response(id: id, result: result)
             case .failure(let error): return .errorResponse(id: id, error: error)

@@ -296,7 +296,7 @@ final class Document {
     ///   its text is already in form) and its state as it will be.
     func proposeOpened(_ results: [String: FieldResult])
         -> [String: (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)] {
-        let formatted = formatEdits(results, formatted: true)
+        let formatted = formatEdits(results, formatted: true, byField: true)
         var outcomes: [String: (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)] = [:]
         for state in formatted.snapshots {
             let edits = formatted.fieldEdits[state.id] ?? []
@@ -403,7 +403,8 @@ final class Document {
     /// and describes the document as it will be once they are applied.
     /// - Parameter formatted: the results are `mask.format` of each field's current text; a field
     ///   whose text is already in form then keeps no state (it is recomputed when asked for).
-    private func formatEdits(_ results: [String: FieldResult], formatted: Bool = false)
+    /// - Parameter byField: whether to gather each field's edits apart too (`fieldEdits`; empty otherwise).
+    private func formatEdits(_ results: [String: FieldResult], formatted: Bool = false, byField: Bool = false)
         -> (edits: [TextEdit], fieldEdits: [String: [TextEdit]], caret: [String: Position], snapshots: [FieldSnapshot]) {
         var newPending: [PendingEdit] = []
         // Where the fields of `results` are, to be sorted by line: the document as it will be is read there only
@@ -415,10 +416,11 @@ final class Document {
             let (line, span) = lines.locate(slot: slot)
             placed.append((line, span))
             let oldText = lines.slice(line: line, from: span.start, to: span.end)
-            session.keep(formatted && result.text.sameScalars(oldText) ? nil : result)
+            let inForm = oldText.sameScalars(result.text)
+            session.keep(formatted && inForm ? nil : result)
             lines.setSession(session, slot: slot)
             lines.setProblem(problems.number(FieldProblem(result), in: lines), slot: slot)
-            guard !oldText.sameScalars(result.text) else { continue }
+            guard !inForm else { continue }
             let order = lines.orderKey(slot: slot)
             let ascii = oldText.utf8.allSatisfy { $0 < 0x80 } && result.text.utf8.allSatisfy { $0 < 0x80 }
             for (d, text) in TextDiff.replacements(oldText, result.text, bytesAreUnits: ascii,
@@ -436,13 +438,14 @@ final class Document {
                                                  end: position(ScalarPosition(line: p.line, column: p.end))),
                                 newText: p.text)
             edits.append(edit)
-            fieldEdits[p.field, default: []].append(edit)
+            if byField { fieldEdits[p.field, default: []].append(edit) }
         }
         // The document as it will be: on each line, the window over its fields with the edits applied.
         var carets: [String: Position] = [:]
         var snapshots: [FieldSnapshot] = []
-        let pendingByLine = newPending.isEmpty ? [:] : Dictionary(grouping: newPending, by: \.line)
         placed.sort { $0.line < $1.line }
+        // The pending edits of the line being described: `newPending[pendingStart..<pendingEnd]` (both sorted by line).
+        var pendingEnd = 0
         var first = 0
         while first < placed.count {
             // The fields on one line: `placed[first..<next]`, spanning columns `hull`.
@@ -454,21 +457,30 @@ final class Document {
                 next += 1
             }
             defer { first = next }
-            // One field on a line that nothing edits (a keystroke the text already fits): the line stays as the
-            // tree has it, so its positions are read from the tree and no window is made.
-            if next == first + 1, pendingByLine[lineIndex] == nil, let result = results[placed[first].span.id] {
+            while pendingEnd < newPending.count, newPending[pendingEnd].line < lineIndex { pendingEnd += 1 }
+            let pendingStart = pendingEnd
+            while pendingEnd < newPending.count, newPending[pendingEnd].line == lineIndex { pendingEnd += 1 }
+            let onLine = newPending[pendingStart..<pendingEnd]
+            // One field on the line: the edits on it are the field's own, inside it, so the text before the field
+            // stays as the tree has it and the field will hold its result's text from there. Its start is read
+            // from the tree, the rest from the result's text: no window is made, nor the edits applied to one.
+            if next == first + 1, let result = results[placed[first].span.id] {
                 let span = placed[first].span
-                func at(_ column: Int) -> Position { position(ScalarPosition(line: lineIndex, column: column)) }
-                carets[span.id] = at(span.start + result.text.scalarOffset(ofCharacter: result.caret))
-                snapshots.append(FieldSnapshot(id: span.id, range: TextRange(start: at(span.start), end: at(span.end)),
+                let start = position(ScalarPosition(line: lineIndex, column: span.start))
+                func at(_ column: Int) -> Position {
+                    Position(line: lineIndex,
+                             character: start.character + encoding.units(ofScalarColumn: column, in: result.text))
+                }
+                carets[span.id] = at(result.text.scalarOffset(ofCharacter: result.caret))
+                snapshots.append(FieldSnapshot(id: span.id, range: TextRange(start: start, end: at(result.text.scalarCount)),
                                                text: result.text, result: result, rule: ruleOrigins[span.id]))
                 continue
             }
             let window = lines.window(from: ScalarPosition(line: lineIndex, column: hull.from),
                                       to: ScalarPosition(line: lineIndex, column: hull.to))
-            let onLine = (pendingByLine[lineIndex] ?? []).map { $0.shifted(by: window.column) }
-            let line = onLine.isEmpty ? window.lines[0] : applying(onLine, to: window.lines[0])
+            let shifted = onLine.map { $0.shifted(by: window.column) }
             let base = lines.units(line: lineIndex, column: window.column, in: encoding)
+            let line = shifted.isEmpty ? window.lines[0] : applying(shifted, to: window.lines[0])
             func at(_ column: Int) -> Position {
                 position(in: window, line: 0, column: column, text: line.text, base: base)
             }

@@ -109,7 +109,9 @@ extension String {
     /// Whether the two hold the same Unicode scalars. `==` on strings is canonical equivalence (a precomposed
     /// `é` equals `e` + U+0301), but the editor's text is what the daemon must hold, scalar for scalar.
     func sameScalars(_ other: String) -> Bool {
-        utf8.elementsEqual(other.utf8)
+        // Lengths first (O(1) for native strings), then the bytes in place.
+        guard utf8.count == other.utf8.count else { return false }
+        return withUTF8Bytes { mine in other.withUTF8Bytes { theirs in mine.elementsEqual(theirs) } }
     }
 
     /// Calls `body` with the string's UTF-8 bytes, without copying a native string.

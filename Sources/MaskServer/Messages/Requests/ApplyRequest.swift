@@ -8,7 +8,7 @@ import MaskEngine
 ///   "end", "text"}?}`, offsets in the negotiated encoding.
 /// - Returns: `{"text", "caret", "selection", "value", "complete", "valid", "problems", "next",
 ///   "placeholder", "mask", "brand"?, "rejected", "overflow", "edits"}`.
-struct ApplyRequest: RequestMessage {
+struct ApplyRequest: WritingRequestMessage {
     static let method = "maskd/apply"
 
     struct Span {
@@ -55,7 +55,18 @@ struct ApplyRequest: RequestMessage {
     }
 
     func handle(_ server: Server) throws -> JSONValue {
+        let (result, naive) = try outcome(server.encoding)
+        return ApplyResult.json(result, naive: naive, encoding: server.encoding)
+    }
+
+    func handleWriting(_ server: Server) throws -> (JSONObjectWriter) -> Void {
+        let (result, naive) = try outcome(server.encoding)
         let encoding = server.encoding
+        return { ApplyResult.write(result, naive: naive, encoding: encoding, to: $0) }
+    }
+
+    /// The field's result, and the text with the edit applied as typed (the result's edits start from it).
+    private func outcome(_ encoding: PositionEncoding) throws -> (FieldResult, naive: String) {
         let encoded = EncodedText(text)
         func characters(_ span: Span, _ path: String) throws -> Range<Int> {
             guard let start = encoded.characterOffset(ofUnit: span.start, in: encoding),
@@ -91,7 +102,7 @@ struct ApplyRequest: RequestMessage {
             result = mask.format(text, selection: selected)
             naive = text
         }
-        return ApplyResult.json(result, naive: naive, encoding: encoding)
+        return (result, naive)
     }
 }
 
@@ -129,5 +140,32 @@ public enum ApplyResult {
         members.append(("overflow", .string(result.overflow)))
         members.append(("edits", .array(edits)))
         return .object(JSONObject(members))
+    }
+
+    /// Writes the object ``json(_:naive:encoding:)`` makes, member for member (the bytes sent are the same).
+    static func write(_ result: FieldResult, naive: String, encoding: PositionEncoding, to object: JSONObjectWriter) {
+        let out = EncodedText(result.text)
+        let naiveText = EncodedText(naive)
+        func units(_ c: Int) -> Int { out.unitOffset(ofCharacter: min(c, out.characterCount), in: encoding) }
+        object.set("text", result.text)
+        object.set("caret", units(result.caret))
+        object.setObject("selection") { selection in
+            selection.set("start", units(result.selection.lowerBound))
+            selection.set("end", units(result.selection.upperBound))
+        }
+        result.writeStateMembers(to: object)
+        object.set("rejected", result.rejected)
+        object.set("overflow", result.overflow)
+        let replacements = TextDiff.replacements(naive, result.text, bytesAreUnits: naiveText.isSingleByte && out.isSingleByte,
+                                                 split: { Array($0) }, join: { String($0) })
+        object.setArray("edits") { edits in
+            for (d, text) in replacements {
+                edits.appendObject { edit in
+                    edit.set("start", naiveText.unitOffset(ofCharacter: d.start, in: encoding))
+                    edit.set("end", naiveText.unitOffset(ofCharacter: d.end, in: encoding))
+                    edit.set("text", text)
+                }
+            }
+        }
     }
 }
