@@ -346,31 +346,34 @@ extension Program {
         -> (cursor: Int, overflow: String) where C.Element == U {
         var cursor = start
         var overflow = ""
-        let count = elements.count
-        for c in chars {
-            var e = cursor
-            var placed = false
-            WorkCounter.count()
-            while e < count, cells.count < Program.maximumCells {
+        let count = elements.count, reachableEnd = reachableEnd
+        // Over a buffer: a mid-field backspace re-flows every cell after it, each walking the elements to its slot.
+        slotInfo.withUnsafeBufferPointer { slotInfo in
+            for c in chars {
+                var e = cursor
+                var placed = false
                 WorkCounter.count()
-                let info = slotInfo[e]
-                guard let slotClass = info.slotClass else {
-                    e += 1
-                    continue
-                }
-                if let stored = fitted(c, slotClass) {
-                    cells.append(Cell(char: stored, element: e))
-                    cursor = info.repeats ? e : e + 1
-                    placed = true
+                while e < count, cells.count < Program.maximumCells {
+                    WorkCounter.count()
+                    let info = slotInfo[e]
+                    guard let slotClass = info.slotClass else {
+                        e &+= 1
+                        continue
+                    }
+                    if let stored = fitted(c, slotClass) {
+                        cells.append(Cell(char: stored, element: e))
+                        cursor = info.repeats ? e : e &+ 1
+                        placed = true
+                        break
+                    }
+                    if info.isOptional, e &+ 1 < reachableEnd {
+                        e &+= 1
+                        continue
+                    }
                     break
                 }
-                if info.isOptional, e + 1 < reachableEnd {
-                    e += 1
-                    continue
-                }
-                break
+                if !placed { overflow.append(c.character) }
             }
-            if !placed { overflow.append(c.character) }
         }
         return (cursor, overflow)
     }
