@@ -88,9 +88,10 @@ struct AsYouTypeFormatter: Sendable {
     /// Reads one key: an ASCII digit, or `+` as the first key.
     mutating func input(_ key: UInt8) {
         if keys.isEmpty {
-            // One allocation each for a number's keys and digits, rather than one per doubling.
+            // One allocation each for a number's keys, digits and text, rather than one per doubling.
             keys.reserveCapacity(PhoneField.maximumDigits + 1)
             nationalNumber.reserveCapacity(PhoneField.maximumDigits)
+            output.reserveCapacity(2 * PhoneField.maximumDigits)
         }
         keys.append(key)
         if key != Self.plus { nationalNumber.append(key) }

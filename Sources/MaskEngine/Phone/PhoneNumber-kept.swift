@@ -64,7 +64,11 @@ extension PhoneNumber {
         if resumes, reading.prefixEnd == end {
             automata.step(&reading.states, digit: keys[count - 1])
         } else {
-            reading.states = automata.starts + automata.starts
+            // Made anew in the states' own storage (one allocation for a number, not one each time).
+            reading.states.removeAll(keepingCapacity: true)
+            reading.states.reserveCapacity(2 * n)
+            reading.states.append(contentsOf: automata.starts)
+            reading.states.append(contentsOf: automata.starts)
             automata.step(&reading.states, over: keys[...], first: n)
             automata.step(&reading.states, over: keys[end...], from: n)
             reading.prefixEnd = end
