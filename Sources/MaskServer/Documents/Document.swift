@@ -226,29 +226,44 @@ final class Document {
         return snapshot(span.id)
     }
 
-    /// The diagnostics of the fields that have a problem, in document order: a compact list (24 bytes a
+    /// The diagnostics of the fields that have a problem, in document order: a compact list (16 bytes a
     /// diagnostic) whose items are made as they are read.
     /// - Complexity: O(p log n) for p fields with a problem and n lines (and a sort when they got their problems
     /// out of document order).
     func diagnostics() -> DiagnosticList {
+        // Fields at one column (an empty one before another) in document order.
+        typealias Place = (line: Int, column: Int, slot: Int32)
+        func before(_ a: Place, _ b: Place) -> Bool {
+            if (a.line, a.column) != (b.line, b.column) { return (a.line, a.column) < (b.line, b.column) }
+            return lines.orderKey(slot: a.slot) < lines.orderKey(slot: b.slot)
+        }
         var items: [DiagnosticList.Item] = []
         // Room for all at once: grown by doubling, the list's last copy held both buffers at once (1.5 + 3.1 MB for
         // 100,000), the peak of a publication.
         items.reserveCapacity(lines.problemCount)
+        // The slots are mostly in document order already (fields opened top to bottom), and then there is nothing
+        // to sort, nor places to keep for a sort.
+        var last: Place? = nil
+        var inOrder = true
         lines.forEachProblem { slot, problem in
             let (line, span) = lines.locate(slot: slot)
-            items.append(DiagnosticList.Item(line: line, column: span.start, slot: slot,
-                                             start: lines.units(line: line, column: span.start, in: encoding),
+            let place = (line, span.start, slot)
+            if inOrder, let last, !before(last, place) { inOrder = false }
+            last = place
+            items.append(DiagnosticList.Item(line: line, start: lines.units(line: line, column: span.start, in: encoding),
                                              end: lines.units(line: line, column: span.end, in: encoding),
                                              problem: problem))
         }
-        // Fields at one column (an empty one before another) in document order. The slots are mostly in document
-        // order already (fields opened top to bottom), and then there is nothing to sort (nor a sort's buffer).
-        func before(_ a: DiagnosticList.Item, _ b: DiagnosticList.Item) -> Bool {
-            if (a.line, a.column) != (b.line, b.column) { return (a.line, a.column) < (b.line, b.column) }
-            return lines.orderKey(slot: a.slot) < lines.orderKey(slot: b.slot)
+        if !inOrder {
+            var placed: [(place: Place, item: DiagnosticList.Item)] = []
+            placed.reserveCapacity(items.count)
+            lines.forEachProblem { slot, _ in
+                let (line, span) = lines.locate(slot: slot)
+                placed.append(((line, span.start, slot), items[placed.count]))
+            }
+            placed.sort { before($0.place, $1.place) }
+            items = placed.map(\.item)
         }
-        if zip(items, items.dropFirst()).contains(where: { !before($0, $1) }) { items.sort(by: before) }
         return DiagnosticList(items: items, problems: problems.table)
     }
 

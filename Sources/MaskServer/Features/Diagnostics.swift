@@ -68,20 +68,18 @@ struct FieldProblems {
 /// A document's diagnostics in order, kept as places and problem numbers: 100,000 of them take 2.4 MB, not the
 /// 7 MB of as many `Diagnostic`s (with the sorting's copies, 17 MB), and each `Diagnostic` is made when read.
 struct DiagnosticList: RandomAccessCollection, Equatable {
-    /// One diagnostic: its field's line, scalar column and slot (to sort by), its range on the line in the
-    /// client's units, and the number of its problem.
+    /// One diagnostic: its field's line, its range on the line in the client's units, and the number of its
+    /// problem (16 bytes: what it is sorted by is not kept, the list being in order but for rare cases).
     struct Item {
         var line: Int32
-        var column: Int32
-        var slot: Int32
         var start: Int32
         var end: Int32
         var problem: Int32
 
-        init(line: Int, column: Int, slot: Int32, start: Int, end: Int, problem: Int32) {
+        init(line: Int, start: Int, end: Int, problem: Int32) {
             // Lines and columns fit 32 bits: the line tree counts a document's bytes in 32 bits.
-            (self.line, self.column, self.slot) = (Int32(clamping: line), Int32(clamping: column), slot)
-            (self.start, self.end, self.problem) = (Int32(clamping: start), Int32(clamping: end), problem)
+            (self.line, self.start, self.end, self.problem) = (Int32(clamping: line), Int32(clamping: start),
+                                                               Int32(clamping: end), problem)
         }
     }
 
