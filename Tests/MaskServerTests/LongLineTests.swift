@@ -313,6 +313,30 @@ final class LongLineTests: XCTestCase {
         XCTAssertEqual(document.snapshot("g1")?.range.start.character, 4)
         XCTAssertEqual(document.fieldText("g4999")?.span.start, 4_999 * 5 - 1)
     }
+
+    func testFieldIds_ofEveryForm_readBackAsOpened_andStayApart() throws {
+        // The daemon's own ids ("f<n>") are kept as numbers, others as strings: ids that look alike stay apart.
+        let ids = ["f1", "f01", "f", "f0", "f00", "f2147483647", "f2147483648", "F1", "f1 ", "g1", "", "é", "f-1"]
+        let text = Array(repeating: "123", count: ids.count).joined(separator: "\n")
+        let document = Document(uri: "file:///ids", languageId: "", version: 1, text: text, encoding: .utf16)
+        let mask = try Mask.compile("[000]")
+        for (line, id) in ids.enumerated() {
+            _ = document.openField(id: id, line: line, start: 0, end: 3, spec: .notation("[000]"), mask: mask)
+        }
+        XCTAssertEqual(document.allSnapshots().map(\.id), ids)
+        for (line, id) in ids.enumerated() { XCTAssertEqual(document.snapshot(id)?.range.start.line, line, id) }
+        // Closed and opened again under other ids, on other lines: the places of the ids closed are reused.
+        for id in ["f01", "g1", "f1"] { XCTAssertNotNil(document.closeField(id, caret: nil)) }
+        XCTAssertNil(document.snapshot("f01"))
+        XCTAssertNotNil(document.snapshot("f0"))
+        for (line, id) in [(0, "h1"), (9, "f7"), (1, "f1")] {
+            _ = document.openField(id: id, line: line, start: 0, end: 3, spec: .notation("[000]"), mask: mask)
+        }
+        var expected = ids
+        (expected[0], expected[9], expected[1]) = ("h1", "f7", "f1")
+        XCTAssertEqual(document.allSnapshots().map(\.id), expected)
+        for (line, id) in expected.enumerated() { XCTAssertEqual(document.snapshot(id)?.range.start.line, line, id) }
+    }
 }
 
 extension LineTree.Work {

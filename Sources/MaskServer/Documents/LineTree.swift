@@ -117,16 +117,22 @@ final class LineTree {
         var ownUTF16: Int32 { utf16 + Int32(ending.scalarCount) }
     }
 
-    /// One open field: its span on its piece and its session (nil for spans set without one).
+    /// One open field: its span on its piece and its session (none for spans set without one). 32 bytes, all
+    /// numbers: the id, mask and kept result live elsewhere when they are not numbers already (a slot with a
+    /// `String` and a `FieldSession` took 56, 2.4 MB more for 100,000 fields).
     struct FieldSlot {
-        var id: String
+        /// The id: n >= 0 for "f<n>" (the daemon's own ids, kept without a string), else `-1 - i` for the id
+        /// `clientIDs[i]`.
+        var id: Int32
         var start: Int32
         var end: Int32
         /// The node of its piece; -1 for a free slot, -2 while detached during an update.
         var node: Int32
         /// The next field on the piece (or the next free slot), -1 at the end.
         var next: Int32
-        var session: FieldSession?
+        /// The number of its session's mask in `masks`, -1 for no session; the session's kept result, when it
+        /// keeps one, is in `keptResults`.
+        var mask: Int32 = -1
         /// The number of the field's problem in its document's table (`FieldProblems`), -1 for none: kept in the
         /// slot, so it goes with the field, and costs four bytes a field instead of a dictionary entry.
         var problem: Int32 = -1
@@ -161,6 +167,17 @@ final class LineTree {
     private var problemSlots: [Int32] = []
     /// Slots taken off their pieces by the update under way.
     private var detached: [Int32] = []
+    /// The ids of fields not of the form "f<n>", each at the place its slot names; `freeClientIDs` are places
+    /// to reuse.
+    private var clientIDs: [String] = []
+    private var freeClientIDs: [Int32] = []
+    /// The masks of the sessions, each once, numbered (`FieldSlot.mask`): fields mostly share a few. Those no
+    /// field has any more are dropped when the table has doubled since the last drop.
+    private var masks: [Mask] = []
+    private var maskNumbers: [ObjectIdentifier: Int32] = [:]
+    private var compactMasksAt = 64
+    /// The results kept by sessions that keep one (the fields typed into), by slot.
+    private var keptResults: [Int32: KeptResult] = [:]
     /// Open addressing over `slots` by id: each entry a slot index and its id's hash, -1 when empty.
     private var index: [(slot: Int32, hash: UInt32)] = []
     private var indexCount = 0
@@ -451,7 +468,7 @@ final class LineTree {
                 while slot >= 0 {
                     let s = slots[Int(slot)]
                     work.fields += 1
-                    body(before.lines, FieldSpan(id: s.id, start: base + Int(s.start), end: base + Int(s.end)), slot)
+                    body(before.lines, FieldSpan(id: id(slot: slot), start: base + Int(s.start), end: base + Int(s.end)), slot)
                     slot = s.next
                 }
             }
@@ -487,7 +504,7 @@ final class LineTree {
         let s = slots[Int(slot)]
         let before = offsets(before: s.node)
         let base = before.scalars - lineStart(before.lines).scalars
-        return (before.lines, FieldSpan(id: s.id, start: base + Int(s.start), end: base + Int(s.end)))
+        return (before.lines, FieldSpan(id: id(slot: slot), start: base + Int(s.start), end: base + Int(s.end)))
     }
 
     /// A key that orders the fields of one line as they lie (two empty fields at one column included).
@@ -505,14 +522,57 @@ final class LineTree {
     }
 
     /// The session in `slot`. - Precondition: `slot` is a field's (from `slot(of:)`, no edit since).
-    func session(slot: Int32) -> FieldSession? { slots[Int(slot)].session }
+    func session(slot: Int32) -> FieldSession? {
+        let number = slots[Int(slot)].mask
+        guard number >= 0 else { return nil }
+        return FieldSession(mask: masks[Int(number)], kept: keptResults.isEmpty ? nil : keptResults[slot])
+    }
 
     /// Sets the session in `slot`. - Precondition: `slot` is a field's (from `slot(of:)`, no edit since).
-    func setSession(_ session: FieldSession?, slot: Int32) { slots[Int(slot)].session = session }
+    func setSession(_ session: FieldSession?, slot: Int32) {
+        guard let session else {
+            slots[Int(slot)].mask = -1
+            if !keptResults.isEmpty { keptResults[slot] = nil }
+            return
+        }
+        slots[Int(slot)].mask = maskNumber(session.mask)
+        if let kept = session.kept {
+            keptResults[slot] = kept
+        } else if !keptResults.isEmpty {
+            keptResults[slot] = nil
+        }
+    }
 
     /// The session of field `id`, or nil when there is no such field or it was set without one.
     func session(of id: String) -> FieldSession? {
-        slot(of: id).flatMap { slots[Int($0)].session }
+        slot(of: id).flatMap { session(slot: $0) }
+    }
+
+    /// The number of `mask` in `masks`, added when new.
+    private func maskNumber(_ mask: Mask) -> Int32 {
+        if let number = maskNumbers[ObjectIdentifier(mask)] { return number }
+        if masks.count >= compactMasksAt { compactMasks() }
+        let number = Int32(masks.count)
+        masks.append(mask)
+        maskNumbers[ObjectIdentifier(mask)] = number
+        return number
+    }
+
+    /// Drops the masks no field has, renumbering the rest: O(slots), once for as many new masks as are kept.
+    private func compactMasks() {
+        var renumbered = [Int32](repeating: -1, count: masks.count)
+        var kept: [Mask] = []
+        for slot in slots.indices where slots[slot].mask >= 0 {
+            let old = Int(slots[slot].mask)
+            if renumbered[old] < 0 {
+                renumbered[old] = Int32(kept.count)
+                kept.append(masks[old])
+            }
+            slots[slot].mask = renumbered[old]
+        }
+        masks = kept
+        maskNumbers = Dictionary(uniqueKeysWithValues: kept.enumerated().map { (ObjectIdentifier($1), Int32($0)) })
+        compactMasksAt = max(64, 2 * kept.count)
     }
 
     /// The number of the problem of the field in `slot`, -1 for none. - Precondition: `slot` is a field's.
@@ -559,7 +619,7 @@ final class LineTree {
     @discardableResult
     func setSession(_ session: FieldSession?, of id: String) -> Bool {
         guard let slot = slot(of: id) else { return false }
-        slots[Int(slot)].session = session
+        setSession(session, slot: slot)
         return true
     }
 
@@ -744,7 +804,7 @@ final class LineTree {
         var slot = n.firstField
         while slot >= 0 {
             let s = slots[Int(slot)]
-            fields.append(FieldSpan(id: s.id, start: Int(s.start), end: Int(s.end)))
+            fields.append(FieldSpan(id: id(slot: slot), start: Int(s.start), end: Int(s.end)))
             slot = s.next
         }
         work.fields += fields.count
@@ -960,7 +1020,7 @@ final class LineTree {
         for (offset, field) in fields.enumerated() {
             let slot: Int32
             let guess = offset < likely.count ? likely[likely.startIndex + offset] : -1
-            if guess >= 0, slots[Int(guess)].node == -2, slots[Int(guess)].id == field.id {
+            if guess >= 0, slots[Int(guess)].node == -2, has(slot: guess, id: field.id, LineTree.madeNumber(field.id)) {
                 slot = guess
                 slots[Int(slot)].start = Int32(field.start)
                 slots[Int(slot)].end = Int32(field.end)
@@ -972,9 +1032,9 @@ final class LineTree {
                 slots[Int(slot)].start = Int32(field.start)
                 slots[Int(slot)].end = Int32(field.end)
             } else {
-                slot = newSlot(FieldSlot(id: field.id, start: Int32(field.start), end: Int32(field.end), node: -2,
-                                         next: -1, session: nil))
-                insertIndex(slot)
+                slot = newSlot(FieldSlot(id: storedID(field.id), start: Int32(field.start), end: Int32(field.end),
+                                         node: -2, next: -1))
+                insertIndex(slot, hash: LineTree.hash(field.id))
             }
             slots[Int(slot)].node = node
             slots[Int(slot)].next = -1
@@ -1008,9 +1068,15 @@ final class LineTree {
     /// Frees every slot left detached by an update: those fields are gone.
     private func releaseDetached() {
         for slot in detached where slots[Int(slot)].node == -2 {
-            removeIndex(slots[Int(slot)].id)
+            removeIndex(slot: slot)
             if slots[Int(slot)].problem >= 0 { dropProblem(slot) }
-            slots[Int(slot)] = FieldSlot(id: "", start: 0, end: 0, node: -1, next: freeSlot, session: nil)
+            if !keptResults.isEmpty { keptResults[slot] = nil }
+            let id = slots[Int(slot)].id
+            if id < 0 {
+                clientIDs[Int(-1 - id)] = ""
+                freeClientIDs.append(-1 - id)
+            }
+            slots[Int(slot)] = FieldSlot(id: 0, start: 0, end: 0, node: -1, next: freeSlot)
             freeSlot = slot
         }
         detached.removeAll(keepingCapacity: true)
@@ -1027,6 +1093,48 @@ final class LineTree {
         return Int32(slots.count - 1)
     }
 
+    // MARK: - Ids
+
+    /// The number n of an id "f<n>" as the daemon makes them (n in decimal, no leading zero, below 2^31), nil for
+    /// any other id: only those are kept as numbers, so each id has one form and reads back the same.
+    private static func madeNumber(_ id: String) -> Int32? {
+        let utf8 = id.utf8
+        guard utf8.count >= 2, utf8.count <= 11, utf8.first == UInt8(ascii: "f") else { return nil }
+        var value = 0
+        var first = true
+        for byte in utf8.dropFirst() {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            if first, byte == UInt8(ascii: "0"), utf8.count > 2 { return nil }
+            first = false
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value <= Int(Int32.max) ? Int32(value) : nil
+    }
+
+    /// `id` as a slot keeps it: its number, or the place of its string in `clientIDs` (taken here).
+    private func storedID(_ id: String) -> Int32 {
+        if let number = LineTree.madeNumber(id) { return number }
+        if let place = freeClientIDs.popLast() {
+            clientIDs[Int(place)] = id
+            return -1 - place
+        }
+        clientIDs.append(id)
+        return -1 - Int32(clientIDs.count - 1)
+    }
+
+    /// The id of the field in `slot`.
+    func id(slot: Int32) -> String {
+        let id = slots[Int(slot)].id
+        return id >= 0 ? "f\(id)" : clientIDs[Int(-1 - id)]
+    }
+
+    /// Whether the field in `slot` has id `id`, whose `madeNumber` is `number`.
+    private func has(slot: Int32, id: String, _ number: Int32?) -> Bool {
+        let stored = slots[Int(slot)].id
+        if stored >= 0 { return stored == number }
+        return number == nil && clientIDs[Int(-1 - stored)] == id
+    }
+
     // MARK: - The id index
 
     private static func hash(_ id: String) -> UInt32 {
@@ -1039,21 +1147,23 @@ final class LineTree {
     func slot(of id: String) -> Int32? {
         guard !index.isEmpty else { return nil }
         let hash = LineTree.hash(id)
+        let number = LineTree.madeNumber(id)
         let mask = index.count - 1
         var position = Int(hash) & mask
         while true {
             let entry = index[position]
             if entry.slot < 0 { return nil }
-            if entry.hash == hash, slots[Int(entry.slot)].id == id { return entry.slot }
+            if entry.hash == hash, has(slot: entry.slot, id: id, number) { return entry.slot }
             position = (position + 1) & mask
         }
     }
 
-    private func insertIndex(_ slot: Int32) {
+    /// - Parameter hash: `LineTree.hash` of the slot's id.
+    private func insertIndex(_ slot: Int32, hash: UInt32) {
         // At most four fifths full: 100,000 fields fit in 131,072 entries (1 MB; at half full, 262,144: 2 MB). The
         // stored hashes keep the longer probes cheap.
         if (indexCount + 1) * 5 > index.count * 4 { growIndex() }
-        place(slot, hash: LineTree.hash(slots[Int(slot)].id))
+        place(slot, hash: hash)
         indexCount += 1
     }
 
@@ -1070,16 +1180,16 @@ final class LineTree {
         for entry in old where entry.slot >= 0 { place(entry.slot, hash: entry.hash) }
     }
 
-    /// Removes `id` from the index, shifting back the entries after it (no tombstones).
-    private func removeIndex(_ id: String) {
+    /// Removes the entry of `slot` from the index, shifting back the entries after it (no tombstones).
+    private func removeIndex(slot: Int32) {
         guard !index.isEmpty else { return }
-        let hash = LineTree.hash(id)
+        let hash = LineTree.hash(id(slot: slot))
         let mask = index.count - 1
         var hole = Int(hash) & mask
         while true {
             let entry = index[hole]
             if entry.slot < 0 { return }
-            if entry.hash == hash, slots[Int(entry.slot)].id == id { break }
+            if entry.slot == slot { break }
             hole = (hole + 1) & mask
         }
         indexCount -= 1

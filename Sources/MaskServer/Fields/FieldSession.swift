@@ -4,10 +4,11 @@ import MaskEngine
 /// A field the client opened: its mask and, when it cannot be recomputed, the engine's last word on it.
 ///
 /// Where the field lies is not stored here: the field's slot in the document's `LineTree` (its
-/// span on its line) is the only record of its place, so edits shift it in one spot. A session is
-/// small (two references) so that a document can hold a hundred thousand fields: the mask is the
-/// compile cache's shared object, and a state that is just `mask.format` of the field's current
-/// text (a field opened over text already in form and not typed into since) is not kept.
+/// span on its line) is the only record of its place, so edits shift it in one spot. The slot keeps
+/// a session as numbers (its mask's in a table of the document's distinct masks, the kept state in a
+/// side table) so that a document can hold a hundred thousand fields: the mask is the compile
+/// cache's shared object, and a state that is just `mask.format` of the field's current text (a
+/// field opened over text already in form and not typed into since) is not kept.
 struct FieldSession {
     private(set) var mask: Mask
     /// The state after the last formatting, or nil when it is `mask.format(the field's text)`.
