@@ -83,9 +83,6 @@ final class LineTree {
         var textStartOffset: UInt32
         var textLength: Int32
         var textRoom: Int32
-        /// The text's length in scalars and in UTF-16 units.
-        var scalars: Int32
-        var utf16: Int32
         var left: Int32 = -1
         var right: Int32 = -1
         var parent: Int32 = -1
@@ -113,8 +110,6 @@ final class LineTree {
         }
 
         var ownBytes: Int32 { textLength + Int32(ending.scalarCount) }
-        var ownScalars: Int32 { scalars + Int32(ending.scalarCount) }
-        var ownUTF16: Int32 { utf16 + Int32(ending.scalarCount) }
     }
 
     /// One open field: its span on its piece and its session (none for spans set without one). 32 bytes, all
@@ -152,6 +147,9 @@ final class LineTree {
 
     private var nodes: [Node] = []
     private var freeNode: [Int32] = []
+    /// The text's length in scalars and in UTF-16 units of each piece that is not ASCII, by node: an ASCII piece's
+    /// are its length in bytes, so nodes do not store them (8 bytes a node, 0.8 MB for 100,000 lines).
+    private var wideCounts: [Int32: (scalars: Int32, utf16: Int32)] = [:]
     private var root: Int32 = -1
     /// The document's text as it was opened, which the pieces not edited since read from in place: a document
     /// of 10 MB is not copied when it opens (the copy was the open's peak of memory, with the message's string).
@@ -208,13 +206,16 @@ final class LineTree {
             func piece(_ from: Int, _ to: Int, _ ending: LineEnding, continues: Bool, ascii: Bool) {
                 let length = Int32(to - from)
                 var node = Node(textStartOffset: UInt32(from), textLength: length, textRoom: length + Int32(ending.scalarCount),
-                                scalars: length, utf16: length, ending: ending, continues: continues, isASCII: ascii,
-                                inBase: true)
+                                ending: ending, continues: continues, isASCII: ascii, inBase: true)
+                var wide: (Int32, Int32)?
                 if !ascii {
-                    let counts = LineTree.counts(UnsafeBufferPointer(rebasing: bytes[from..<to]))
-                    (node.scalars, node.utf16, node.isASCII) = counts
+                    let (scalars, utf16, isASCII) = LineTree.counts(UnsafeBufferPointer(rebasing: bytes[from..<to]))
+                    node.isASCII = isASCII
+                    if !isASCII { wide = (scalars, utf16) }
                 }
-                made.append(newNode(node))
+                let index = newNode(node)
+                if let wide { wideCounts[index] = wide }
+                made.append(index)
             }
             func line(_ end: Int, _ ending: LineEnding) {
                 var from = start
@@ -284,8 +285,8 @@ final class LineTree {
         let own: Int
         switch encoding {
         case .utf8: own = Int(n.textLength)
-        case .utf16: own = Int(n.utf16)
-        case .utf32: own = Int(n.scalars)
+        case .utf16: own = Int(textCounts(n).utf16)
+        case .utf32: own = Int(textCounts(n).scalars)
         }
         return before[encoding] + own - lineStart(index)[encoding]
     }
@@ -304,7 +305,7 @@ final class LineTree {
         let within = start[encoding] + units - before[encoding]
         let column: Int?
         if n.isASCII || encoding == .utf32 {
-            column = within <= Int(n.scalars) ? within : nil
+            column = within <= Int(textCounts(n).scalars) ? within : nil
         } else {
             column = withText(node) { encoding.scalarColumn(ofUnits: within, inUTF8: $0, isASCII: false, roundUp: roundUp) }
         }
@@ -332,9 +333,10 @@ final class LineTree {
         var bytes: [UInt8] = []
         while true {
             let n = nodes[Int(node)]
+            let scalars = Int(textCounts(n).scalars)
             withText(node) { piece in
                 let a = n.isASCII ? skip : UTF8Scan.byteOffset(ofScalar: skip, in: piece)
-                let take = min(remaining, Int(n.scalars) - skip)
+                let take = min(remaining, scalars - skip)
                 let rest = UnsafeBufferPointer(rebasing: piece[a...])
                 let b = a + (n.isASCII ? take : UTF8Scan.byteOffset(ofScalar: take, in: rest))
                 bytes.append(contentsOf: piece[a..<b])
@@ -361,7 +363,7 @@ final class LineTree {
               let previous = predecessor(node) {
             node = previous
             before.pieces -= 1
-            before.scalars -= Int(nodes[Int(previous)].ownScalars)
+            before.scalars -= Int(own(nodes[Int(previous)]).scalars)
         }
         let toStart = to.line == from.line ? fromStart : lineStart(to.line)
         let last = find(toStart.scalars + to.column, in: .utf32).before.pieces
@@ -411,6 +413,7 @@ final class LineTree {
         for node in gone {
             deadBytes += Int(nodes[Int(node)].textRoom)
             nodes[Int(node)].textRoom = 0
+            if !nodes[Int(node)].isASCII { wideCounts[node] = nil }
             freeNode.append(node)
         }
         let added = build(pieces.map(makeNode))
@@ -472,7 +475,7 @@ final class LineTree {
                     slot = s.next
                 }
             }
-            before.addOwn(n)
+            addOwn(n, to: &before)
             visit(n.right, before)
         }
         visit(root, TreeOffsets())
@@ -649,7 +652,7 @@ final class LineTree {
         guard index > 0 else { return TreeOffsets() }
         let (node, before) = lastPiece(ofLine: index - 1)
         var after = before
-        after.addOwn(nodes[Int(node)])
+        addOwn(nodes[Int(node)], to: &after)
         return after
     }
 
@@ -671,7 +674,7 @@ final class LineTree {
                 if remaining == 1 { return (node, before) }
                 remaining -= 1
             }
-            before.addOwn(n)
+            addOwn(n, to: &before)
             node = n.right
         }
     }
@@ -690,7 +693,7 @@ final class LineTree {
                 continue
             }
             var after = here
-            after.addOwn(n)
+            addOwn(n, to: &after)
             if n.right >= 0, after[encoding] <= target {
                 before = after
                 node = n.right
@@ -715,7 +718,7 @@ final class LineTree {
             if n.left >= 0 { before.add(nodes[Int(n.left)]) }
             if remaining == leftSize { return (node, before) }
             remaining -= leftSize + 1
-            before.addOwn(n)
+            addOwn(n, to: &before)
             node = n.right
         }
     }
@@ -744,7 +747,7 @@ final class LineTree {
             let parent = nodes[Int(n.parent)]
             if parent.right == current {
                 if parent.left >= 0 { result.add(nodes[Int(parent.left)]) }
-                result.addOwn(parent)
+                addOwn(parent, to: &result)
             }
             current = n.parent
             n = parent
@@ -894,7 +897,7 @@ final class LineTree {
 
     /// A detached node holding `piece`.
     private func makeNode(_ piece: Piece) -> Int32 {
-        let node = newNode(Node(textStartOffset: 0, textLength: 0, textRoom: 0, scalars: 0, utf16: 0, ending: piece.ending,
+        let node = newNode(Node(textStartOffset: 0, textLength: 0, textRoom: 0, ending: piece.ending,
                                 continues: piece.continues, isASCII: true))
         storeText(piece.text, in: node)
         attach(piece.fields, to: node)
@@ -913,6 +916,7 @@ final class LineTree {
     /// Replaces `node`'s content in place (a piece for a piece, ending the same way), fixing the counts above it.
     private func update(_ node: Int32, _ piece: Piece) {
         let old = nodes[Int(node)]
+        let oldOwn = own(old)
         storeText(piece.text, in: node)
         nodes[Int(node)].ending = piece.ending
         nodes[Int(node)].continues = piece.continues
@@ -921,8 +925,9 @@ final class LineTree {
         attach(piece.fields, to: node, likely: detached[first...])
         releaseDetached()
         let n = nodes[Int(node)]
-        let bytes = n.ownBytes - old.ownBytes, scalars = n.ownScalars - old.ownScalars
-        let utf16 = n.ownUTF16 - old.ownUTF16, fields = n.ownFields - old.ownFields
+        let newOwn = storedOwn(node, n)
+        let bytes = n.ownBytes - old.ownBytes, scalars = newOwn.scalars - oldOwn.scalars
+        let utf16 = newOwn.utf16 - oldOwn.utf16, fields = n.ownFields - old.ownFields
         let lines: Int32 = (n.continues ? 0 : 1) - (old.continues ? 0 : 1)
         var current = node
         while current >= 0 {
@@ -958,7 +963,13 @@ final class LineTree {
                base.withUTF8Bytes({ bytes.elementsEqual($0[n.textStart..<(n.textStart + bytes.count)]) }) {
                 return
             }
-            (n.scalars, n.utf16, n.isASCII) = LineTree.counts(bytes)
+            let (scalars, utf16, isASCII) = LineTree.counts(bytes)
+            n.isASCII = isASCII
+            if !isASCII {
+                wideCounts[node] = (scalars, utf16)
+            } else if !wideCounts.isEmpty {
+                wideCounts[node] = nil
+            }
             if bytes.count <= Int(n.textRoom), !n.inBase {
                 text.withUnsafeMutableBufferPointer { all in
                     for (offset, byte) in bytes.enumerated() { all[n.textStart + offset] = byte }
@@ -1220,13 +1231,48 @@ final class LineTree {
         return UInt32(truncatingIfNeeded: z ^ (z >> 31))
     }
 
+    /// `n`'s own scalars and UTF-16 units, line break included, in a consistent tree: an ASCII piece's are its
+    /// bytes; another's are its subtree's less its children's (no lookup in the descents).
+    private func own(_ n: Node) -> (scalars: Int32, utf16: Int32) {
+        if n.isASCII { return (n.ownBytes, n.ownBytes) }
+        var scalars = n.sumScalars, utf16 = n.sumUTF16
+        if n.left >= 0 {
+            scalars -= nodes[Int(n.left)].sumScalars
+            utf16 -= nodes[Int(n.left)].sumUTF16
+        }
+        if n.right >= 0 {
+            scalars -= nodes[Int(n.right)].sumScalars
+            utf16 -= nodes[Int(n.right)].sumUTF16
+        }
+        return (scalars, utf16)
+    }
+
+    /// The same from `wideCounts`, for `pull` and `update`, which change the counts `own` reads.
+    private func storedOwn(_ node: Int32, _ n: Node) -> (scalars: Int32, utf16: Int32) {
+        if n.isASCII { return (n.ownBytes, n.ownBytes) }
+        let counts = wideCounts[node] ?? (0, 0)
+        let ending = Int32(n.ending.scalarCount)
+        return (counts.scalars + ending, counts.utf16 + ending)
+    }
+
+    /// `n`'s text's own scalars and UTF-16 units, without the line break, in a consistent tree.
+    private func textCounts(_ n: Node) -> (scalars: Int32, utf16: Int32) {
+        let counts = own(n)
+        let ending = Int32(n.ending.scalarCount)
+        return (counts.scalars - ending, counts.utf16 - ending)
+    }
+
+    private func addOwn(_ n: Node, to offsets: inout TreeOffsets) {
+        let counts = own(n)
+        offsets.addOwn(n, scalars: counts.scalars, utf16: counts.utf16)
+    }
+
     private func pull(_ node: Int32) {
         var n = nodes[Int(node)]
         n.size = 1
         n.lineCount = n.continues ? 0 : 1
         n.sumBytes = n.ownBytes
-        n.sumScalars = n.ownScalars
-        n.sumUTF16 = n.ownUTF16
+        (n.sumScalars, n.sumUTF16) = storedOwn(node, n)
         n.fieldCount = n.ownFields
         func add(_ child: Int32) {
             guard child >= 0 else { return }
@@ -1319,12 +1365,12 @@ private extension TreeOffsets {
         utf16 += Int(subtree.sumUTF16)
     }
 
-    /// Adds one node's own counts.
-    mutating func addOwn(_ node: LineTree.Node) {
+    /// Adds one node's own counts, its scalars and UTF-16 units given.
+    mutating func addOwn(_ node: LineTree.Node, scalars ownScalars: Int32, utf16 ownUTF16: Int32) {
         pieces += 1
         lines += node.continues ? 0 : 1
         bytes += Int(node.ownBytes)
-        scalars += Int(node.ownScalars)
-        utf16 += Int(node.ownUTF16)
+        scalars += Int(ownScalars)
+        utf16 += Int(ownUTF16)
     }
 }
