@@ -176,8 +176,8 @@ final class LineTree {
     private var compactMasksAt = 64
     /// The results kept by sessions that keep one (the fields typed into), by slot.
     private var keptResults: [Int32: KeptResult] = [:]
-    /// Open addressing over `slots` by id: each entry a slot index and its id's hash, -1 when empty.
-    private var index: [(slot: Int32, hash: UInt32)] = []
+    /// Open addressing over `slots` by id: each entry a slot index, -1 when empty.
+    private var index: [Int32] = []
     private var indexCount = 0
 
     init(_ lines: [Line], pieceSize: PieceSize = LineTree.defaultPieceSize) {
@@ -1045,7 +1045,7 @@ final class LineTree {
             } else {
                 slot = newSlot(FieldSlot(id: storedID(field.id), start: Int32(field.start), end: Int32(field.end),
                                          node: -2, next: -1))
-                insertIndex(slot, hash: LineTree.hash(field.id))
+                insertIndex(slot)
             }
             slots[Int(slot)].node = node
             slots[Int(slot)].next = -1
@@ -1148,59 +1148,65 @@ final class LineTree {
 
     // MARK: - The id index
 
-    private static func hash(_ id: String) -> UInt32 {
+    /// The hash of an id as its slot stores it: a made id's number mixed (no string is hashed for it), another
+    /// id's string hashed. - Parameter number: `madeNumber(id)`.
+    private static func hash(_ id: String, number: Int32?) -> UInt32 {
+        if let number { return mix(UInt32(bitPattern: number)) }
         var hasher = Hasher()
         hasher.combine(id)
         return UInt32(truncatingIfNeeded: hasher.finalize())
     }
 
+    /// The hash of the id of the field in `slot`, as `hash(_:number:)` gives it.
+    private func hash(slot: Int32) -> UInt32 {
+        let stored = slots[Int(slot)].id
+        return stored >= 0 ? LineTree.mix(UInt32(bitPattern: stored)) : LineTree.hash(clientIDs[Int(-1 - stored)], number: nil)
+    }
+
     /// The slot of field `id`, attached or detached, or nil.
     func slot(of id: String) -> Int32? {
         guard !index.isEmpty else { return nil }
-        let hash = LineTree.hash(id)
         let number = LineTree.madeNumber(id)
         let mask = index.count - 1
-        var position = Int(hash) & mask
+        var position = Int(LineTree.hash(id, number: number)) & mask
         while true {
-            let entry = index[position]
-            if entry.slot < 0 { return nil }
-            if entry.hash == hash, has(slot: entry.slot, id: id, number) { return entry.slot }
+            let slot = index[position]
+            if slot < 0 { return nil }
+            if has(slot: slot, id: id, number) { return slot }
             position = (position + 1) & mask
         }
     }
 
-    /// - Parameter hash: `LineTree.hash` of the slot's id.
-    private func insertIndex(_ slot: Int32, hash: UInt32) {
-        // At most four fifths full: 100,000 fields fit in 131,072 entries (1 MB; at half full, 262,144: 2 MB). The
-        // stored hashes keep the longer probes cheap.
+    private func insertIndex(_ slot: Int32) {
+        // At most four fifths full: 100,000 fields fit in 131,072 entries of four bytes (0.5 MB). A probe compares
+        // the slot's id, a number for the daemon's own ids.
         if (indexCount + 1) * 5 > index.count * 4 { growIndex() }
-        place(slot, hash: hash)
+        place(slot)
         indexCount += 1
     }
 
-    private func place(_ slot: Int32, hash: UInt32) {
+    private func place(_ slot: Int32) {
         let mask = index.count - 1
-        var position = Int(hash) & mask
-        while index[position].slot >= 0 { position = (position + 1) & mask }
-        index[position] = (slot, hash)
+        var position = Int(hash(slot: slot)) & mask
+        while index[position] >= 0 { position = (position + 1) & mask }
+        index[position] = slot
     }
 
     private func growIndex() {
         let old = index
-        index = Array(repeating: (-1, 0), count: max(16, old.count * 2))
-        for entry in old where entry.slot >= 0 { place(entry.slot, hash: entry.hash) }
+        index = Array(repeating: -1, count: max(16, old.count * 2))
+        for slot in old where slot >= 0 { place(slot) }
     }
 
     /// Removes the entry of `slot` from the index, shifting back the entries after it (no tombstones).
     private func removeIndex(slot: Int32) {
         guard !index.isEmpty else { return }
-        let hash = LineTree.hash(id(slot: slot))
         let mask = index.count - 1
-        var hole = Int(hash) & mask
+        var hole = Int(hash(slot: slot)) & mask
         while true {
             let entry = index[hole]
-            if entry.slot < 0 { return }
-            if entry.slot == slot { break }
+            if entry < 0 { return }
+            if entry == slot { break }
             hole = (hole + 1) & mask
         }
         indexCount -= 1
@@ -1208,24 +1214,27 @@ final class LineTree {
         while true {
             position = (position + 1) & mask
             let entry = index[position]
-            if entry.slot < 0 { break }
+            if entry < 0 { break }
             // The entry may fill the hole unless its home lies cyclically in (hole, position].
-            let home = Int(entry.hash) & mask
+            let home = Int(hash(slot: entry)) & mask
             let stays = hole <= position ? (hole < home && home <= position) : (hole < home || home <= position)
             if !stays {
                 index[hole] = entry
                 hole = position
             }
         }
-        index[hole] = (-1, 0)
+        index[hole] = -1
     }
 
     // MARK: - Treap internals
 
     /// A node's treap priority: a hash of its index (SplitMix64's mixing), so no node stores one, and runs are
     /// reproducible.
-    private func priority(_ node: Int32) -> UInt32 {
-        var z = UInt64(UInt32(bitPattern: node)) &* 0x9E37_79B9_7F4A_7C15 &+ 0x9E37_79B9_7F4A_7C15
+    private func priority(_ node: Int32) -> UInt32 { LineTree.mix(UInt32(bitPattern: node)) }
+
+    /// SplitMix64's mixing of `value`, cut to 32 bits.
+    private static func mix(_ value: UInt32) -> UInt32 {
+        var z = UInt64(value) &* 0x9E37_79B9_7F4A_7C15 &+ 0x9E37_79B9_7F4A_7C15
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return UInt32(truncatingIfNeeded: z ^ (z >> 31))
