@@ -538,7 +538,9 @@ final class LineTree {
             if !keptResults.isEmpty { keptResults[slot] = nil }
             return
         }
-        slots[Int(slot)].mask = maskNumber(session.mask)
+        // Mostly the mask it had (a keystroke keeps its field's): then no lookup.
+        let current = slots[Int(slot)].mask
+        if current < 0 || masks[Int(current)] !== session.mask { slots[Int(slot)].mask = maskNumber(session.mask) }
         if let kept = session.kept {
             keptResults[slot] = kept
         } else if !keptResults.isEmpty {
