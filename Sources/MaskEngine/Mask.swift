@@ -81,9 +81,19 @@ public final class Mask: @unchecked Sendable {
     /// Reads `text` into an empty field, carrying `selection` through with forward gravity.
     /// - Parameter selection: character offsets in `text`; nil means the end of the text.
     public func format(_ text: String, selection: Range<Int>? = nil) -> FieldResult {
+        read(text, selection: selection, padding: true)
+    }
+
+    /// `format` without the zeros a number mask's `padFraction` adds: a field's text brought back into form while
+    /// the person is still typing in it (the zeros come when the field is closed or formatted).
+    public func reformat(_ text: String, selection: Range<Int>? = nil) -> FieldResult {
+        read(text, selection: selection, padding: false)
+    }
+
+    private func read(_ text: String, selection: Range<Int>?, padding: Bool) -> FieldResult {
         if case .phone(let field) = kind { return field.format(text, selection: selection) }
         if case .number(let field) = kind {
-            var r = field.format(text, selection: selection)
+            var r = field.format(text, selection: selection, padding: padding ? nil : false)
             if !checks.isViable(r.value) { r = field.format("", selection: nil) }
             return checked(r)
         }

@@ -132,6 +132,62 @@ final class FieldSessionTests: XCTestCase {
         XCTAssertEqual(editor.document.lines[0], "+1 (555) 123")
     }
 
+    /// Keys typed faster than the answers come: the editor drops a `didFormat` that would have taken out what the
+    /// mask refused, and the next key's `didFormat` takes it out instead (the field is formatted whole again).
+    func testDroppedDidFormat_refusedTextGoesWithTheNextKeystroke() {
+        let editor = Editor(client, text: "")
+        editor.openField(0, 0, 0, mask: "+1 ([000]) [000]-[0000]")
+        editor.document.cursor = (0, 0)
+        editor.echo = .none
+        let paste = editor.send([editor.change(0, 0, 0, "+1 (555) 123-4567 ex")])
+        XCTAssertEqual(paste?["rejected"], " ex")
+        XCTAssertEqual(editor.document.lines[0], "+1 (555) 123-4567 ex")
+        editor.echo = .together
+        let key = editor.type("t")
+        XCTAssertEqual(editor.document.lines[0], "+1 (555) 123-4567")
+        XCTAssertEqual(editor.document.cursor.character, 17)
+        XCTAssertEqual(key?["rejected"], "t ex")
+        XCTAssertEqual(key?["fields"]?[0]?["complete"], true)
+        // In form again: the next key is refused as usual, and nothing else changes.
+        XCTAssertEqual(editor.type("9")?["overflow"], "9")
+        XCTAssertEqual(editor.document.lines[0], "+1 (555) 123-4567")
+    }
+
+    /// A dropped `didFormat`, then the person goes on elsewhere: the field is formatted in the `didFormat` of that
+    /// change, and the caret stays where the person is.
+    func testDroppedDidFormat_personTypesElsewhere_fieldIsFormattedStill() {
+        let editor = Editor(client, text: "Card: \nName: ")
+        editor.openField(0, 6, 6, mask: "[0000] [0000]")
+        editor.document.cursor = (0, 6)
+        editor.echo = .none
+        editor.type("12345x")
+        XCTAssertEqual(editor.document.lines[0], "Card: 12345x")
+        editor.echo = .together
+        editor.document.cursor = (1, 6)
+        let format = editor.type("A")
+        XCTAssertEqual(editor.document.lines, ["Card: 1234 5", "Name: A"])
+        XCTAssertEqual(format?["rejected"], "x")
+        XCTAssertEqual(format?["cursor"]?["line"], 1)
+        XCTAssertEqual(format?["cursor"]?["character"], 7)
+        // Typing on outside the field sends nothing more.
+        XCTAssertNil(editor.type("n"))
+        XCTAssertEqual(editor.document.lines, ["Card: 1234 5", "Name: An"])
+    }
+
+    /// Brought back into form while the person is still typing: a `padFraction` number gets no zeros yet.
+    func testDroppedDidFormat_numberWithPadFraction_isNotPaddedMidTyping() {
+        let editor = Editor(client, text: "")
+        editor.openField(0, 0, 0, mask: ["number": ["group": ",", "decimal": ".", "fraction": 2, "padFraction": true]])
+        editor.document.cursor = (0, 0)
+        editor.echo = .none
+        editor.type("1234x")
+        XCTAssertEqual(editor.document.lines[0], "1234x")
+        editor.echo = .together
+        editor.type(".5")
+        XCTAssertEqual(editor.document.lines[0], "1,234.5")
+        XCTAssertEqual(editor.document.cursor.character, 7)
+    }
+
     func testRefusedCharacter_andPasteWithJunk_reportRejected() {
         let editor = Editor(client, text: "")
         editor.openField(0, 0, 0, mask: "[0000] [0000]")

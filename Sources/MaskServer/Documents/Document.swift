@@ -668,7 +668,26 @@ final class Document {
         version = newVersion
         pending = pendingCopy
         if resynchronised { suspect = false }
-        for id in dropped where results[id] == nil { forgetProposal(id) }
+        // In document order, so that `rejected` lists what each field refused in the order the fields come.
+        let droppedInOrder = dropped.compactMap { id in lines.locate(id).map { (id, $0.line, $0.span.start) } }
+            .sorted { ($0.1, $0.2) < ($1.1, $1.2) }
+        for (id, _, _) in droppedInOrder {
+            guard let session = lines.session(of: id) else { continue }
+            // The editor discarded this field's formatting, so its text is the person's as typed, which an edit
+            // never reformats where it does not touch (engine.md): read it afresh, the change in it included, or
+            // what the mask refused (keys typed faster than the answers came) would stay.
+            let typed = results[id]
+            guard let text = typed?.text ?? fieldText(id)?.text else { continue }
+            let whole = session.mask.reformat(text, selection: typed?.selection)
+            if whole.text.sameScalars(text) {
+                if typed == nil { forgetProposal(id) }
+                continue
+            }
+            results[id] = whole
+            rejected += whole.rejected
+            overflow += whole.overflow
+            personTouched = true
+        }
         let opened = openRuleFields(after: lineSteps)
         if !opened.isEmpty {
             results.merge(opened) { touched, _ in touched }
