@@ -389,6 +389,34 @@ def TestStalledDaemon()
 enddef
 H.Case('a stalled daemon: one wait runs out, typing never waits after it', TestStalledDaemon)
 
+def TestCommandWhileStalled()
+  H.Buffer(['Tel: ', 'Card: '])
+  normal! $
+  H.Command('MaskdField phone.us')
+  H.Type('5', 'a')
+  var pid = DaemonPid()
+  messages clear
+  system('kill -STOP ' .. pid)
+  try
+    # A wait runs out: the daemon is slow (a loaded machine), not gone.
+    var reply = client.Request('maskd/formatHints', {textDocument: {uri: client.Document(bufnr('%')).uri}, position: {line: 0, character: 0}})
+    H.Eq(1, has_key(reply, 'error'), 'no answer in time: ' .. string(reply))
+    H.Eq(true, client.Stalled(), 'stalled')
+    # A command meanwhile still goes out: nothing waits for its answer, and it comes.
+    cursor(2, 1)
+    normal! $
+    execute 'MaskdField card'
+  finally
+    system('kill -CONT ' .. pid)
+  endtry
+  WaitFor(() => len(fields.List(bufnr('%'))) == 2, 'the card field to open')
+  H.Eq(false, client.Stalled(), 'the answer ended the stall')
+  H.Eq([], filter(Messages(), (_, m) => m =~ 'maskd is not answering'), 'no refusal')
+  H.Type('41111', 'A')
+  H.Eq('Card: 4111 1', getline(2), 'the card field formats')
+enddef
+H.Case('a command while the daemon is stalled opens its field when the answer comes', TestCommandWhileStalled)
+
 def TestColorScheme()
   colorscheme default
   H.Eq(hlID('Comment'), synIDtrans(hlID('MaskdPlaceholder')), 'MaskdPlaceholder after :colorscheme')
