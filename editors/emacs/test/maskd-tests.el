@@ -78,6 +78,11 @@
   (and (require 'eglot nil t) (require 'maskd-eglot nil t)))
 
 (with-eval-after-load 'eglot
+  ;; `eglot' waits `eglot-sync-connect' seconds (3) for the daemon's answer
+  ;; to initialize, then goes on connecting in the background.  The tests
+  ;; check the buffer is managed right after: on a loaded machine (CI runs
+  ;; every suite at once) a debug build can take longer to answer.
+  (setq eglot-sync-connect 60)
   ;; The daemon asks eglot to watch `.maskd.json'.  In batch, Emacs 28
   ;; never handles a file-notify event (it is input, for a command loop),
   ;; and once one is pending no process sentinel runs (a file created in
