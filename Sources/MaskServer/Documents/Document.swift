@@ -695,13 +695,12 @@ final class Document {
         }
         guard personTouched else { return nil }
         let formatted = formatEdits(results)
-        var caret: Position
+        // nil when no person's change is behind the edits (a field read afresh after an echo): the caret stays.
+        var caret: Position?
         if let (_, field) = cursor, let field, let fieldCaret = formatted.caret[field] {
             caret = fieldCaret
         } else if let (p, _) = cursor {
             caret = cursorAfterPending(p)
-        } else {
-            caret = Position(line: 0, character: 0)
         }
         return FormatReport(version: version, edits: formatted.edits, cursor: caret,
                             fields: formatted.snapshots, rejected: rejected, overflow: overflow)
