@@ -53,7 +53,8 @@ public struct FormatReport: Hashable, Sendable {
 /// **Invariant:** the daemon's copy of the text is the editor's, as its `didChange`s describe
 /// it. Edits the daemon proposes (`didFormat`, `openField`, `setMask`) enter the copy only when
 /// the editor's echo of them arrives; until then they are `pending`. A client that drops them
-/// (its document moved on) therefore never leaves the two copies apart.
+/// (its document moved on) therefore never leaves the two copies apart, and the fields whose edits
+/// it dropped are read afresh with the change that overtook them, so nothing they refused stays.
 final class Document {
     let uri: String
     let languageId: String
