@@ -670,15 +670,15 @@ final class Document {
         pending = pendingCopy
         if resynchronised { suspect = false }
         // In document order, so that `rejected` lists what each field refused in the order the fields come.
-        let droppedInOrder = dropped.compactMap { id in lines.locate(id).map { (id, $0.line, $0.span.start) } }
-            .sorted { ($0.1, $0.2) < ($1.1, $1.2) }
-        for (id, _, _) in droppedInOrder {
-            guard let session = lines.session(of: id) else { continue }
+        let droppedInOrder = dropped.compactMap { id in lines.slot(of: id).map { (id, $0, at: lines.locate(slot: $0)) } }
+            .sorted { ($0.at.line, $0.at.span.start) < ($1.at.line, $1.at.span.start) }
+        for (id, slot, (line, span)) in droppedInOrder {
+            guard let session = lines.session(slot: slot) else { continue }
             // The editor discarded this field's formatting, so its text is the person's as typed, which an edit
             // never reformats where it does not touch (engine.md): read it afresh, the change in it included, or
             // what the mask refused (keys typed faster than the answers came) would stay.
             let typed = results[id]
-            guard let text = typed?.text ?? fieldText(id)?.text else { continue }
+            let text = typed?.text ?? lines.slice(line: line, from: span.start, to: span.end)
             let whole = session.mask.reformat(text, selection: typed?.selection)
             if whole.text.sameScalars(text) {
                 if typed == nil { forgetProposal(id) }
