@@ -108,16 +108,8 @@ class Vim:
     def screen_row(self, row, insert=False):
         """Returns screen row `row` as Vim shows it (virtual text included), read with
         screenstring(); from Insert mode through CTRL-O, which comes back to it."""
-        self.quiet()
-        self.snaps += 1
-        path = os.path.join(self.tmp, 'screen%d.txt' % self.snaps)
-        self.keys(('\x0f:' if insert else ':') + "call Row(%d, '%s')\r" % (row, path), 0.005)
-        self.quiet()
-        end = time.time() + 5
-        while not os.path.exists(path) and time.time() < end:
-            self.read(0.05)
-        with open(path, encoding='utf-8') as f:
-            return f.read().rstrip()
+        return self.written('screen', lambda path: self.keys(
+            ('\x0f:' if insert else ':') + "call Row(%d, '%s')\r" % (row, path), 0.005)).rstrip()
 
     def settled(self, want, pick=lambda lines: lines, limit=5.0):
         """Returns the buffer's lines (through `pick`) once they equal `want`, else as they are
@@ -132,17 +124,22 @@ class Vim:
 
     def snapshot(self):
         """Returns the buffer's lines, written once Vim is quiet."""
+        return self.written('snap', lambda path: self.command('w! ' + path)).split('\n')[:-1]
+
+    def written(self, name, write):
+        """Once Vim is quiet, has `write(path)` make Vim write a new file `path` (in the test's
+        folder, named after `name`) and returns its text."""
         self.quiet()
         self.snaps += 1
-        path = os.path.join(self.tmp, 'snap%d.txt' % self.snaps)
-        self.command('w! ' + path)
+        path = os.path.join(self.tmp, '%s%d.txt' % (name, self.snaps))
+        write(path)
         end = time.time() + 5
         while not os.path.exists(path) and time.time() < end:
             self.read(0.05)
         if not os.path.exists(path):
             raise RuntimeError('Vim did not write %s; the screen ended with %r' % (path, self.screen[-600:]))
         with open(path, encoding='utf-8') as f:
-            return f.read().split('\n')[:-1]
+            return f.read()
 
     def close(self):
         try:
