@@ -17,8 +17,8 @@
 // - a long text (a piece repeated to up to about 50,000 characters) pasted or opened leaves a field no longer than its
 //   size, every character kept or reported;
 // - for a single-program mask whose literals fit none of its slots, typing the text key by key gives the same text
-//   as pasting it, unless its `regex` option refused the paste whole. (Where a literal also fits a slot, as the `1` of `+1 ([000])`, an eager field steps over it
-//   when typed, by engine.md's rule, so the two may differ.)
+//   as pasting it, unless its `regex` option refused the paste whole. (Where a literal also fits a slot, as the `1`
+//   of `+1 ([000])`, an eager field steps over it when typed, by engine.md's rule, so the two may differ.)
 //
 // Known engine bugs (RELIABILITY.md) fail the run like any other. With MASKD_FUZZ_KNOWN_BUGS=skip in the environment
 // they are stepped around, so that a long run can look for new ones: `oneOf` masks (bugs 1-4, 6, 7) and masks
