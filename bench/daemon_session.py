@@ -3,6 +3,8 @@
 
   daemon_session.py keys KEYS OUT -- DAEMON...   a one-line typing session in lockstep
   daemon_session.py apply COUNT OUT               writes COUNT pipelined maskd/apply requests to OUT
+  daemon_session.py recording KEYS_OUT RECORDING  the first period's didFormat params of a `keys` output (one
+                                                  per line): what bench/contract-floor.c replays
 
 `keys` runs DAEMON (under valgrind, as the caller gives it) and drives maskd-bench's one-line session:
 `initialize`, `didOpen` of `card: `, `maskd/openField` with the card preset at its end, then KEYS keystrokes
@@ -157,10 +159,33 @@ def apply(count, out_path):
         out.write(frame({"jsonrpc": "2.0", "method": "exit"}))
 
 
+def recording(keys_out, recording_path):
+    """One period of the typing (the digits typed, then backspaced away) of maskd's didFormats in `keys_out`."""
+    with open(keys_out, "rb") as out:
+        data = out.read()
+    formats, at = [], 0
+    while at < len(data) and len(formats) < 2 * len(DIGITS):
+        head_end = data.index(b"\r\n\r\n", at)
+        length = next(int(line.split(b":")[1]) for line in data[at:head_end].split(b"\r\n")
+                      if line.lower().startswith(b"content-length:"))
+        message = json.loads(data[head_end + 4:head_end + 4 + length])
+        at = head_end + 4 + length
+        if message.get("method") == "maskd/didFormat":
+            formats.append(message["params"])
+    if len(formats) < 2 * len(DIGITS):
+        raise SystemExit("daemon_session: %s holds %d didFormats, not a period's %d" % (keys_out, len(formats),
+                                                                                        2 * len(DIGITS)))
+    with open(recording_path, "w") as out:
+        for params in formats:
+            out.write(json.dumps(params, separators=(",", ":")) + "\n")
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "keys":
         keys(int(sys.argv[2]), sys.argv[3], sys.argv[5:])
     elif sys.argv[1] == "apply":
         apply(int(sys.argv[2]), sys.argv[3])
+    elif sys.argv[1] == "recording":
+        recording(sys.argv[2], sys.argv[3])
     else:
         raise SystemExit(__doc__)

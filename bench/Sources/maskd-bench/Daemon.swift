@@ -65,6 +65,8 @@ enum DaemonBench {
     struct KeystrokeOutcome {
         /// One line each: maskd's first, then the floor's if there is one.
         var oneLine: [TypingSession]
+        /// One line on the contract floor, replaying maskd's didFormats, if it was given.
+        var contract: TypingSession?
         /// The big document's first, middle and last line, on one maskd.
         var big: [TypingSession]
         var bigLines: Int
@@ -128,6 +130,22 @@ enum DaemonBench {
                                  entered: 0, formats: subject.formats)
     }
 
+    /// maskd's `didFormat`s for one period of the typing script from an empty field (the 19 digits typed, then
+    /// backspaced away), one params object per line, in a temporary file: what `bench/contract-floor.c` replays.
+    /// - Returns: the file's path.
+    static func recordFormats(_ maskd: ServerUnderTest, timeout: Double) throws -> String {
+        var servers: [ServerProcess] = []
+        defer { for s in servers { s.kill() } }
+        let session = try oneLine(maskd, timeout: timeout, into: &servers)
+        var lines: [String] = []
+        session.client.formatRecorder = { lines.append($0.serializedString()) }
+        try session.type(2 * TypingScript.digits.count, recorded: false)
+        for s in servers { try s.stop() }
+        let path = NSTemporaryDirectory() + "/maskd-bench-contract-\(getpid()).jsonl"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
     /// One line of the big document: 100 bytes with its line break, a formatted card field at columns 14..<32
     /// one digit short (15 digits: a Visa number needs 13, 16 or 19), so every field of the document has a
     /// problem and a diagnostic: the worst case for whatever would visit them all.
@@ -147,12 +165,23 @@ enum DaemonBench {
     /// Every session types in turn, in `rounds` rounds, so that drift in the machine's load (two
     /// shared cores) falls on all of them alike: `keystrokes` keys per one-line session and
     /// `perPosition` per big-document position in all, after `warmup` unrecorded ones each.
-    static func keystrokes(maskd: ServerUnderTest, floor: ServerUnderTest?, keystrokes: Int, bigLines count: Int,
-                           perPosition: Int, rounds: Int, warmup: Int, timeout: Double) throws -> KeystrokeOutcome {
+    static func keystrokes(maskd: ServerUnderTest, floor: ServerUnderTest?, contractFloor: String?, keystrokes: Int,
+                           bigLines count: Int, perPosition: Int, rounds: Int, warmup: Int, timeout: Double) throws
+        -> KeystrokeOutcome {
         var servers: [ServerProcess] = []
         defer { for s in servers { s.kill() } }
         var oneLine = [try oneLine(maskd, timeout: timeout, into: &servers)]
         if let floor { oneLine.append(try self.oneLine(floor, timeout: timeout, into: &servers)) }
+        var contract: TypingSession? = nil
+        if let contractFloor {
+            let recording = try recordFormats(maskd, timeout: timeout)
+            defer { try? FileManager.default.removeItem(atPath: recording) }
+            let replaying = ServerUnderTest(name: "contract floor", path: contractFloor, arguments: [recording],
+                                            formats: true)
+            // It reads the recording before its first message: the file can go once it has answered one.
+            contract = try self.oneLine(replaying, timeout: timeout, into: &servers)
+        }
+        let typists = oneLine + (contract.map { [$0] } ?? [])
 
         // Opening the big document's fields three ways, on a maskd of its own (so that what opening leaves behind
         // does not weigh on the typing or on row 5's memory), each way taking its turn with the floor doing the same
@@ -224,15 +253,15 @@ enum DaemonBench {
                                          entered: bigFieldDigits, formats: maskd.formats))
         }
 
-        for session in oneLine + big { try session.type(warmup, recorded: false) }
+        for session in typists + big { try session.type(warmup, recorded: false) }
         for _ in 0..<rounds {
-            for session in oneLine { try session.type(max(keystrokes / rounds, 1), recorded: true) }
+            for session in typists { try session.type(max(keystrokes / rounds, 1), recorded: true) }
             for session in big { try session.type(max(perPosition / rounds, 1), recorded: true) }
         }
         let peak = try server.peakRSS()
         let final = try server.currentRSS()
         for s in servers { try s.stop() }
-        return KeystrokeOutcome(oneLine: oneLine, big: big, bigLines: count, documentBytes: documentBytes,
+        return KeystrokeOutcome(oneLine: oneLine, contract: contract, big: big, bigLines: count, documentBytes: documentBytes,
                                 idleRSS: idle, rssAfterOpen: rssAfterOpen, rssAfterFields: rssAfterFields,
                                 peakRSS: peak, finalRSS: final, openNS: openNS, openFieldsNS: openFieldsNS,
                                 openings: openings, firstPublish: firstPublish)

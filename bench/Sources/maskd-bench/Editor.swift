@@ -65,6 +65,8 @@ final class EditorClient {
     private(set) var afterEcho = Samples()
     private(set) var afterNoEcho = Samples()
     private var echoed = false
+    /// Called with every `didFormat`'s params this client acts on (the contract floor's recording).
+    var formatRecorder: ((JSONValue) -> Void)?
 
     init(server: ServerProcess, uri: String, lines: [[UInt8]]) {
         self.server = server
@@ -117,6 +119,7 @@ final class EditorClient {
             let answered = p["textDocument"]?["version"]?.intValue ?? -1
             if answered == sent {
                 params = p
+                formatRecorder?(p)
                 break
             }
             if answered < sent {

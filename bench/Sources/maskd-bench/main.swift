@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 
 let usage = """
-    usage: maskd-bench [--quick] [--maskd PATH] [--floor PATH | --no-floor REASON]
+    usage: maskd-bench [--quick] [--maskd PATH] [--floor PATH | --no-floor REASON] [--contract-floor PATH]
                        [--python PATH | --no-phonenumbers REASON] [--script PATH] [--only SECTIONS]
                        [--big-lines N] [--engine-loop NAME:RUNS]
 
@@ -12,6 +12,9 @@ let usage = """
       --maskd PATH        the daemon (default .build/release/maskd), run as `maskd --stdio`
       --floor PATH        the transport floor built from floor-echo.c (default bench/.out/floor-echo)
       --no-floor REASON   run without the floor; its baselines say why they are skipped
+      --contract-floor PATH
+                          row 2's second baseline, built from bench/contract-floor.c: maskd's didFormats
+                          replayed, nothing formatted (default bench/.out/contract-floor, when it exists)
       --python PATH       a Python with phonenumbers installed (default bench/.venv/bin/python)
       --no-phonenumbers REASON
                           skip the phonenumbers baseline, saying why
@@ -33,6 +36,8 @@ struct Options {
     var maskd = ".build/release/maskd"
     var floor: String? = "bench/.out/floor-echo"
     var noFloorReason = ""
+    var contractFloor: String? = FileManager.default.isExecutableFile(atPath: "bench/.out/contract-floor")
+        ? "bench/.out/contract-floor" : nil
     var python: String? = "bench/.venv/bin/python"
     var noPythonReason = ""
     /// Whether `--python` was given: then a Python that does not work is a failure, not a skip.
@@ -55,6 +60,7 @@ struct Options {
             case "--maskd": maskd = value(argument)
             case "--floor": floor = value(argument)
             case "--no-floor": floor = nil; noFloorReason = value(argument)
+            case "--contract-floor": contractFloor = value(argument)
             case "--python": python = value(argument); pythonExplicit = true
             case "--no-phonenumbers": python = nil; noPythonReason = value(argument)
             case "--script": script = value(argument)
@@ -288,7 +294,8 @@ var keystrokeOutcome: DaemonBench.KeystrokeOutcome? = nil
 
 section("keystrokes", number: "2") {
     let outcome = try DaemonBench.keystrokes(
-        maskd: maskd, floor: floor, keystrokes: counts.keystrokes, bigLines: counts.bigLines,
+        maskd: maskd, floor: floor, contractFloor: options.contractFloor, keystrokes: counts.keystrokes,
+        bigLines: counts.bigLines,
         perPosition: counts.perPosition, rounds: counts.rounds, warmup: counts.keystrokeWarmup, timeout: counts.timeout)
     keystrokeOutcome = outcome
     let ours = outcome.oneLine[0]
@@ -315,6 +322,36 @@ section("keystrokes", number: "2") {
                        baseline: "floor " + formatDuration(theirs.cpuPerKeystroke),
                        ratio: formatRatio(cpuRatio, spread: cpuSpread, rounds: counts.rounds), target: "≤ 1.5x floor",
                        result: Verdict.check(cpuRatio <= 1.5)))
+    }
+    if let contract = outcome.contract {
+        // What the protocol's own messages cost: the ratios to floor-echo that no server sending them can beat.
+        let toFloor = theirs.map { contract.samples.median / $0.samples.median }
+        let spread = theirs.flatMap { roundRatioSpread(contract.samples.roundMedians, $0.samples.roundMedians) }
+        let p99ToFloor = theirs.map { contract.samples.p99 / $0.samples.p99 }
+        report.add(Row(number: "2", name: "baseline: contract floor round trip (maskd's didFormats replayed), one line",
+                       median: formatDuration(contract.samples.median), p99: formatDuration(contract.samples.p99),
+                       baseline: theirs.map { "floor " + formatDuration($0.samples.median) } ?? noFloor,
+                       ratio: toFloor.map { formatRatio($0, spread: spread, rounds: counts.rounds) + ", p99 "
+                           + formatRatio(p99ToFloor!) } ?? "—",
+                       target: "report", result: "—"))
+        if let theirs {
+            let cpuRatio = contract.cpuPerKeystroke / theirs.cpuPerKeystroke
+            report.add(Row(number: "2", name: "baseline: contract floor CPU per keystroke, echo included, one line",
+                           median: formatDuration(contract.cpuPerKeystroke), p99: "—",
+                           baseline: "floor " + formatDuration(theirs.cpuPerKeystroke),
+                           ratio: formatRatio(cpuRatio, spread: roundRatioSpread(contract.roundCPU, theirs.roundCPU),
+                                              rounds: counts.rounds),
+                           target: "report", result: "—"))
+        }
+        let ratio = ours.samples.median / contract.samples.median
+        report.add(Row(number: "2", name: "daemon: keystroke round trip against the contract floor, one line",
+                       median: formatDuration(ours.samples.median), p99: formatDuration(ours.samples.p99),
+                       baseline: "contract " + formatDuration(contract.samples.median),
+                       ratio: formatRatio(ratio, spread: roundRatioSpread(ours.samples.roundMedians,
+                                                                         contract.samples.roundMedians),
+                                          rounds: counts.rounds) + ", p99 "
+                           + formatRatio(ours.samples.p99 / contract.samples.p99),
+                       target: "report", result: "—"))
     }
     let size = formatBytes(Double(outcome.documentBytes))
     for session in outcome.big {
@@ -358,7 +395,7 @@ section("keystrokes", number: "2") {
         + (client.afterEcho.count > 0 && client.afterNoEcho.count > 0
             ? "; keystrokes sent right after an echo \(formatDuration(client.afterEcho.median)) median, the others "
                 + "\(formatDuration(client.afterNoEcho.median))" : "") + ".")
-    let cpu = (outcome.oneLine + outcome.big).map { "\($0.label) \(formatDuration($0.cpuPerKeystroke))" }
+    let cpu = (outcome.oneLine + (outcome.contract.map { [$0] } ?? []) + outcome.big).map { "\($0.label) \(formatDuration($0.cpuPerKeystroke))" }
     report.note("server CPU per keystroke (echo included): " + cpu.joined(separator: ", ") + ".")
     report.note("first publishDiagnostics after opening \(publish.diagnostics) problem fields one at a time: "
         + "\(formatBytes(Double(publish.bytes))), read and parsed \(formatDuration(Double(publish.ns))) after the pause "
