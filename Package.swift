@@ -21,7 +21,10 @@ let package = Package(
         ),
         .target(name: "JSON", dependencies: ["CJansson"]),
         .target(name: "JSONRPC", dependencies: ["JSON"]),
-        .target(name: "MaskServer", dependencies: ["MaskEngine", "JSONRPC", "JSON"]),
+        // The line tree's arrays are class properties, which Swift checks for overlapping access at run time on
+        // every use (about 4% of a keystroke's instructions). Debug builds, which every test runs, keep the checks.
+        .target(name: "MaskServer", dependencies: ["MaskEngine", "JSONRPC", "JSON"],
+                swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         // Release builds of the daemon are one static executable (Swift runtime, jansson and the C library linked
         // in, with lld, which has no warnings about the C library's dlopen): editors spawn it often, and without
         // the dynamic loader and libstdc++'s start-up it answers `initialize` about 1.5 ms sooner (BENCHMARKS.md).
