@@ -97,6 +97,30 @@ final class LongLineTests: XCTestCase {
         }
     }
 
+    /// The diagnostics' sort moves items into place by following a permutation's cycles: every permutation,
+    /// fixed points and one long cycle among them, puts each item where its source says.
+    func testRearrange_putsEveryItemWhereItsSourceSays() {
+        var random = Random(7)
+        for count in [0, 1, 2, 3, 10, 257] {
+            for round in 0..<20 {
+                var sources = Array(0..<Int32(count))
+                switch round {
+                case 0: break
+                case 1: sources = sources.reversed()
+                case 2: if count > 0 { sources = Array(sources.dropFirst()) + [0] }
+                default:
+                    for i in stride(from: count - 1, to: 0, by: -1) { sources.swapAt(i, random.next(i + 1)) }
+                }
+                let items = (0..<count).map { "item \($0)" }
+                var moved = items
+                var used = sources
+                Document.rearrange(&moved, takingFrom: &used)
+                XCTAssertEqual(moved, sources.map { items[Int($0)] }, "count \(count), round \(round)")
+                XCTAssertTrue(used.allSatisfy { $0 == -1 })
+            }
+        }
+    }
+
     func testManyPieces_behaveAsOnePiece_underRandomEditing() throws {
         let compiled = try LongLineTests.masks.map { try Mask.compile($0) }
         for seed in 1...60 {

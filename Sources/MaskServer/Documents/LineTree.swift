@@ -609,6 +609,9 @@ final class LineTree {
     /// The number of fields that have a problem.
     var problemCount: Int { problemSlots.count }
 
+    /// The slot of the `index`th field that `forEachProblem` calls its body with.
+    func problemSlot(at index: Int) -> Int32 { problemSlots[index] }
+
     /// Calls `body` with the slot of every field that has a problem and its problem's number, in the order they
     /// got one (but for those that lost one since): O(p) for p such fields.
     func forEachProblem(_ body: (_ slot: Int32, _ problem: Int32) -> Void) {
