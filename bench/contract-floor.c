@@ -3,50 +3,28 @@
  * floor-echo (../shared/bench/) answers a didChange with a didFormat that has no edits and no fields. maskd's
  * contract (PROTOCOL.md) asks for more: each field's state (`FieldState`, every member) and the edits that put in
  * the separators, which the editor applies and echoes back in a didChange of its own. This program formats
- * nothing either: it replays the didFormats maskd sent for the same keys, so that what it costs is only the
- * transport of the contract's messages, with jansson as every maskd message must be:
+ * nothing either: it is floor-echo itself (its source is included, so the framing, the parsing and the writing
+ * are the same code) with one change, the answer to a didChange: it replays the didFormats maskd sent for the same
+ * keys, so that what it costs beyond floor-echo is only the transport of the contract's messages:
  *   - the recording (argv[1]) holds one didFormat `params` object per line, one for each of a typing script's keys
  *     in order, recorded from maskd by maskd-bench; it is parsed once, at start-up;
  *   - every didChange is parsed; the one after a didFormat with edits is the client's echo (maskd-bench's client
  *     answers in lockstep) and gets nothing, any other is the person's next key and gets the recording's next
  *     didFormat, the version set to the change's, dumped whole. Nothing is copied: the recorded tree is dumped in
  *     place, so no daemon that builds its message can be cheaper;
- *   - requests are answered as floor-echo answers them (`initialize`, `maskd/openField`, anything else null);
- *     `exit` ends the process.
- * Build: cc -O2 -o contract-floor contract-floor.c -ljansson
+ *   - everything else is answered as floor-echo answers it (`initialize` names floor-echo).
+ * Build: cc -O2 -I DIR -o contract-floor contract-floor.c -ljansson, where DIR holds floor-echo.c.
  */
-#include <jansson.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <strings.h>
-
-static char *read_frame(size_t *len) {
-    char line[512];
-    long n = -1;
-    for (;;) {
-        if (!fgets(line, sizeof line, stdin)) return NULL;
-        if (line[0] == '\r' || line[0] == '\n') break;
-        if (strncasecmp(line, "Content-Length:", 15) == 0) n = strtol(line + 15, NULL, 10);
-    }
-    if (n < 0) return NULL;
-    char *body = malloc((size_t)n + 1);
-    if (!body || fread(body, 1, (size_t)n, stdin) != (size_t)n) { free(body); return NULL; }
-    body[n] = 0;
-    *len = (size_t)n;
-    return body;
-}
-
-/* Writes `msg` framed; `owned` says whether to release it afterwards. */
-static void write_msg(json_t *msg, int owned) {
-    char *s = json_dumps(msg, JSON_COMPACT);
-    size_t n = strlen(s);
-    printf("Content-Length: %zu\r\n\r\n", n);
-    fwrite(s, 1, n, stdout);
-    fflush(stdout);
-    free(s);
-    if (owned) json_decref(msg);
-}
+/* floor-echo's own functions: `read_frame`, `write_msg` (which releases what it writes), `answer`. Its `main` and
+ * `did_change` are renamed out of the way; the loop below is its loop with this program's `did_change`. */
+#define main floor_echo_main
+#define did_change floor_did_change
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#include "floor-echo.c"
+#pragma GCC diagnostic pop
+#undef did_change
+#undef main
 
 /* The recorded didFormats, each a whole notification ready to dump. */
 static json_t **formats;
@@ -76,15 +54,6 @@ static int load_recording(const char *path) {
     return 1;
 }
 
-static json_t *answer(const char *method) {
-    if (strcmp(method, "initialize") == 0)
-        return json_pack("{s:{s:s,s:{s:b,s:i}},s:{s:s}}", "capabilities", "positionEncoding", "utf-16",
-                         "textDocumentSync", "openClose", 1, "change", 2, "serverInfo", "name", "contract-floor");
-    if (strcmp(method, "maskd/openField") == 0 || strcmp(method, "maskd/setMask") == 0)
-        return json_pack("{s:s,s:[],s:n,s:{},s:i}", "field", "f1", "edits", "cursor", "state", "version", 0);
-    return json_null();
-}
-
 static size_t next_key;
 static int echo_due;
 
@@ -95,7 +64,7 @@ static void did_change(json_t *params) {
     json_t *version = json_object_get(json_object_get(params, "textDocument"), "version");
     json_object_set(json_object_get(format, "textDocument"), "version", version ? version : json_null());
     echo_due = json_array_size(json_object_get(format, "edits")) > 0;
-    write_msg(message, 0);
+    write_msg(json_incref(message));  /* kept for the next period: write_msg releases one reference */
 }
 
 int main(int argc, char **argv) {
@@ -109,16 +78,17 @@ int main(int argc, char **argv) {
         free(body);
         if (!msg) {
             write_msg(json_pack("{s:s,s:n,s:{s:i,s:s}}", "jsonrpc", "2.0", "id", "error", "code", -32700,
-                                "message", err.text), 1);
+                                "message", err.text));
             continue;
         }
         const char *method = json_string_value(json_object_get(msg, "method"));
         json_t *id = json_object_get(msg, "id");
+        json_t *params = json_object_get(msg, "params");
         if (method && strcmp(method, "exit") == 0) { json_decref(msg); return 0; }
         if (method && id)
-            write_msg(json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id", id, "result", answer(method)), 1);
+            write_msg(json_pack("{s:s,s:O,s:o}", "jsonrpc", "2.0", "id", id, "result", answer(method, params)));
         else if (method && strcmp(method, "textDocument/didChange") == 0)
-            did_change(json_object_get(msg, "params"));
+            did_change(params);
         json_decref(msg);
     }
     return 0;
