@@ -263,7 +263,8 @@ final class Document {
             order.sort { a, b in
                 let x = items[Int(a)], y = items[Int(b)]
                 if (x.line, x.start) != (y.line, y.start) { return (x.line, x.start) < (y.line, y.start) }
-                return lines.orderKey(slot: lines.problemSlot(at: Int(a))) < lines.orderKey(slot: lines.problemSlot(at: Int(b)))
+                return lines.orderKey(slot: lines.problemSlot(at: Int(a)))
+                    < lines.orderKey(slot: lines.problemSlot(at: Int(b)))
             }
             Document.rearrange(&items, takingFrom: &order)
         }

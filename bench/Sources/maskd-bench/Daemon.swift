@@ -261,7 +261,8 @@ enum DaemonBench {
         let peak = try server.peakRSS()
         let final = try server.currentRSS()
         for s in servers { try s.stop() }
-        return KeystrokeOutcome(oneLine: oneLine, contract: contract, big: big, bigLines: count, documentBytes: documentBytes,
+        return KeystrokeOutcome(oneLine: oneLine, contract: contract, big: big, bigLines: count,
+                                documentBytes: documentBytes,
                                 idleRSS: idle, rssAfterOpen: rssAfterOpen, rssAfterFields: rssAfterFields,
                                 peakRSS: peak, finalRSS: final, openNS: openNS, openFieldsNS: openFieldsNS,
                                 openings: openings, firstPublish: firstPublish)

@@ -395,7 +395,8 @@ section("keystrokes", number: "2") {
         + (client.afterEcho.count > 0 && client.afterNoEcho.count > 0
             ? "; keystrokes sent right after an echo \(formatDuration(client.afterEcho.median)) median, the others "
                 + "\(formatDuration(client.afterNoEcho.median))" : "") + ".")
-    let cpu = (outcome.oneLine + (outcome.contract.map { [$0] } ?? []) + outcome.big).map { "\($0.label) \(formatDuration($0.cpuPerKeystroke))" }
+    let cpu = (outcome.oneLine + (outcome.contract.map { [$0] } ?? []) + outcome.big)
+        .map { "\($0.label) \(formatDuration($0.cpuPerKeystroke))" }
     report.note("server CPU per keystroke (echo included): " + cpu.joined(separator: ", ") + ".")
     report.note("first publishDiagnostics after opening \(publish.diagnostics) problem fields one at a time: "
         + "\(formatBytes(Double(publish.bytes))), read and parsed \(formatDuration(Double(publish.ns))) after the pause "
