@@ -97,6 +97,59 @@ final class LongLineTests: XCTestCase {
         }
     }
 
+    /// A field whose problem goes (its value completed) and comes back (a digit deleted) takes back its place in
+    /// the list of fields with a problem, so typing leaves that list in document order; once more than half the
+    /// list is places left, it is compacted, and the diagnostics stay every field's own, in document order.
+    func testProblems_goneAndBack_keepTheirPlace_andSurviveCompaction() throws {
+        let mask = try Mask.compile("[0000]")
+        let count = 300
+        let document = Document(uri: "file:///problems", languageId: "", version: 1,
+                                text: Array(repeating: "12", count: count).joined(separator: "\n"), encoding: .utf16)
+        for line in 0..<count {
+            _ = document.openField(id: "f\(line)", line: line, start: 0, end: 2, spec: .notation("[0000]"), mask: mask)
+        }
+        var version = 1
+        func type(_ text: String, line: Int, at column: Int, deleting: Int = 0) throws {
+            version += 1
+            _ = try document.apply([ContentChange(range: TextRange(start: Position(line: line, character: column),
+                                                                   end: Position(line: line, character: column + deleting)),
+                                                  text: text)], version: version)
+        }
+        func linesInListOrder() -> [Int] {
+            var lines: [Int] = []
+            document.lines.forEachProblem { slot, _ in lines.append(document.lines.locate(slot: slot).line) }
+            return lines
+        }
+        XCTAssertEqual(document.diagnostics().count, count)
+        // Typing into a few fields, the problem gone and back each time: the list stays in document order.
+        for line in [0, 7, 150, 299, 7] {
+            try type("34", line: line, at: 2)
+            XCTAssertEqual(document.diagnostics().count, count - 1, "line \(line) complete")
+            try type("", line: line, at: 3, deleting: 1)
+            XCTAssertEqual(linesInListOrder(), Array(0..<count), "after line \(line)")
+        }
+        XCTAssertEqual(Array(document.diagnostics()), LongLineTests.expectedDiagnostics(document))
+        // Two thirds completed (the list compacts on the way), then every third of those given a problem back,
+        // some fields closed and opened again: every diagnostic is its field's, in document order.
+        for line in 0..<count where line % 3 != 0 { try type("34", line: line, at: 2) }
+        XCTAssertEqual(Array(document.diagnostics()), LongLineTests.expectedDiagnostics(document))
+        XCTAssertEqual(document.diagnostics().count, count / 3)
+        for line in stride(from: 1, to: count, by: 9) { try type("", line: line, at: 3, deleting: 1) }
+        for line in stride(from: 5, to: count, by: 50) {
+            let id = document.fieldIDs(touching: TextRange(start: Position(line: line, character: 0),
+                                                           end: Position(line: line, character: 0)))
+            XCTAssertNotNil(document.closeField(id[0], caret: nil))
+            try type("9", line: line, at: 0, deleting: document.lines.length(ofLine: line))
+            _ = document.openField(id: "again\(line)", line: line, start: 0, end: 1, spec: .notation("[0000]"), mask: mask)
+        }
+        let diagnostics = Array(document.diagnostics())
+        XCTAssertEqual(diagnostics, LongLineTests.expectedDiagnostics(document))
+        // Lines 0, 3, 6, ... incomplete all along; 1, 10, 19, ... a digit short again; 5, 55, ... open again over "9".
+        let incomplete = Set(stride(from: 0, to: count, by: 3)).union(stride(from: 1, to: count, by: 9))
+            .union(stride(from: 5, to: count, by: 50))
+        XCTAssertEqual(diagnostics.map(\.range.start.line), incomplete.sorted())
+    }
+
     /// The diagnostics' sort moves items into place by following a permutation's cycles: every permutation,
     /// fixed points and one long cycle among them, puts each item where its source says.
     func testRearrange_putsEveryItemWhereItsSourceSays() {

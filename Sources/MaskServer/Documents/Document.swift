@@ -242,8 +242,8 @@ final class Document {
         // Room for all at once: grown by doubling, the list's last copy held both buffers at once (1.5 + 3.1 MB for
         // 100,000), the peak of a publication.
         items.reserveCapacity(lines.problemCount)
-        // The slots are mostly in document order already (fields opened top to bottom), and then there is nothing
-        // to sort, nor places to keep for a sort.
+        // The slots are mostly in document order already (fields opened top to bottom, and a field whose problem
+        // goes and comes back keeps its place), and then there is nothing to sort, nor places to keep for a sort.
         var last: Place? = nil
         var inOrder = true
         lines.forEachProblem { slot, problem in
@@ -256,15 +256,17 @@ final class Document {
                                              problem: problem))
         }
         if !inOrder {
-            // Sorted by index (4 bytes each) and then moved into place: a sorted copy of places and items (40 bytes
-            // each, and the sort's buffer) was the peak of the first publication after typing, +6 MB for 100,000.
+            // Sorted by index (4 bytes each, with the slots for ties) and then moved into place: a sorted copy of
+            // places and items (40 bytes each, and the sort's buffer) was 6 MB at once for 100,000.
             // A line's units grow with its columns, so the items' own (line, start) order them but for a tie.
+            var fieldSlots: [Int32] = []
+            fieldSlots.reserveCapacity(items.count)
+            lines.forEachProblem { slot, _ in fieldSlots.append(slot) }
             var order = Array(0..<Int32(items.count))
             order.sort { a, b in
                 let x = items[Int(a)], y = items[Int(b)]
                 if (x.line, x.start) != (y.line, y.start) { return (x.line, x.start) < (y.line, y.start) }
-                return lines.orderKey(slot: lines.problemSlot(at: Int(a)))
-                    < lines.orderKey(slot: lines.problemSlot(at: Int(b)))
+                return lines.orderKey(slot: fieldSlots[Int(a)]) < lines.orderKey(slot: fieldSlots[Int(b)])
             }
             Document.rearrange(&items, takingFrom: &order)
         }

@@ -131,7 +131,8 @@ final class LineTree {
         /// The number of the field's problem in its document's table (`FieldProblems`), -1 for none: kept in the
         /// slot, so it goes with the field, and costs four bytes a field instead of a dictionary entry.
         var problem: Int32 = -1
-        /// Where the slot stands in `problemSlots` while it has a problem, else -1.
+        /// Where the slot stands in `problemSlots` while it has a problem; after it lost one, the place it left
+        /// (to take back), until the list is compacted; else -1.
         var problemPlace: Int32 = -1
     }
 
@@ -160,9 +161,11 @@ final class LineTree {
     private var deadBytes = 0
     private var slots: [FieldSlot] = []
     private var freeSlot: Int32 = -1
-    /// The slots of the fields that have a problem, in no order, so the problems are found in O(p), not by a pass
-    /// over every field.
+    /// The slots of the fields that have a problem, in the order they first got one, so the problems are found in
+    /// O(p), not by a pass over every field; a place a field left holds `vacated(by:)` of its slot.
     private var problemSlots: [Int32] = []
+    /// How many places of `problemSlots` are left ones.
+    private var vacatedProblemPlaces = 0
     /// Slots taken off their pieces by the update under way.
     private var detached: [Int32] = []
     /// The ids of fields not of the form "f<n>", each at the place its slot names; `freeClientIDs` are places
@@ -584,43 +587,67 @@ final class LineTree {
     func problem(slot: Int32) -> Int32 { slots[Int(slot)].problem }
 
     /// Sets the number of the problem of the field in `slot`, -1 for none. - Precondition: `slot` is a field's.
+    ///
+    /// A field that gets a problem back takes back its old place in the list if no compaction has moved it: typing
+    /// in a field whose problem comes and goes (emptied, then typed again) leaves the list in the order it was, so
+    /// the diagnostics, which are in document order, need no sort.
     func setProblem(_ number: Int32, slot: Int32) {
         let had = slots[Int(slot)].problem >= 0
         slots[Int(slot)].problem = number
         if number >= 0, !had {
-            slots[Int(slot)].problemPlace = Int32(problemSlots.count)
-            problemSlots.append(slot)
+            let place = Int(slots[Int(slot)].problemPlace)
+            if place >= 0, place < problemSlots.count, problemSlots[place] == LineTree.vacated(by: slot) {
+                problemSlots[place] = slot
+                vacatedProblemPlaces -= 1
+            } else {
+                slots[Int(slot)].problemPlace = Int32(problemSlots.count)
+                problemSlots.append(slot)
+            }
         } else if number < 0, had {
             dropProblem(slot)
         }
     }
 
-    /// Takes `slot` off the list of those with a problem.
+    /// The mark of a place in `problemSlots` that `slot` left (always negative).
+    private static func vacated(by slot: Int32) -> Int32 { -2 - slot }
+
+    /// Takes `slot` off the list of those with a problem; its place stays marked as its own (and the slot
+    /// remembers it) until the list is compacted, once more than half of it is such marks.
     private func dropProblem(_ slot: Int32) {
-        let place = Int(slots[Int(slot)].problemPlace)
-        let last = problemSlots.removeLast()
-        if last != slot {
-            problemSlots[place] = last
-            slots[Int(last)].problemPlace = Int32(place)
+        problemSlots[Int(slots[Int(slot)].problemPlace)] = LineTree.vacated(by: slot)
+        vacatedProblemPlaces += 1
+        guard vacatedProblemPlaces >= 64, 2 * vacatedProblemPlaces > problemSlots.count else { return }
+        var kept = 0
+        for index in problemSlots.indices {
+            let entry = problemSlots[index]
+            if entry >= 0 {
+                problemSlots[kept] = entry
+                slots[Int(entry)].problemPlace = Int32(kept)
+                kept += 1
+            } else {
+                // Its owner, if it is still a field, has no place to take back.
+                let owner = Int(-2 - entry)
+                if slots[owner].problem < 0, slots[owner].problemPlace == Int32(index) {
+                    slots[owner].problemPlace = -1
+                }
+            }
         }
-        slots[Int(slot)].problemPlace = -1
+        problemSlots.removeLast(problemSlots.count - kept)
+        vacatedProblemPlaces = 0
     }
 
     /// The number of fields that have a problem.
-    var problemCount: Int { problemSlots.count }
-
-    /// The slot of the `index`th field that `forEachProblem` calls its body with.
-    func problemSlot(at index: Int) -> Int32 { problemSlots[index] }
+    var problemCount: Int { problemSlots.count - vacatedProblemPlaces }
 
     /// Calls `body` with the slot of every field that has a problem and its problem's number, in the order they
-    /// got one (but for those that lost one since): O(p) for p such fields.
+    /// first got one: O(p) for p such fields (and at most as many places they left).
     func forEachProblem(_ body: (_ slot: Int32, _ problem: Int32) -> Void) {
-        for slot in problemSlots { body(slot, slots[Int(slot)].problem) }
+        for slot in problemSlots where slot >= 0 { body(slot, slots[Int(slot)].problem) }
     }
 
     /// Renumbers the problem of every field that has one.
     func renumberProblems(_ renumber: (Int32) -> Int32) {
-        for slot in problemSlots { slots[Int(slot)].problem = renumber(slots[Int(slot)].problem) }
+        for slot in problemSlots where slot >= 0 { slots[Int(slot)].problem = renumber(slots[Int(slot)].problem) }
     }
 
     /// Gives field `id` (which must be on a line) its session. - Returns: false when there is no such field.
