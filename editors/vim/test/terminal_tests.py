@@ -52,10 +52,17 @@ class Vim:
             f.write('set runtimepath^=%s\n' % PLUGIN.replace(' ', '\\ '))
             f.write('let g:maskd_cmd = %s\n' % json.dumps(cmd))
             f.write('runtime plugin/maskd.vim\n')
-            # Screen row a:row as shown (virtual text included), written to a:path: a short command, as a long
-            # one would wrap the command line and scroll the screen it reads.
+            # Screen row a:row as shown (virtual text included), and the buffer, written to a:path: short commands,
+            # as a long one would wrap the command line and scroll the screen it reads.  Each is written beside
+            # a:path and renamed to it, so the test never reads a file Vim has created but not yet filled.
             f.write("function Row(row, path)\n"
-                    "  call writefile([join(map(range(1, &columns), 'screenstring(a:row, v:val)'), '')], a:path)\n"
+                    "  call writefile([join(map(range(1, &columns), 'screenstring(a:row, v:val)'), '')],"
+                    " a:path .. '.part')\n"
+                    "  call rename(a:path .. '.part', a:path)\n"
+                    "endfunction\n"
+                    "function Snap(path)\n"
+                    "  execute 'silent write! ' .. fnameescape(a:path .. '.part')\n"
+                    "  call rename(a:path .. '.part', a:path)\n"
                     "endfunction\n")
             if os.environ.get('MASKD_TRACE'):
                 # Every message to and from the daemon, for a failure's diagnosis.
@@ -111,24 +118,25 @@ class Vim:
         return self.written('screen', lambda path: self.keys(
             ('\x0f:' if insert else ':') + "call Row(%d, '%s')\r" % (row, path), 0.005)).rstrip()
 
-    def settled(self, want, pick=lambda lines: lines, limit=5.0):
+    def settled(self, want, pick=lambda lines: lines, limit=5.0, read=None):
         """Returns the buffer's lines (through `pick`) once they equal `want`, else as they are
         `limit` seconds on.  The daemon's answers come when they come: on a loaded machine
-        they may come after Vim went quiet, and what counts is the text they leave."""
+        they may come after Vim went quiet, and what counts is the text they leave.  `read`
+        reads something else than the buffer's lines (a screen row)."""
         end = time.time() + limit
         while True:
-            got = pick(self.snapshot())
+            got = pick(read() if read else self.snapshot())
             if got == want or time.time() >= end:
                 return got
             self.read(0.2)
 
     def snapshot(self):
         """Returns the buffer's lines, written once Vim is quiet."""
-        return self.written('snap', lambda path: self.command('w! ' + path)).split('\n')[:-1]
+        return self.written('snap', lambda path: self.command("call Snap('%s')" % path)).split('\n')[:-1]
 
     def written(self, name, write):
         """Once Vim is quiet, has `write(path)` make Vim write a new file `path` (in the test's
-        folder, named after `name`) and returns its text."""
+        folder, named after `name`; written whole, then renamed to `path`) and returns its text."""
         self.quiet()
         self.snaps += 1
         path = os.path.join(self.tmp, '%s%d.txt' % (name, self.snaps))
@@ -177,8 +185,9 @@ def scenario(name, cmd, check):
         vim.keys('$', 0.01)
         open_field('phone.us')
         vim.keys('555')
-        check(name + ': the placeholder shows after "+1 (555"', 'Tel: +1 (555) ___-____',
-              vim.screen_row(1, insert=True))
+        want = 'Tel: +1 (555) ___-____'
+        check(name + ': the placeholder shows after "+1 (555"', want,
+              vim.settled(want, read=lambda: vim.screen_row(1, insert=True)))
         vim.keys('1234567')
         vim.keys('\x1b')
         want = ['Tel: +1 (555) 123-4567']
