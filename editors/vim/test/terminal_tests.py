@@ -99,14 +99,18 @@ class Vim:
             os.write(self.fd, ch.encode('utf-8'))
             self.read(delay)
 
-    def wait_for(self, text, since, limit=5.0):
-        """Waits until `text` (bytes) is drawn after screen offset `since`; returns whether it was."""
+    def until(self, done, limit=5.0):
+        """Reads what Vim draws until `done()` holds or `limit` seconds have passed; returns `done()`."""
         end = time.time() + limit
         while time.time() < end:
-            if text in self.screen[since:]:
+            if done():
                 return True
             self.read(0.05)
-        return text in self.screen[since:]
+        return done()
+
+    def wait_for(self, text, since, limit=5.0):
+        """Waits until `text` (bytes) is drawn after screen offset `since`; returns whether it was."""
+        return self.until(lambda: text in self.screen[since:], limit)
 
     def command(self, cmd):
         self.keys(':' + cmd + '\r', 0.005)
@@ -118,14 +122,14 @@ class Vim:
         return self.written('screen', lambda path: self.keys(
             ('\x0f:' if insert else ':') + "call Row(%d, '%s')\r" % (row, path), 0.005)).rstrip()
 
-    def settled(self, want, pick=lambda lines: lines, limit=5.0, read=None):
+    def settled(self, want, pick=lambda lines: lines, limit=5.0, reading=None):
         """Returns the buffer's lines (through `pick`) once they equal `want`, else as they are
         `limit` seconds on.  The daemon's answers come when they come: on a loaded machine
-        they may come after Vim went quiet, and what counts is the text they leave.  `read`
+        they may come after Vim went quiet, and what counts is the text they leave.  `reading`
         reads something else than the buffer's lines (a screen row)."""
         end = time.time() + limit
         while True:
-            got = pick(read() if read else self.snapshot())
+            got = pick(reading() if reading else self.snapshot())
             if got == want or time.time() >= end:
                 return got
             self.read(0.2)
@@ -141,10 +145,7 @@ class Vim:
         self.snaps += 1
         path = os.path.join(self.tmp, '%s%d.txt' % (name, self.snaps))
         write(path)
-        end = time.time() + 5
-        while not os.path.exists(path) and time.time() < end:
-            self.read(0.05)
-        if not os.path.exists(path):
+        if not self.until(lambda: os.path.exists(path)):
             raise RuntimeError('Vim did not write %s; the screen ended with %r' % (path, self.screen[-600:]))
         with open(path, encoding='utf-8') as f:
             return f.read()
@@ -187,7 +188,7 @@ def scenario(name, cmd, check):
         vim.keys('555')
         want = 'Tel: +1 (555) ___-____'
         check(name + ': the placeholder shows after "+1 (555"', want,
-              vim.settled(want, read=lambda: vim.screen_row(1, insert=True)))
+              vim.settled(want, reading=lambda: vim.screen_row(1, insert=True)))
         vim.keys('1234567')
         vim.keys('\x1b')
         want = ['Tel: +1 (555) 123-4567']

@@ -333,10 +333,10 @@ enddef
 # didFormat the plugin dropped (keys came faster than its answer, or the wait for it timed
 # out) leaves what the daemon refused in it in the buffer.  The didFormat of the next change
 # formats such a field whole (protocol.md, Echo), but when the last answer was dropped too,
-# nothing would.  So once nothing is on its way
-# (Await() emitted 'settled'), textDocument/rangeFormatting reads those fields' text into
-# their masks afresh; its edits are the ones the daemon waits for, and the plugin applies
-# them as its own, in the person's undo step, the cursor moved with them.
+# nothing would.  So once nothing is on its way (Await() emitted 'settled'),
+# textDocument/rangeFormatting reads those fields' text into their masks afresh; its edits
+# are the ones the daemon waits for, and the plugin applies them as its own, in the
+# person's undo step, the cursor moved with them.
 def Resync(bufnr: number)
   if !has_key(bufs, string(bufnr))
     return
