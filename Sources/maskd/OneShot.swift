@@ -44,7 +44,7 @@ func maskArgument(_ text: String) throws -> JSONValue {
 }
 
 func runFormat(_ arguments: [String]) throws -> Int32 {
-    let parsed = try OptionParser(arguments, valued: ["mask", "caret"], flags: ["json", "check"])
+    let parsed = try OptionParser(arguments, valued: ["mask", "caret", "jobs"], flags: ["json", "check"])
     guard parsed.positional.count <= 1 else {
         throw UsageError(message: "format takes one TEXT argument (or none, or '-', for standard input), "
             + "got \(parsed.positional.count)")
@@ -57,10 +57,16 @@ func runFormat(_ arguments: [String]) throws -> Int32 {
         } catch let error as MessageError {
             throw UsageError(message: error.message, showUsage: false)
         }
-        return formatLines(mask, json: parsed.flags.contains("json"), check: parsed.flags.contains("check"))
+        let jobs = try parsed.integer("jobs") ?? availableCores()
+        guard jobs >= 1 else { throw UsageError(message: "--jobs takes a number of threads, 1 or more, got \(jobs)") }
+        return formatLines(mask, json: parsed.flags.contains("json"), check: parsed.flags.contains("check"),
+                           jobs: jobs)
     }
     guard !parsed.flags.contains("check") else {
         throw UsageError(message: "--check is for lines on standard input (no TEXT argument)")
+    }
+    guard parsed.options["jobs"] == nil else {
+        throw UsageError(message: "--jobs is for lines on standard input (no TEXT argument)")
     }
     var params: JSONObject = ["mask": try maskArgument(try parsed.required("mask")),
                               "text": .string(parsed.positional[0])]
