@@ -11,11 +11,13 @@ export MASKD="${MASKD:-$root/.build/debug/maskd}"
 [ -x "$MASKD" ] || { echo "python: no maskd binary at $MASKD (build first or set MASKD)"; exit 1; }
 
 venv="${MASKD_PYTHON_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/maskd/python-data}"
-wanted="pytest pandas pyarrow dask[dataframe] distributed pyspark"
-if ! "$venv/bin/python" -c 'import pytest, pandas, pyarrow, dask.dataframe, distributed, pyspark' 2>/dev/null; then
+# Dask and distributed are released together and must match; the rest as pip resolves them.
+wanted="pytest==9.2.0 pandas==3.1.1 pyarrow==26.0.1 dask[dataframe]==2026.8.0 distributed==2026.8.0 pyspark==4.3.0"
+if [ "$(cat "$venv/.wanted" 2>/dev/null)" != "$wanted" ]; then
   python3 -m venv "$venv" || exit 1
   # shellcheck disable=SC2086
   "$venv/bin/pip" install -q --disable-pip-version-check $wanted || { echo "python: could not install $wanted"; exit 1; }
+  echo "$wanted" >"$venv/.wanted"
 fi
 "$venv/bin/pip" install -q --disable-pip-version-check --no-deps --force-reinstall "$package" >/dev/null \
   || { echo "python: pip install ./python failed"; exit 1; }

@@ -1,7 +1,9 @@
 """maskd.dask on a local cluster of two worker processes and maskd.spark on local[2], each agreeing with
 `maskd format` on the same column."""
 import json
+import os
 import random
+import sys
 
 import pandas
 import pytest
@@ -57,6 +59,8 @@ def test_dask_check_gives_a_frame(binary, dask_client):
 @pytest.fixture(scope="module")
 def spark():
     pyspark = pytest.importorskip("pyspark")
+    # Spark's Python workers must run the Python that has maskd installed (this one).
+    os.environ["PYSPARK_PYTHON"] = sys.executable
     session = (pyspark.sql.SparkSession.builder.master("local[2]").appName("maskd-test")
                .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "2")
                .config("spark.sql.execution.arrow.pyspark.enabled", "true").getOrCreate())
