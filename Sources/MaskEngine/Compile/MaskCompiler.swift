@@ -36,6 +36,9 @@ enum MaskCompiler {
             if alternatives.isEmpty { throw MaskError("'oneOf' needs at least one mask") }
             var programs: [Program] = []
             for (i, alternative) in alternatives.enumerated() {
+                if alternative.rightToLeft == true {
+                    throw MaskError("oneOf[\(i)]: 'rightToLeft' does not apply to the alternatives of a oneOf")
+                }
                 if alternative.regex != nil || alternative.validate != nil {
                     throw MaskError("oneOf[\(i)]: 'regex' and 'validate' go on the oneOf, not on its alternatives")
                 }
