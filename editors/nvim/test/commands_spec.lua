@@ -322,6 +322,17 @@ H.case(':checkhealth maskd', function()
   H.eq(true, text:find('didChange comes from maskd.sync', 1, true) ~= nil, 'sync reported in:\n' .. text)
 end)
 
+H.case(':checkhealth vim.deprecated: the plugin uses nothing deprecated', function()
+  if vim.fn.has('nvim-0.11') == 0 then
+    return -- the check (and the deprecations it reports) came with 0.11
+  end
+  H.buffer({ '' })
+  vim.cmd('checkhealth vim.deprecated')
+  local text = table.concat(lines(), '\n')
+  vim.cmd('bwipeout!')
+  H.eq(true, text:find('maskd', 1, true) == nil and text:find('WARNING') == nil, 'deprecations reported:\n' .. text)
+end)
+
 H.case(':help maskd', function()
   -- Tags are made in a copy, so the test leaves no doc/tags behind.
   local dir = vim.fn.tempname()
