@@ -20,7 +20,7 @@ H.case('one daemon per Neovim: setup() again reuses it', function()
   H.setup({ presets = { zip = '[00000]' } })
   H.eq(id, client.get().id, 'client id after a second setup()')
   local count = 0
-  for _, c in pairs(vim.lsp.get_active_clients()) do
+  for _, c in pairs((vim.lsp.get_clients or vim.lsp.get_active_clients)()) do
     if c.name == 'maskd' then
       count = count + 1
     end
