@@ -196,3 +196,17 @@ final class PostalRegion: Sendable {
         return text
     }
 }
+
+/// What other layers ask about postal codes without a field.
+public enum PostalCodes {
+    /// The regions that have a postal-code pattern (ISO 3166-1 alpha-2), sorted.
+    public static var regions: [String] { PostalMetadata.regionCodes }
+
+    /// The regions one of whose codes `text` is, whole and as written (letters in either case), sorted.
+    public static func regions(matching text: String) -> [String] {
+        // No region's code is longer; a longer text is no code and costs no matching.
+        guard !text.isEmpty, text.count <= 16 else { return [] }
+        let upper = text.uppercased()
+        return PostalMetadata.regionCodes.filter { PostalMetadata.region($0)!.validity.matches(upper) }
+    }
+}

@@ -13,7 +13,7 @@ extension DaemonClient {
     ///     messages of a read are handled, so a test sees each message's diagnostics at once; nil leaves it out.
     @discardableResult
     func initializeLSP(plain: Bool = false, literals: Bool = true, documentChanges: Bool = true,
-                       refresh: Bool = false, diagnosticsDelay: Int? = 0,
+                       refresh: Bool = false, diagnosticsDelay: Int? = 0, locale: String? = nil, region: String? = nil,
                        file: StaticString = #filePath, line: UInt = #line) -> JSONValue {
         var textDocument: JSONObject = ["hover": ["contentFormat": ["markdown", "plaintext"]], "inlayHint": [:]]
         if literals {
@@ -28,7 +28,9 @@ extension DaemonClient {
                 "textDocument": .object(textDocument),
             ],
         ]
+        if let locale { params["locale"] = .string(locale) }
         var options: JSONObject = [:]
+        if let region { options["region"] = .string(region) }
         if plain { options["edits"] = "applyEdit" }
         if let diagnosticsDelay { options["diagnosticsDelay"] = .int(Int64(diagnosticsDelay)) }
         if !options.isEmpty { params["initializationOptions"] = .object(options) }
