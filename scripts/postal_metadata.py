@@ -120,7 +120,9 @@ def vectors(regions):
 
         def type_over(typed, expect):
             if current:
+                # The field is emptied first, as Vim's Select mode does before it inserts.
                 steps.append({"select": [0, caret(current)]})
+                steps.append({"backspace": 1})
             steps.append({"keys": typed, "expect": expect})
 
         for example in examples:
