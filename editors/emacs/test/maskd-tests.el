@@ -731,6 +731,20 @@ Under eglot, the maskd-eglot command of the same name."
   (should (equal "GB" (plist-get (maskd-field-state) :region)))
   (should (equal "fixed" (plist-get (maskd-field-state) :type))))
 
+(maskd-test--deftest postal-region
+  "`postal GB' opens the postal preset of the region; completion offers the codes."
+  (maskd-test--buffer "Postcode: sw1a1aa")
+  (maskd-test--call 'maskd-field "postal GB")
+  (should (equal "Postcode: SW1A 1AA" (buffer-string)))
+  (should (eq t (plist-get (maskd-field-state) :valid)))
+  (let ((table (maskd--mask-table '("phone" "postal")
+                                  (if (eq maskd-test--driver 'eglot)
+                                      #'maskd-eglot--regions
+                                    #'maskd-preset-regions))))
+    (should (member "postal GB" (all-completions "postal G" table)))
+    (should (= 181 (length (all-completions "postal " table))))
+    (should (equal '("postal") (all-completions "pos" table)))))
+
 (maskd-test--deftest unknown-preset
   "A bare word is a preset name; an unknown one lists the presets."
   (maskd-test--buffer "Tel: ")
