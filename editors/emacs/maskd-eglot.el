@@ -383,11 +383,9 @@ field per line."
   "Read a mask with PROMPT, offering your presets and the daemon's."
   (let ((daemon (maskd--reporting (maskd-eglot--presets))))
     (maskd--resolve-mask
-     (completing-read prompt
-                      (maskd--mask-table
-                       (seq-uniq (append (mapcar #'car maskd-presets) daemon))
-                       #'maskd-eglot--regions)
-                      nil nil nil 'maskd--mask-history)
+     (maskd--completing-read-mask
+      prompt (maskd--mask-table (seq-uniq (append (mapcar #'car maskd-presets) daemon))
+                                #'maskd-eglot--regions))
      (lambda () daemon))))
 
 (defun maskd-eglot--apply-result (result &optional mask)

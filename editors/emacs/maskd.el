@@ -1080,10 +1080,20 @@ a `user-error' listing the presets."
 (defun maskd--read-mask (prompt)
   "Read a mask with PROMPT, offering the preset names (and region codes)."
   (maskd--reporting (maskd--connection))
-  (maskd--resolve-mask
-   (completing-read prompt (maskd--mask-table (maskd-preset-names)
-                                              #'maskd-preset-regions)
-                    nil nil nil 'maskd--mask-history)))
+  (maskd--resolve-mask (maskd--completing-read-mask
+   prompt (maskd--mask-table (maskd-preset-names) #'maskd-preset-regions))))
+
+(defun maskd--completing-read-mask (prompt collection)
+  "Read a mask's text with PROMPT, completing from COLLECTION (the preset
+names, and after `phone ' or `postal ' the region codes: `maskd--mask-table').
+SPC inserts a space, as a preset's region needs (`phone GB'), rather
+than completing a word."
+  (let ((minibuffer-local-completion-map
+         (let ((map (make-sparse-keymap)))
+           (set-keymap-parent map minibuffer-local-completion-map)
+           (define-key map " " #'self-insert-command)
+           map)))
+    (completing-read prompt collection nil nil nil 'maskd--mask-history)))
 
 (defvar maskd--mask-history nil
   "Masks given to `maskd-field' and `maskd-set-mask'.")

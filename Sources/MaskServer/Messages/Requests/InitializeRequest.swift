@@ -98,7 +98,8 @@ struct InitializeRequest: RequestMessage {
                                        "postalRegions": .array(Presets.postalRegions.map(JSONValue.string)),
                                        "edits": .string(server.client.delivery.rawValue),
                                        "diagnostics": .string(server.client.diagnostics.rawValue),
-                                       "diagnosticsDelay": .from(server.client.diagnosticsDelay)]],
+                                       "diagnosticsDelay": .from(server.client.diagnosticsDelay),
+                                       "applyEditDelay": .from(server.client.applyEditDelay)]],
         ]
         if server.client.diagnostics == .pull {
             capabilities["diagnosticProvider"] = ["interFileDependencies": false, "workspaceDiagnostics": false]
