@@ -407,9 +407,9 @@ fields closed until you open one"
           nil))
 
 (defun maskd--mask-table (names regions)
-  "Return a completion table of the mask NAMES, or after `phone ' or `postal '
-of that preset and each region code; REGIONS is a function of the preset's
-name returning its codes."
+  "Return a completion table of the mask NAMES and region codes.
+After `phone ' or `postal ' it offers that preset with each code REGIONS
+\(a function of the preset's name) returns."
   (completion-table-dynamic
    (lambda (input)
      (if (string-match "\\`\\(phone\\|postal\\)[ \t]+" input)
@@ -1084,10 +1084,10 @@ a `user-error' listing the presets."
    prompt (maskd--mask-table (maskd-preset-names) #'maskd-preset-regions))))
 
 (defun maskd--completing-read-mask (prompt collection)
-  "Read a mask's text with PROMPT, completing from COLLECTION (the preset
-names, and after `phone ' or `postal ' the region codes: `maskd--mask-table').
-SPC inserts a space, as a preset's region needs (`phone GB'), rather
-than completing a word."
+  "Read a mask's text with PROMPT, completing from COLLECTION.
+COLLECTION is the preset names, and after `phone ' or `postal ' the
+region codes (see `maskd--mask-table').  SPC inserts a space, as a
+preset's region needs (`phone GB'), rather than completing a word."
   (let ((minibuffer-local-completion-map
          (let ((map (make-sparse-keymap)))
            (set-keymap-parent map minibuffer-local-completion-map)
