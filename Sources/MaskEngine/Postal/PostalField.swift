@@ -66,6 +66,8 @@ final class PostalField: Sendable {
     private struct Element {
         var key: UInt8
         var position: Int
+        /// The character as it was typed (reported as such when refused or cut).
+        var character: Character
     }
 
     /// The keys of `text` (every letter and digit, read or not), what was rejected, and the text's length.
@@ -77,7 +79,7 @@ final class PostalField: Sendable {
             WorkCounter.count()
             count += 1
             switch Self.reading(character) {
-            case .key(let key): elements.append(Element(key: key, position: position))
+            case .key(let key): elements.append(Element(key: key, position: position, character: character))
             case .separator: continue
             case .rejected: rejected.append(character)
             }
@@ -93,8 +95,6 @@ final class PostalField: Sendable {
         /// Where each key stands in `text`.
         var positions: [Int] = []
         var reading: PostalRegion.Reading
-        var rejected: [UInt8] = []
-        var overflow: [UInt8] = []
         /// For each key offered: read in, rejected, or cut.
         var outcome: [Outcome] = []
 
@@ -119,12 +119,8 @@ final class PostalField: Sendable {
                 shown.reading = next
                 shown.keys.append(key)
                 shown.outcome.append(.read)
-            } else if shown.reading.isFull {
-                shown.overflow.append(key)
-                shown.outcome.append(.cut)
             } else {
-                shown.rejected.append(key)
-                shown.outcome.append(.rejected)
+                shown.outcome.append(shown.reading.isFull ? .cut : .rejected)
             }
         }
         shown.text = region.text(shown.keys, shown.reading)
@@ -148,7 +144,15 @@ final class PostalField: Sendable {
         }
         let range = selection.map { shown.carried(count(before: $0.lowerBound))..<shown.carried(count(before: $0.upperBound)) }
             ?? (shown.text.count..<shown.text.count)
-        return result(shown, selection: range, rejected: rejected + String(ascii: shown.rejected))
+        var refused = rejected, cut = ""
+        for (element, outcome) in zip(elements, shown.outcome) {
+            switch outcome {
+            case .read: continue
+            case .rejected: refused.append(element.character)
+            case .cut: cut.append(element.character)
+            }
+        }
+        return result(shown, selection: range, rejected: refused, overflow: cut)
     }
 
     /// Applies one edit to a field whose text is `text` (normally formatted by this field).
@@ -156,11 +160,10 @@ final class PostalField: Sendable {
         let (elements, _, count) = elements(text)
         /// The field as it stands, for edits that change nothing.
         func unchanged(caret: Int, selection: Range<Int>? = nil, rejected: String = "", overflow: String = "") -> FieldResult {
-            var r = result(show(elements.map(\.key)), selection: 0..<0, rejected: rejected)
+            var r = result(show(elements.map(\.key)), selection: 0..<0, rejected: rejected, overflow: overflow)
             r.text = text
             let caret = min(max(caret, 0), count)
             r.selection = selection ?? (caret..<caret)
-            r.overflow = overflow
             return r
         }
         func keysBefore(_ offset: Int) -> Int { elements.prefix { $0.position < offset }.count }
@@ -192,31 +195,33 @@ final class PostalField: Sendable {
             deleted = Set(elements.indices.filter { range.contains(elements[$0].position) })
         }
         let anchor = edit.text.isEmpty ? elements[deleted.min()!].position : range.lowerBound
-        var before: [UInt8] = [], after: [UInt8] = []
+        var before: [UInt8] = [], after: [Element] = []
         for (index, element) in elements.enumerated() where !deleted.contains(index) {
-            if element.position < anchor { before.append(element.key) } else { after.append(element.key) }
+            if element.position < anchor { before.append(element.key) } else { after.append(element) }
         }
-        var inserted: [UInt8] = []
+        var inserted: [UInt8] = [], typed: [Character] = []
         var rejected = ""
         for character in edit.text {
             WorkCounter.count()
             switch Self.reading(character) {
-            case .key(let key): inserted.append(key)
+            case .key(let key):
+                inserted.append(key)
+                typed.append(character)
             case .separator: continue
             case .rejected: rejected.append(character)
             }
         }
-        let shown = show(before + inserted + after)
+        let shown = show(before + inserted + after.map(\.key))
         func read(_ range: Range<Int>) -> Int { shown.outcome[range].filter { $0 == .read }.count }
         let keptBefore = read(0..<before.count)
         let keptInserted = read(before.count..<(before.count + inserted.count))
         // The inserted keys that were not read in, refused or cut, in the order typed.
         var refused = "", cut = ""
-        for (i, key) in inserted.enumerated() {
+        for (i, character) in typed.enumerated() {
             switch shown.outcome[before.count + i] {
             case .read: continue
-            case .rejected: refused.append(Character(Unicode.Scalar(key)))
-            case .cut: cut.append(Character(Unicode.Scalar(key)))
+            case .rejected: refused.append(character)
+            case .cut: cut.append(character)
             }
         }
         if !edit.text.isEmpty, keptInserted == 0 {
@@ -226,25 +231,23 @@ final class PostalField: Sendable {
         }
         // Keys after the edit that no longer fit are cut.
         var overflow = cut
-        for (i, key) in after.enumerated() where shown.outcome[before.count + inserted.count + i] != .read {
-            overflow.append(Character(Unicode.Scalar(key)))
+        for (i, element) in after.enumerated() where shown.outcome[before.count + inserted.count + i] != .read {
+            overflow.append(element.character)
         }
         let k = keptBefore + keptInserted
         let caret = shown.caret(after: k)
-        var r = result(shown, selection: caret..<caret, rejected: rejected + refused)
-        r.overflow = overflow
-        return r
+        return result(shown, selection: caret..<caret, rejected: rejected + refused, overflow: overflow)
     }
 
     /// The field's result for `shown`.
-    private func result(_ shown: Shown, selection: Range<Int>, rejected: String) -> FieldResult {
+    private func result(_ shown: Shown, selection: Range<Int>, rejected: String, overflow: String) -> FieldResult {
         let complete = shown.reading.complete
         let problems: [String] = complete ? [] : Self.tooShort
         let text = String(ascii: shown.text)
         return FieldResult(
             text: text, selection: selection, value: text, complete: complete, valid: complete, problems: problems,
             next: region.next(shown.reading), placeholder: "", mask: notation, brand: nil, rejected: rejected,
-            overflow: String(ascii: shown.overflow))
+            overflow: overflow)
     }
 
     // The problems, made once.
