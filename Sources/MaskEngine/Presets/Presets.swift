@@ -55,6 +55,7 @@ public enum Presets {
         base.regex = options.regex ?? base.regex
         base.placeholderChar = options.placeholderChar ?? base.placeholderChar
         base.order = options.order ?? base.order
+        base.overwrite = options.overwrite ?? base.overwrite
         if let extra = options.validate {
             base.validate = (base.validate ?? []) + extra.filter { !(base.validate ?? []).contains($0) }
         }
