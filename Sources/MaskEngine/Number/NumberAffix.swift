@@ -44,39 +44,44 @@ struct NumberAffix {
     /// The skips for `text` read from prefix index `from`, or from suffix index `suffixFrom` (both nil when
     /// reading does not start inside an affix).
     func skips(in text: String, steppingFrom from: Int?, suffixFrom: Int? = nil) -> Skips {
-        guard !isEmpty, !text.isEmpty else { return Skips(prefixReached: from ?? 0) }
-        var text = text
-        let ascii = text.withUTF8 { bytes -> Skips? in
-            // A non-ASCII affix never occurs whole in an ASCII text, but its ASCII start may be stepped over.
-            guard prefixBytes != nil, suffixBytes != nil, EncodedText.isSingleByte(bytes) else { return nil }
-            return skips(in: bytes, prefix: prefixBytes, suffix: suffixBytes, steppingFrom: from, suffixFrom: suffixFrom)
+        var result = Skips(prefixReached: from ?? 0)
+        guard !isEmpty, !text.isEmpty else { return result }
+        // Stepping looks at no more of the text than the affix is long.
+        if let from, !prefix.isEmpty {
+            result.stepped = Self.repeated(prefix, from: from, atStartOf: text)
+            result.prefixReached = from + result.stepped
+            result.sawPrefix = result.prefixReached >= prefix.count
+        } else if let suffixFrom, !suffix.isEmpty {
+            result.stepped = Self.repeated(suffix, from: suffixFrom, atStartOf: text)
         }
-        if let ascii { return ascii }
-        return skips(in: Array(text), prefix: prefix, suffix: suffix, steppingFrom: from, suffixFrom: suffixFrom)
+        if result.stepped > 0 { result.ranges.append(0..<result.stepped) }
+        var text = text
+        let found = text.withUTF8 { bytes -> Bool in
+            // On an ASCII text a byte is a character; a non-ASCII affix never occurs in it whole.
+            guard EncodedText.isSingleByte(bytes) else { return false }
+            findWhole(in: bytes, prefix: prefixBytes, suffix: suffixBytes, into: &result)
+            return true
+        }
+        if !found { findWhole(in: Array(text), prefix: prefix, suffix: suffix, into: &result) }
+        return result
     }
 
-    private func skips<C: RandomAccessCollection>(in text: C, prefix: [C.Element]?, suffix: [C.Element]?,
-                                                  steppingFrom from: Int?, suffixFrom: Int?) -> Skips
+    /// How many characters at the start of `text` repeat `pattern` from its character `from` on.
+    private static func repeated(_ pattern: [Character], from: Int, atStartOf text: String) -> Int {
+        var count = 0
+        for character in text {
+            guard from + count < pattern.count, character == pattern[from + count] else { break }
+            count += 1
+        }
+        return count
+    }
+
+    /// Adds to `result` the prefix's first whole occurrence after what was stepped over (unless the
+    /// prefix was stepped over whole) and the suffix's last one after that.
+    private func findWhole<C: RandomAccessCollection>(in text: C, prefix: [C.Element]?, suffix: [C.Element]?,
+                                                      into result: inout Skips)
     where C.Element: Equatable, C.Index == Int {
-        var result = Skips(prefixReached: from ?? 0)
-        var searchFrom = text.startIndex
-        /// Consumes the characters at the start of `text` that repeat `pattern` from `index` on.
-        func step(_ pattern: [C.Element], from index: Int) -> Int {
-            var index = index
-            while index < pattern.count, searchFrom < text.endIndex, text[searchFrom] == pattern[index] {
-                index += 1
-                searchFrom += 1
-            }
-            result.stepped = searchFrom - text.startIndex
-            if result.stepped > 0 { result.ranges.append(0..<result.stepped) }
-            return index
-        }
-        if let from, let prefix {
-            result.prefixReached = step(prefix, from: from)
-            result.sawPrefix = result.prefixReached == prefix.count && !prefix.isEmpty
-        } else if let suffixFrom, let suffix {
-            _ = step(suffix, from: suffixFrom)
-        }
+        var searchFrom = text.startIndex + result.stepped
         if !result.sawPrefix, let prefix, !prefix.isEmpty,
            let found = Self.occurrences(of: prefix, in: text, from: searchFrom, first: true) {
             result.ranges.append((found - text.startIndex)..<(found - text.startIndex + prefix.count))
@@ -86,7 +91,6 @@ struct NumberAffix {
         if let suffix, !suffix.isEmpty, let found = Self.occurrences(of: suffix, in: text, from: searchFrom, first: false) {
             result.ranges.append((found - text.startIndex)..<(found - text.startIndex + suffix.count))
         }
-        return result
     }
 
     /// The start of the first (or last) occurrence of `pattern` in `text` at or after `from`, by
