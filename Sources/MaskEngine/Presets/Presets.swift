@@ -145,7 +145,8 @@ final class DynamicProgram: @unchecked Sendable {
     /// The program and brand for entered characters that begin with `prefix`.
     func program(forPrefix prefix: AlnumPrefix) -> (Program, brand: String?) { select(prefix) }
 
-    /// The `card` preset: Amex 4-6-5, Diners 4-6-4, others 4-4-4-4-3, each capped at its length.
+    /// The `card` preset: Amex and JCB's 15 digits 4-6-5, Diners 4-6-4, UATP 4-5-6, others 4-4-4-4-3,
+    /// each capped at its length.
     static func card(_ spec: MaskSpec) throws -> DynamicProgram {
         func make(_ groups: [Int], min: Int, max: Int) throws -> Program {
             var s = spec
@@ -161,7 +162,6 @@ final class DynamicProgram: @unchecked Sendable {
             try make(brand.groups, min: brand.minLength, max: brand.maxLength)
         }
         // By the brand's index, made once: `lengths` builds an array and the problems a dictionary hashes per key.
-        let names = CardBrand.allCases.map(\.rawValue)
         let lengths = CardBrand.allCases.map(\.lengths)
         let problemsOfLength = CardBrand.allCases.map { lengthProblems[$0]! }
         return DynamicProgram(
@@ -169,10 +169,12 @@ final class DynamicProgram: @unchecked Sendable {
             all: [broad] + programs,
             select: { prefix in
                 guard let brand = CardBrand.detect(digits: prefix) else { return (broad, nil) }
-                return (programs[CardBrand.allCases.firstIndex(of: brand)!], brand.rawValue)
+                return (programs[CardBrand.allCases.firstIndex(of: brand)!], brand.name)
             },
             problems: { prefix, count, brandName in
-                guard let brandName, let brand = names.firstIndex(of: brandName) else {
+                // The brand again from the digits: one name (`jcb`) stands for two layouts.
+                guard brandName != nil, let detected = CardBrand.detect(digits: prefix),
+                      let brand = CardBrand.allCases.firstIndex(of: detected) else {
                     let start = String(decoding: Array(prefix.prefix(2)), as: UTF8.self)
                     return count == 0 ? [] : ["no card brand starts with \(start)"]
                 }
