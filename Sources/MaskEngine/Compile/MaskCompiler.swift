@@ -15,6 +15,9 @@ enum MaskCompiler {
         case .preset("phone"):
             return Mask(spec: spec, kind: .phone(try PhoneField(spec)), checks: ValueChecks())
         case .preset(let name):
+            if let identifier = IdentifierCatalog.format(named: name) {
+                return try IdentifierCatalog.compile(identifier, options: spec)
+            }
             let expanded = try Presets.expand(name, options: spec)
             let checks = try valueChecks(expanded)
             switch name {

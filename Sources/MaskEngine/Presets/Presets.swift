@@ -5,7 +5,7 @@
 public enum Presets {
     /// Every preset name, in the order `initialize` and `maskd presets` list them.
     public static let names = ["phone", "phone.cn", "phone.us", "card", "bankcard.cn", "id.cn", "iban", "date", "time",
-                               "expiry", "amount"]
+                               "expiry", "amount"] + IdentifierCatalog.names
 
     /// The regions the `phone` preset's `region` option takes (ISO 3166-1 alpha-2), sorted.
     public static var phoneRegions: [String] { PhoneMetadata.regionCodes }
@@ -23,7 +23,7 @@ public enum Presets {
         "time": "time HH:MM, 00:00 to 23:59; other hours and minutes are refused as typed",
         "expiry": "card expiry MM/YY, month 01 to 12 (4 gives 04)",
         "amount": "amount with , groups and . and two decimals: 1,234,567.89",
-    ]
+    ].merging(IdentifierCatalog.names.map { ($0, IdentifierCatalog.summary($0)!) }) { builtIn, _ in builtIn }
 
     /// The spec a preset stands for, with `options` (the user's spec) laid on top.
     static func expand(_ name: String, options: MaskSpec) throws -> MaskSpec {
