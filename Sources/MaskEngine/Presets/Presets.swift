@@ -190,7 +190,9 @@ final class DynamicProgram: @unchecked Sendable {
     /// The `iban` preset: two letters, two check digits, then letters or digits in fours up to
     /// the country's length (34 while the country is not known), ASCII only.
     static func iban(_ spec: MaskSpec) throws -> DynamicProgram {
-        func make(_ length: Int) throws -> Program {
+        /// A program of `length` characters; `bban` gives the class of each after the four first (the
+        /// country's BBAN layout from the IBAN registry), else letters or digits.
+        func make(_ length: Int, bban: [SlotClass] = []) throws -> Program {
             var s = spec
             s.form = .groups([4])
             s.maxLength = length
@@ -200,6 +202,7 @@ final class DynamicProgram: @unchecked Sendable {
             var slot = 0
             for i in elements.indices where elements[i].isSlot {
                 if slot < 2 { elements[i].kind = .slot(.letter) } else if slot < 4 { elements[i].kind = .slot(.digit) }
+                else if slot - 4 < bban.count { elements[i].kind = .slot(bban[slot - 4]) }
                 slot += 1
             }
             try ProgramChecks.check(elements, letterCase: s.letterCase)
@@ -207,18 +210,17 @@ final class DynamicProgram: @unchecked Sendable {
             return MaskCompiler.makeProgram(elements, s, asciiOnly: true)
         }
         let broad = try make(spec.maxLength ?? 34)
-        var byLength: [Int: Program] = [:]
-        for length in Set(Checks.ibanLengths.values) { byLength[length] = try make(length) }
         // Keyed by the two country letters packed in a word, so a keystroke builds no string.
         var byCountry: [UInt16: Program] = [:]
         for (country, length) in Checks.ibanLengths {
+            let bban = IBANLayouts.slotClasses(country: country)
             let bytes = Array(country.utf8)
-            byCountry[UInt16(bytes[0]) << 8 | UInt16(bytes[1])] = byLength[length]
+            byCountry[UInt16(bytes[0]) << 8 | UInt16(bytes[1])] = try make(bban.isEmpty ? length : 4 + bban.count, bban: bban)
         }
         let programs = byCountry
         return DynamicProgram(
             broad: broad,
-            all: [broad] + Array(byLength.values),
+            all: [broad] + Array(byCountry.values),
             select: { prefix in
                 guard prefix.count >= 2, let program = programs[UInt16(prefix[0]) << 8 | UInt16(prefix[1])] else {
                     return (broad, nil)
