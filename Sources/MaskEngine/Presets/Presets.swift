@@ -5,7 +5,7 @@
 public enum Presets {
     /// Every preset name, in the order `initialize` and `maskd presets` list them.
     public static let names = ["phone", "phone.cn", "phone.us", "card", "bankcard.cn", "id.cn", "iban", "date", "time",
-                               "expiry", "amount", "postal"]
+                               "expiry", "amount", "postal"] + IdentifierCatalog.names
 
     /// The regions the `phone` preset's `region` option takes (ISO 3166-1 alpha-2), sorted.
     public static var phoneRegions: [String] { PhoneMetadata.regionCodes }
@@ -27,7 +27,7 @@ public enum Presets {
         "expiry": "card expiry MM/YY, month 01 to 12 (4 gives 04)",
         "amount": "amount with , groups and . and two decimals: 1,234,567.89",
         "postal": "postal code of a region as Google's address data describes it (option region: GB gives SW1A 1AA, BR 40301-110)",
-    ]
+    ].merging(IdentifierCatalog.names.map { ($0, IdentifierCatalog.summary($0)!) }) { builtIn, _ in builtIn }
 
     /// The spec a preset stands for, with `options` (the user's spec) laid on top.
     static func expand(_ name: String, options: MaskSpec) throws -> MaskSpec {
@@ -196,7 +196,9 @@ final class DynamicProgram: @unchecked Sendable {
     /// The `iban` preset: two letters, two check digits, then letters or digits in fours up to
     /// the country's length (34 while the country is not known), ASCII only.
     static func iban(_ spec: MaskSpec) throws -> DynamicProgram {
-        func make(_ length: Int) throws -> Program {
+        /// A program of `length` characters; `bban` gives the class of each after the four first (the
+        /// country's BBAN layout from the IBAN registry), else letters or digits.
+        func make(_ length: Int, bban: [SlotClass] = []) throws -> Program {
             var s = spec
             s.form = .groups([4])
             s.maxLength = length
@@ -206,6 +208,7 @@ final class DynamicProgram: @unchecked Sendable {
             var slot = 0
             for i in elements.indices where elements[i].isSlot {
                 if slot < 2 { elements[i].kind = .slot(.letter) } else if slot < 4 { elements[i].kind = .slot(.digit) }
+                else if slot - 4 < bban.count { elements[i].kind = .slot(bban[slot - 4]) }
                 slot += 1
             }
             try ProgramChecks.check(elements, letterCase: s.letterCase)
@@ -213,18 +216,17 @@ final class DynamicProgram: @unchecked Sendable {
             return MaskCompiler.makeProgram(elements, s, asciiOnly: true)
         }
         let broad = try make(spec.maxLength ?? 34)
-        var byLength: [Int: Program] = [:]
-        for length in Set(Checks.ibanLengths.values) { byLength[length] = try make(length) }
         // Keyed by the two country letters packed in a word, so a keystroke builds no string.
         var byCountry: [UInt16: Program] = [:]
         for (country, length) in Checks.ibanLengths {
+            let bban = IBANLayouts.slotClasses(country: country)
             let bytes = Array(country.utf8)
-            byCountry[UInt16(bytes[0]) << 8 | UInt16(bytes[1])] = byLength[length]
+            byCountry[UInt16(bytes[0]) << 8 | UInt16(bytes[1])] = try make(bban.isEmpty ? length : 4 + bban.count, bban: bban)
         }
         let programs = byCountry
         return DynamicProgram(
             broad: broad,
-            all: [broad] + Array(byLength.values),
+            all: [broad] + Array(byCountry.values),
             select: { prefix in
                 guard prefix.count >= 2, let program = programs[UInt16(prefix[0]) << 8 | UInt16(prefix[1])] else {
                     return (broad, nil)
