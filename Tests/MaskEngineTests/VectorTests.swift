@@ -158,7 +158,7 @@ enum VectorSpec {
         guard let object = json as? [String: Any] else { throw Malformed() }
         let forms = ["notation", "pattern", "groups", "separatorAt", "preset", "oneOf", "number"].filter { object[$0] != nil }
         let options = ["slot", "accept", "separator", "minLength", "maxLength", "repeat", "eager", "case", "regex",
-                       "validate", "placeholderChar", "blocks", "order", "region"]
+                       "validate", "placeholderChar", "blocks", "order", "region", "min", "max", "seconds", "clock"]
         guard forms.count == 1, object.keys.allSatisfy({ forms.contains($0) || options.contains($0) }) else { throw Malformed() }
         var spec: MaskSpec
         switch forms[0] {
@@ -210,6 +210,10 @@ enum VectorSpec {
         }
         spec.order = try optional(object["order"], String.self)
         spec.region = try optional(object["region"], String.self)
+        spec.min = try optional(object["min"], String.self)
+        spec.max = try optional(object["max"], String.self)
+        spec.seconds = try optional(object["seconds"], Bool.self)
+        spec.clock = try optional(object["clock"], Int.self)
         return spec
     }
 

@@ -50,13 +50,21 @@ public struct MaskSpec: Hashable, Sendable {
     public var order: String?
     /// The `phone` preset: the region of national input (ISO 3166-1 alpha-2); nil: international.
     public var region: String?
+    /// The `date` and `datetime` presets: the earliest and latest value typed in, ISO `YYYY-MM-DD`
+    /// (`datetime`: `YYYY-MM-DDTHH:MM`, `:SS` optional) whatever the `order`.
+    public var min: String?
+    public var max: String?
+    /// The `time` and `datetime` presets: show seconds (`HH:MM:SS`).
+    public var seconds: Bool?
+    /// The `time` and `datetime` presets: 24 (default) or 12 (`hh:MM AM`).
+    public var clock: Int?
 
     public init(
         _ form: Form, slot: Character? = nil, accept: CharacterClass? = nil, separator: String? = nil,
         minLength: Int? = nil, maxLength: Int? = nil, repeat: Bool? = nil, eager: Bool? = nil,
         letterCase: LetterCase? = nil, regex: String? = nil, validate: [String]? = nil,
         placeholderChar: Character? = nil, blocks: [String: BlockSpec]? = nil, order: String? = nil,
-        region: String? = nil
+        region: String? = nil, min: String? = nil, max: String? = nil, seconds: Bool? = nil, clock: Int? = nil
     ) {
         self.form = form
         self.slot = slot
@@ -73,6 +81,10 @@ public struct MaskSpec: Hashable, Sendable {
         self.blocks = blocks
         self.order = order
         self.region = region
+        self.min = min
+        self.max = max
+        self.seconds = seconds
+        self.clock = clock
     }
 
     /// The plain string form: bracket notation with no options.

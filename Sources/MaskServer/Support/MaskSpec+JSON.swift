@@ -8,7 +8,8 @@ extension MaskSpec {
     static let formKeys = ["notation", "pattern", "groups", "separatorAt", "preset", "oneOf", "number"]
     /// The options allowed beside any form.
     static let optionKeys = ["slot", "accept", "separator", "minLength", "maxLength", "repeat", "eager", "case",
-                             "regex", "validate", "placeholderChar", "blocks", "order", "region"]
+                             "regex", "validate", "placeholderChar", "blocks", "order", "region",
+                             "min", "max", "seconds", "clock"]
 
     /// Reads a JSON mask: a string (bracket notation) or an object with one form and options.
     /// - Parameter path: where the mask sits in the params, for error messages (`params.mask`).
@@ -93,6 +94,10 @@ extension MaskSpec {
         }
         spec.order = try p.optionalString("order")
         spec.region = try p.optionalString("region")
+        spec.min = try p.optionalString("min")
+        spec.max = try p.optionalString("max")
+        spec.seconds = try p.optionalBool("seconds")
+        spec.clock = try p.optionalInt("clock")
         return spec
     }
 
