@@ -136,6 +136,9 @@ final class VectorTests: XCTestCase {
                     case "brand": XCTAssertEqual(r.brand, value is NSNull ? nil : value as? String, where_)
                     case "region": XCTAssertEqual(r.region, value is NSNull ? nil : value as? String, where_)
                     case "type": XCTAssertEqual(r.phoneType, value is NSNull ? nil : value as? String, where_)
+                    case "extension": XCTAssertEqual(r.phoneExtension, value is NSNull ? nil : value as? String, where_)
+                    case "e164": XCTAssertEqual(r.e164, value is NSNull ? nil : value as? String, where_)
+                    case "rfc3966": XCTAssertEqual(r.rfc3966, value is NSNull ? nil : value as? String, where_)
                     default: XCTFail("\(where_): unknown expectation \(key)")
                     }
                 }

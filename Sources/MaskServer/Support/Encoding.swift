@@ -34,11 +34,14 @@ extension JSONValue {
         if r.isPhone {
             members.append(("region", r.region.map(JSONValue.string) ?? .null))
             members.append(("type", r.phoneType.map(JSONValue.string) ?? .null))
+            members.append(("extension", r.phoneExtension.map(JSONValue.string) ?? .null))
+            members.append(("e164", r.e164.map(JSONValue.string) ?? .null))
+            members.append(("rfc3966", r.rfc3966.map(JSONValue.string) ?? .null))
         }
     }
 
     /// How many members `appendStateMembers` appends at most.
-    static let stateMemberCount = 10
+    static let stateMemberCount = 13
 
     /// A `FieldState`.
     static func from(_ s: FieldSnapshot) -> JSONValue {
@@ -109,6 +112,9 @@ extension FieldResult {
         if isPhone {
             object.set("region", region)
             object.set("type", phoneType)
+            object.set("extension", phoneExtension)
+            object.set("e164", e164)
+            object.set("rfc3966", rfc3966)
         }
     }
 }
