@@ -97,3 +97,31 @@ extension PhoneRegion {
         return number
     }
 }
+
+extension PhoneField {
+    /// The forms of the number `text` holds, read as the field reads it (punctuation dropped, an extension
+    /// after a label); nil when its length is not possible yet (or never: too long, no calling code).
+    func forms(_ text: String) -> PhoneForms? {
+        let result = format(text)
+        guard result.complete else { return nil }
+        let keys = Array(result.value.utf8)
+        let mark = keys.firstIndex(of: Self.extensionMark)
+        return PhoneForms(keys: keys[..<(mark ?? keys.count)], home: home,
+                          extension: mark.map { Array(keys[($0 + 1)...]) } ?? [])
+    }
+}
+
+extension Mask {
+    /// The `phone` preset's forms of the number in `text` (`maskd format --output e164`): nil for a text
+    /// that is no number of a possible length, and for masks of other kinds (`isPhone` tells them apart).
+    public func phoneForms(_ text: String) -> PhoneForms? {
+        guard case .phone(let field) = kind else { return nil }
+        return field.forms(text)
+    }
+
+    /// Whether the mask is the `phone` preset's, whose values have `phoneForms`.
+    public var isPhone: Bool {
+        if case .phone = kind { return true }
+        return false
+    }
+}
