@@ -20,8 +20,9 @@ extension JSONValue {
     static func from(_ edits: [TextEdit]) -> JSONValue { .array(edits.map(JSONValue.from)) }
 
     /// Appends the members every field state shares: `value` ... `mask`, `brand` when there is one, and
-    /// `region` and `type` for the phone preset (null while unknown). Appended to the caller's array, which has
-    /// room for them, so a keystroke's state is not gathered in one array and copied into another.
+    /// `region`, `type`, `extension`, `e164` and `rfc3966` for the phone preset (null while unknown). Appended
+    /// to the caller's array, which has room for them, so a keystroke's state is not gathered in one array and
+    /// copied into another.
     static func appendStateMembers(of r: FieldResult, to members: inout [(String, JSONValue)]) {
         members.append(("value", .string(r.value)))
         members.append(("complete", .bool(r.complete)))
