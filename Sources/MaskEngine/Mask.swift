@@ -13,6 +13,8 @@ public final class Mask: @unchecked Sendable {
     let checks: ValueChecks
     /// Every literal of every program is ASCII: ASCII text may take the byte path.
     private let asciiLiterals: Bool
+    /// A right-to-left mask's own notation (its program is compiled reversed: `RightToLeft`); nil otherwise.
+    let rightToLeftNotation: String?
 
     /// One fixed program (`slots`): an edit is never replayed in another.
     private var isSingleProgram: Bool {
@@ -34,8 +36,9 @@ public final class Mask: @unchecked Sendable {
         case phone(PhoneField)
     }
 
-    init(spec: MaskSpec, kind: Kind, checks: ValueChecks) {
+    init(spec: MaskSpec, kind: Kind, checks: ValueChecks, rightToLeft notation: String? = nil) {
         self.spec = spec
+        rightToLeftNotation = notation
         self.kind = kind
         self.checks = checks
         switch kind {
@@ -69,6 +72,7 @@ public final class Mask: @unchecked Sendable {
 
     /// The canonical notation of an empty field's mask (for `oneOf`, the first alternative).
     public var notation: String {
+        if let rightToLeftNotation { return rightToLeftNotation }
         switch kind {
         case .slots(let program): return program.notation
         case .oneOf(let programs): return programs[0].notation
@@ -91,6 +95,14 @@ public final class Mask: @unchecked Sendable {
     }
 
     private func read(_ text: String, selection: Range<Int>?, padding: Bool) -> FieldResult {
+        if let notation = rightToLeftNotation {
+            return formatRightToLeft(text, selection: selection, notation: notation, padding: padding)
+        }
+        return readReversed(text, selection: selection, padding: padding)
+    }
+
+    /// Reads `text` from its start: the text as it stands, or a right-to-left field's text reversed.
+    func readReversed(_ text: String, selection: Range<Int>?, padding: Bool) -> FieldResult {
         if case .phone(let field) = kind { return field.format(text, selection: selection) }
         if case .number(let field) = kind {
             var r = field.format(text, selection: selection, padding: padding ? nil : false)
@@ -124,6 +136,13 @@ public final class Mask: @unchecked Sendable {
     /// `rejected`.
     /// - Parameter text: the field's text before the edit (normally formatted by this mask).
     public func apply(_ edit: FieldEdit, to text: String) -> FieldResult {
+        if let notation = rightToLeftNotation { return applyRightToLeft(edit, to: text, notation: notation) }
+        return applyReversed(edit, to: text)
+    }
+
+    /// Applies `edit` reading from the text's start: to the text as it stands, or to a right-to-left field's
+    /// text reversed (`edit` mirrored).
+    func applyReversed(_ edit: FieldEdit, to text: String) -> FieldResult {
         if case .phone(let field) = kind { return field.apply(edit, to: text) }
         if case .number(let field) = kind {
             let r = field.apply(edit, to: text)
@@ -158,7 +177,8 @@ public final class Mask: @unchecked Sendable {
     func apply(_ edit: FieldEdit, to text: String, keeping kept: inout KeptReading?) -> FieldResult {
         switch kind {
         case .slots, .dynamic:
-            guard asciiLiterals else { break }
+            // A right-to-left field reads its text reversed: nothing is kept.
+            guard asciiLiterals, rightToLeftNotation == nil else { break }
             // Through optional chaining, in place: comparing `kept` with nil copied the reading, arrays and all.
             if !(kept?.take(text) ?? false) { kept = KeptReading(text) }
             guard let inserted = kept?.units(inserted: edit.text) else { break }
@@ -173,7 +193,7 @@ public final class Mask: @unchecked Sendable {
     func reading(of text: String) -> KeptReading? {
         switch kind {
         case .slots, .dynamic:
-            guard asciiLiterals, var reading = KeptReading(text), let (program, _) = singleCandidate(for: reading.units)
+            guard asciiLiterals, rightToLeftNotation == nil, var reading = KeptReading(text), let (program, _) = singleCandidate(for: reading.units)
             else { return nil }
             reading.read(with: program)
             return reading
@@ -188,6 +208,21 @@ public final class Mask: @unchecked Sendable {
     /// - Parameter caret: the caret in `text`; nil means the end.
     public func reflow(_ text: String, from previous: Mask, caret: Int? = nil) -> FieldResult {
         let (raw, k) = previous.entered(text, caret: min(caret ?? text.count, text.count))
+        if let notation = rightToLeftNotation {
+            // The reversed program takes the entered characters from the end; the caret keeps its count to its left.
+            let r = reflow(entered: raw.reversed(), before: raw.count - k)
+            var m = RightToLeft.mirrored(r, notation: notation)
+            // What was cut went from the start: the caret keeps its count of entered characters to its right.
+            let kept = enteredRightToLeft(m.text, caret: 0).raw.count
+            let caret = offset(afterEntered: max(0, kept - (raw.count - k)), in: m.text)
+            m.selection = caret..<caret
+            return m
+        }
+        return reflow(entered: raw, before: k)
+    }
+
+    /// `reflow` of the entered characters `raw`, `k` of them before the caret.
+    private func reflow(entered raw: [Character], before k: Int) -> FieldResult {
         if case .phone(let field) = kind { return field.format(String(raw), selection: k..<k) }
         if case .number(let field) = kind {
             var r = field.format(String(raw), selection: k..<k)
@@ -369,6 +404,12 @@ public final class Mask: @unchecked Sendable {
 
     /// The entered characters of a field's text and how many stand before `caret`.
     func entered(_ text: String, caret: Int) -> (raw: [Character], before: Int) {
+        if rightToLeftNotation != nil { return enteredRightToLeft(text, caret: caret) }
+        return enteredReversed(text, caret: caret)
+    }
+
+    /// `entered` reading from the text's start (a right-to-left field's text reversed).
+    func enteredReversed(_ text: String, caret: Int) -> (raw: [Character], before: Int) {
         let chars = Array(text)
         if case .phone = kind {
             let keep: (Character) -> Bool = { $0.isNumber || $0 == "+" }

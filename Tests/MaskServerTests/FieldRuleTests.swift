@@ -51,7 +51,11 @@ final class FieldRuleTests: XCTestCase {
                     clientName: String? = "maskd tests") -> JSONValue {
         var options: JSONObject = ["diagnosticsDelay": 0]
         if let rules { options["rules"] = rules }
-        if plain { options["edits"] = "applyEdit" }
+        if plain {
+            options["edits"] = "applyEdit"
+            // Held edits go once a read's messages are handled: a test need not wait for them.
+            options["applyEditDelay"] = 0
+        }
         var params: JSONObject = [
             "processId": .int(Int64(getpid())),
             "workspaceFolders": [["uri": .string(folderURI), "name": "w"]],

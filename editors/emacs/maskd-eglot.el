@@ -377,8 +377,7 @@ field per line."
   "Read a mask with PROMPT, offering your presets and the daemon's."
   (let ((daemon (maskd--reporting (maskd-eglot--presets))))
     (maskd--resolve-mask
-     (completing-read prompt (seq-uniq (append (mapcar #'car maskd-presets) daemon))
-                      nil nil nil 'maskd--mask-history)
+     (maskd--completing-read-mask prompt (seq-uniq (append (mapcar #'car maskd-presets) daemon)))
      (lambda () daemon))))
 
 (defun maskd-eglot--apply-result (result &optional mask)

@@ -1050,9 +1050,18 @@ a `user-error' listing the presets."
 (defun maskd--read-mask (prompt)
   "Read a mask with PROMPT, offering the preset names."
   (maskd--reporting (maskd--connection))
-  (maskd--resolve-mask
-   (completing-read prompt (maskd-preset-names) nil nil nil
-                    'maskd--mask-history)))
+  (maskd--resolve-mask (maskd--completing-read-mask prompt (maskd-preset-names))))
+
+(defun maskd--completing-read-mask (prompt names)
+  "Read a mask's text with PROMPT, completing preset NAMES.
+SPC inserts a space, as a preset's region needs (`phone GB'), rather
+than completing a word."
+  (let ((minibuffer-local-completion-map
+         (let ((map (make-sparse-keymap)))
+           (set-keymap-parent map minibuffer-local-completion-map)
+           (define-key map " " #'self-insert-command)
+           map)))
+    (completing-read prompt names nil nil nil 'maskd--mask-history)))
 
 (defvar maskd--mask-history nil
   "Masks given to `maskd-field' and `maskd-set-mask'.")

@@ -57,6 +57,7 @@ public enum Presets {
         base.regex = options.regex ?? base.regex
         base.placeholderChar = options.placeholderChar ?? base.placeholderChar
         base.order = options.order ?? base.order
+        base.overwrite = options.overwrite ?? base.overwrite
         base.min = options.min ?? base.min
         base.max = options.max ?? base.max
         base.seconds = options.seconds ?? base.seconds

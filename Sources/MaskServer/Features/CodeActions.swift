@@ -69,7 +69,10 @@ extension Server {
                     "textDocument": ["uri": .string(uri), "version": .from(document.version)],
                     "field": .string(span.id),
                 ]]
-                actions.append(("Close maskd field", "refactor", .string(CloseFieldCommand.name), arguments))
+                // The title names a typing mode the field is in, so the person sees why keys replace or fill from the right.
+                let modes = document.sessions[span.id].flatMap { Server.modeSummary($0.spec) }
+                let title = modes.map { "Close maskd field (\($0))" } ?? "Close maskd field"
+                actions.append((title, "refactor", .string(CloseFieldCommand.name), arguments))
             }
         }
         if let only {

@@ -688,6 +688,16 @@ Under eglot, the maskd-eglot command of the same name."
   (maskd-test--keys "C-e")
   (maskd-test--step "8" "Phone: 55512345678" 18))
 
+(maskd-test--deftest prompt-takes-a-space
+  "At the mask prompt SPC inserts a space: `phone GB' opens a GB phone field."
+  (maskd-test--buffer "Tel: ")
+  (goto-char (point-max))
+  (local-set-key (kbd "C-c x") (if (eq maskd-test--driver 'eglot) #'maskd-eglot-field #'maskd-field))
+  (maskd-test--keys "C-c x phone SPC GB RET")
+  (let ((fields (maskd-test--daemon-fields)))
+    (should (= 1 (length fields)))
+    (should (equal "GB" (plist-get (car fields) :region)))))
+
 (maskd-test--deftest undo-keeps-label
   "An undo of typing into a field after a label leaves the label as it was."
   (maskd-test--buffer "Tel: ")

@@ -97,7 +97,8 @@ struct InitializeRequest: RequestMessage {
                                        "phoneRegions": .array(Presets.phoneRegions.map(JSONValue.string)),
                                        "edits": .string(server.client.delivery.rawValue),
                                        "diagnostics": .string(server.client.diagnostics.rawValue),
-                                       "diagnosticsDelay": .from(server.client.diagnosticsDelay)]],
+                                       "diagnosticsDelay": .from(server.client.diagnosticsDelay),
+                                       "applyEditDelay": .from(server.client.applyEditDelay)]],
         ]
         if server.client.diagnostics == .pull {
             capabilities["diagnosticProvider"] = ["interFileDependencies": false, "workspaceDiagnostics": false]

@@ -36,13 +36,21 @@ function M.setup(opts)
   if type(config.cmd) == 'string' then
     config.cmd = { config.cmd }
   end
-  vim.validate({
-    cmd = { config.cmd, 'table' },
-    presets = { config.presets, 'table' },
-    virtual_text = { config.virtual_text, 'boolean' },
-    insert_on_open = { config.insert_on_open, 'boolean' },
-    rules = { config.rules, 'table', true },
-  })
+  local checks = {
+    { 'cmd', config.cmd, 'table' },
+    { 'presets', config.presets, 'table' },
+    { 'virtual_text', config.virtual_text, 'boolean' },
+    { 'insert_on_open', config.insert_on_open, 'boolean' },
+    { 'rules', config.rules, 'table', true },
+  }
+  for _, check in ipairs(checks) do
+    if vim.fn.has('nvim-0.11') == 1 then
+      -- 0.11 deprecates the table form (:checkhealth vim.deprecated).
+      vim.validate(check[1], check[2], check[3], check[4])
+    else
+      vim.validate({ [check[1]] = { check[2], check[3], check[4] } })
+    end
+  end
   M.config = config
   client.config = config
   fields.virtual_text = config.virtual_text
