@@ -13,13 +13,15 @@ enum MaskCompiler {
         if spec.seconds != nil || spec.clock != nil, spec.form != .preset("time"), spec.form != .preset("datetime") {
             throw MaskError("'seconds' and 'clock' apply only to the time and datetime presets")
         }
-        if spec.region != nil, spec.form != .preset("phone") {
-            throw MaskError("'region' applies only to the phone preset")
+        if spec.region != nil, spec.form != .preset("phone"), spec.form != .preset("postal") {
+            throw MaskError("'region' applies only to the phone and postal presets")
         }
         try checkModes(spec)
         switch spec.form {
         case .preset("phone"):
             return Mask(spec: spec, kind: .phone(try PhoneField(spec)), checks: ValueChecks())
+        case .preset("postal"):
+            return Mask(spec: spec, kind: .postal(try PostalField(spec)), checks: ValueChecks())
         case .preset(let name):
             let expanded = try Presets.expand(name, options: spec)
             let checks = try valueChecks(expanded)
@@ -54,8 +56,8 @@ enum MaskCompiler {
                     switch inner.kind {
                     case .slots(let program): programs.append(program)
                     case .oneOf(let nested): programs.append(contentsOf: nested)
-                    case .number, .dynamic, .phone:
-                        throw MaskError("only slot masks can be alternatives, not number masks or the card, iban and phone presets")
+                    case .number, .dynamic, .phone, .postal:
+                        throw MaskError("only slot masks can be alternatives, not number masks or the card, iban, phone and postal presets")
                     }
                 } catch let error as MaskError {
                     throw MaskError("oneOf[\(i)]: \(error.message)", offset: error.offset)
