@@ -21,8 +21,8 @@ let longestLine = 1 << 16
 /// bytes as with one; what has been read is written before waiting for more input either way, so a caller may
 /// stream batches through one process.
 /// - Returns: the exit code: 0, or 1 when a line was reported (with `check`, any line not complete and valid).
-func formatLines(_ mask: Mask, json: Bool, check: Bool, jobs: Int = 1) -> Int32 {
-    let formatting = LineFormatting(mask: mask, json: json, check: check)
+func formatLines(_ mask: Mask, json: Bool, check: Bool, output: LineOutput = .text, jobs: Int = 1) -> Int32 {
+    let formatting = LineFormatting(mask: mask, json: json, check: check, output: output)
     let summary = check && !json
     if jobs <= 1 {
         var sink = FormattingHere(formatting: formatting)
@@ -160,20 +160,68 @@ private func lineCount(_ block: UnsafeBufferPointer<UInt8>, final: Bool) -> Int 
     return count + (final && at < block.count ? 1 : 0)
 }
 
+/// What `maskd format --output` writes of each field: its text (the default), its value, or one of
+/// libphonenumber's forms of a phone number (Protocol/protocol.md, "Bulk formatting").
+enum LineOutput: String, CaseIterable {
+    case text, value, e164, rfc3966, national, international
+
+    init(_ name: String?) throws {
+        guard let name else {
+            self = .text
+            return
+        }
+        guard let output = LineOutput(rawValue: name) else {
+            throw UsageError(message: "--output takes one of \(LineOutput.allCases.map(\.rawValue).joined(separator: ", ")), got '\(name)'")
+        }
+        self = output
+    }
+
+    var isPhoneForm: Bool { self != .text && self != .value }
+
+    /// Refuses a phone form for a mask that is not the `phone` preset.
+    func check(_ mask: Mask) throws {
+        if isPhoneForm, !mask.isPhone {
+            throw UsageError(message: "--output \(rawValue) is for the phone preset ({\"preset\": \"phone\", \"region\": \"US\"}); "
+                + "other masks take --output text or value", showUsage: false)
+        }
+    }
+
+    /// The form of `text` read by `mask`; nil for a phone form of a text that is no number.
+    func write(_ text: String, _ mask: Mask) -> String? {
+        switch self {
+        case .text: return mask.format(text).text
+        case .value: return mask.format(text).value
+        case .e164: return mask.phoneForms(text)?.e164
+        case .rfc3966: return mask.phoneForms(text)?.rfc3966
+        case .national: return mask.phoneForms(text)?.national
+        case .international: return mask.phoneForms(text)?.international
+        }
+    }
+
+    /// Why `text` has no phone form: the field's problems, or that it has no digit.
+    func noNumber(_ text: String, _ mask: Mask) -> String {
+        let result = mask.format(text)
+        let why = result.value.isEmpty ? "no digits" : result.problems.joined(separator: "; ")
+        return "no phone number (\(why.isEmpty ? "incomplete" : why)), written as an empty line"
+    }
+}
+
 /// The formatting of lines, into output and error buffers; the same for one thread or many.
 struct LineFormatting {
     let mask: Mask
     let json: Bool
     let check: Bool
+    let output: LineOutput
     var out = OutputBuffer(fd: 1)
     var err = OutputBuffer(fd: 2)
     var lineNumber = 0
     var failed = 0
 
-    init(mask: Mask, json: Bool, check: Bool) {
+    init(mask: Mask, json: Bool, check: Bool, output: LineOutput) {
         self.mask = mask
         self.json = json
         self.check = check
+        self.output = output
     }
 
     /// Formats the lines of a block (see `LineSink.lines`).
@@ -217,6 +265,9 @@ struct LineFormatting {
             }
             return
         }
+        if output != .text {
+            return writeForm(of: text, ending: ending)
+        }
         let result = mask.format(text)
         if json {
             var members: [(String, JSONValue)] = [("line", .int(Int64(lineNumber)))]
@@ -230,6 +281,24 @@ struct LineFormatting {
             out.append(ending)
         }
         if check, !(result.complete && result.valid) {
+            report(result.problems.isEmpty ? "incomplete" : result.problems.joined(separator: "; "))
+        }
+    }
+
+    /// Writes the line in the `output` form. A line that is no phone number is an empty line, reported on
+    /// standard error (and counted as failed with `check`); with `check`, a number that is not valid is reported too.
+    private mutating func writeForm(of text: String, ending: String) {
+        guard let written = output.write(text, mask) else {
+            out.append(ending)
+            err.append("line \(lineNumber): \(output.noNumber(text, mask))\n")
+            if check { failed += 1 }
+            return
+        }
+        out.append(written)
+        out.append(ending)
+        guard check else { return }
+        let result = mask.format(text)
+        if !(result.complete && result.valid) {
             report(result.problems.isEmpty ? "incomplete" : result.problems.joined(separator: "; "))
         }
     }
