@@ -30,9 +30,13 @@ extension Document {
 
     /// After a `didChange` is committed: moves `closedLines` as its steps moved lines, and places the rules'
     /// fields on the lines left by the steps that open them (a person's changes outside fields).
+    /// - Returns: the fields to format (`mask.format` of their text: on lines a change within one line left, where
+    ///   the person writes the value), and those opened over their text as it stands, proposing nothing (on lines a
+    ///   change that put in or took out a line break left: restored, pasted or joined lines, whose text is kept
+    ///   exactly as the editor has it).
     /// - Complexity: O(steps × (the candidate and closed lines)) to follow the lines, plus `placeRuleFields`.
-    func openRuleFields(after steps: [LineStep]) -> [String: FieldResult] {
-        var candidates: [Int] = []
+    func openRuleFields(after steps: [LineStep]) -> (formatted: [String: FieldResult], asTheyStand: [String]) {
+        var candidates: [(line: Int, structural: Bool)] = []
         for step in steps {
             let delta = step.newCount - step.oldCount
             if delta != 0 {
@@ -41,12 +45,23 @@ extension Document {
                 func moved(_ line: Int) -> Int {
                     line > lastOld ? line + delta : line < step.start ? line : min(line, step.start + step.newCount - 1)
                 }
-                candidates = candidates.map(moved)
+                candidates = candidates.map { (moved($0.line), $0.structural) }
                 if !closedLines.isEmpty { closedLines = Set(closedLines.map(moved)) }
             }
-            if step.opensRuleFields && !rules.isEmpty { candidates += step.start..<(step.start + step.newCount) }
+            if step.opensRuleFields && !rules.isEmpty {
+                let structural = step.oldCount > 1 || step.newCount > 1
+                candidates += (step.start..<(step.start + step.newCount)).map { ($0, structural) }
+            }
         }
-        return placeRuleFields(on: Set(candidates).sorted())
+        guard !candidates.isEmpty else { return ([:], []) }
+        let structural = Set(candidates.lazy.filter(\.structural).map(\.line))
+        var results = placeRuleFields(on: Set(candidates.map(\.line)).sorted())
+        var asTheyStand: [String] = []
+        for (id, _) in results where lines.lineOfField(id).map(structural.contains) ?? false {
+            results[id] = nil
+            asTheyStand.append(id)
+        }
+        return (results, asTheyStand)
     }
 
     /// Opens the rules' fields on every line (the document just opened, or the rules changed) and proposes
