@@ -95,6 +95,27 @@ final class StructuralEditTests: XCTestCase {
         XCTAssertEqual(editor.document.lines[1], "Tel: +1 (201) 555-0123")
     }
 
+    func testSubstituteALineWithAnEmptyField_thenTypeASentence_keepsEveryLetter() {
+        client.initialize()
+        let editor = Editor(client, text: "Name: Bob\nTel: \nEnd")
+        let id = editor.openField(1, 5, 5, mask: ["preset": "phone.us"])["field"]!.stringValue!
+        XCTAssertEqual(structural(editor, 1, 0, 1, 5, "")?["closed"], [.string(id)], "its line's text is gone")
+        editor.document.cursor = (1, 0)
+        XCTAssertNil(editor.type("Hello world"))
+        XCTAssertEqual(editor.document.text, "Name: Bob\nHello world\nEnd")
+        // dd of the last line holding an empty field, reported from the end of the line before.
+        let second = Editor(client, uri: "file:///tmp/second.txt", text: "Name: Bob\nTel: ")
+        let other = second.openField(1, 5, 5, mask: ["preset": "phone.us"])["field"]!.stringValue!
+        XCTAssertEqual(structural(second, 0, 9, 1, 5, "")?["closed"], [.string(other)])
+        XCTAssertNil(structural(second, 0, 9, 0, 9, "\nTel: "))
+        XCTAssertEqual(second.fields, [])
+        // A backspace in the label before an empty field is not its line's text: the field stays.
+        let third = Editor(client, uri: "file:///tmp/third.txt", text: "Tel: ")
+        third.openField(0, 5, 5, mask: ["preset": "phone.us"])
+        XCTAssertNil(structural(third, 0, 4, 0, 5, ""))
+        XCTAssertEqual(third.fields[0]?["range"], ClientDocument.range(0, 4, 0, 4))
+    }
+
     func testChangeTheFieldsTextExactly_isTypingIntoIt() {
         let (editor, id) = typedPhone()
         // `C` at the field's start, a selection of exactly the field: the field's own edit, emptied and open.

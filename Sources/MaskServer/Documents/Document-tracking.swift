@@ -2,7 +2,8 @@
 import MaskEngine
 
 extension Document {
-    /// Splices `change` into `old` (the lines it spans, from column `firstColumn` of the first) and tracks their
+    /// Splices `change` into `old` (the lines it spans, from column `firstColumn` of the first, the last ending its
+    /// line unless `lastEndsLine` is false) and tracks their
     /// fields, as `FieldChangeKind` classifies the change for each.
     ///
     /// Offsets are "flat": scalars from the start of the first line, line breaks included.
@@ -14,7 +15,7 @@ extension Document {
     /// - a change reaching beyond the field: the field keeps what is left of its own text, or closes
     ///   (`FieldChangeKind.remains`); its text is never read through its mask.
     static func splice(_ old: [Line], _ change: ScalarChange, firstLine: Int, firstColumn: Int = 0,
-                       claimant: String? = nil) -> Splice {
+                       lastEndsLine: Bool = true, claimant: String? = nil) -> Splice {
         // Flat starts of the old lines.
         var flatStart: [Int] = []
         var offset = 0
@@ -87,8 +88,13 @@ extension Document {
                         (newStart, newEnd) = (at, at)
                     }
                 case .beyond:
+                    // Whether the change takes all the text of the field's line (only an empty field asks).
+                    let lineStart = i == 0 ? -firstColumn : flatStart[i]
+                    let lineEnds = i < old.count - 1 || lastEndsLine
+                    let lineCleared = s < e && s <= lineStart && lineEnds && e >= flatStart[i] + line.scalarCount
                     guard let left = FieldChangeKind.remains(field: fs, fe, change: s, e, inserted: t,
-                                                             atLineStart: firstColumn + s == 0) else {
+                                                             atLineStart: firstColumn + s == 0,
+                                                             lineCleared: lineCleared) else {
                         outcome.closed.append(span.id)
                         continue
                     }
@@ -110,7 +116,7 @@ extension Document {
                 let upper = max(lower, oldText.characterOffset(ofScalar: e - fs, roundUp: true))
                 let text = gains ? change.text : ""
                 let edit = text.isEmpty ? FieldEdit.backspace(lower..<upper) : FieldEdit.insert(text, at: lower..<upper)
-                outcome.touches.append(FieldTouch(field: span.id, oldText: oldText, edit: edit))
+                outcome.touches.append(FieldTouch(field: span.id, oldText: oldText, edit: edit, newText: newText))
             }
         }
         for i in newLines.indices where zip(newLines[i].fields, newLines[i].fields.dropFirst()).contains(where: {

@@ -79,6 +79,10 @@ final class Document {
     var closedLines: Set<Int> = []
     /// How many lines the rules were tried on, ever: the work the cost rule bounds, counted for the tests.
     var linesTriedByRules = 0
+    /// The texts fields had when the person's changes touched them, or when a rule opened them (the last
+    /// `historyDepth`): a change inside a field that gives one back is an undo or redo, kept as it is.
+    private var fieldHistory: [String] = []
+    static let historyDepth = 64
     /// The engine's handle on the field typed into last, which keeps what its text reads back to, so that the
     /// next keystroke there costs only the key. Any field may use it: a text it did not produce is read afresh.
     private var typing: MaskField?
@@ -660,6 +664,14 @@ final class Document {
             personTouched = personTouched || !splice.touches.isEmpty || !splice.reshaped.isEmpty || !splice.closed.isEmpty
             for touch in splice.touches {
                 guard let session = lines.session(of: touch.field) else { continue }
+                // An undo or redo gives the field back a text it had: kept as the editor has it, as a change
+                // reaching beyond the field is.
+                if givesBack(touch) {
+                    results[touch.field] = nil
+                    dropped.remove(touch.field)
+                    reshaped.insert(touch.field)
+                    continue
+                }
                 let result = typedResult(touch.edit, to: touch.oldText, mask: session.mask)
                 results[touch.field] = result
                 reshaped.remove(touch.field)
@@ -701,7 +713,9 @@ final class Document {
             overflow += whole.overflow
             personTouched = true
         }
-        for id in closed { ruleOrigins[id] = nil }
+        for id in closed {
+            ruleOrigins[id] = nil
+            }
         let opened = openRuleFields(after: lineSteps)
         if !opened.formatted.isEmpty {
             results.merge(opened.formatted) { touched, _ in touched }
@@ -727,6 +741,24 @@ final class Document {
         return FormatReport(version: version, edits: formatted.edits, cursor: caret,
                             fields: formatted.snapshots, rejected: rejected, overflow: overflow,
                             closed: closed.filter { lines.slot(of: $0) == nil })
+    }
+
+    /// Whether a change typed into a field leaves it a text a field of the document had when an earlier change
+    /// touched it (what an editor's undo or redo does, also across a field closed and opened again by a rule),
+    /// remembering the text this one had before it.
+    /// - Complexity: O(`historyDepth`) but for comparing texts of the same length as the field's new text.
+    private func givesBack(_ touch: FieldTouch) -> Bool {
+        let length = touch.newText.unicodeScalars.count
+        let found = fieldHistory.contains { $0.unicodeScalars.count == length && $0.sameScalars(touch.newText) }
+        remember(touch.oldText)
+        return found
+    }
+
+    /// Remembers a text a field had (the last `historyDepth` distinct ones).
+    func remember(_ fieldText: String) {
+        guard !fieldHistory.contains(where: { $0.sameScalars(fieldText) }) else { return }
+        if fieldHistory.count == Document.historyDepth { fieldHistory.removeFirst() }
+        fieldHistory.append(fieldText)
     }
 
     /// `mask.apply(edit, to: text)`, through the handle of the field typed into last (a new one for another mask).
@@ -818,7 +850,8 @@ final class Document {
         var local = change
         local.start.column -= window.column
         if change.end.line == change.start.line { local.end.column -= window.column }
-        var splice = Document.splice(window.lines, local, firstLine: window.line, firstColumn: window.column)
+        var splice = Document.splice(window.lines, local, firstLine: window.line, firstColumn: window.column,
+                                     lastEndsLine: !window.lastContinues)
         if splice.caret.line == window.line { splice.caret.column += window.column }
         // A field the change closes leaves the tree with its pieces; its session is kept until the notification is
         // committed, so that a refused later change can put it back.
@@ -837,4 +870,6 @@ struct FieldTouch: Hashable {
     var field: String
     var oldText: String
     var edit: FieldEdit
+    /// The field's text as the change left it.
+    var newText: String
 }

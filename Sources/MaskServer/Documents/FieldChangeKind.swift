@@ -32,15 +32,16 @@ enum FieldChangeKind: Equatable {
     ///   the field's.
     /// - A field none of whose text is left closes, when the change reaches beyond it on either side (`dd`, `S`, a
     ///   selection over it and more). A change exactly over its range is typing, not this.
-    /// - An empty field closes only when the change's range reaches over it on both sides; at the change's start it
-    ///   stays there, at its end it goes after the inserted text. At the point of a pure insertion (only one that puts
-    ///   a line break in is not typing) it keeps to the text it belongs to: after a label (`Tel: |`) it stays, at
-    ///   the start of its line (`atLineStart`) it moves down with the rest of the line.
+    /// - An empty field closes when the change's range reaches over it on both sides, or takes all of its line's text
+    ///   (`lineCleared`: `S` on `Tel: |`, `dd` of its line); at the change's start it stays there, at its end it goes
+    ///   after the inserted text. At the point of a pure insertion (only one that puts a line break in is not typing)
+    ///   it keeps to the text it belongs to: after a label (`Tel: |`) it stays, at the start of its line
+    ///   (`atLineStart`) it moves down with the rest of the line.
     static func remains(field start: Int, _ end: Int, change changeStart: Int, _ changeEnd: Int, inserted: Int,
-                        atLineStart: Bool) -> Range<Int>? {
+                        atLineStart: Bool, lineCleared: Bool) -> Range<Int>? {
         let shift = inserted - (changeEnd - changeStart)
         if start == end {
-            if changeStart < start && start < changeEnd { return nil }
+            if (changeStart < start && start < changeEnd) || lineCleared { return nil }
             if start == changeStart && start == changeEnd && atLineStart { return (start + inserted)..<(start + inserted) }
             if start == changeStart { return start..<start }
             return (start + shift)..<(start + shift)
