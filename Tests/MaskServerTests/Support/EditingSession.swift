@@ -412,7 +412,7 @@ final class EditingSession {
             change(changes, what: "block insert")
         case 12:
             // A whole-buffer replace: another text, or this one with some lines gone or added.
-            var lines = string.components(separatedBy: "\n")
+            var lines = string.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             switch choices.below(3) {
             case 0: lines = [choices.pick(EditingSession.words), choices.pick(EditingSession.words)]
             case 1: lines.remove(at: choices.below(lines.count)); if lines.isEmpty { lines = [""] }
