@@ -550,7 +550,13 @@ func checkGlob(_ bytes: [UInt8]) {
   let pathCount = Int(bytes.count > 25 ? bytes[25] : 0) % 49
   let path = (0..<pathCount).map { ["a", "b", "ab", "c.txt"][Int(bytes.count > $0 + 26 ? bytes[$0 + 26] : 0) % 4] }
   let source = "/" + glob.joined(separator: "/")
-  guard let compiled = try? Glob(source) else { fail("the glob \(source) does not compile") }
+  // Braces past 256 alternatives (nine `{a,b}`) are refused; every other glob here compiles.
+  let braces = glob.filter { $0 == "{a,b}" }.count
+  guard let compiled = try? Glob(source) else {
+    if braces > 8 { return }
+    fail("the glob \(source) does not compile")
+  }
+  if braces > 8 { fail("the glob \(source) makes \(1 << braces) alternatives and compiled") }
   let matched = compiled.matches(path.joined(separator: "/"))
   if glob.count <= 6, path.count <= 6, matched != referenceGlob(glob[...], path[...]) {
     fail("the glob \(source) on \(path.joined(separator: "/")): \(matched)")
