@@ -13,6 +13,8 @@ public final class Mask: @unchecked Sendable {
     let checks: ValueChecks
     /// Every literal of every program is ASCII: ASCII text may take the byte path.
     private let asciiLiterals: Bool
+    /// A right-to-left mask's own notation (its program is compiled reversed: `RightToLeft`); nil otherwise.
+    let rightToLeftNotation: String?
 
     /// One fixed program (`slots`): an edit is never replayed in another.
     private var isSingleProgram: Bool {
@@ -32,17 +34,20 @@ public final class Mask: @unchecked Sendable {
         case number(NumberField)
         /// A phone number of any region, as libphonenumber formats it as it is typed.
         case phone(PhoneField)
+        /// A postal code of one region, as Google's address metadata describes its codes.
+        case postal(PostalField)
     }
 
-    init(spec: MaskSpec, kind: Kind, checks: ValueChecks) {
+    init(spec: MaskSpec, kind: Kind, checks: ValueChecks, rightToLeft notation: String? = nil) {
         self.spec = spec
+        rightToLeftNotation = notation
         self.kind = kind
         self.checks = checks
         switch kind {
         case .slots(let program): asciiLiterals = program.asciiLiterals
         case .oneOf(let programs): asciiLiterals = programs.allSatisfy(\.asciiLiterals)
         case .dynamic(let dynamic): asciiLiterals = dynamic.all.allSatisfy(\.asciiLiterals)
-        case .number, .phone: asciiLiterals = false
+        case .number, .phone, .postal: asciiLiterals = false
         }
     }
 
@@ -69,12 +74,14 @@ public final class Mask: @unchecked Sendable {
 
     /// The canonical notation of an empty field's mask (for `oneOf`, the first alternative).
     public var notation: String {
+        if let rightToLeftNotation { return rightToLeftNotation }
         switch kind {
         case .slots(let program): return program.notation
         case .oneOf(let programs): return programs[0].notation
         case .dynamic(let dynamic): return dynamic.broad.notation
         case .number(let field): return field.notation
         case .phone(let field): return field.notation
+        case .postal(let field): return field.notation
         }
     }
 
@@ -91,7 +98,16 @@ public final class Mask: @unchecked Sendable {
     }
 
     private func read(_ text: String, selection: Range<Int>?, padding: Bool) -> FieldResult {
+        if let notation = rightToLeftNotation {
+            return formatRightToLeft(text, selection: selection, notation: notation, padding: padding)
+        }
+        return readReversed(text, selection: selection, padding: padding)
+    }
+
+    /// Reads `text` from its start: the text as it stands, or a right-to-left field's text reversed.
+    func readReversed(_ text: String, selection: Range<Int>?, padding: Bool) -> FieldResult {
         if case .phone(let field) = kind { return field.format(text, selection: selection) }
+        if case .postal(let field) = kind { return field.format(text, selection: selection) }
         if case .number(let field) = kind {
             var r = field.format(text, selection: selection, padding: padding ? nil : false)
             if !checks.isViable(r.value) { r = field.format("", selection: nil) }
@@ -124,7 +140,15 @@ public final class Mask: @unchecked Sendable {
     /// `rejected`.
     /// - Parameter text: the field's text before the edit (normally formatted by this mask).
     public func apply(_ edit: FieldEdit, to text: String) -> FieldResult {
+        if let notation = rightToLeftNotation { return applyRightToLeft(edit, to: text, notation: notation) }
+        return applyReversed(edit, to: text)
+    }
+
+    /// Applies `edit` reading from the text's start: to the text as it stands, or to a right-to-left field's
+    /// text reversed (`edit` mirrored).
+    func applyReversed(_ edit: FieldEdit, to text: String) -> FieldResult {
         if case .phone(let field) = kind { return field.apply(edit, to: text) }
+        if case .postal(let field) = kind { return field.apply(edit, to: text) }
         if case .number(let field) = kind {
             let r = field.apply(edit, to: text)
             guard checks.isViable(r.value) else {
@@ -158,12 +182,13 @@ public final class Mask: @unchecked Sendable {
     func apply(_ edit: FieldEdit, to text: String, keeping kept: inout KeptReading?) -> FieldResult {
         switch kind {
         case .slots, .dynamic:
-            guard asciiLiterals else { break }
+            // A right-to-left field reads its text reversed: nothing is kept.
+            guard asciiLiterals, rightToLeftNotation == nil else { break }
             // Through optional chaining, in place: comparing `kept` with nil copied the reading, arrays and all.
             if !(kept?.take(text) ?? false) { kept = KeptReading(text) }
             guard let inserted = kept?.units(inserted: edit.text) else { break }
             return apply(edit, inserted: inserted, text: text, reading: &kept!)
-        case .oneOf, .number, .phone: break
+        case .oneOf, .number, .phone, .postal: break
         }
         kept = nil
         return apply(edit, to: text)
@@ -173,11 +198,11 @@ public final class Mask: @unchecked Sendable {
     func reading(of text: String) -> KeptReading? {
         switch kind {
         case .slots, .dynamic:
-            guard asciiLiterals, var reading = KeptReading(text), let (program, _) = singleCandidate(for: reading.units)
+            guard asciiLiterals, rightToLeftNotation == nil, var reading = KeptReading(text), let (program, _) = singleCandidate(for: reading.units)
             else { return nil }
             reading.read(with: program)
             return reading
-        case .oneOf, .number, .phone: return nil
+        case .oneOf, .number, .phone, .postal: return nil
         }
     }
 
@@ -188,7 +213,23 @@ public final class Mask: @unchecked Sendable {
     /// - Parameter caret: the caret in `text`; nil means the end.
     public func reflow(_ text: String, from previous: Mask, caret: Int? = nil) -> FieldResult {
         let (raw, k) = previous.entered(text, caret: min(caret ?? text.count, text.count))
+        if let notation = rightToLeftNotation {
+            // The reversed program takes the entered characters from the end; the caret keeps its count to its left.
+            let r = reflow(entered: raw.reversed(), before: raw.count - k)
+            var m = RightToLeft.mirrored(r, notation: notation)
+            // What was cut went from the start: the caret keeps its count of entered characters to its right.
+            let kept = enteredRightToLeft(m.text, caret: 0).raw.count
+            let caret = offset(afterEntered: max(0, kept - (raw.count - k)), in: m.text)
+            m.selection = caret..<caret
+            return m
+        }
+        return reflow(entered: raw, before: k)
+    }
+
+    /// `reflow` of the entered characters `raw`, `k` of them before the caret.
+    private func reflow(entered raw: [Character], before k: Int) -> FieldResult {
         if case .phone(let field) = kind { return field.format(String(raw), selection: k..<k) }
+        if case .postal(let field) = kind { return field.format(String(raw), selection: k..<k) }
         if case .number(let field) = kind {
             var r = field.format(String(raw), selection: k..<k)
             if !checks.isViable(r.value) { r = field.format("", selection: nil) }
@@ -343,7 +384,7 @@ public final class Mask: @unchecked Sendable {
         case .dynamic(let dynamic):
             let chosen = dynamic.program(forPrefix: U.alnumPrefix(chars))
             return [chosen]
-        case .number, .phone: return []
+        case .number, .phone, .postal: return []
         }
     }
 
@@ -357,7 +398,7 @@ public final class Mask: @unchecked Sendable {
         switch kind {
         case .slots(let program): return (program, nil)
         case .dynamic(let dynamic): return select(dynamic, U.alnumPrefix(chars))
-        case .oneOf, .number, .phone: return nil
+        case .oneOf, .number, .phone, .postal: return nil
         }
     }
 
@@ -369,9 +410,19 @@ public final class Mask: @unchecked Sendable {
 
     /// The entered characters of a field's text and how many stand before `caret`.
     func entered(_ text: String, caret: Int) -> (raw: [Character], before: Int) {
+        if rightToLeftNotation != nil { return enteredRightToLeft(text, caret: caret) }
+        return enteredReversed(text, caret: caret)
+    }
+
+    /// `entered` reading from the text's start (a right-to-left field's text reversed).
+    func enteredReversed(_ text: String, caret: Int) -> (raw: [Character], before: Int) {
         let chars = Array(text)
         if case .phone = kind {
             let keep: (Character) -> Bool = { $0.isNumber || $0 == "+" }
+            return (chars.filter(keep), chars[0..<caret].filter(keep).count)
+        }
+        if case .postal = kind {
+            let keep: (Character) -> Bool = { $0.isLetter || $0.isNumber }
             return (chars.filter(keep), chars[0..<caret].filter(keep).count)
         }
         if case .number = kind {

@@ -61,6 +61,10 @@ public final class Server {
     var inlayHintRefreshDue: UInt64?
     /// Fields were opened, re-masked or closed by the messages being handled (`publishChanges` schedules the refresh).
     var inlayHintsTouched = false
+    /// Per URI, in the plain-client mode: the formatting of a person's changes not sent yet (`Features/EditDelivery.swift`).
+    var heldEdits: [String: HeldEdits] = [:]
+    /// Per URI: how many `workspace/applyEdit`s sent for it still wait for their answer.
+    var applyEditsAwaiting: [String: Int] = [:]
     /// The `processId` of `initialize`: the editor, whose end the daemon outlives by a second at most (nil: none
     /// given).
     public internal(set) var clientProcessID: Int32?

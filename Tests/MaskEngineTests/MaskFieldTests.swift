@@ -11,7 +11,7 @@ final class MaskFieldTests: XCTestCase {
     /// The masks of every kind, with the keys their sessions type.
     static func randomMask(_ rng: inout SeededRandom) -> (spec: MaskSpec, keys: [Character])? {
         let bracketKeys = PropertyTests.typeable + PropertyTests.literals
-        switch rng.int(0..<12) {
+        switch rng.int(0..<14) {
         case 0..<3:
             let (notation, eager) = PropertyTests.randomMask(&rng)
             return (MaskSpec(.notation(notation), eager: eager), bracketKeys)
@@ -30,6 +30,9 @@ final class MaskFieldTests: XCTestCase {
             return (MaskSpec(.number(number)), presetKeys)
         case 7:
             return (MaskSpec(.preset("phone"), region: rng.pick([nil, "US", "GB", "CN", "DE", "RU"])), presetKeys)
+        case 12, 13:
+            // Overwrite, right-to-left and definitions, drawn at random.
+            return ModeTests.randomSpec(&rng).map { ($0, ModeTests.keys) }
         default:
             let name = rng.pick(["card", "card", "iban", "phone.us", "phone.cn", "bankcard.cn", "id.cn", "date",
                                  "time", "expiry", "amount"])

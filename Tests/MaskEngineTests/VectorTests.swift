@@ -158,7 +158,8 @@ enum VectorSpec {
         guard let object = json as? [String: Any] else { throw Malformed() }
         let forms = ["notation", "pattern", "groups", "separatorAt", "preset", "oneOf", "number"].filter { object[$0] != nil }
         let options = ["slot", "accept", "separator", "minLength", "maxLength", "repeat", "eager", "case", "regex",
-                       "validate", "placeholderChar", "blocks", "order", "region"]
+                       "validate", "placeholderChar", "blocks", "order", "region", "overwrite", "rightToLeft",
+                       "definitions"]
         guard forms.count == 1, object.keys.allSatisfy({ forms.contains($0) || options.contains($0) }) else { throw Malformed() }
         var spec: MaskSpec
         switch forms[0] {
@@ -185,9 +186,16 @@ enum VectorSpec {
                                                padFraction: n["padFraction"] as? Bool ?? false)))
         }
         spec.slot = try optional(object["slot"], String.self)?.first
+        if let definitions = try optional(object["definitions"], [String: String].self) {
+            spec.definitions = Dictionary(uniqueKeysWithValues: definitions.map { (Character($0.key), $0.value) })
+        }
         if let accept = try optional(object["accept"], String.self) {
-            guard let c = CharacterClass(rawValue: accept) else { throw Malformed() }
-            spec.accept = c
+            if let c = CharacterClass(rawValue: accept) {
+                spec.accept = c
+            } else {
+                guard accept.count == 1, spec.definitions?[accept.first!] != nil else { throw Malformed() }
+                spec.acceptDefinition = accept.first
+            }
         }
         spec.separator = try optional(object["separator"], String.self)
         spec.minLength = try optional(object["minLength"], Int.self)
@@ -210,6 +218,8 @@ enum VectorSpec {
         }
         spec.order = try optional(object["order"], String.self)
         spec.region = try optional(object["region"], String.self)
+        spec.overwrite = try optional(object["overwrite"], Bool.self)
+        spec.rightToLeft = try optional(object["rightToLeft"], Bool.self)
         return spec
     }
 

@@ -214,6 +214,23 @@ final class DiagnosticsSchedulingTests: XCTestCase {
         XCTAssertEqual(take("workspace/diagnostic/refresh").count, 0, "after text changes the client pulls by itself")
     }
 
+    func testAPullClientWithoutRefreshSupport_isPushedTo_soAFieldOpenedEmptyShowsItsHintWithoutAnEdit() {
+        let result = initialize(capabilities: ["textDocument": ["diagnostic": [:]], "workspace": ["applyEdit": true]])
+        XCTAssertNil(result["capabilities"]?["diagnosticProvider"], "nothing to pull: it would never be asked again")
+        XCTAssertEqual(result["capabilities"]?["experimental"]?["maskd"]?["diagnostics"], "push")
+        notify("textDocument/didOpen", ["textDocument": ["uri": .string(uri), "languageId": "plaintext", "version": 1,
+                                                         "text": "Card: "]])
+        request("workspace/executeCommand", ["command": "maskd.openField", "arguments": [[
+            "textDocument": ["uri": .string(uri)], "range": ClientDocument.range(0, 6, 0, 6), "mask": ["preset": "card"]]]])
+        now += 250
+        server.publishChanges()
+        let pushed = take("textDocument/publishDiagnostics")
+        XCTAssertEqual(pushed.count, 1)
+        XCTAssertEqual(pushed.first?["diagnostics"]?.arrayValue?.count, 1)
+        XCTAssertEqual(pushed.first?["diagnostics"]?[0]?["code"], "incomplete")
+        XCTAssertEqual(pushed.first?["diagnostics"]?[0]?["range"], ClientDocument.range(0, 6, 0, 6))
+    }
+
     func testPull_chosenByOption_withoutTheCapability_andPushChosenOverIt() {
         let pulled = initialize(options: ["diagnostics": "pull"])
         XCTAssertNotNil(pulled["capabilities"]?["diagnosticProvider"])

@@ -51,7 +51,11 @@ final class FieldRuleTests: XCTestCase {
                     clientName: String? = "maskd tests") -> JSONValue {
         var options: JSONObject = ["diagnosticsDelay": 0]
         if let rules { options["rules"] = rules }
-        if plain { options["edits"] = "applyEdit" }
+        if plain {
+            options["edits"] = "applyEdit"
+            // Held edits go once a read's messages are handled: a test need not wait for them.
+            options["applyEditDelay"] = 0
+        }
         var params: JSONObject = [
             "processId": .int(Int64(getpid())),
             "workspaceFolders": [["uri": .string(folderURI), "name": "w"]],
@@ -120,6 +124,18 @@ final class FieldRuleTests: XCTestCase {
         // The `.env` rule: `*.env` (no `/`) matches the file's name in any folder, `.env` included.
         let (env, _) = open("sub/.env", "CARD=4111111111111111\nOTHER=4111111111111111")
         XCTAssertEqual(env.document.text, "CARD=4111 1111 1111 1111\nOTHER=4111111111111111")
+    }
+
+    func testPostalRule_opensAPostalCodeFieldOfItsRegion_asThePersonTypes() throws {
+        try writeRulesFile([["files": "**/*.yaml", "match": "^\\s*postcode:\\s*(.*)$",
+                             "mask": ["preset": "postal", "region": "GB"]]])
+        initialize()
+        let (editor, _) = open("people/ann.yaml", "name: Ann\npostcode: sw1a1aa\n")
+        XCTAssertEqual(editor.document.text, "name: Ann\npostcode: SW1A 1AA\n")
+        editor.document.cursor = (2, 0)
+        editor.type("postcode: m34a")
+        XCTAssertEqual(editor.document.lines[2], "postcode: M3 4A", "regrouped as the code became clear")
+        XCTAssertEqual(editor.document.cursor.character, editor.document.lines[2].utf16.count)
     }
 
     func testGlobThatExcludes_andLanguages_openNothingThere() throws {

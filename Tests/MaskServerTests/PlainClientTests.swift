@@ -60,8 +60,9 @@ final class PlainClientTests: XCTestCase {
         XCTAssertEqual(client.takeDiagnostics(editor.document.uri).last?.diagnostics, [])
         XCTAssertEqual(editor.fields[0]?["valid"], true)
 
-        // A phone number on the next line, with the keys sent faster than the edits come back: the
-        // edit for an older version is refused by the editor, the newer one covers both keys.
+        // A phone number on the next line, with the keys sent faster than the edits come back: the edits of the
+        // keys before the last are replaced by the newer ones unsent, or (read apart) refused by the editor as
+        // for an older version; the last one covers them all.
         editor.document.cursor = (1, 5)
         client.call("workspace/executeCommand", [
             "command": "maskd.openField",
@@ -71,7 +72,7 @@ final class PlainClientTests: XCTestCase {
         editor.type("5551")
         editor.type("2")
         let answered = editor.answerApplyEdits()
-        XCTAssertEqual(answered.count, 5, "one edit per key; the editor refuses the four older ones")
+        XCTAssertTrue((1...5).contains(answered.count), "at most one edit per key: \(answered.count)")
         XCTAssertEqual(editor.document.lines[1], "Tel: +1 (555) 12")
         editor.type("34567")
         editor.answerApplyEdits()
@@ -87,7 +88,7 @@ final class PlainClientTests: XCTestCase {
         ])
         editor.document.cursor = (0, 5)
         editor.type("5")
-        client.sync()
+        client.settle()
         let request = client.takeRequests("workspace/applyEdit")
         XCTAssertEqual(request.count, 1)
         XCTAssertNil(request.first?["params"]?["label"], "a keystroke's edit has no label to show")

@@ -217,7 +217,9 @@ class Session:
                 return message
 
     def sync(self):
-        """Handles everything the daemon sent before the answer to a cheap request."""
+        """Handles everything the daemon sent before the answer to a cheap request; twice, since what it sends once a
+        read's messages are handled (a plain client's held edits) may follow the first answer, never the second."""
+        self.request("maskd/fields", {"textDocument": {"uri": next(iter(self.documents))}})
         self.request("maskd/fields", {"textDocument": {"uri": next(iter(self.documents))}})
 
     def handle(self, message):
@@ -337,7 +339,8 @@ def plugin_session(binary):
 
 def plain_session(binary):
     """A client without a plugin: formatting arrives as versioned workspace/applyEdit."""
-    s = Session(binary, "plain", initialization_options={"edits": "applyEdit", "diagnosticsDelay": 0})
+    s = Session(binary, "plain", initialization_options={"edits": "applyEdit", "diagnosticsDelay": 0,
+                                                            "applyEditDelay": 0})
     form = s.open("file:///plain.txt", "Card: \nId: 110105194912310021")
     s.request("workspace/executeCommand", {"command": "maskd.openField", "arguments": [
         {"textDocument": {"uri": form.uri}, "range": form.line_range(0, 6, 6), "mask": {"preset": "card"}}]})

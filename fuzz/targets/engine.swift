@@ -153,6 +153,14 @@ func makeSpec(_ source: inout ByteSource, nested: Bool = false) -> MaskSpec {
     spec.placeholderChar = source.pick(["_", "0", "•"])
   }
   if case .pattern = spec.form, source.chance(200) { spec.blocks = makeBlocks(&source) }
+  // The modes (masks.md, "Modes"): each drawn on its own, on any form (where one does not apply, the mask is refused).
+  let modes = source.byte()
+  if modes & 1 != 0 { spec.overwrite = modes & 2 != 0 }
+  if modes & 4 != 0 { spec.rightToLeft = modes & 8 != 0 }
+  if modes & 16 != 0 {
+    spec.definitions = [source.pick(["H", "h", "0", "#", "é"]): source.pick(["[0-9A-F]", "[a-z]?", "\\d", ".", "[^-]?", "x", "[a-"])]
+    if modes & 32 != 0 { spec.acceptDefinition = spec.definitions?.keys.first }
+  }
   if spec.form == .preset("date"), source.chance(128) { spec.order = source.pick(["ymd", "dmy", "mdy", "ydm"]) }
   if spec.form == .preset("phone") {
     // The phone preset takes no option but its region.
@@ -321,7 +329,9 @@ struct Session {
     let enteredBefore = enteredCount(mask, before)
     let result = mask.apply(.insert(inserted, at: selection), to: text)
     accept(result, step: step)
-    guard checksContent, countsEntered(mask), collapsed, !inserted.contains(where: { matchesLiteral(mask, $0) }) else { return }
+    // Overwrite replaces entered characters by design: its count is checked by the engine's tests, not here.
+    guard checksContent, countsEntered(mask), collapsed, mask.spec.overwrite != true,
+          !inserted.contains(where: { matchesLiteral(mask, $0) }) else { return }
     let enteredAfter = enteredCount(mask, result)
     // `rejected` and `overflow` are strings: characters cut apart can join into one there (two regional indicators
     // become a flag), so how many they stand for lies between their counts of characters and of scalars.
@@ -357,6 +367,13 @@ struct Session {
   func checkTypingEqualsPasting() {
     guard checksContent, case .slots(let program) = mask.kind, text.count <= 24 else { return }
     guard !program.elements.contains(where: { $0.literal.map(program.fitsSomeSlot) ?? false }) else { return }
+    // A right-to-left field takes each key typed at its end into its last slot first: typing equals pasting only where
+    // every slot takes the same characters (engine.md, "Modes"), and with overwrite not at all.
+    if mask.rightToLeftNotation != nil {
+      guard mask.spec.overwrite != true, Set(program.elements.compactMap(\.slotClass)).count == 1 else { return }
+    }
+    // Right to left, the keys are the entered characters: a literal typed after them lands at the field's end.
+    let text = mask.rightToLeftNotation == nil ? text : String(mask.entered(text, caret: 0).raw)
     let empty = mask.format("")
     var typed = empty
     for key in text {

@@ -10,8 +10,9 @@ enum FormCompiler {
     ///
     /// At each place of the pattern the longest block name that stands there wins; then the slot
     /// character; anything else is a literal.
-    static func pattern(_ pattern: String, slot: Character, accept: SlotClass,
-                        blocks named: [String: BlockSpec] = [:]) throws -> (elements: [Element], blocks: [Block]) {
+    /// - Parameter definitions: the mask's own slot characters: each stands for a slot of its class.
+    static func pattern(_ pattern: String, slot: Character, accept: SlotClass, blocks named: [String: BlockSpec] = [:],
+                        definitions: [Character: (SlotClass, Bool)] = [:]) throws -> (elements: [Element], blocks: [Block]) {
         if pattern.isEmpty { throw MaskError("empty pattern", offset: 0) }
         let names = named.keys.sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
         if names.contains(where: \.isEmpty) { throw MaskError("blocks: a block name must not be empty") }
@@ -31,6 +32,9 @@ enum FormCompiler {
                 i += nameChars[n].count
             } else if chars[i] == slot {
                 elements.append(Element(kind: .slot(accept), offset: i))
+                i += 1
+            } else if let (slotClass, optional) = definitions[chars[i]] {
+                elements.append(Element(kind: .slot(slotClass), isOptional: optional, offset: i))
                 i += 1
             } else {
                 elements.append(Element(kind: .literal(chars[i]), offset: i))
@@ -188,7 +192,7 @@ enum ProgramChecks {
     /// The most elements a mask may compile to; a field is a line a person types, not a file.
     static let maximumElements = 4096
 
-    static func check(_ elements: [Element], letterCase: LetterCase? = nil) throws {
+    static func check(_ elements: [Element], letterCase: LetterCase? = nil, definitions: [SlotDefinition] = []) throws {
         guard elements.contains(where: \.isSlot) else {
             throw MaskError("the mask has no slot to fill", offset: 0)
         }
@@ -196,19 +200,24 @@ enum ProgramChecks {
             throw MaskError("the mask is too long: \(elements.count) elements, at most \(maximumElements)",
                             offset: elements[maximumElements].offset)
         }
-        try checkAmbiguity(elements, letterCase: letterCase)
+        try checkAmbiguity(elements, letterCase: letterCase, definitions: definitions)
     }
 
     /// Refuses an optional slot followed, through optional slots only, by a required slot that
     /// takes some of the same characters: reading such a mask again would not be idempotent.
-    static func checkAmbiguity(_ elements: [Element], letterCase: LetterCase? = nil) throws {
+    static func checkAmbiguity(_ elements: [Element], letterCase: LetterCase? = nil,
+                               definitions: [SlotDefinition] = []) throws {
+        func fits(_ c: Character, _ slotClass: SlotClass) -> Bool {
+            if case .defined(let i) = slotClass { return definitions[Int(i)].fit(c, letterCase: letterCase) != nil }
+            return slotClass.fit(c, letterCase: letterCase) != nil
+        }
         // A literal that an optional (or `…`) slot before it takes, with only optional slots
         // between: shown, it would be read back into the slot (`[9a]ab`, `[A…]x`).
         for i in elements.indices {
             guard let slotClass = elements[i].slotClass, elements[i].isOptional else { continue }
             var j = i + 1
             while j < elements.count, elements[j].isSlot, elements[j].isOptional { j += 1 }
-            if j < elements.count, let literal = elements[j].literal, slotClass.fit(literal, letterCase: letterCase) != nil {
+            if j < elements.count, let literal = elements[j].literal, fits(literal, slotClass) {
                 throw MaskError(
                     "ambiguous mask: the optional slot at offset \(elements[i].offset) takes the literal '\(literal)' at "
                         + "offset \(elements[j].offset) that follows it; make the slot required or escape the choice "
@@ -223,7 +232,7 @@ enum ProgramChecks {
             while j < elements.count, let laterClass = elements[j].slotClass {
                 let later = elements[j]
                 if !later.isOptional {
-                    if overlap(firstClass, laterClass) {
+                    if overlap(firstClass, laterClass, definitions: definitions, fits: fits) {
                         throw MaskError(
                             "ambiguous mask: the optional slot at offset \(first.offset) is followed by a required "
                                 + "slot at offset \(later.offset) that takes the same characters; put a literal "
@@ -237,8 +246,21 @@ enum ProgramChecks {
         }
     }
 
-    static func overlap(_ a: SlotClass, _ b: SlotClass) -> Bool {
+    static func overlap(_ a: SlotClass, _ b: SlotClass, definitions: [SlotDefinition] = [],
+                        fits: (Character, SlotClass) -> Bool) -> Bool {
         if a == b || a == .any || b == .any { return true }
+        if a.isDefined || b.isDefined {
+            // A definition meets another class when some ASCII character fits both; past ASCII, a digit is
+            // stored as ASCII, so only a letter or another character could meet, and that is assumed.
+            if (0x21..<0x7F).contains(where: { fits(Character(Unicode.Scalar(UInt8($0))), a)
+                && fits(Character(Unicode.Scalar(UInt8($0))), b) }) { return true }
+            func asciiOnly(_ c: SlotClass) -> Bool {
+                if case .defined(let i) = c { return definitions[Int(i)].set.ranges.allSatisfy { $0.upperBound < 128 } }
+                return false
+            }
+            if asciiOnly(a) || asciiOnly(b) { return false }
+            return a != .digit && b != .digit && a != .digitX && b != .digitX
+        }
         switch (a, b) {
         // `X` is a letter, so only plain digits and letters never meet.
         case (.letter, .digit), (.digit, .letter): return false

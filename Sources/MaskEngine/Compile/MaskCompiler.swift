@@ -7,12 +7,15 @@ enum MaskCompiler {
         if spec.order != nil, spec.form != .preset("date") {
             throw MaskError("'order' applies only to the date preset")
         }
-        if spec.region != nil, spec.form != .preset("phone") {
-            throw MaskError("'region' applies only to the phone preset")
+        if spec.region != nil, spec.form != .preset("phone"), spec.form != .preset("postal") {
+            throw MaskError("'region' applies only to the phone and postal presets")
         }
+        try checkModes(spec)
         switch spec.form {
         case .preset("phone"):
             return Mask(spec: spec, kind: .phone(try PhoneField(spec)), checks: ValueChecks())
+        case .preset("postal"):
+            return Mask(spec: spec, kind: .postal(try PostalField(spec)), checks: ValueChecks())
         case .preset(let name):
             let expanded = try Presets.expand(name, options: spec)
             let checks = try valueChecks(expanded)
@@ -35,6 +38,9 @@ enum MaskCompiler {
             if alternatives.isEmpty { throw MaskError("'oneOf' needs at least one mask") }
             var programs: [Program] = []
             for (i, alternative) in alternatives.enumerated() {
+                if alternative.rightToLeft == true {
+                    throw MaskError("oneOf[\(i)]: 'rightToLeft' does not apply to the alternatives of a oneOf")
+                }
                 if alternative.regex != nil || alternative.validate != nil {
                     throw MaskError("oneOf[\(i)]: 'regex' and 'validate' go on the oneOf, not on its alternatives")
                 }
@@ -44,8 +50,8 @@ enum MaskCompiler {
                     switch inner.kind {
                     case .slots(let program): programs.append(program)
                     case .oneOf(let nested): programs.append(contentsOf: nested)
-                    case .number, .dynamic, .phone:
-                        throw MaskError("only slot masks can be alternatives, not number masks or the card, iban and phone presets")
+                    case .number, .dynamic, .phone, .postal:
+                        throw MaskError("only slot masks can be alternatives, not number masks or the card, iban, phone and postal presets")
                     }
                 } catch let error as MaskError {
                     throw MaskError("oneOf[\(i)]: \(error.message)", offset: error.offset)
@@ -54,26 +60,113 @@ enum MaskCompiler {
             return Mask(spec: spec, kind: .oneOf(programs), checks: checks)
         default:
             let (elements, blocks) = try self.elementsAndBlocks(spec)
-            try ProgramChecks.check(elements, letterCase: spec.letterCase)
-            return Mask(spec: spec, kind: .slots(makeProgram(elements, spec, blocks: blocks)), checks: try valueChecks(spec))
+            let definitions = try self.definitions(spec)
+            try ProgramChecks.check(elements, letterCase: spec.letterCase, definitions: definitions)
+            let checks = try valueChecks(spec)
+            if spec.rightToLeft == true {
+                let mirrored = try RightToLeft.mirroredElements(elements, blocks: blocks)
+                try ProgramChecks.check(mirrored, letterCase: spec.letterCase, definitions: definitions)
+                // Overwrite is applied in reading order, by `Mask.applyRightToLeft`, never by the reversed program.
+                var reversedSpec = spec
+                reversedSpec.overwrite = false
+                let program = makeProgram(mirrored, reversedSpec, blocks: blocks, reversed: true)
+                return Mask(spec: spec, kind: .slots(program), checks: RightToLeft.mirroredChecks(checks),
+                            rightToLeft: Program.canonicalNotation(elements, definitions: definitions))
+            }
+            return Mask(spec: spec, kind: .slots(makeProgram(elements, spec, blocks: blocks)), checks: checks)
         }
+    }
+
+    /// The forms each mode applies to: overwrite to every slot mask (presets of slots and `oneOf`
+    /// included), right-to-left and definitions to the four slot forms (definitions also to `oneOf`,
+    /// whose alternatives take them).
+    private static func checkModes(_ spec: MaskSpec) throws {
+        let slotForm: Bool
+        switch spec.form {
+        case .notation, .pattern, .groups, .separatorAt: slotForm = true
+        default: slotForm = false
+        }
+        if spec.rightToLeft == true, !slotForm {
+            throw MaskError("'rightToLeft' applies to the notation, pattern, groups and separatorAt forms")
+        }
+        if spec.definitions != nil, !slotForm, !isOneOf(spec) {
+            throw MaskError("'definitions' applies to the notation, pattern, groups and separatorAt forms")
+        }
+        if spec.acceptDefinition != nil, spec.definitions == nil {
+            throw MaskError("'accept' names a definition, but the mask has no 'definitions'")
+        }
+        if spec.overwrite == true {
+            switch spec.form {
+            case .number, .preset("amount"), .preset("phone"):
+                throw MaskError("'overwrite' applies to slot masks, not to number masks or the phone preset")
+            default: break
+            }
+        }
+    }
+
+    private static func isOneOf(_ spec: MaskSpec) -> Bool {
+        if case .oneOf = spec.form { return true }
+        return false
+    }
+
+    /// The mask's own slot characters, in the order of their names (`SlotClass.defined(i)` is the i-th).
+    static func definitions(_ spec: MaskSpec) throws -> [SlotDefinition] {
+        guard let defined = spec.definitions else { return [] }
+        if defined.count > maximumDefinitions {
+            throw MaskError("definitions: at most \(maximumDefinitions) slot characters, got \(defined.count)")
+        }
+        return try defined.keys.sorted().map { name in
+            do {
+                return try SlotDefinition(name: name, defined[name]!)
+            } catch let error as MaskError where SlotDefinition.reserved.contains(name) {
+                // The offset of the first place the mask uses the character, where the clash is.
+                var text = ""
+                switch spec.form {
+                case .notation(let notation): text = notation
+                case .pattern(let pattern): text = pattern
+                default: break
+                }
+                throw MaskError(error.message, offset: text.firstIndex(of: name).map { text.distance(from: text.startIndex, to: $0) } ?? 0)
+            }
+        }
+    }
+
+    /// The most definitions a mask may have (each is a slot class of its program).
+    static let maximumDefinitions = 64
+
+    /// The class `accept` names for the slots of `pattern`, `groups` and `separatorAt`.
+    private static func acceptClass(_ spec: MaskSpec) throws -> SlotClass {
+        if let name = spec.acceptDefinition {
+            guard let i = try definitions(spec).firstIndex(where: { $0.name == name }) else {
+                throw MaskError("'accept' names '\(name)', which 'definitions' does not define")
+            }
+            return .defined(UInt8(i))
+        }
+        return SlotClass(spec.accept ?? .digits)
     }
 
     /// The elements of the slot forms, and the blocks of a `pattern`'s.
     static func elementsAndBlocks(_ spec: MaskSpec) throws -> (elements: [Element], blocks: [Block]) {
         if case .pattern(let pattern) = spec.form {
-            return try FormCompiler.pattern(pattern, slot: spec.slot ?? "#", accept: SlotClass(spec.accept ?? .digits),
-                                            blocks: spec.blocks ?? [:])
+            let defined = try definitions(spec)
+            var slots: [Character: (SlotClass, Bool)] = [:]
+            for (i, definition) in defined.enumerated() { slots[definition.name] = (.defined(UInt8(i)), definition.isOptional) }
+            return try FormCompiler.pattern(pattern, slot: spec.slot ?? "#", accept: try acceptClass(spec),
+                                            blocks: spec.blocks ?? [:], definitions: slots)
         }
         return (try elements(spec), [])
     }
 
     /// The elements of the slot forms (a `pattern`'s blocks become plain slots: see `elementsAndBlocks`).
     static func elements(_ spec: MaskSpec) throws -> [Element] {
-        let accept = SlotClass(spec.accept ?? .digits)
+        let accept = try acceptClass(spec)
         switch spec.form {
         case .notation(let notation):
-            return try NotationCompiler.compile(notation)
+            var defined: [Character: (index: UInt8, optional: Bool)] = [:]
+            for (i, definition) in try definitions(spec).enumerated() {
+                defined[definition.name] = (UInt8(i), definition.isOptional)
+            }
+            return try NotationCompiler.compile(notation, definitions: defined)
         case .pattern:
             return try elementsAndBlocks(spec).elements
         case .groups(let sizes):
@@ -89,10 +182,14 @@ enum MaskCompiler {
     }
 
     /// A program over `elements` with the options of `spec`.
-    static func makeProgram(_ elements: [Element], _ spec: MaskSpec, asciiOnly: Bool = false, blocks: [Block] = [])
-        -> Program {
+    /// - Parameter reversed: the program of a right-to-left mask, compiled from its elements reversed.
+    static func makeProgram(_ elements: [Element], _ spec: MaskSpec, asciiOnly: Bool = false, blocks: [Block] = [],
+                            reversed: Bool = false) -> Program {
+        // The definitions were read when the elements were made; reading them again cannot fail.
         Program(elements: elements, eager: spec.eager ?? false, letterCase: spec.letterCase,
-                placeholderChar: spec.placeholderChar ?? "_", asciiOnly: asciiOnly, blocks: blocks)
+                placeholderChar: spec.placeholderChar ?? "_", asciiOnly: asciiOnly, blocks: blocks,
+                overwrite: spec.overwrite ?? false, definitions: (try? definitions(spec)) ?? [],
+                showsOnlyEagerTrailingLiterals: reversed)
     }
 
     /// `alternative` with the options of the enclosing `oneOf` filled in where it has none.
@@ -102,6 +199,9 @@ enum MaskCompiler {
         inner.letterCase = inner.letterCase ?? outer.letterCase
         inner.placeholderChar = inner.placeholderChar ?? outer.placeholderChar
         inner.accept = inner.accept ?? outer.accept
+        inner.overwrite = inner.overwrite ?? outer.overwrite
+        inner.definitions = inner.definitions ?? outer.definitions
+        if inner.accept == nil { inner.acceptDefinition = inner.acceptDefinition ?? outer.acceptDefinition }
         return inner
     }
 

@@ -6,7 +6,9 @@
 /// a block ending in `…`; inside a block each run of one kind keeps its required slots before its
 /// optional ones. Linear in the notation's length.
 enum NotationCompiler {
-    static func compile(_ notation: String) throws -> [Element] {
+    /// - Parameter definitions: the mask's own slot characters, by the character, with their class's index.
+    static func compile(_ notation: String, definitions: [Character: (index: UInt8, optional: Bool)] = [:])
+        throws -> [Element] {
         let chars = Array(notation)
         if chars.isEmpty { throw MaskError("empty mask", offset: 0) }
         var elements: [Element] = []
@@ -53,6 +55,8 @@ enum NotationCompiler {
                         blockRepeat = (i, true)
                     } else if let slot = slotElement(s, offset: i) {
                         block.append(slot)
+                    } else if let defined = definitions[s] {
+                        block.append(Element(kind: .slot(.defined(defined.index)), isOptional: defined.optional, offset: i))
                     } else if s == "[" {
                         throw MaskError("'[' inside a slot block (unclosed '[' at offset \(open))", offset: i)
                     } else {
@@ -142,7 +146,7 @@ extension Program {
     // Not optimised: Swift 6.3.1's CopyPropagation pass crashes on this function in release builds ("Found outside
     // of lifetime use"), and it runs once per compiled mask, never per keystroke.
     @_optimize(none)
-    static func canonicalNotation(_ elements: [Element]) -> String {
+    static func canonicalNotation(_ elements: [Element], definitions: [SlotDefinition] = []) -> String {
         var out = ""
         var i = 0
         while i < elements.count {
@@ -154,7 +158,7 @@ extension Program {
                     let slot = elements[i]
                     i += 1
                     guard slot.repeats else {
-                        out.append(slotCharacter(slot))
+                        out.append(slotCharacter(slot, definitions))
                         previous = slot
                         continue
                     }
@@ -184,8 +188,9 @@ extension Program {
         return out
     }
 
-    private static func slotCharacter(_ slot: Element) -> Character {
+    private static func slotCharacter(_ slot: Element, _ definitions: [SlotDefinition]) -> Character {
         switch (slot.slotClass!, slot.isOptional) {
+        case (.defined(let i), _): return definitions[Int(i)].name
         case (.digit, false): return "0"
         case (.digit, true): return "9"
         case (.letter, false): return "A"

@@ -178,6 +178,10 @@ extension Program {
                 return EditOutcome(layout: d.layout, caret: e, cuts: read.cuts, refused: true,
                                    original: replayable ? cells : [], keptBefore: k0, afterFrom: k1, inserted: inserted)
             }
+            // Overwrite: typed or pasted at a caret, the text replaces as many entered characters after the caret
+            // as it brought in; over a selection it replaces the selection only, as insertion does.
+            let replaced = overwrite && s == e ? min(newCells.count - k0, cells.count - k1) : 0
+            let k1 = k1 + replaced
             var outcome = EditOutcome(layout: Layout(), caret: e, cuts: read.cuts, original: replayable ? cells : [],
                                       keptBefore: k0, afterFrom: k1, inserted: replayable ? inserted : [])
             if k1 == cells.count {

@@ -188,10 +188,10 @@ extension UInt8: FieldUnit {
     func fit(_ slotClass: SlotClass, _ letterCase: LetterCase?) -> UInt8? {
         switch self {
         case 0x30...0x39:
-            return slotClass == .letter ? nil : self
+            return slotClass == .letter || slotClass.isDefined ? nil : self
         case 0x41...0x5A, 0x61...0x7A:
             switch slotClass {
-            case .digit: return nil
+            case .digit, .defined: return nil
             case .digitX: return (self == 0x58 || self == 0x78) ? 0x58 : nil
             case .letter, .alnum, .any:
                 switch letterCase {

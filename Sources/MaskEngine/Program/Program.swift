@@ -8,10 +8,20 @@ final class Program: @unchecked Sendable {
     let elements: [Element]
     let eager: Bool
     let letterCase: LetterCase?
+    /// A character typed at a caret replaces the entered character at or after it (`Protocol/engine.md`, modes).
+    let overwrite: Bool
+    /// The mask's own slot classes (`SlotClass.defined(i)` is `definitions[i]`), and what each stores for an
+    /// ASCII byte (0: nothing).
+    let definitions: [SlotDefinition]
+    private let definedASCII: [[UInt8]]
     /// Slots store ASCII only: a character whose stored form is not ASCII fits no slot (the IBAN,
     /// whose letters are A-Z; digits of other scripts still become ASCII digits).
     let asciiOnly: Bool
     let placeholderChar: Character
+    /// Literals after the last entered character show only when `eager`: a right-to-left mask's reversed
+    /// program, whose trailing literals are the leading ones of the text, which a person never types after
+    /// the characters they lead (so typing and pasting give the same field).
+    let showsOnlyEagerTrailingLiterals: Bool
     /// The canonical bracket notation.
     let notation: String
     /// `literalsBefore[e]`: how many literal elements stand before element `e`; with the cell
@@ -73,15 +83,20 @@ final class Program: @unchecked Sendable {
     private let placeholderFrom: [String]
 
     init(elements: [Element], eager: Bool, letterCase: LetterCase?, placeholderChar: Character, asciiOnly: Bool = false,
-         blocks: [Block] = []) {
+         blocks: [Block] = [], overwrite: Bool = false, definitions: [SlotDefinition] = [],
+         showsOnlyEagerTrailingLiterals: Bool = false) {
         self.elements = elements
+        self.showsOnlyEagerTrailingLiterals = showsOnlyEagerTrailingLiterals
+        self.overwrite = overwrite
+        self.definitions = definitions
+        definedASCII = definitions.map { $0.asciiTable(letterCase: letterCase) }
         self.blocks = blocks
         slotInfo = elements.map { SlotInfo(slotClass: $0.slotClass, isOptional: $0.isOptional, repeats: $0.repeats, block: $0.block) }
         self.eager = eager
         self.letterCase = letterCase
         self.asciiOnly = asciiOnly
         self.placeholderChar = placeholderChar
-        self.notation = Program.canonicalNotation(elements)
+        self.notation = Program.canonicalNotation(elements, definitions: definitions)
         var before = [Int](repeating: 0, count: elements.count + 1)
         var count = 0
         for (i, element) in elements.enumerated() {
@@ -105,8 +120,12 @@ final class Program: @unchecked Sendable {
             if let c = element.slotClass, !classes.contains(c) { classes.append(c) }
         }
         slotClasses = classes
+        let definedASCII = definedASCII
         let fitting = (0..<128).map { b in
-            classes.contains { UInt8(b).fit($0, letterCase) != nil }
+            classes.contains { slotClass in
+                if case .defined(let i) = slotClass { return definedASCII[Int(i)][b] != 0 }
+                return UInt8(b).fit(slotClass, letterCase) != nil
+            }
         }
         bytesFittingSomeSlot = fitting
         // The byte path never holds a byte over 0x7F; the table covers them so that no lookup needs a check.
@@ -137,7 +156,7 @@ final class Program: @unchecked Sendable {
             // What follows a `…` slot with slots after it is never reached: it is neither missing nor drawn.
             guard e < reached else { continue }
             missing[e] = missing[e + 1] + ((element.isRequiredSlot || element.isExtracted) ? 1 : 0)
-            next[e] = element.slotClass?.kind ?? next[e + 1]
+            next[e] = Program.kind(of: element.slotClass, definitions) ?? next[e + 1]
             if element.isSlot {
                 if !element.repeats { tail.append(contentsOf: placeholderBytes.reversed()) }
             } else {
@@ -151,7 +170,7 @@ final class Program: @unchecked Sendable {
         nextFrom = next
         placeholderFrom = tails
         let required = elements[..<reached].filter { $0.isRequiredSlot || $0.isExtracted }
-        let digitsOnly = required.allSatisfy { $0.slotClass == .digit || $0.slotClass == .digitX }
+        let digitsOnly = required.allSatisfy { Program.kind(of: $0.slotClass, definitions) == .digit }
         missingProblems = (0...required.count).map { n in
             let noun = digitsOnly ? (n == 1 ? "digit" : "digits") : (n == 1 ? "character" : "characters")
             return ["\(n) more \(noun) needed"]
@@ -176,8 +195,32 @@ final class Program: @unchecked Sendable {
     /// What a slot of `slotClass` stores for `c`, or nil when it does not fit.
     @inline(__always)
     func fitted<U: FieldUnit>(_ c: U, _ slotClass: SlotClass) -> U? {
+        if case .defined(let i) = slotClass { return fittedDefined(c, Int(i)) }
         guard let stored = c.fit(slotClass, letterCase) else { return nil }
         return !asciiOnly || stored.isASCII ? stored : nil
+    }
+
+    private func fittedDefined<U: FieldUnit>(_ c: U, _ i: Int) -> U? {
+        if let byte = c.asciiByte {
+            let stored = definedASCII[i][Int(byte)]
+            return stored == 0 ? nil : U.unit(Character(Unicode.Scalar(stored)))
+        }
+        guard let stored = definitions[i].fit(c.character, letterCase: letterCase) else { return nil }
+        return !asciiOnly || stored.isASCII ? U.unit(stored) : nil
+    }
+
+    /// The kind `next` reports for a slot of `slotClass`.
+    static func kind(of slotClass: SlotClass, _ definitions: [SlotDefinition]) -> SlotKind {
+        if case .defined(let i) = slotClass { return definitions[Int(i)].kind }
+        return slotClass.kind
+    }
+
+    /// The kind of an element's slot class; nil for a literal. (Spelled out rather than as `Optional.map` with a
+    /// closure: Swift 6.3.1's release optimizer crashes on that form here.)
+    static func kind(of slotClass: SlotClass?, _ definitions: [SlotDefinition]) -> SlotKind? {
+        guard let slotClass else { return nil }
+        if case .defined(let i) = slotClass { return definitions[Int(i)].kind }
+        return slotClass.kind
     }
 
     /// No `{}` literal is part of the value: it is the cells' characters.
@@ -380,6 +423,7 @@ extension Program {
 
     /// Applies `eager` and drops a cursor that points inside the cells.
     func settle<U>(_ layout: inout Layout<U>) {
+        if showsOnlyEagerTrailingLiterals { layout.end = layout.cells.last.map { $0.element + 1 } ?? 0 }
         if let last = layout.cells.last {
             layout.end = max(layout.end, last.element + 1)
         }
@@ -549,7 +593,7 @@ extension Program {
         var next = nextFrom[limit]
         // A `…` slot not yet passed still takes characters, even when eager literals follow it.
         if let r = repeatingSlot, r < limit, (layout.cells.last?.element ?? -1) <= r {
-            next = elements[r].slotClass?.kind
+            next = Program.kind(of: elements[r].slotClass, definitions)
         }
         return (missingFrom[limit], next, placeholder(from: limit))
     }

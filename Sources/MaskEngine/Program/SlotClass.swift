@@ -1,9 +1,12 @@
 /// What one slot of a compiled mask accepts.
 ///
 /// Each bracket character names one class: `0`/`9` digit, `A`/`a` letter, `_`/`-` alnum,
-/// `X` digitX, `*` any. Classification has an ASCII fast path because nearly all input is ASCII.
-enum SlotClass: UInt8, Hashable, Sendable {
+/// `X` digitX, `*` any; a mask's own `definitions` are `defined(i)`, the program's definition `i`
+/// (`Program.fitted` asks it). Classification has an ASCII fast path because nearly all input is ASCII.
+enum SlotClass: Hashable, Sendable {
     case digit, letter, alnum, digitX, any
+    /// The program's definition at this index (`Program.definitions`).
+    case defined(UInt8)
 
     init(_ accept: CharacterClass) {
         switch accept {
@@ -15,13 +18,13 @@ enum SlotClass: UInt8, Hashable, Sendable {
         }
     }
 
-    /// The kind `next` reports for this class.
+    /// The kind `next` reports for this class (a definition's is `Program.kind(of:)`).
     var kind: SlotKind {
         switch self {
         case .digit, .digitX: return .digit
         case .letter: return .letter
         case .alnum: return .alnum
-        case .any: return .any
+        case .any, .defined: return .any
         }
     }
 
@@ -34,10 +37,10 @@ enum SlotClass: UInt8, Hashable, Sendable {
         if let ascii = c.asciiValue, c.utf8.count == 1 {
             switch ascii {
             case 0x30...0x39:
-                return self == .letter ? nil : c
+                return self == .letter || self.isDefined ? nil : c
             case 0x41...0x5A, 0x61...0x7A:
                 switch self {
-                case .digit: return nil
+                case .digit, .defined: return nil
                 case .digitX: return (ascii == 0x58 || ascii == 0x78) ? "X" : nil
                 case .letter, .alnum, .any: return Self.applyCase(ascii, letterCase)
                 }
@@ -50,14 +53,20 @@ enum SlotClass: UInt8, Hashable, Sendable {
         return fitSlow(c, letterCase: letterCase)
     }
 
+    /// A definition's class, which only its program can test.
+    var isDefined: Bool {
+        if case .defined = self { return true }
+        return false
+    }
+
     private func fitSlow(_ c: Character, letterCase: LetterCase?) -> Character? {
-        if c.isNewline { return nil }
+        if c.isNewline || isDefined { return nil }
         if let digit = asciiDigit(c) {
             return self == .letter ? nil : digit
         }
         if c.isLetter {
             switch self {
-            case .digit, .digitX: return nil
+            case .digit, .digitX, .defined: return nil
             case .letter, .alnum, .any:
                 // A slot holds one character: a letter whose other case is longer (ß, "SS") stays.
                 let converted: String
@@ -76,7 +85,7 @@ enum SlotClass: UInt8, Hashable, Sendable {
     /// joiner, variation selector, emoji modifier or tag, nor a lone regional indicator (two of
     /// those in a row make one flag). A slot holds one cluster, so one that would merge with the
     /// character before it would break every position after it.
-    private func standsAlone(_ c: Character) -> Bool {
+    func standsAlone(_ c: Character) -> Bool {
         let scalars = c.unicodeScalars
         guard let first = scalars.first else { return false }
         switch first.value {

@@ -50,13 +50,23 @@ public struct MaskSpec: Hashable, Sendable {
     public var order: String?
     /// The `phone` preset: the region of national input (ISO 3166-1 alpha-2); nil: international.
     public var region: String?
+    /// Slot forms: a character typed at the caret replaces the entered character at or after it.
+    public var overwrite: Bool?
+    /// Slot forms: the mask is filled from its end (`[000] [000]` with `1234` shows `1 234`).
+    public var rightToLeft: Bool?
+    /// Slot forms: slot characters of the mask's own, each a one-character class of the `regex`
+    /// subset, optional with a trailing `?` (`"H": "[0-9A-F]"`).
+    public var definitions: [Character: String]?
+    /// `pattern`, `groups`, `separatorAt`: every slot is of this definition's class (instead of `accept`).
+    public var acceptDefinition: Character?
 
     public init(
         _ form: Form, slot: Character? = nil, accept: CharacterClass? = nil, separator: String? = nil,
         minLength: Int? = nil, maxLength: Int? = nil, repeat: Bool? = nil, eager: Bool? = nil,
         letterCase: LetterCase? = nil, regex: String? = nil, validate: [String]? = nil,
         placeholderChar: Character? = nil, blocks: [String: BlockSpec]? = nil, order: String? = nil,
-        region: String? = nil
+        region: String? = nil, overwrite: Bool? = nil, rightToLeft: Bool? = nil,
+        definitions: [Character: String]? = nil
     ) {
         self.form = form
         self.slot = slot
@@ -73,6 +83,9 @@ public struct MaskSpec: Hashable, Sendable {
         self.blocks = blocks
         self.order = order
         self.region = region
+        self.overwrite = overwrite
+        self.rightToLeft = rightToLeft
+        self.definitions = definitions
     }
 
     /// The plain string form: bracket notation with no options.

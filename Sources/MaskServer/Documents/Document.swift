@@ -577,7 +577,9 @@ final class Document {
     /// - Returns: what to send as `maskd/didFormat`, or nil when no person's change touched a field.
     /// - Throws: `ChangeRefusal` when the version is stale or a range impossible; the document
     ///   is then exactly as before, and marked suspect until a full-content change.
-    func apply(_ changes: [ContentChange], version newVersion: Int) throws -> FormatReport? {
+    /// - Parameter echoes: whether the pending edits were sent, so that the change may echo them; when not, every
+    ///   change is the person's and the fields of the pending edits are read afresh with it.
+    func apply(_ changes: [ContentChange], version newVersion: Int, echoes: Bool = true) throws -> FormatReport? {
         guard newVersion > version else {
             suspect = true
             throw ChangeRefusal.staleVersion(got: newVersion, current: version)
@@ -618,7 +620,7 @@ final class Document {
                 scalarChange = diffed
             }
             // The editor echoing edits the daemon proposed?
-            if !pendingCopy.isEmpty, let echo = matchEcho(scalarChange, &pendingCopy) {
+            if echoes, !pendingCopy.isEmpty, let echo = matchEcho(scalarChange, &pendingCopy) {
                 for edit in echo.reversed() {
                     let window = lines.window(from: ScalarPosition(line: edit.line, column: edit.start),
                                               to: ScalarPosition(line: edit.line, column: edit.end))

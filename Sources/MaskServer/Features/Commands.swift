@@ -38,7 +38,7 @@ extension Server {
                 try openFieldOutcome(uri: open.uri, version: open.version, range: open.range, spec: open.spec,
                                      mask: open.mask, id: open.field, force: open.force)
             }
-            applyEdits(uri: open.uri, version: document.version, outcome.edits, label: "maskd: open field")
+            applyEdits(uri: open.uri, version: document.version, outcome.edits, what: "open field")
             fieldsChanged(open.uri)
             return .null
         case CloseFieldCommand.name:

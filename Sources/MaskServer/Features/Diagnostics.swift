@@ -201,6 +201,7 @@ extension Server {
     /// timer of the daemon, with no thread.
     public var millisecondsUntilDue: Int? {
         var soonest = inlayHintRefreshDue
+        if let due = heldEditsDue, due < soonest ?? .max { soonest = due }
         for record in diagnosticsState.values {
             if let due = record.due, due < soonest ?? .max { soonest = due }
         }
@@ -227,6 +228,7 @@ extension Server {
     /// a person typing) publishes once, after it.
     public func publishChanges() {
         let now = clock()
+        sendHeldEdits(now: now)
         let quietAt = now + UInt64(client.diagnosticsDelay)
         if inlayHintsTouched {
             inlayHintsTouched = false

@@ -6,6 +6,7 @@ extension Server {
         if documents[uri] != nil {
             report(.warn, "textDocument/didOpen: '\(uri)' was already open; it is replaced and its fields closed")
         }
+        heldEdits[uri] = nil
         let document = Document(uri: uri, languageId: languageId, version: version, text: text, encoding: encoding)
         documents[uri] = document
         log.debug("opened \(uri) at version \(version)")
@@ -17,6 +18,7 @@ extension Server {
     }
 
     func closeDocument(uri: String) {
+        heldEdits[uri] = nil
         guard documents.removeValue(forKey: uri) != nil else {
             report(.warn, "textDocument/didClose: '\(uri)' is not open")
             return
@@ -27,7 +29,7 @@ extension Server {
     }
 
     /// Applies a `didChange`; when a person's change touched a field, delivers the edits that
-    /// bring it into form (`maskd/didFormat`, or `workspace/applyEdit` for a plain client).
+    /// bring it into form (`maskd/didFormat`, or `workspace/applyEdit` for a plain client once quiet).
     ///
     /// A refused change (stale version, impossible range) is reported with `window/logMessage`
     /// and leaves the document exactly as it was.
@@ -37,9 +39,13 @@ extension Server {
             return
         }
         let echoExpected = !document.pending.isEmpty
+        // Edits held back were never sent, so nothing in this change is their echo: they are dropped, and the
+        // fields are read afresh with it.
+        let held = heldEdits[uri] != nil
         do {
-            let formatted = try document.apply(changes, version: version)
-            if let formatted { deliver(formatted, uri: uri) }
+            let formatted = try document.apply(changes, version: version, echoes: !held)
+            heldEdits[uri] = nil
+            if let formatted { deliverTyping(formatted, uri: uri) }
             // Diagnostics can only have changed when a field's state did, when an echo completed (they
             // waited for it), or when fields that have diagnostics may have moved.
             documentChanged(uri)

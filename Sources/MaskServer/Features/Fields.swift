@@ -171,7 +171,7 @@ extension Server {
         if !padding.edits.isEmpty {
             deliver(FormatReport(version: document.version, edits: padding.edits, cursor: padding.cursor, fields: [],
                                  rejected: "", overflow: ""),
-                    uri: uri, label: "maskd: close field")
+                    uri: uri, what: "close field")
         }
         fieldsChanged(uri)
         return .null

@@ -39,6 +39,11 @@ extension Server {
         }
         var lines = [heading, ""]
         lines.append("- mask: \(code(state.mask))")
+        if let modes = modeSummary(spec) { lines.append("- typing: " + modes) }
+        if let definitions = spec.definitions, !definitions.isEmpty {
+            let listed = definitions.keys.sorted().map { "\(code(String($0))) = \(code(definitions[$0]!))" }
+            lines.append("- slot definitions: " + listed.joined(separator: ", "))
+        }
         lines.append("- value: " + (state.value.isEmpty ? "(empty)" : code(state.value)))
         lines.append("- complete: \(state.complete ? "yes" : "no") · valid: \(state.valid ? "yes" : "no")")
         if !state.problems.isEmpty { lines.append("- problems: " + escaped(state.problems.joined(separator: "; "))) }
@@ -48,6 +53,15 @@ extension Server {
         }
         if !state.placeholder.isEmpty { lines.append("- still to fill: \(code(state.placeholder))") }
         return lines.joined(separator: "\n")
+    }
+
+    /// How the field takes keys when it is not the default (insertion, left to right): `overwrite`, `right to
+    /// left`, or both; nil for the default.
+    static func modeSummary(_ spec: MaskSpec) -> String? {
+        var modes: [String] = []
+        if spec.overwrite == true { modes.append("overwrite") }
+        if spec.rightToLeft == true { modes.append("right to left") }
+        return modes.isEmpty ? nil : modes.joined(separator: ", ")
     }
 
     /// `text` as a Markdown code span: fenced by one more backtick than its longest run of

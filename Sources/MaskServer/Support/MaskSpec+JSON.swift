@@ -8,7 +8,8 @@ extension MaskSpec {
     static let formKeys = ["notation", "pattern", "groups", "separatorAt", "preset", "oneOf", "number"]
     /// The options allowed beside any form.
     static let optionKeys = ["slot", "accept", "separator", "minLength", "maxLength", "repeat", "eager", "case",
-                             "regex", "validate", "placeholderChar", "blocks", "order", "region"]
+                             "regex", "validate", "placeholderChar", "blocks", "order", "region", "overwrite",
+                             "rightToLeft", "definitions"]
 
     /// Reads a JSON mask: a string (bracket notation) or an object with one form and options.
     /// - Parameter path: where the mask sits in the params, for error messages (`params.mask`).
@@ -55,12 +56,26 @@ extension MaskSpec {
         }
         var spec = MaskSpec(form)
         spec.slot = try character(p, "slot")
-        if let accept = try p.optionalString("accept") {
-            guard let c = CharacterClass(rawValue: accept) else {
-                throw MessageError.invalidParams("\(p.name("accept")): unknown class '\(accept)' (one of "
-                    + CharacterClass.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+        if let definitions = try p.optionalObject("definitions") {
+            var defined: [Character: String] = [:]
+            for key in definitions.object.keys {
+                guard key.count == 1, let c = key.first else {
+                    throw MessageError.invalidParams("\(definitions.name(key)): a definition is named by one character")
+                }
+                defined[c] = try definitions.string(key)
             }
-            spec.accept = c
+            spec.definitions = defined
+        }
+        if let accept = try p.optionalString("accept") {
+            if let c = CharacterClass(rawValue: accept) {
+                spec.accept = c
+            } else if accept.count == 1, let c = accept.first, spec.definitions?[c] != nil {
+                // A one-character `accept` may name one of the mask's own definitions.
+                spec.acceptDefinition = c
+            } else {
+                throw MessageError.invalidParams("\(p.name("accept")): unknown class '\(accept)' (one of "
+                    + CharacterClass.allCases.map(\.rawValue).joined(separator: ", ") + ", or a key of 'definitions')")
+            }
         }
         spec.separator = try p.optionalString("separator")
         spec.minLength = try p.optionalInt("minLength")
@@ -93,6 +108,8 @@ extension MaskSpec {
         }
         spec.order = try p.optionalString("order")
         spec.region = try p.optionalString("region")
+        spec.overwrite = try p.optionalBool("overwrite")
+        spec.rightToLeft = try p.optionalBool("rightToLeft")
         return spec
     }
 

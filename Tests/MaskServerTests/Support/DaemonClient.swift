@@ -213,6 +213,13 @@ final class DaemonClient {
         _ = request("maskd/apply", ["mask": "[0]", "text": ""])
     }
 
+    /// `sync` twice: what the daemon sends once the messages of a read are handled (a plain client's held edits,
+    /// with `applyEditDelay` 0) may follow the first answer, never the second, read after it.
+    func settle() {
+        sync()
+        sync()
+    }
+
     /// Initializes with `encodings` offered (nil: the capability is left out), and `diagnosticsDelay` (0, the
     /// default here: diagnostics go out once the messages of a read are handled; nil: the daemon's default).
     @discardableResult

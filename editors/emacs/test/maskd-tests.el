@@ -451,8 +451,8 @@ STATES is a list of (TEXT CARET); OFFSET is added to each CARET."
       (call-interactively (if (eq maskd-test--driver 'eglot)
                               #'maskd-eglot-field
                             #'maskd-field)))
-    (should (member "phone.us" offered))
-    (should (member "card" offered)))
+    (should (member "phone.us" (all-completions "" offered)))
+    (should (member "card" (all-completions "" offered))))
   (maskd-test--expect "open" "Tel: +1 (555) 123-4567" 22)
   (should (equal maskd-test-phone (plist-get (maskd-field-state) :mask))))
 
@@ -688,6 +688,16 @@ Under eglot, the maskd-eglot command of the same name."
   (maskd-test--keys "C-e")
   (maskd-test--step "8" "Phone: 55512345678" 18))
 
+(maskd-test--deftest prompt-takes-a-space
+  "At the mask prompt SPC inserts a space: `phone GB' opens a GB phone field."
+  (maskd-test--buffer "Tel: ")
+  (goto-char (point-max))
+  (local-set-key (kbd "C-c x") (if (eq maskd-test--driver 'eglot) #'maskd-eglot-field #'maskd-field))
+  (maskd-test--keys "C-c x phone SPC GB RET")
+  (let ((fields (maskd-test--daemon-fields)))
+    (should (= 1 (length fields)))
+    (should (equal "GB" (plist-get (car fields) :region)))))
+
 (maskd-test--deftest undo-keeps-label
   "An undo of typing into a field after a label leaves the label as it was."
   (maskd-test--buffer "Tel: ")
@@ -730,6 +740,20 @@ Under eglot, the maskd-eglot command of the same name."
   (should (equal "Tel: 0121 234 5678" (buffer-string)))
   (should (equal "GB" (plist-get (maskd-field-state) :region)))
   (should (equal "fixed" (plist-get (maskd-field-state) :type))))
+
+(maskd-test--deftest postal-region
+  "`postal GB' opens the postal preset of the region; completion offers the codes."
+  (maskd-test--buffer "Postcode: sw1a1aa")
+  (maskd-test--call 'maskd-field "postal GB")
+  (should (equal "Postcode: SW1A 1AA" (buffer-string)))
+  (should (eq t (plist-get (maskd-field-state) :valid)))
+  (let ((table (maskd--mask-table '("phone" "postal")
+                                  (if (eq maskd-test--driver 'eglot)
+                                      #'maskd-eglot--regions
+                                    #'maskd-preset-regions))))
+    (should (member "postal GB" (all-completions "postal G" table)))
+    (should (= 181 (length (all-completions "postal " table))))
+    (should (equal '("postal") (all-completions "pos" table)))))
 
 (maskd-test--deftest unknown-preset
   "A bare word is a preset name; an unknown one lists the presets."

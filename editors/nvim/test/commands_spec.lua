@@ -20,7 +20,7 @@ H.case('one daemon per Neovim: setup() again reuses it', function()
   H.setup({ presets = { zip = '[00000]' } })
   H.eq(id, client.get().id, 'client id after a second setup()')
   local count = 0
-  for _, c in pairs(vim.lsp.get_active_clients()) do
+  for _, c in pairs((vim.lsp.get_clients or vim.lsp.get_active_clients)()) do
     if c.name == 'maskd' then
       count = count + 1
     end
@@ -120,6 +120,9 @@ H.case('completion of preset names', function()
   H.eq({ 'GA', 'GB', 'GD', 'GE', 'GF', 'GG', 'GH', 'GI', 'GL', 'GM', 'GN', 'GP', 'GQ', 'GR', 'GT', 'GU', 'GW', 'GY' },
     vim.fn.getcompletion('MaskdField phone G', 'cmdline'), 'region codes after phone')
   H.eq({ preset = 'phone', region = 'GB' }, maskd.resolve_mask('phone gb'), 'phone with a region')
+  H.eq({ 'GB', 'GE', 'GF', 'GG', 'GI', 'GL', 'GN', 'GP', 'GR', 'GS', 'GT', 'GU', 'GW' },
+    vim.fn.getcompletion('MaskdField postal g', 'cmdline'), 'the postal preset\'s region codes after postal')
+  H.eq({ preset = 'postal', region = 'GB' }, maskd.resolve_mask('postal gb'), 'postal with a region')
   H.eq(true, vim.tbl_contains(maskd.preset_names(), 'card'), 'card among ' .. vim.inspect(maskd.preset_names()))
 end)
 
@@ -320,6 +323,17 @@ H.case(':checkhealth maskd', function()
   H.eq(true, text:find('client %d+ running') ~= nil, 'health report:\n' .. text)
   H.eq(true, text:find('ERROR') == nil and text:find('WARNING') == nil, 'no error or warning in:\n' .. text)
   H.eq(true, text:find('didChange comes from maskd.sync', 1, true) ~= nil, 'sync reported in:\n' .. text)
+end)
+
+H.case(':checkhealth vim.deprecated: the plugin uses nothing deprecated', function()
+  if vim.fn.has('nvim-0.11') == 0 then
+    return -- the check (and the deprecations it reports) came with 0.11
+  end
+  H.buffer({ '' })
+  vim.cmd('checkhealth vim.deprecated')
+  local text = table.concat(lines(), '\n')
+  vim.cmd('bwipeout!')
+  H.eq(true, text:find('maskd', 1, true) == nil and text:find('WARNING') == nil, 'deprecations reported:\n' .. text)
 end)
 
 H.case(':help maskd', function()

@@ -35,13 +35,20 @@ done
 [ "${#specs[@]}" -gt 0 ] || specs=("$here"/*_spec.lua)
 
 status=0
+total_passed=0 total_failed=0
 for spec in "${specs[@]}"; do
   echo "== $(basename "$spec")"
   # stdin from /dev/null: Neovim must never wait for a terminal. The tests report on
   # stdout; stderr carries Neovim's own messages ("1 change; before #3"), shown on failure.
   messages="$(mktemp)"
-  timeout --kill-after=5 "$limit" nvim --headless --clean -u "$spec" </dev/null 2>"$messages"
-  rc=$?
+  report="$(mktemp)"
+  timeout --kill-after=5 "$limit" nvim --headless --clean -u "$spec" </dev/null 2>"$messages" | tee "$report"
+  rc=${PIPESTATUS[0]}
+  # Each spec ends with "N passed, M failed": the totals are this Neovim's counts.
+  read -r p f < <(sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*/\1 \2/p' "$report" | tail -n 1)
+  total_passed=$((total_passed + ${p:-0}))
+  total_failed=$((total_failed + ${f:-0}))
+  rm -f "$report"
   if [ "$rc" -ne 0 ] && [ -s "$messages" ]; then
     echo "-- Neovim messages:"
     tr '\r' '\n' <"$messages"
@@ -56,5 +63,6 @@ for spec in "${specs[@]}"; do
     status=1
   fi
 done
+echo "$(nvim --version | head -n 1): $total_passed passed, $total_failed failed"
 if [ "$status" -eq 0 ]; then echo "all Neovim tests passed"; else echo "some Neovim tests FAILED"; fi
 exit "$status"

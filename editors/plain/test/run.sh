@@ -19,9 +19,22 @@ if command -v nvim >/dev/null; then
       failed=$((failed + 1))
     fi
   done
+  # Neovim 0.11's own set-up (vim.lsp.enable), with the plugin's lsp/maskd.lua and with a person's vim.lsp.config.
+  if nvim --headless --clean -c 'if has("nvim-0.11") | qall! | else | cquit | endif' 2>/dev/null; then
+    for setup in enable config; do
+      if (cd "$here" && MASKD_SETUP=$setup timeout 60 nvim --headless --clean -u nvim_enable.lua); then
+        passed=$((passed + 1))
+      else
+        failed=$((failed + 1))
+      fi
+    done
+  else
+    echo "skipped: vim.lsp.enable needs Neovim 0.11 ($(nvim --version | head -n 1))"
+    skipped=$((skipped + 2))
+  fi
 else
   echo "skipped: nvim is not installed"
-  skipped=$((skipped + 3))
+  skipped=$((skipped + 5))
 fi
 
 if command -v emacs >/dev/null && emacs --batch --eval '(kill-emacs (if (require (quote eglot) nil t) 0 1))' 2>/dev/null; then
@@ -35,5 +48,5 @@ else
   skipped=$((skipped + 1))
 fi
 
-echo "editors/plain: $passed passed, $failed failed, $skipped skipped"
+echo "editors/plain ($(command -v nvim >/dev/null && nvim --version | head -n 1)): $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

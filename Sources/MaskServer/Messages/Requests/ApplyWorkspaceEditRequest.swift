@@ -4,8 +4,8 @@ import JSON
 /// Asks the client to apply edits to one document: the `maskd.openField` command's edits, and in
 /// plain-client mode (`initializationOptions.edits: "applyEdit"`) every formatting.
 ///
-/// Params: `{"label"?, "edit": WorkspaceEdit}` (no `label` for the formatting of a keystroke:
-/// Neovim prints every label it gets); the `WorkspaceEdit` is
+/// Params: `{"edit": WorkspaceEdit}`, never a `label` (Neovim prints every label it gets, a message while the person
+/// types); the `WorkspaceEdit` is
 /// `{"documentChanges": [{"textDocument": {"uri", "version"}, "edits"}]}` when the client takes
 /// versioned edits (`workspace.workspaceEdit.documentChanges`), so a client whose document moved
 /// on refuses it, else `{"changes": {uri: edits}}`. Response: `{"applied", "failureReason"?}`.
@@ -14,7 +14,7 @@ enum ApplyWorkspaceEditRequest {
     static let method = "workspace/applyEdit"
 
     /// - Parameter version: the version the edits are against, or nil for unversioned `changes`.
-    static func params(label: String?, uri: String, version: Int?, _ edits: [TextEdit]) -> JSONValue {
+    static func params(uri: String, version: Int?, _ edits: [TextEdit]) -> JSONValue {
         let edit: JSONValue
         if let version {
             edit = ["documentChanges": [["textDocument": ["uri": .string(uri), "version": .from(version)],
@@ -22,7 +22,6 @@ enum ApplyWorkspaceEditRequest {
         } else {
             edit = ["changes": .object(JSONObject([(uri, .from(edits))]))]
         }
-        guard let label else { return ["edit": edit] }
-        return ["label": .string(label), "edit": edit]
+        return ["edit": edit]
     }
 }

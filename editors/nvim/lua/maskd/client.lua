@@ -35,6 +35,8 @@ local RESTARTS = 3
 local RESTART_WINDOW = 60000
 -- uv.now() of each restart within the window.
 local restarts = {}
+-- The ids of clients whose daemon exited (never reused).
+local dead = {}
 -- The command the "cannot run" message was given for (it is given once).
 local said_missing = nil
 
@@ -48,13 +50,15 @@ local function say(msg, level)
 end
 
 --- Swallows the "Client N quit with exit code ..." warning that Neovim schedules for a
---- client that died: the plugin says what happened itself, in one line.
+--- client that died (0.11 names it: "Client maskd quit ..."): the plugin says what happened
+--- itself, in one line.
 --- The filter stays until that warning came (it comes for an exit code other than 0 or a
 --- signal other than 15) and lets every other message through.
 local function swallow_quit_warning(id)
   local original = vim.notify
   local function filter(msg, ...)
-    if type(msg) == 'string' and msg:match('^Client ' .. id .. ' quit with exit code') then
+    if type(msg) == 'string' and (msg:find('Client ' .. id .. ' quit with exit code', 1, true) == 1
+        or msg:find('Client maskd quit with exit code', 1, true) == 1) then
       if vim.notify == filter then
         vim.notify = original
       end
@@ -185,6 +189,7 @@ local function make_config()
       sync.attach(bufnr, client)
     end,
     on_exit = function(code, signal, id)
+      dead[id] = true
       local expected = M.stopping == id
       if not expected and (code ~= 0 or (signal ~= 0 and signal ~= 15)) then
         swallow_quit_warning(id)
@@ -279,8 +284,12 @@ function M.exited(id, code, signal, expected)
   end
 end
 
+--- Whether vim.lsp.start may reuse `client`: a live maskd. A client whose daemon exited is
+--- still listed for a moment after on_exit (0.11 drops it later), and reusing it would leave
+--- the plugin without a daemon.
 local function reuse(client)
-  return client.name == 'maskd'
+  return client.name == 'maskd' and not dead[client.id]
+    and not (client.is_stopped and client.is_stopped(client))
 end
 
 --- Starts the daemon unless it runs already, and attaches `bufnr` when given.
@@ -466,6 +475,12 @@ end
 ---@return string[]
 function M.phone_regions()
   return announced('phoneRegions')
+end
+
+--- The region codes the `postal` preset takes (`capabilities.experimental.maskd.postalRegions`).
+---@return string[]
+function M.postal_regions()
+  return announced('postalRegions')
 end
 
 
