@@ -130,11 +130,19 @@ public final class ByteChunks: Hashable, @unchecked Sendable {
   /// Copies up to `room` bytes to `target` with the numbers jansson refuses widened (``NumberWidening``), giving up
   /// each chunk once it is read. - Returns: the bytes copied; 0 at the end.
   fileprivate func readWidening(into target: UnsafeMutableRawPointer, room: Int) -> Int {
-    while widenedStart == widened.count {
+    var copied = 0
+    while copied < room {
+      guard widenedStart == widened.count else {
+        let take = min(room - copied, widened.count - widenedStart)
+        widened.withUnsafeBytes { (target + copied).copyMemory(from: $0.baseAddress! + widenedStart, byteCount: take) }
+        widenedStart += take
+        copied += take
+        continue
+      }
       widened.removeAll(keepingCapacity: true)
       widenedStart = 0
       guard index < chunks.count else {
-        if wideningFinished { return 0 }
+        if wideningFinished { break }
         wideningFinished = true
         widening.finish(into: &widened)
         continue
@@ -150,9 +158,6 @@ public final class ByteChunks: Hashable, @unchecked Sendable {
         offset = 0
       }
     }
-    let copied = min(room, widened.count - widenedStart)
-    widened.withUnsafeBytes { target.copyMemory(from: $0.baseAddress! + widenedStart, byteCount: copied) }
-    widenedStart += copied
     return copied
   }
 }
