@@ -5,7 +5,7 @@
 public enum Presets {
     /// Every preset name, in the order `initialize` and `maskd presets` list them.
     public static let names = ["phone", "phone.cn", "phone.us", "card", "bankcard.cn", "id.cn", "iban", "date", "time",
-                               "expiry", "amount", "postal"]
+                               "datetime", "expiry", "amount", "postal"] + IdentifierCatalog.names
 
     /// The regions the `phone` preset's `region` option takes (ISO 3166-1 alpha-2), sorted.
     public static var phoneRegions: [String] { PhoneMetadata.regionCodes }
@@ -22,12 +22,13 @@ public enum Presets {
         "bankcard.cn": "Chinese bank card, 16 to 19 digits in fours, Luhn check",
         "id.cn": "Chinese resident ID, 18 characters shown 6-8-4, GB 11643 check character",
         "iban": "IBAN, upper case in fours, length by country, ISO 13616 mod-97 check",
-        "date": "date YYYY-MM-DD (order ymd, dmy or mdy); months and days that cannot be are refused as typed",
-        "time": "time HH:MM, 00:00 to 23:59; other hours and minutes are refused as typed",
+        "date": "date YYYY-MM-DD (order ymd, dmy or mdy; min, max); months and days that cannot be, or outside min to max, are refused as typed",
+        "time": "time HH:MM, 00:00 to 23:59 (options seconds, clock 12: 10:30 PM); other hours and minutes are refused as typed",
+        "datetime": "date and time YYYY-MM-DD HH:MM (options of date and time, min and max as YYYY-MM-DDTHH:MM)",
         "expiry": "card expiry MM/YY, month 01 to 12 (4 gives 04)",
         "amount": "amount with , groups and . and two decimals: 1,234,567.89",
         "postal": "postal code of a region as Google's address data describes it (option region: GB gives SW1A 1AA, BR 40301-110)",
-    ]
+    ].merging(IdentifierCatalog.names.map { ($0, IdentifierCatalog.summary($0)!) }) { builtIn, _ in builtIn }
 
     /// The spec a preset stands for, with `options` (the user's spec) laid on top.
     static func expand(_ name: String, options: MaskSpec) throws -> MaskSpec {
@@ -43,6 +44,7 @@ public enum Presets {
         // Built on range blocks by `calendarProgram`; the notation is what the program writes back.
         case "date": base = MaskSpec(.notation("[0000]{-}[00]{-}[00]"))
         case "time": base = MaskSpec(.notation("[00]{:}[00]"))
+        case "datetime": base = MaskSpec(.notation("[0000]{-}[00]{-}[00]{ }[00]{:}[00]"))
         case "expiry": base = MaskSpec(.notation("[00]{/}[00]"))
         case "amount": base = MaskSpec(.number(NumberSpec(group: ",", decimal: ".", fraction: 2)))
         default:
@@ -60,6 +62,10 @@ public enum Presets {
         base.placeholderChar = options.placeholderChar ?? base.placeholderChar
         base.order = options.order ?? base.order
         base.overwrite = options.overwrite ?? base.overwrite
+        base.min = options.min ?? base.min
+        base.max = options.max ?? base.max
+        base.seconds = options.seconds ?? base.seconds
+        base.clock = options.clock ?? base.clock
         if let extra = options.validate {
             base.validate = (base.validate ?? []) + extra.filter { !(base.validate ?? []).contains($0) }
         }
@@ -75,46 +81,6 @@ public enum Presets {
         }
         try ProgramChecks.check(elements, letterCase: spec.letterCase)
         return MaskCompiler.makeProgram(elements, spec)
-    }
-
-    /// The `date`, `time` and `expiry` presets: range blocks joined by a separator that belongs to the
-    /// value (`{-}`), so a digit that cannot make a real month, day, hour or minute is refused as typed.
-    ///
-    /// `date`'s day range follows the month and year typed before it (30 April, 29 February in leap
-    /// years only); typed after the day (`dmy`, `mdy`), the month must have that day and the year must
-    /// have a 29 February. Options: `order` (`ymd`, `dmy`, `mdy`) and `separator` (by order `-`, `.`, `/`).
-    static func calendarProgram(_ name: String, _ spec: MaskSpec) throws -> Program {
-        typealias Part = (label: String, low: Int, high: Int, width: Int, pad: Bool, role: Block.CalendarRole?)
-        let year: Part = ("year", 1, 9999, 4, false, .year)
-        let month: Part = ("month", 1, 12, 2, true, .month)
-        let day: Part = ("day", 1, 31, 2, true, .day)
-        let parts: [Part]
-        let defaultSeparator: String
-        switch name {
-        case "date":
-            switch spec.order ?? "ymd" {
-            case "ymd": (parts, defaultSeparator) = ([year, month, day], "-")
-            case "dmy": (parts, defaultSeparator) = ([day, month, year], ".")
-            case "mdy": (parts, defaultSeparator) = ([month, day, year], "/")
-            case let other: throw MaskError("unknown order '\(other)'; one of ymd, dmy, mdy")
-            }
-        case "time": (parts, defaultSeparator) = ([("hour", 0, 23, 2, true, nil), ("minute", 0, 59, 2, true, nil)], ":")
-        default: (parts, defaultSeparator) = ([("month", 1, 12, 2, true, nil), ("year", 0, 99, 2, false, nil)], "/")
-        }
-        let separator = spec.separator ?? defaultSeparator
-        if separator.contains(where: { asciiDigit($0) != nil }) {
-            throw MaskError("the \(name) separator must not contain digits")
-        }
-        var elements: [Element] = []
-        var blocks: [Block] = []
-        for (i, part) in parts.enumerated() {
-            if i > 0 { for c in separator { elements.append(Element(kind: .literal(c), isExtracted: true)) } }
-            blocks.append(Block(rule: .range(min: part.low, max: part.high), pad: part.pad, label: part.label,
-                                start: elements.count, width: part.width, calendar: part.role))
-            for _ in 0..<part.width { elements.append(Element(kind: .slot(.digit), block: Int32(i))) }
-        }
-        try ProgramChecks.check(elements, letterCase: spec.letterCase)
-        return MaskCompiler.makeProgram(elements, spec, blocks: blocks)
     }
 
     private static func elements(_ spec: MaskSpec) throws -> [Element] {
@@ -145,7 +111,8 @@ final class DynamicProgram: @unchecked Sendable {
     /// The program and brand for entered characters that begin with `prefix`.
     func program(forPrefix prefix: AlnumPrefix) -> (Program, brand: String?) { select(prefix) }
 
-    /// The `card` preset: Amex 4-6-5, Diners 4-6-4, others 4-4-4-4-3, each capped at its length.
+    /// The `card` preset: Amex and JCB's 15 digits 4-6-5, Diners 4-6-4, UATP 4-5-6, others 4-4-4-4-3,
+    /// each capped at its length.
     static func card(_ spec: MaskSpec) throws -> DynamicProgram {
         func make(_ groups: [Int], min: Int, max: Int) throws -> Program {
             var s = spec
@@ -161,7 +128,6 @@ final class DynamicProgram: @unchecked Sendable {
             try make(brand.groups, min: brand.minLength, max: brand.maxLength)
         }
         // By the brand's index, made once: `lengths` builds an array and the problems a dictionary hashes per key.
-        let names = CardBrand.allCases.map(\.rawValue)
         let lengths = CardBrand.allCases.map(\.lengths)
         let problemsOfLength = CardBrand.allCases.map { lengthProblems[$0]! }
         return DynamicProgram(
@@ -169,10 +135,12 @@ final class DynamicProgram: @unchecked Sendable {
             all: [broad] + programs,
             select: { prefix in
                 guard let brand = CardBrand.detect(digits: prefix) else { return (broad, nil) }
-                return (programs[CardBrand.allCases.firstIndex(of: brand)!], brand.rawValue)
+                return (programs[CardBrand.allCases.firstIndex(of: brand)!], brand.name)
             },
             problems: { prefix, count, brandName in
-                guard let brandName, let brand = names.firstIndex(of: brandName) else {
+                // The brand again from the digits: one name (`jcb`) stands for two layouts.
+                guard brandName != nil, let detected = CardBrand.detect(digits: prefix),
+                      let brand = CardBrand.allCases.firstIndex(of: detected) else {
                     let start = String(decoding: Array(prefix.prefix(2)), as: UTF8.self)
                     return count == 0 ? [] : ["no card brand starts with \(start)"]
                 }
@@ -194,7 +162,9 @@ final class DynamicProgram: @unchecked Sendable {
     /// The `iban` preset: two letters, two check digits, then letters or digits in fours up to
     /// the country's length (34 while the country is not known), ASCII only.
     static func iban(_ spec: MaskSpec) throws -> DynamicProgram {
-        func make(_ length: Int) throws -> Program {
+        /// A program of `length` characters; `bban` gives the class of each after the four first (the
+        /// country's BBAN layout from the IBAN registry), else letters or digits.
+        func make(_ length: Int, bban: [SlotClass] = []) throws -> Program {
             var s = spec
             s.form = .groups([4])
             s.maxLength = length
@@ -204,6 +174,7 @@ final class DynamicProgram: @unchecked Sendable {
             var slot = 0
             for i in elements.indices where elements[i].isSlot {
                 if slot < 2 { elements[i].kind = .slot(.letter) } else if slot < 4 { elements[i].kind = .slot(.digit) }
+                else if slot - 4 < bban.count { elements[i].kind = .slot(bban[slot - 4]) }
                 slot += 1
             }
             try ProgramChecks.check(elements, letterCase: s.letterCase)
@@ -211,18 +182,17 @@ final class DynamicProgram: @unchecked Sendable {
             return MaskCompiler.makeProgram(elements, s, asciiOnly: true)
         }
         let broad = try make(spec.maxLength ?? 34)
-        var byLength: [Int: Program] = [:]
-        for length in Set(Checks.ibanLengths.values) { byLength[length] = try make(length) }
         // Keyed by the two country letters packed in a word, so a keystroke builds no string.
         var byCountry: [UInt16: Program] = [:]
         for (country, length) in Checks.ibanLengths {
+            let bban = IBANLayouts.slotClasses(country: country)
             let bytes = Array(country.utf8)
-            byCountry[UInt16(bytes[0]) << 8 | UInt16(bytes[1])] = byLength[length]
+            byCountry[UInt16(bytes[0]) << 8 | UInt16(bytes[1])] = try make(bban.isEmpty ? length : 4 + bban.count, bban: bban)
         }
         let programs = byCountry
         return DynamicProgram(
             broad: broad,
-            all: [broad] + Array(byLength.values),
+            all: [broad] + Array(byCountry.values),
             select: { prefix in
                 guard prefix.count >= 2, let program = programs[UInt16(prefix[0]) << 8 | UInt16(prefix[1])] else {
                     return (broad, nil)
