@@ -81,4 +81,23 @@ final class PhoneBracketedPrefixTests: XCTestCase {
             XCTAssertEqual(mask.format(pasted.text).text, pasted.text, bracketed)
         }
     }
+
+    /// Random texts mixing calling codes, bracketed prefixes and digits: typed key by key they give
+    /// the paste's text, and formatting that text again changes nothing.
+    func testRandomTexts_typedEqualsPastedAndIdempotent() {
+        var rng = SeededRandom(seed: 44_020)
+        let pieces = ["+44", "+7", "+36", "+1", "+39", "0044", "00", "(0)", "( 0 )", "(06)", "(8)", "(1)", "(", ")",
+                      "0", "1", "6", "8", "20", "7946", "0958", " ", "-", "）"]
+        for region in [nil, "GB", "US", "RU", "HU", "IT"] as [String?] {
+            let mask = phone(region)
+            for _ in 0..<150 {
+                let text = (0..<rng.int(1..<8)).map { _ in rng.pick(pieces) }.joined()
+                var typed = TypingField(mask)
+                typed.type(text)
+                let pasted = mask.format(text)
+                XCTAssertEqual(typed.text, pasted.text, "\(text) (\(region ?? "intl"))")
+                XCTAssertEqual(mask.format(pasted.text).text, pasted.text, "\(text) (\(region ?? "intl"))")
+            }
+        }
+    }
 }
