@@ -34,6 +34,8 @@ public final class Mask: @unchecked Sendable {
         case number(NumberField)
         /// A phone number of any region, as libphonenumber formats it as it is typed.
         case phone(PhoneField)
+        /// A postal code of one region, as Google's address metadata describes its codes.
+        case postal(PostalField)
     }
 
     init(spec: MaskSpec, kind: Kind, checks: ValueChecks, rightToLeft notation: String? = nil) {
@@ -45,7 +47,7 @@ public final class Mask: @unchecked Sendable {
         case .slots(let program): asciiLiterals = program.asciiLiterals
         case .oneOf(let programs): asciiLiterals = programs.allSatisfy(\.asciiLiterals)
         case .dynamic(let dynamic): asciiLiterals = dynamic.all.allSatisfy(\.asciiLiterals)
-        case .number, .phone: asciiLiterals = false
+        case .number, .phone, .postal: asciiLiterals = false
         }
     }
 
@@ -79,6 +81,7 @@ public final class Mask: @unchecked Sendable {
         case .dynamic(let dynamic): return dynamic.broad.notation
         case .number(let field): return field.notation
         case .phone(let field): return field.notation
+        case .postal(let field): return field.notation
         }
     }
 
@@ -104,6 +107,7 @@ public final class Mask: @unchecked Sendable {
     /// Reads `text` from its start: the text as it stands, or a right-to-left field's text reversed.
     func readReversed(_ text: String, selection: Range<Int>?, padding: Bool) -> FieldResult {
         if case .phone(let field) = kind { return field.format(text, selection: selection) }
+        if case .postal(let field) = kind { return field.format(text, selection: selection) }
         if case .number(let field) = kind {
             var r = field.format(text, selection: selection, padding: padding ? nil : false)
             if !checks.isViable(r.value) { r = field.format("", selection: nil) }
@@ -144,6 +148,7 @@ public final class Mask: @unchecked Sendable {
     /// text reversed (`edit` mirrored).
     func applyReversed(_ edit: FieldEdit, to text: String) -> FieldResult {
         if case .phone(let field) = kind { return field.apply(edit, to: text) }
+        if case .postal(let field) = kind { return field.apply(edit, to: text) }
         if case .number(let field) = kind {
             let r = field.apply(edit, to: text)
             guard checks.isViable(r.value) else {
@@ -183,7 +188,7 @@ public final class Mask: @unchecked Sendable {
             if !(kept?.take(text) ?? false) { kept = KeptReading(text) }
             guard let inserted = kept?.units(inserted: edit.text) else { break }
             return apply(edit, inserted: inserted, text: text, reading: &kept!)
-        case .oneOf, .number, .phone: break
+        case .oneOf, .number, .phone, .postal: break
         }
         kept = nil
         return apply(edit, to: text)
@@ -197,7 +202,7 @@ public final class Mask: @unchecked Sendable {
             else { return nil }
             reading.read(with: program)
             return reading
-        case .oneOf, .number, .phone: return nil
+        case .oneOf, .number, .phone, .postal: return nil
         }
     }
 
@@ -224,6 +229,7 @@ public final class Mask: @unchecked Sendable {
     /// `reflow` of the entered characters `raw`, `k` of them before the caret.
     private func reflow(entered raw: [Character], before k: Int) -> FieldResult {
         if case .phone(let field) = kind { return field.format(String(raw), selection: k..<k) }
+        if case .postal(let field) = kind { return field.format(String(raw), selection: k..<k) }
         if case .number(let field) = kind {
             var r = field.format(String(raw), selection: k..<k)
             if !checks.isViable(r.value) { r = field.format("", selection: nil) }
@@ -378,7 +384,7 @@ public final class Mask: @unchecked Sendable {
         case .dynamic(let dynamic):
             let chosen = dynamic.program(forPrefix: U.alnumPrefix(chars))
             return [chosen]
-        case .number, .phone: return []
+        case .number, .phone, .postal: return []
         }
     }
 
@@ -392,7 +398,7 @@ public final class Mask: @unchecked Sendable {
         switch kind {
         case .slots(let program): return (program, nil)
         case .dynamic(let dynamic): return select(dynamic, U.alnumPrefix(chars))
-        case .oneOf, .number, .phone: return nil
+        case .oneOf, .number, .phone, .postal: return nil
         }
     }
 
@@ -413,6 +419,10 @@ public final class Mask: @unchecked Sendable {
         let chars = Array(text)
         if case .phone = kind {
             let keep: (Character) -> Bool = { $0.isNumber || $0 == "+" }
+            return (chars.filter(keep), chars[0..<caret].filter(keep).count)
+        }
+        if case .postal = kind {
+            let keep: (Character) -> Bool = { $0.isLetter || $0.isNumber }
             return (chars.filter(keep), chars[0..<caret].filter(keep).count)
         }
         if case .number = kind {

@@ -152,6 +152,9 @@ func runPresets(_ arguments: [String]) throws -> Int32 {
         if name == "phone" {
             print("".padded(to: 12) + "region: " + Presets.phoneRegions.joined(separator: " "))
         }
+        if name == "postal" {
+            print("".padded(to: 12) + "region (required): " + Presets.postalRegions.joined(separator: " "))
+        }
     }
     return 0
 }

@@ -160,3 +160,66 @@ final class CodeActionTests: XCTestCase {
         XCTAssertEqual(editor.fields, [])
     }
 }
+
+/// "Format as postal code (XX)": offered for a selection that is, whole and as written, a postal code of a region.
+final class PostalCodeActionTests: XCTestCase {
+    var client: DaemonClient!
+
+    override func tearDown() {
+        _ = client?.finish()
+        client = nil
+    }
+
+    func titles(_ editor: Editor, line: Int) -> [String] {
+        let text = editor.document.lines[line]
+        return (client.call("textDocument/codeAction", [
+            "textDocument": editor.document.identifier, "range": ClientDocument.range(line, 0, line, text.utf16.count),
+            "context": ["diagnostics": []]]).arrayValue ?? []).compactMap { $0["title"]?.stringValue }
+    }
+
+    func testACodeThatTellsItsRegion_isOffered_asThatRegionsPostalCode() throws {
+        client = try DaemonClient()
+        client.initializeLSP()
+        let editor = Editor(client, text: "SW1A 1AA\nk1a 0b1\n40301-110\n1234 AB\n154-0023\n12345\n20240229\nSW1A 1A\n")
+        XCTAssertEqual(titles(editor, line: 0), ["Format as postal code (GB)"])
+        XCTAssertEqual(titles(editor, line: 1), ["Format as postal code (CA)"], "letters in either case")
+        XCTAssertEqual(titles(editor, line: 2).first, "Format as postal code (BR)")
+        XCTAssertEqual(titles(editor, line: 3), ["Format as postal code (NL)"])
+        XCTAssertEqual(titles(editor, line: 4).filter { $0.hasPrefix("Format as postal") },
+                       ["Format as postal code (CR)", "Format as postal code (JP)"], "a code of two regions: both")
+        // Digits alone are codes of dozens of regions (and dates, amounts): no region is guessed.
+        XCTAssertFalse(titles(editor, line: 5).contains { $0.hasPrefix("Format as postal code") })
+        XCTAssertFalse(titles(editor, line: 6).contains { $0.hasPrefix("Format as postal code") })
+        XCTAssertEqual(titles(editor, line: 7), [], "not a whole code")
+    }
+
+    func testDigitsAlone_areOfferedAsTheClientsRegionsCode_fromItsLocaleOrItsOption() throws {
+        client = try DaemonClient()
+        client.initializeLSP(locale: "de-DE")
+        let editor = Editor(client, text: "12345\n1234\nSW1A 1AA\n")
+        XCTAssertEqual(titles(editor, line: 0).first, "Format as postal code (DE)")
+        XCTAssertFalse(titles(editor, line: 1).contains { $0.hasPrefix("Format as postal code") }, "DE codes have 5 digits")
+        XCTAssertEqual(titles(editor, line: 2), ["Format as postal code (GB)"])
+        _ = client.finish()
+        client = try DaemonClient()
+        client.initializeLSP(locale: "en-US", region: "at")
+        let other = Editor(client, text: "1234\n")
+        XCTAssertTrue(titles(other, line: 0).contains("Format as postal code (AT)"), "initializationOptions.region wins")
+        XCTAssertFalse(titles(other, line: 0).contains("Format as postal code (US)"))
+    }
+
+    func testTheAction_opensAPostalFieldOfThatRegion() throws {
+        client = try DaemonClient()
+        client.initializeLSP()
+        let editor = Editor(client, text: "code: ec1y8sy\n")
+        let action = client.call("textDocument/codeAction", [
+            "textDocument": editor.document.identifier, "range": ClientDocument.range(0, 6, 0, 13),
+            "context": ["diagnostics": []]]).arrayValue?.first
+        XCTAssertEqual(action?["title"], "Format as postal code (GB)")
+        let arguments = action?["command"]?["arguments"]?.arrayValue?.first
+        XCTAssertEqual(arguments?["mask"], ["preset": "postal", "region": "GB"])
+        let opened = client.call("maskd/openField", arguments!)
+        XCTAssertEqual(opened["state"]?["text"], "EC1Y 8SY")
+        XCTAssertEqual(opened["state"]?["valid"], true)
+    }
+}

@@ -126,6 +126,18 @@ final class FieldRuleTests: XCTestCase {
         XCTAssertEqual(env.document.text, "CARD=4111 1111 1111 1111\nOTHER=4111111111111111")
     }
 
+    func testPostalRule_opensAPostalCodeFieldOfItsRegion_asThePersonTypes() throws {
+        try writeRulesFile([["files": "**/*.yaml", "match": "^\\s*postcode:\\s*(.*)$",
+                             "mask": ["preset": "postal", "region": "GB"]]])
+        initialize()
+        let (editor, _) = open("people/ann.yaml", "name: Ann\npostcode: sw1a1aa\n")
+        XCTAssertEqual(editor.document.text, "name: Ann\npostcode: SW1A 1AA\n")
+        editor.document.cursor = (2, 0)
+        editor.type("postcode: m34a")
+        XCTAssertEqual(editor.document.lines[2], "postcode: M3 4A", "regrouped as the code became clear")
+        XCTAssertEqual(editor.document.cursor.character, editor.document.lines[2].utf16.count)
+    }
+
     func testGlobThatExcludes_andLanguages_openNothingThere() throws {
         try writeRulesFile([FieldRuleTests.phoneRule,
                             ["languages": ["markdown"], "match": "Tel: (\\d+)", "mask": ["preset": "phone.us"]]])

@@ -15,6 +15,8 @@ final class LifecycleTests: XCTestCase {
         XCTAssertEqual(capabilities?["experimental"]?["maskd"]?["presets"]?.arrayValue?.first, "phone")
         let regions = capabilities?["experimental"]?["maskd"]?["phoneRegions"]?.arrayValue ?? []
         XCTAssertTrue(regions.contains("GB") && regions.contains("CN") && regions.count >= 240, "\(regions.count) regions")
+        let postal = capabilities?["experimental"]?["maskd"]?["postalRegions"]?.arrayValue ?? []
+        XCTAssertTrue(postal.contains("GB") && postal.contains("BR") && postal.count >= 180, "\(postal.count) postal regions")
         XCTAssertEqual(result["serverInfo"]?["name"], "maskd")
         XCTAssertNotNil(result["serverInfo"]?["version"]?.stringValue)
         XCTAssertEqual(client.callFailing("initialize", ["capabilities": [:]], code: -32600)["code"], -32600)

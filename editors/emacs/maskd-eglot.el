@@ -413,11 +413,19 @@ field per line."
                                  :experimental)))
     (append (plist-get (plist-get experimental :maskd) :presets) nil)))
 
+(defun maskd-eglot--regions (preset)
+  "Return the region codes PRESET takes on the current buffer's eglot server."
+  (let ((experimental (plist-get (eglot--capabilities (maskd-eglot--server))
+                                 :experimental)))
+    (maskd--announced-regions (plist-get experimental :maskd) preset)))
+
 (defun maskd-eglot--read-mask (prompt)
   "Read a mask with PROMPT, offering your presets and the daemon's."
   (let ((daemon (maskd--reporting (maskd-eglot--presets))))
     (maskd--resolve-mask
-     (maskd--completing-read-mask prompt (seq-uniq (append (mapcar #'car maskd-presets) daemon)))
+     (maskd--completing-read-mask
+      prompt (maskd--mask-table (seq-uniq (append (mapcar #'car maskd-presets) daemon))
+                                #'maskd-eglot--regions))
      (lambda () daemon))))
 
 (defun maskd-eglot--apply-result (result &optional mask)

@@ -395,6 +395,29 @@ fields closed until you open one"
                          nil)))
     (seq-uniq (append (mapcar #'car maskd-presets) daemon))))
 
+(defun maskd-preset-regions (preset)
+  "Return the region codes the daemon's PRESET (`phone' or `postal') takes."
+  (let ((experimental (plist-get (plist-get maskd--server-info :capabilities)
+                                 :experimental)))
+    (maskd--announced-regions (plist-get experimental :maskd) preset)))
+
+(defun maskd--announced-regions (maskd preset)
+  "Return the region codes MASKD (the daemon's announcement) lists for PRESET."
+  (append (plist-get maskd (if (equal preset "phone") :phoneRegions :postalRegions))
+          nil))
+
+(defun maskd--mask-table (names regions)
+  "Return a completion table of the mask NAMES and region codes.
+After `phone ' or `postal ' it offers that preset with each code REGIONS
+\(a function of the preset's name) returns."
+  (completion-table-dynamic
+   (lambda (input)
+     (if (string-match "\\`\\(phone\\|postal\\)[ \t]+" input)
+         (let ((preset (match-string 1 input)))
+           (mapcar (lambda (code) (concat preset " " code))
+                   (funcall regions preset)))
+       names))))
+
 (defun maskd--request (method params)
   "Send request METHOD with PARAMS to the daemon and return its result.
 A JSON-RPC error is signalled as `maskd-error' with the message and
@@ -1016,13 +1039,18 @@ and, for card masks, `:brand'.  No request is made."
   "Return the MaskSpec that NAME stands for.
 NAME is one of `maskd-presets', a JSON object (when it starts with {),
 `phone' and a region code (`phone GB', the phone preset for that
-region's national numbers), the name of a preset of the daemon when it
+region's national numbers), `postal' and one (`postal GB', that region's
+postal codes), the name of a preset of the daemon when it
 is a bare word (letters, digits, dots, dashes, underscores), or else a
 mask in bracket notation.
 DAEMON-PRESETS is a function returning the daemon's preset names
 \(default: those of `maskd-mode''s daemon).  An unknown preset name is
 a `user-error' listing the presets."
-  (let ((name (string-trim name)))
+  (let* ((name (string-trim name))
+         ;; `phone GB', `postal GB': the preset and the region, read before
+         ;; anything else matches a string.
+         (regional (and (string-match "\\`\\(phone\\|postal\\)[ \t]+\\([[:alpha:]][[:alpha:]]\\)\\'" name)
+                        (cons (match-string 1 name) (upcase (match-string 2 name))))))
     (cond
      ((assoc name maskd-presets) (cdr (assoc name maskd-presets)))
      ((string-prefix-p "{" name)
@@ -1030,10 +1058,12 @@ a `user-error' listing the presets."
           (json-parse-string name :object-type 'plist
                              :null-object nil :false-object :json-false)
         (json-parse-error (user-error "[maskd] not a JSON object: %s" name))))
-     ;; `phone GB': the phone preset for a region's national numbers.
-     ((and (string-match "\\`phone[ \t]+\\([[:alpha:]][[:alpha:]]\\)\\'" name)
-           (member "phone" (funcall (or daemon-presets #'maskd--daemon-presets))))
-      (list :preset "phone" :region (upcase (match-string 1 name))))
+     ;; `phone GB': the phone preset for a region's national numbers;
+     ;; `postal GB': its postal codes.
+     ((and regional
+           (member (car regional)
+                   (funcall (or daemon-presets #'maskd--daemon-presets))))
+      (list :preset (car regional) :region (cdr regional)))
      ((not (string-match-p "\\`[[:alnum:]._-]+\\'" name)) name)
      (t
       (let ((names (funcall (or daemon-presets #'maskd--daemon-presets))))
@@ -1048,20 +1078,22 @@ a `user-error' listing the presets."
                                     ", ")))))))))
 
 (defun maskd--read-mask (prompt)
-  "Read a mask with PROMPT, offering the preset names."
+  "Read a mask with PROMPT, offering the preset names (and region codes)."
   (maskd--reporting (maskd--connection))
-  (maskd--resolve-mask (maskd--completing-read-mask prompt (maskd-preset-names))))
+  (maskd--resolve-mask (maskd--completing-read-mask
+   prompt (maskd--mask-table (maskd-preset-names) #'maskd-preset-regions))))
 
-(defun maskd--completing-read-mask (prompt names)
-  "Read a mask's text with PROMPT, completing preset NAMES.
-SPC inserts a space, as a preset's region needs (`phone GB'), rather
-than completing a word."
+(defun maskd--completing-read-mask (prompt collection)
+  "Read a mask's text with PROMPT, completing from COLLECTION.
+COLLECTION is the preset names, and after `phone ' or `postal ' the
+region codes (see `maskd--mask-table').  SPC inserts a space, as a
+preset's region needs (`phone GB'), rather than completing a word."
   (let ((minibuffer-local-completion-map
          (let ((map (make-sparse-keymap)))
            (set-keymap-parent map minibuffer-local-completion-map)
            (define-key map " " #'self-insert-command)
            map)))
-    (completing-read prompt names nil nil nil 'maskd--mask-history)))
+    (completing-read prompt collection nil nil nil 'maskd--mask-history)))
 
 (defvar maskd--mask-history nil
   "Masks given to `maskd-field' and `maskd-set-mask'.")

@@ -7,13 +7,15 @@ enum MaskCompiler {
         if spec.order != nil, spec.form != .preset("date") {
             throw MaskError("'order' applies only to the date preset")
         }
-        if spec.region != nil, spec.form != .preset("phone") {
-            throw MaskError("'region' applies only to the phone preset")
+        if spec.region != nil, spec.form != .preset("phone"), spec.form != .preset("postal") {
+            throw MaskError("'region' applies only to the phone and postal presets")
         }
         try checkModes(spec)
         switch spec.form {
         case .preset("phone"):
             return Mask(spec: spec, kind: .phone(try PhoneField(spec)), checks: ValueChecks())
+        case .preset("postal"):
+            return Mask(spec: spec, kind: .postal(try PostalField(spec)), checks: ValueChecks())
         case .preset(let name):
             let expanded = try Presets.expand(name, options: spec)
             let checks = try valueChecks(expanded)
@@ -48,8 +50,8 @@ enum MaskCompiler {
                     switch inner.kind {
                     case .slots(let program): programs.append(program)
                     case .oneOf(let nested): programs.append(contentsOf: nested)
-                    case .number, .dynamic, .phone:
-                        throw MaskError("only slot masks can be alternatives, not number masks or the card, iban and phone presets")
+                    case .number, .dynamic, .phone, .postal:
+                        throw MaskError("only slot masks can be alternatives, not number masks or the card, iban, phone and postal presets")
                     }
                 } catch let error as MaskError {
                     throw MaskError("oneOf[\(i)]: \(error.message)", offset: error.offset)

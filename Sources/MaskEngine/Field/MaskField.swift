@@ -36,7 +36,7 @@ public struct MaskField: Sendable {
             result = field.apply(edit, to: text, keeping: &phone)
         case .slots, .dynamic:
             result = mask.apply(edit, to: text, keeping: &reading)
-        case .oneOf, .number:
+        case .oneOf, .number, .postal:
             result = mask.apply(edit, to: text)
         }
         text = result.text
@@ -64,7 +64,7 @@ public struct MaskField: Sendable {
             result = mask.format(text, selection: selection)
             // The next edit reads the formatted text: it is read now, once, so that edit resumes.
             reading = mask.reading(of: result.text)
-        case .oneOf, .number:
+        case .oneOf, .number, .postal:
             result = mask.format(text, selection: selection)
         }
         self.text = result.text

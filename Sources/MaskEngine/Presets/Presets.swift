@@ -5,10 +5,13 @@
 public enum Presets {
     /// Every preset name, in the order `initialize` and `maskd presets` list them.
     public static let names = ["phone", "phone.cn", "phone.us", "card", "bankcard.cn", "id.cn", "iban", "date", "time",
-                               "expiry", "amount"]
+                               "expiry", "amount", "postal"]
 
     /// The regions the `phone` preset's `region` option takes (ISO 3166-1 alpha-2), sorted.
     public static var phoneRegions: [String] { PhoneMetadata.regionCodes }
+
+    /// The regions the `postal` preset's `region` option takes (ISO 3166-1 alpha-2), sorted.
+    public static var postalRegions: [String] { PostalMetadata.regionCodes }
 
     /// A one-line description of each preset, for `maskd presets` and hovers.
     public static let summaries: [String: String] = [
@@ -23,6 +26,7 @@ public enum Presets {
         "time": "time HH:MM, 00:00 to 23:59; other hours and minutes are refused as typed",
         "expiry": "card expiry MM/YY, month 01 to 12 (4 gives 04)",
         "amount": "amount with , groups and . and two decimals: 1,234,567.89",
+        "postal": "postal code of a region as Google's address data describes it (option region: GB gives SW1A 1AA, BR 40301-110)",
     ]
 
     /// The spec a preset stands for, with `options` (the user's spec) laid on top.

@@ -156,7 +156,7 @@ final class Program: @unchecked Sendable {
             // What follows a `…` slot with slots after it is never reached: it is neither missing nor drawn.
             guard e < reached else { continue }
             missing[e] = missing[e + 1] + ((element.isRequiredSlot || element.isExtracted) ? 1 : 0)
-            next[e] = element.slotClass.map { Program.kind(of: $0, definitions) } ?? next[e + 1]
+            next[e] = Program.kind(of: element.slotClass, definitions) ?? next[e + 1]
             if element.isSlot {
                 if !element.repeats { tail.append(contentsOf: placeholderBytes.reversed()) }
             } else {
@@ -170,7 +170,7 @@ final class Program: @unchecked Sendable {
         nextFrom = next
         placeholderFrom = tails
         let required = elements[..<reached].filter { $0.isRequiredSlot || $0.isExtracted }
-        let digitsOnly = required.allSatisfy { $0.slotClass.map { Program.kind(of: $0, definitions) } == .digit }
+        let digitsOnly = required.allSatisfy { Program.kind(of: $0.slotClass, definitions) == .digit }
         missingProblems = (0...required.count).map { n in
             let noun = digitsOnly ? (n == 1 ? "digit" : "digits") : (n == 1 ? "character" : "characters")
             return ["\(n) more \(noun) needed"]
@@ -211,6 +211,14 @@ final class Program: @unchecked Sendable {
 
     /// The kind `next` reports for a slot of `slotClass`.
     static func kind(of slotClass: SlotClass, _ definitions: [SlotDefinition]) -> SlotKind {
+        if case .defined(let i) = slotClass { return definitions[Int(i)].kind }
+        return slotClass.kind
+    }
+
+    /// The kind of an element's slot class; nil for a literal. (Spelled out rather than as `Optional.map` with a
+    /// closure: Swift 6.3.1's release optimizer crashes on that form here.)
+    static func kind(of slotClass: SlotClass?, _ definitions: [SlotDefinition]) -> SlotKind? {
+        guard let slotClass else { return nil }
         if case .defined(let i) = slotClass { return definitions[Int(i)].kind }
         return slotClass.kind
     }
@@ -585,7 +593,7 @@ extension Program {
         var next = nextFrom[limit]
         // A `…` slot not yet passed still takes characters, even when eager literals follow it.
         if let r = repeatingSlot, r < limit, (layout.cells.last?.element ?? -1) <= r {
-            next = elements[r].slotClass.map { Program.kind(of: $0, definitions) }
+            next = Program.kind(of: elements[r].slotClass, definitions)
         }
         return (missingFrom[limit], next, placeholder(from: limit))
     }

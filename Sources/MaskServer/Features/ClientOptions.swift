@@ -50,6 +50,19 @@ struct ClientOptions: Hashable, Sendable {
     /// client that does not say what it is (eglot 1.9 and older send no `clientInfo`). Such a client is asked to
     /// watch `.maskd.json` only when a workspace folder has one.
     var scansToWatch = true
+    /// The region a text that is a postal code of many regions is offered as (ISO 3166-1 alpha-2, upper case):
+    /// `initializationOptions.region`, else the region of the client's `locale` (`en-GB`); nil when neither names one.
+    var region: String? = nil
+
+    /// The region subtag of a locale (`en-GB`, `de_DE.UTF-8`, `zh-Hant-TW`), upper case; nil without one.
+    static func region(ofLocale locale: String) -> String? {
+        let tags = locale.split(whereSeparator: { $0 == "-" || $0 == "_" || $0 == "." || $0 == "@" })
+        guard tags.count > 1 else { return nil }
+        for tag in tags.dropFirst() where tag.count == 2 && tag.allSatisfy({ $0.isASCII && $0.isLetter }) {
+            return tag.uppercased()
+        }
+        return nil
+    }
 
     /// Reads the options from `initialize` params.
     ///
@@ -70,7 +83,12 @@ struct ClientOptions: Hashable, Sendable {
         watchedFilesRegistration = workspace?["didChangeWatchedFiles"]?["dynamicRegistration"]?.boolValue == true
         if let name = p.value("clientInfo")?["name"]?.stringValue { scansToWatch = name.lowercased() == "eglot" }
         if capabilities?["textDocument"]?["diagnostic"]?.objectValue != nil, diagnosticRefresh { diagnostics = .pull }
+        region = p.value("locale")?.stringValue.flatMap(Self.region(ofLocale:))
         guard let options = try? p.optionalObject("initializationOptions") else { return }
+        if let code = options.value("region")?.stringValue, code.count == 2, code.allSatisfy(\.isASCII),
+           code.allSatisfy(\.isLetter) {
+            region = code.uppercased()
+        }
         if let edits = options.value("edits") {
             guard let name = edits.stringValue, let delivery = Delivery(rawValue: name) else {
                 throw MessageError.invalidParams("\(options.name("edits")): expected \"didFormat\" or \"applyEdit\", "

@@ -5,6 +5,8 @@ import MaskEngine
 /// A preset that fits a selected text, and how well (`Server.rankPresets`).
 struct PresetFit: Hashable, Sendable {
     var name: String
+    /// The `region` of a `postal` fit.
+    var region: String? = nil
     /// The selection read into the preset.
     var result: FieldResult
     /// Letters and digits of the selection that the value keeps.
@@ -55,13 +57,19 @@ extension Server {
                 let selected = String(String.UnicodeScalarView(scalars[s..<e]))
                 let fieldRange = TextRange(start: document.position(ScalarPosition(line: start.line, column: from)),
                                            end: document.position(ScalarPosition(line: start.line, column: to)))
-                for fit in Server.rankPresets(selected) {
+                for fit in Server.rankPresets(selected, region: client.region) {
+                    var mask: JSONValue = ["preset": .string(fit.name)]
+                    var title = "Format as \(fit.name)"
+                    if let region = fit.region {
+                        mask = ["preset": .string(fit.name), "region": .string(region)]
+                        title = "Format as postal code (\(region))"
+                    }
                     let arguments: JSONValue = [[
                         "textDocument": ["uri": .string(uri), "version": .from(document.version)],
                         "range": .from(fieldRange),
-                        "mask": ["preset": .string(fit.name)],
+                        "mask": mask,
                     ]]
-                    actions.append(("Format as \(fit.name)", "refactor.rewrite", .string(OpenFieldCommand.name), arguments))
+                    actions.append((title, "refactor.rewrite", .string(OpenFieldCommand.name), arguments))
                 }
             }
             if let span = fields.first(where: { $0.start <= start.column && end.column <= $0.end }) {
@@ -102,7 +110,13 @@ extension Server {
     /// first; then fewer characters dropped or cut (`rejected` plus `overflow`); then the order of
     /// `Presets.names`. `phone` fits only a text starting with `+`. So a mistyped card number still offers "card" first (its diagnostics say
     /// what is wrong once opened), and no preset that cuts digits beats one that keeps them all.
-    static func rankPresets(_ text: String) -> [PresetFit] {
+    ///
+    /// `postal` is offered once for each region one of whose codes the text is, whole and as written: for every
+    /// such region when they are at most `postalRegionsOffered` and the text has a letter or a separator (a code
+    /// that tells its region: `SW1A 1AA`, `K1A 0B1`, `40301-110`), else only for `region` (the client's, from its
+    /// locale or `initializationOptions.region`) when it is one of them (`12345` is a code of dozens of regions:
+    /// offered as DE's to a client in `de-DE`).
+    static func rankPresets(_ text: String, region: String? = nil) -> [PresetFit] {
         let wanted = text.unicodeScalars.filter(isLetterOrDigit).count
         guard wanted > 0 else { return [] }
         var fits: [(fit: PresetFit, order: Int)] = []
@@ -117,6 +131,14 @@ extension Server {
             fits.append((PresetFit(name: preset.name, result: result, kept: kept,
                                    dropped: result.rejected.count + result.overflow.count), order))
         }
+        let postalOrder = Presets.names.firstIndex(of: "postal") ?? Presets.names.count
+        for code in postalRegions(text, region: region) {
+            guard let mask = try? Mask.compile(MaskSpec(.preset("postal"), region: code)) else { continue }
+            let result = mask.format(text)
+            guard result.valid, result.rejected.isEmpty, result.overflow.isEmpty else { continue }
+            let kept = result.value.unicodeScalars.filter(isLetterOrDigit).count
+            fits.append((PresetFit(name: "postal", region: code, result: result, kept: kept, dropped: 0), postalOrder))
+        }
         fits.sort { a, b in
             let x = a.fit, y = b.fit
             if x.kept != y.kept { return x.kept > y.kept }
@@ -127,6 +149,20 @@ extension Server {
             return a.order < b.order
         }
         return fits.map(\.fit)
+    }
+
+    /// The most regions a postal code is offered for when the client's region is not among them.
+    static let postalRegionsOffered = 3
+
+    /// The regions `postal` is offered for on `text` (see `rankPresets`), the client's `region` first.
+    static func postalRegions(_ text: String, region: String?) -> [String] {
+        let matching = PostalCodes.regions(matching: text)
+        // Digits alone tell no region (`20240229` is a code of BR and LB, and a date): only the client's is offered.
+        let tellsItsRegion = matching.count <= postalRegionsOffered && !text.allSatisfy(\.isNumber)
+        if let region, matching.contains(region) {
+            return [region] + (tellsItsRegion ? matching.filter { $0 != region } : [])
+        }
+        return tellsItsRegion ? matching : []
     }
 
     /// The preset that reads any digits, offered after the specific ones.

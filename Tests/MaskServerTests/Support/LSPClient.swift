@@ -16,6 +16,7 @@ extension DaemonClient {
     @discardableResult
     func initializeLSP(plain: Bool = false, literals: Bool = true, documentChanges: Bool = true,
                        refresh: Bool = false, diagnosticsDelay: Int? = 0, applyEditDelay: Int? = 0,
+                       locale: String? = nil, region: String? = nil,
                        file: StaticString = #filePath, line: UInt = #line) -> JSONValue {
         var textDocument: JSONObject = ["hover": ["contentFormat": ["markdown", "plaintext"]], "inlayHint": [:]]
         if literals {
@@ -30,7 +31,9 @@ extension DaemonClient {
                 "textDocument": .object(textDocument),
             ],
         ]
+        if let locale { params["locale"] = .string(locale) }
         var options: JSONObject = [:]
+        if let region { options["region"] = .string(region) }
         if plain { options["edits"] = "applyEdit" }
         if plain, let applyEditDelay { options["applyEditDelay"] = .int(Int64(applyEditDelay)) }
         if let diagnosticsDelay { options["diagnosticsDelay"] = .int(Int64(diagnosticsDelay)) }

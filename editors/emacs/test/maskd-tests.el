@@ -451,8 +451,8 @@ STATES is a list of (TEXT CARET); OFFSET is added to each CARET."
       (call-interactively (if (eq maskd-test--driver 'eglot)
                               #'maskd-eglot-field
                             #'maskd-field)))
-    (should (member "phone.us" offered))
-    (should (member "card" offered)))
+    (should (member "phone.us" (all-completions "" offered)))
+    (should (member "card" (all-completions "" offered))))
   (maskd-test--expect "open" "Tel: +1 (555) 123-4567" 22)
   (should (equal maskd-test-phone (plist-get (maskd-field-state) :mask))))
 
@@ -805,6 +805,20 @@ Under eglot, the maskd-eglot command of the same name."
   (should (equal "Tel: 0121 234 5678" (buffer-string)))
   (should (equal "GB" (plist-get (maskd-field-state) :region)))
   (should (equal "fixed" (plist-get (maskd-field-state) :type))))
+
+(maskd-test--deftest postal-region
+  "`postal GB' opens the postal preset of the region; completion offers the codes."
+  (maskd-test--buffer "Postcode: sw1a1aa")
+  (maskd-test--call 'maskd-field "postal GB")
+  (should (equal "Postcode: SW1A 1AA" (buffer-string)))
+  (should (eq t (plist-get (maskd-field-state) :valid)))
+  (let ((table (maskd--mask-table '("phone" "postal")
+                                  (if (eq maskd-test--driver 'eglot)
+                                      #'maskd-eglot--regions
+                                    #'maskd-preset-regions))))
+    (should (member "postal GB" (all-completions "postal G" table)))
+    (should (= 181 (length (all-completions "postal " table))))
+    (should (equal '("postal") (all-completions "pos" table)))))
 
 (maskd-test--deftest unknown-preset
   "A bare word is a preset name; an unknown one lists the presets."

@@ -120,6 +120,9 @@ H.case('completion of preset names', function()
   H.eq({ 'GA', 'GB', 'GD', 'GE', 'GF', 'GG', 'GH', 'GI', 'GL', 'GM', 'GN', 'GP', 'GQ', 'GR', 'GT', 'GU', 'GW', 'GY' },
     vim.fn.getcompletion('MaskdField phone G', 'cmdline'), 'region codes after phone')
   H.eq({ preset = 'phone', region = 'GB' }, maskd.resolve_mask('phone gb'), 'phone with a region')
+  H.eq({ 'GB', 'GE', 'GF', 'GG', 'GI', 'GL', 'GN', 'GP', 'GR', 'GS', 'GT', 'GU', 'GW' },
+    vim.fn.getcompletion('MaskdField postal g', 'cmdline'), 'the postal preset\'s region codes after postal')
+  H.eq({ preset = 'postal', region = 'GB' }, maskd.resolve_mask('postal gb'), 'postal with a region')
   H.eq(true, vim.tbl_contains(maskd.preset_names(), 'card'), 'card among ' .. vim.inspect(maskd.preset_names()))
 end)
 

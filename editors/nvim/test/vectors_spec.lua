@@ -1,4 +1,4 @@
--- Plays the shared conformance vectors (Protocol/vectors/engine/*.json) through the
+-- Plays the shared conformance vectors (Protocol/vectors/engine/*.json and presets/*.json) through the
 -- plugin's own typing path: each case's text in a buffer, a field over it opened with
 -- maskd/openField, and each step done as a person would in Insert mode (keys through
 -- nvim_input, pastes through nvim_paste), the daemon formatting through didFormat.
@@ -24,7 +24,8 @@ local edits = require('maskd.edits')
 local fields = require('maskd.fields')
 local maskd = H.maskd
 
-local dir = os.getenv('MASKD_VECTORS') or (H.repo_root .. '/Protocol/vectors/engine')
+local dirs = os.getenv('MASKD_VECTORS') and { os.getenv('MASKD_VECTORS') }
+  or { H.repo_root .. '/Protocol/vectors/engine', H.repo_root .. '/Protocol/vectors/presets' }
 local verbose = os.getenv('MASKD_VECTORS_VERBOSE') == '1'
 
 local STATE_KEYS = { 'value', 'complete', 'valid', 'problems', 'next', 'placeholder', 'mask', 'brand', 'region', 'type' }
@@ -358,25 +359,29 @@ local function run_case(file, case)
 end
 
 H.main(function()
-  local files = vim.fn.glob(dir .. '/*.json', false, true)
-  table.sort(files)
-  if #files == 0 then
-    H.out('no vector files in ' .. dir)
-  end
-  local cases = 0
-  for _, file in ipairs(files) do
-    local data = vim.fn.json_decode(table.concat(vim.fn.readfile(file), '\n'))
-    for _, case in ipairs(data.cases or {}) do
-      cases = cases + 1
-      run_case(file, case)
+  local all = 0
+  for _, dir in ipairs(dirs) do
+    local files = vim.fn.glob(dir .. '/*.json', false, true)
+    table.sort(files)
+    if #files == 0 then
+      H.out('no vector files in ' .. dir)
     end
+    all = all + #files
+    local cases = 0
+    for _, file in ipairs(files) do
+      local data = vim.fn.json_decode(table.concat(vim.fn.readfile(file), '\n'))
+      for _, case in ipairs(data.cases or {}) do
+        cases = cases + 1
+        run_case(file, case)
+      end
+    end
+    H.out(('%d cases in %d files under %s'):format(cases, #files, dir))
   end
-  H.out(('%d cases in %d files under %s'):format(cases, #files, dir))
   local why = vim.tbl_keys(reasons)
   table.sort(why)
   for _, r in ipairs(why) do
     H.out(('  skipped %d: %s'):format(reasons[r], r))
   end
   H.out(('%d passed, %d failed, %d skipped'):format(totals.passed, totals.failed, totals.skipped))
-  return totals.failed == 0 and #files > 0
+  return totals.failed == 0 and all > 0
 end)

@@ -69,6 +69,12 @@ def TestComplete()
   H.Eq(['GA', 'GB', 'GD', 'GE', 'GF', 'GG', 'GH', 'GI', 'GL', 'GM', 'GN', 'GP', 'GQ', 'GR', 'GT', 'GU', 'GW', 'GY'],
     commands.Complete('G', 'MaskdField phone G', 18), 'region codes after phone')
   H.Eq({preset: 'phone', region: 'GB'}, commands.Resolve('phone gb'), 'phone with a region')
+  H.Eq(['GB', 'GE', 'GF', 'GG', 'GI', 'GL', 'GN', 'GP', 'GR', 'GS', 'GT', 'GU', 'GW'],
+    commands.Complete('g', 'MaskdField postal g', 19), 'the postal preset\''s region codes after postal')
+  H.Eq({preset: 'postal', region: 'GB'}, commands.Resolve('postal gb'), 'postal with a region')
+  H.Buffer(['sw1a1aa'])
+  H.Command('MaskdField postal GB')
+  H.Eq('SW1A 1AA', getline(1), 'a postal field opened from the command')
 enddef
 H.Case('preset names complete', TestComplete)
 

@@ -64,16 +64,17 @@ function lineRanges(vscode, document, selections) {
 
 /**
  * A mask given as a string: a bare word (letters, digits, `.`, `_`, `-`) is the name of a preset,
- * `phone` and a region code (`phone GB`) the phone preset for that region's national numbers;
+ * `phone` and a region code (`phone GB`) the phone preset for that region's national numbers,
+ * `postal` and one (`postal GB`) the postal preset for that region's codes;
  * anything else is bracket notation (or, typed in, a JSON MaskSpec), for the daemon to judge.
  * @param {string[]} presets the daemon's preset names.
  * @returns {import('./protocol').MaskSpec}
  * @throws {Error} for an unknown preset name, listing the presets.
  */
 function resolveMask(mask, presets) {
-  // `phone GB`: the phone preset for a region's national numbers.
-  const phone = typeof mask === 'string' && /^\s*phone\s+([A-Za-z]{2})\s*$/.exec(mask);
-  if (phone && presets.includes('phone')) return { preset: 'phone', region: phone[1].toUpperCase() };
+  // `phone GB`: the phone preset for a region's national numbers; `postal GB`: its postal codes.
+  const regional = typeof mask === 'string' && /^\s*(phone|postal)\s+([A-Za-z]{2})\s*$/.exec(mask);
+  if (regional && presets.includes(regional[1])) return { preset: regional[1], region: regional[2].toUpperCase() };
   if (typeof mask !== 'string' || !/^\s*[\p{L}\p{N}._-]+\s*$/u.test(mask)) return mask;
   const name = mask.trim();
   if (presets.includes(name)) return { preset: name };
@@ -99,7 +100,7 @@ async function formatFieldAs(vscode, session, mask, options = {}) {
   const { document, selection, selections } = editor;
   try {
     await session.ensureStarted();
-    if (mask === undefined || mask === null) mask = await pickMask(vscode, session.presets, session.phoneRegions);
+    if (mask === undefined || mask === null) mask = await pickMask(vscode, session.presets, session.phoneRegions, session.postalRegions);
     if (mask === undefined) return undefined;
     mask = resolveMask(mask, session.presets);
     if (selections.length > 1 || selection.start.line !== selection.end.line) {
@@ -178,12 +179,13 @@ async function showFieldInfo(vscode, session) {
 }
 
 /**
- * Asks for a mask: a preset, or a custom one typed in; `phone` then asks for its region.
+ * Asks for a mask: a preset, or a custom one typed in; `phone` and `postal` then ask for their region.
  * @param {string[]} presets the names the daemon offers.
  * @param {string[]} [phoneRegions] the region codes the daemon's `phone` preset takes.
+ * @param {string[]} [postalRegions] the region codes the daemon's `postal` preset takes.
  * @returns {Promise<import('./protocol').MaskSpec | undefined>} undefined when cancelled.
  */
-async function pickMask(vscode, presets, phoneRegions = []) {
+async function pickMask(vscode, presets, phoneRegions = [], postalRegions = []) {
   const items = presets.map((name) => ({ label: name, description: PRESET_DESCRIPTIONS[name] || '', mask: { preset: name } }));
   items.push({ label: 'Custom mask...', description: 'bracket notation or a MaskSpec object', custom: true });
   const picked = await vscode.window.showQuickPick(items, {
@@ -193,6 +195,7 @@ async function pickMask(vscode, presets, phoneRegions = []) {
   });
   if (!picked) return undefined;
   if (picked.mask && picked.mask.preset === 'phone' && phoneRegions.length > 0) return pickPhoneRegion(vscode, phoneRegions);
+  if (picked.mask && picked.mask.preset === 'postal' && postalRegions.length > 0) return pickPostalRegion(vscode, postalRegions);
   if (!picked.custom) return picked.mask;
   const typed = await vscode.window.showInputBox({
     title: 'maskd: Custom Mask',
@@ -218,6 +221,20 @@ async function pickPhoneRegion(vscode, regions) {
   const picked = await vscode.window.showQuickPick(items, {
     title: 'maskd: Format Field As phone',
     placeHolder: 'A region code (GB, US, CN...), or International',
+  });
+  return picked ? picked.mask : undefined;
+}
+
+/**
+ * Asks which region's postal codes a `postal` field reads (it takes no other).
+ * @param {string[]} regions the region codes, ISO 3166-1 alpha-2.
+ * @returns {Promise<import('./protocol').MaskSpec | undefined>} undefined when cancelled.
+ */
+async function pickPostalRegion(vscode, regions) {
+  const items = regions.map((region) => ({ label: region, description: `postal codes of ${region}`, mask: { preset: 'postal', region } }));
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'maskd: Format Field As postal',
+    placeHolder: 'A region code (GB, US, BR...)',
   });
   return picked ? picked.mask : undefined;
 }

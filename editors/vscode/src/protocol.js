@@ -91,6 +91,7 @@ const PRESET_DESCRIPTIONS = Object.freeze({
   time: 'HH:MM',
   expiry: 'MM/YY',
   amount: '1,234,567.89',
+  postal: 'SW1A 1AA, postal codes of a region (postal GB)',
 });
 
 /**
@@ -135,7 +136,7 @@ function rulesSettings(rules) {
 
 /**
  * Reads what this client needs from the `initialize` result.
- * @returns {{encoding: string, presets: string[], phoneRegions: string[], serverVersion: string}}
+ * @returns {{encoding: string, presets: string[], phoneRegions: string[], postalRegions: string[], serverVersion: string}}
  * @throws {Error} when the daemon chose an encoding other than UTF-16 (VS Code columns are UTF-16).
  */
 function readInitializeResult(result) {
@@ -151,6 +152,7 @@ function readInitializeResult(result) {
     encoding,
     presets: strings(maskd.presets),
     phoneRegions: strings(maskd.phoneRegions),
+    postalRegions: strings(maskd.postalRegions),
     serverVersion: String(info.version || '?'),
   };
 }

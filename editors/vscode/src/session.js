@@ -56,6 +56,8 @@ class Session {
     this.presets = [];
     /** The region codes the `phone` preset takes, as the daemon announced them. */
     this.phoneRegions = [];
+    /** The region codes the `postal` preset takes, as the daemon announced them. */
+    this.postalRegions = [];
     this.serverVersion = null;
     /** @type {Map<string, DocumentState>} uri -> state of a document the daemon knows. */
     this.documents = new Map();
@@ -119,6 +121,7 @@ class Session {
       client.notify(Method.initialized, {});
       this.presets = info.presets;
       this.phoneRegions = info.phoneRegions;
+      this.postalRegions = info.postalRegions;
       this.serverVersion = info.serverVersion;
     } catch (error) {
       client.stop(500);

@@ -186,6 +186,27 @@ test('phone and a region code open the phone preset for that region', async () =
   assert.equal(state.region, 'GB');
 });
 
+test('postal and a region code, typed or picked, open the postal preset for that region', async () => {
+  let editor = H.openEditor('Postcode: |');
+  assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs', 'postal gb'));
+  await H.typeKeys(editor, 'm34a', ['Postcode: M|', 'Postcode: M3|', 'Postcode: M34|', 'Postcode: M3 4A|']);
+  assert.equal((await H.activate()).api.fieldsOf(editor.document)[0].mask, 'postal(region: GB)');
+
+  const picks = [];
+  const labels = ['postal', 'BR'];
+  fake.quickPick = (items, options) => {
+    picks.push({ items, options });
+    const label = labels.shift();
+    return items.find((i) => i.label === label);
+  };
+  editor = H.openEditor('CEP: |');
+  assert.ok(await vscode.commands.executeCommand('maskd.formatFieldAs'));
+  const regions = picks[1].items.map((i) => i.label);
+  for (const code of ['GB', 'US', 'BR', 'CA', 'JP']) assert.ok(regions.includes(code), code);
+  assert.equal(regions.length, 181, 'every region with postal codes, once');
+  await H.typeKeys(editor, '403011', ['CEP: 4|', 'CEP: 40|', 'CEP: 403|', 'CEP: 4030|', 'CEP: 40301|', 'CEP: 40301-1|']);
+});
+
 test('picking phone asks for its region: a code gives national numbers, International a +', async () => {
   const picks = [];
   /** Answers the quick picks in turn with `labels`, keeping what each offered. */

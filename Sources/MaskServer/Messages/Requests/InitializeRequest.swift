@@ -13,7 +13,7 @@ import MaskEngine
 ///   "change": 2}, "hoverProvider", "inlayHintProvider", "codeActionProvider",
 ///   "executeCommandProvider", "documentFormattingProvider", "documentRangeFormattingProvider",
 ///   "workspace": {"workspaceFolders": {"supported": true, "changeNotifications": true}},
-///   "experimental": {"maskd": {"version": 1, "presets": [names], "phoneRegions": [codes], "edits"}}},
+///   "experimental": {"maskd": {"version": 1, "presets": [names], "phoneRegions": [codes], "postalRegions": [codes], "edits"}}},
 ///   "serverInfo": {"name": "maskd", "version"}}`.
 struct InitializeRequest: RequestMessage {
     static let method = "initialize"
@@ -95,6 +95,7 @@ struct InitializeRequest: RequestMessage {
             "workspace": ["workspaceFolders": ["supported": true, "changeNotifications": true]],
             "experimental": ["maskd": ["version": 1, "presets": .array(Server.presets.map(JSONValue.string)),
                                        "phoneRegions": .array(Presets.phoneRegions.map(JSONValue.string)),
+                                       "postalRegions": .array(Presets.postalRegions.map(JSONValue.string)),
                                        "edits": .string(server.client.delivery.rawValue),
                                        "diagnostics": .string(server.client.diagnostics.rawValue),
                                        "diagnosticsDelay": .from(server.client.diagnosticsDelay),

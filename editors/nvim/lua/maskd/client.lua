@@ -477,6 +477,12 @@ function M.phone_regions()
   return announced('phoneRegions')
 end
 
+--- The region codes the `postal` preset takes (`capabilities.experimental.maskd.postalRegions`).
+---@return string[]
+function M.postal_regions()
+  return announced('postalRegions')
+end
+
 
 --- Stops the daemon (shutdown, then exit).
 function M.stop()

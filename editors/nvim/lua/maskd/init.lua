@@ -164,13 +164,14 @@ function M.preset_names()
 end
 
 --- Completion of :MaskdField and :MaskdSetMask: preset names starting with `arglead`, or after
---- `phone ` the region codes (`:MaskdField phone GB`).
+--- `phone ` or `postal ` the region codes the daemon announced for it (`:MaskdField phone GB`).
 function M.complete(arglead, cmdline)
-  if type(cmdline) == 'string' and cmdline:match('^%s*%S+%s+phone%s+%S*$') then
+  local preset = type(cmdline) == 'string' and cmdline:match('^%s*%S+%s+(%l+)%s+%S*$')
+  if preset == 'phone' or preset == 'postal' then
     local lead = arglead:upper()
     return vim.tbl_filter(function(code)
       return code:sub(1, #lead) == lead
-    end, client.phone_regions())
+    end, preset == 'phone' and client.phone_regions() or client.postal_regions())
   end
   return vim.tbl_filter(function(name)
     return name:sub(1, #arglead) == arglead
@@ -189,10 +190,10 @@ function M.resolve_mask(arg)
   if vim.tbl_contains(client.presets(), arg) then
     return { preset = arg }
   end
-  -- `phone GB`: the phone preset for a region's national numbers.
-  local region = arg:match('^phone%s+(%a%a)$')
-  if region and vim.tbl_contains(client.presets(), 'phone') then
-    return { preset = 'phone', region = region:upper() }
+  -- `phone GB`: the phone preset for a region's national numbers; `postal GB`: its postal codes.
+  local preset, region = arg:match('^(%l+)%s+(%a%a)$')
+  if (preset == 'phone' or preset == 'postal') and vim.tbl_contains(client.presets(), preset) then
+    return { preset = preset, region = region:upper() }
   end
   if arg:sub(1, 2) == '{"' then
     local ok, spec = pcall(vim.fn.json_decode, arg)

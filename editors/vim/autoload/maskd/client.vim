@@ -424,6 +424,13 @@ export def PhoneRegions(): list<string>
   return type(codes) == v:t_list ? codes : []
 enddef
 
+# Returns the region codes the daemon's postal preset takes.
+export def PostalRegions(): list<string>
+  var maskd = get(get(get(Server(), 'capabilities', {}), 'experimental', {}), 'maskd', {})
+  var codes = get(maskd, 'postalRegions', [])
+  return type(codes) == v:t_list ? codes : []
+enddef
+
 # Returns the daemon's last lines on stderr, its window/logMessage texts and the plugin's
 # own problems, for bug reports and the tests.
 export def Log(): dict<list<string>>

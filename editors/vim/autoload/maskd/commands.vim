@@ -7,7 +7,7 @@ import autoload './offset.vim'
 
 # The presets of PROTOCOL.md section 4, for completion before the daemon has started.
 const KNOWN_PRESETS = ['amount', 'bankcard.cn', 'card', 'date', 'expiry', 'iban', 'id.cn',
-  'phone', 'phone.cn', 'phone.us', 'time']
+  'phone', 'phone.cn', 'phone.us', 'postal', 'time']
 
 def Error(text: string)
   echohl ErrorMsg
@@ -87,11 +87,13 @@ export def PresetNames(): list<string>
 enddef
 
 # Completion of :MaskdField and :MaskdSetMask: preset names starting with `lead`, or after
-# `phone ` the region codes (:MaskdField phone GB).
+# `phone ` or `postal ` the region codes the daemon announced for it (:MaskdField phone GB).
 export def Complete(lead: string, line: string, pos: number): list<string>
-  if strpart(line, 0, pos) =~ '^\s*\S\+\s\+phone\s\+\S*$'
+  var preset = matchstr(strpart(line, 0, pos), '^\s*\S\+\s\+\zs\(phone\|postal\)\ze\s\+\S*$')
+  if preset != ''
     var upper = toupper(lead)
-    return filter(copy(client.PhoneRegions()), (_, c) => strpart(c, 0, len(upper)) ==# upper)
+    var codes = preset == 'phone' ? client.PhoneRegions() : client.PostalRegions()
+    return filter(copy(codes), (_, c) => strpart(c, 0, len(upper)) ==# upper)
   endif
   return filter(PresetNames(), (_, n) => strpart(n, 0, len(lead)) ==# lead)
 enddef
@@ -109,10 +111,10 @@ export def Resolve(arg: string): any
   if client.Running() && index(client.Presets(), name) >= 0
     return {preset: name}
   endif
-  # `phone GB`: the phone preset for a region's national numbers.
-  var phone = matchlist(name, '^phone\s\+\(\a\a\)$')
-  if !empty(phone) && client.Running() && index(client.Presets(), 'phone') >= 0
-    return {preset: 'phone', region: toupper(phone[1])}
+  # `phone GB`: the phone preset for a region's national numbers; `postal GB`: its postal codes.
+  var regional = matchlist(name, '^\(phone\|postal\)\s\+\(\a\a\)$')
+  if !empty(regional) && client.Running() && index(client.Presets(), regional[1]) >= 0
+    return {preset: regional[1], region: toupper(regional[2])}
   endif
   if name =~ '^{'
     try
