@@ -12,7 +12,8 @@ let package = Package(
     ],
     targets: [
         // The pure formatting engine: no I/O, no JSON, no Foundation.
-        .target(name: "MaskEngine", exclude: ["Phone/LICENSE-libphonenumber", "Postal/LICENSE-address-data"]),
+        .target(name: "MaskEngine", exclude: ["Phone/LICENSE-libphonenumber", "Postal/LICENSE-address-data",
+                                              "Identifiers/LICENSE-stdnum"]),
         // Debian's libjansson-dev, seen through pkg-config; only `JSON` imports it.
         .systemLibrary(
             name: "CJansson",

@@ -148,6 +148,11 @@ func marked(_ text: String, start: Int, end: Int) -> String {
 func runPresets(_ arguments: [String]) throws -> Int32 {
     guard arguments.isEmpty else { throw UsageError(message: "presets takes no arguments") }
     for name in Presets.names {
+        if let example = IdentifierCatalog.example(name) {
+            // Identifiers, grouped by country: name, the identifier in words, a valid number as it is shown.
+            print(name.padded(to: 18) + (Presets.summaries[name] ?? "") + "  " + example)
+            continue
+        }
         print(name.padded(to: 12) + (Presets.summaries[name] ?? ""))
         if name == "phone" {
             print("".padded(to: 12) + "region: " + Presets.phoneRegions.joined(separator: " "))

@@ -35,7 +35,11 @@ final class CardPresetTests: XCTestCase {
     func testMastercard2Series_typedKeyByKey() { checkTyped("2221000000000009", brand: "mastercard", groups: [4, 4, 4, 4], decidedAfter: 3) }
     func testAmex_typedKeyByKey() { checkTyped("378282246310005", brand: "amex", groups: [4, 6, 5], decidedAfter: 2) }
     func testDiners_typedKeyByKey() { checkTyped("30569309025904", brand: "diners", groups: [4, 6, 4], decidedAfter: 2) }
-    func testDiscover_typedKeyByKey() { checkTyped("6011111111111117", brand: "discover", groups: [4, 4, 4, 4, 3], decidedAfter: 2) }
+    func testDiscover_typedKeyByKey() { checkTyped("6445644564456445", brand: "discover", groups: [4, 4, 4, 4, 3], decidedAfter: 2) }
+    func testUATP_typedKeyByKey() { checkTyped("122000000000003", brand: "uatp", groups: [4, 5, 6], decidedAfter: 1) }
+    func testJCB15_typedKeyByKey() { checkTyped("213100000000001", brand: "jcb", groups: [4, 6, 5], decidedAfter: 2) }
+    func testTroy_typedKeyByKey() { checkTyped("9792000000000003", brand: "troy", groups: [4, 4, 4, 4, 3], decidedAfter: 1) }
+    func testInstaPayment_typedKeyByKey() { checkTyped("6376000000000003", brand: "instapayment", groups: [4, 4, 4, 4, 3], decidedAfter: 3) }
     func testJCB_typedKeyByKey() { checkTyped("3530111333300000", brand: "jcb", groups: [4, 4, 4, 4, 3], decidedAfter: 2) }
     func testUnionPay_typedKeyByKey() { checkTyped("6200000000000005", brand: "unionpay", groups: [4, 4, 4, 4, 3], decidedAfter: 2) }
     func testMaestro_typedKeyByKey() { checkTyped("6759649826438453", brand: "maestro", groups: [4, 4, 4, 4, 3], decidedAfter: 2) }

@@ -379,11 +379,24 @@ final class NumberTests: XCTestCase {
     func testValidate() {
         XCTAssertNoThrow(try NumberField.validate(NumberSpec()))
         XCTAssertNoThrow(try NumberField.validate(NumberSpec(group: " ", decimal: ",", fraction: 0)))
+        // Without `negative` a sign is never read as one: it may separate groups.
+        XCTAssertNoThrow(try NumberField.validate(NumberSpec(group: "-")))
+        // Digits, the mark and separators may stand inside an affix, recognised whole.
+        XCTAssertNoThrow(try NumberField.validate(NumberSpec(prefix: "Rs.")))
+        XCTAssertNoThrow(try NumberField.validate(NumberSpec(group: " ", suffix: " m2")))
         let bad: [(NumberSpec, String)] = [
             (NumberSpec(decimal: "5"), "is a digit"),
             (NumberSpec(decimal: "-"), "is a sign"),
             (NumberSpec(group: "1"), "contains a digit"),
-            (NumberSpec(group: "-"), "contains a sign"),
+            (NumberSpec(group: "-", negative: true), "contains a sign"),
+            (NumberSpec(group: "\u{FF0D}", negative: true), "contains a sign"),
+            (NumberSpec(prefix: "1st "), "must not begin with a digit"),
+            (NumberSpec(prefix: ".x"), "must not begin with a digit, the decimal mark"),
+            (NumberSpec(prefix: ",x"), "or a group separator"),
+            (NumberSpec(suffix: "5x"), "must not begin with a digit or the decimal mark"),
+            (NumberSpec(suffix: ".x"), "must not begin with a digit or the decimal mark"),
+            (NumberSpec(suffix: ",5"), "must hold a character other than digits and separators"),
+            (NumberSpec(prefix: "$-"), "must not contain signs"),
             (NumberSpec(group: ".", decimal: "."), "contains the decimal mark"),
             (NumberSpec(fraction: -1), "fraction"),
             (NumberSpec(maxInteger: 0), "maxInteger"),
@@ -411,7 +424,32 @@ final class NumberTests: XCTestCase {
             NumberField(NumberSpec(group: ",", decimal: ".", fraction: 0, grouping: .wan, suffix: " 元")),
             NumberField(NumberSpec(group: " ", decimal: ".", fraction: 2, negative: true, maxInteger: 9, suffix: " ₽",
                                    decimalAliases: [","])),
-        ]
+            NumberField(NumberSpec(group: ",", decimal: ".", fraction: 2, negative: true, prefix: "Rs.")),
+            NumberField(NumberSpec(group: " ", decimal: ".", fraction: 2, prefix: "lbs. ", suffix: " lbs.")),
+        ] + affixFields
+    }
+
+    /// Fields with random affixes whose characters after the first include the decimal mark, the
+    /// group separator and digits (each recognised whole, never read as part of the number).
+    private var affixFields: [NumberField] {
+        var rng = SeededRandom(seed: 0xAFF1)
+        let starts: [Character] = ["R", "x", "$", "€", "k", " "]
+        let inner: [Character] = ["R", "s", ".", ",", " ", "1", "2", "0", "€", "x", "'"]
+        var made: [NumberField] = []
+        while made.count < 12 {
+            func affix() -> String {
+                guard Bool.random(using: &rng) else { return "" }
+                return String(starts.randomElement(using: &rng)!)
+                    + String((0..<Int.random(in: 0...3, using: &rng)).map { _ in inner.randomElement(using: &rng)! })
+            }
+            let spec = NumberSpec(group: [",", " ", "'"].randomElement(using: &rng)!,
+                                  decimal: [".", ","].randomElement(using: &rng)!,
+                                  fraction: Int.random(in: 0...2, using: &rng), negative: Bool.random(using: &rng),
+                                  prefix: affix(), suffix: affix())
+            guard !(spec.prefix + spec.suffix).isEmpty, (try? NumberField.validate(spec)) != nil else { continue }
+            made.append(NumberField(spec))
+        }
+        return made
     }
 
     /// Through every grouping, with a prefix and a suffix, a typed digit lands right of the caret's
@@ -455,12 +493,17 @@ final class NumberTests: XCTestCase {
         XCTAssertEqual(NumberField(NumberSpec(grouping: .none)).format("1234567.5").text, "1234567.5")
     }
 
-    /// A random text of up to `length` characters, mostly digits.
-    private func randomText(_ rng: inout SeededRandom, length: Int) -> String {
-        let alphabet: [Character] = ["0", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", ",", " ", "'",
-                                     "-", "+", "$", "x", "５", "٣", "０", "．", "\u{2212}"]
+    /// A random text of up to `length` pieces, mostly digits; with `field`, its prefix and suffix whole are pieces too.
+    private func randomText(_ rng: inout SeededRandom, length: Int, field: NumberField? = nil) -> String {
+        var alphabet: [String] = ["0", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", ",", " ", "'",
+                                  "-", "+", "$", "x", "５", "٣", "０", "．", "\u{2212}"]
+        if let field {
+            for affix in [field.spec.prefix, field.spec.suffix] where !affix.isEmpty {
+                alphabet += [affix, affix]
+            }
+        }
         let count = Int.random(in: 0...length, using: &rng)
-        return String((0..<count).map { _ in alphabet.randomElement(using: &rng)! })
+        return (0..<count).map { _ in alphabet.randomElement(using: &rng)! }.joined()
     }
 
     /// The nonzero digits of a text as ASCII, sorted: what no edit may lose without saying so.
@@ -468,12 +511,28 @@ final class NumberTests: XCTestCase {
         text.compactMap { NumberField.digitValue($0) }.filter { $0 != 0 }.sorted()
     }
 
+    /// Checks that every nonzero digit of `read` is in `kept`, but for the digits of an affix recognised whole
+    /// (the prefix stepped over, then found; the suffix), which are not the number's; and that none is invented.
+    private func assertNoDigitLost(_ read: String, _ kept: String, _ field: NumberField, _ context: String,
+                                   file: StaticString = #filePath, line: UInt = #line) {
+        var missing = nonzeroDigits(read)
+        for digit in nonzeroDigits(kept) {
+            guard let index = missing.firstIndex(of: digit) else { return XCTFail("digit invented: \(context)", file: file, line: line) }
+            missing.remove(at: index)
+        }
+        var affixDigits = nonzeroDigits(field.spec.prefix + field.spec.prefix + field.spec.suffix)
+        for digit in missing {
+            guard let index = affixDigits.firstIndex(of: digit) else { return XCTFail("digits lost: \(context)", file: file, line: line) }
+            affixDigits.remove(at: index)
+        }
+    }
+
     /// Formatting is idempotent, its text types key by key to the same field, and no digit is lost unreported.
     func testFormatProperties() {
         var rng = SeededRandom(seed: 0x5EED)
         for field in fields {
             for _ in 0..<400 {
-                let text = randomText(&rng, length: 14)
+                let text = randomText(&rng, length: 14, field: field)
                 let count = text.count
                 let a = Int.random(in: 0...count, using: &rng), b = Int.random(in: 0...count, using: &rng)
                 let once = field.format(text, selection: min(a, b)..<max(a, b))
@@ -484,15 +543,19 @@ final class NumberTests: XCTestCase {
                 XCTAssertEqual(twice.overflow, "")
                 XCTAssertTrue(once.selection.lowerBound >= 0 && once.selection.upperBound <= once.text.count,
                               "selection out of bounds for \(text.debugDescription)")
-                XCTAssertEqual(nonzeroDigits(text), nonzeroDigits(once.value + once.overflow),
-                               "digits lost formatting \(text.debugDescription)")
+                assertNoDigitLost(text, once.value + once.overflow, field, "formatting \(text.debugDescription)")
                 var typed = field.format("")
                 for key in once.text {
                     typed = field.apply(.insert(String(key), at: typed.selection), to: typed.text)
                 }
                 XCTAssertEqual(typed.text, once.text, "typing \(once.text.debugDescription) key by key")
-                // The caret ends after the number, before a suffix.
-                XCTAssertEqual(typed.caret, once.text.isEmpty ? 0 : once.text.count - field.spec.suffix.count)
+                XCTAssertEqual(typed.value, once.value)
+                // The caret ends after the suffix, typed over as a slot mask's literals are.
+                XCTAssertEqual(typed.caret, once.text.count, "caret after typing \(once.text.debugDescription)")
+                // Pasted whole into an empty field, the text reads the same.
+                let pasted = field.apply(.insert(once.text, at: 0..<0), to: "")
+                XCTAssertEqual(pasted.text, once.text, "pasting \(once.text.debugDescription)")
+                XCTAssertEqual(pasted.value, once.value)
             }
         }
     }
@@ -502,7 +565,7 @@ final class NumberTests: XCTestCase {
         var rng = SeededRandom(seed: 0xC0FFEE)
         for field in fields {
             for _ in 0..<400 {
-                let start = field.format(randomText(&rng, length: 12))
+                let start = field.format(randomText(&rng, length: 12, field: field))
                 let count = start.text.count
                 let a = Int.random(in: 0...count, using: &rng), b = Int.random(in: 0...count, using: &rng)
                 let range = min(a, b)..<max(a, b)
@@ -510,15 +573,14 @@ final class NumberTests: XCTestCase {
                 switch Int.random(in: 0..<3, using: &rng) {
                 case 0: edit = .backspace(range)
                 case 1: edit = .forwardDelete(range)
-                default: edit = .insert(randomText(&rng, length: 4), at: range)
+                default: edit = .insert(randomText(&rng, length: 4, field: field), at: range)
                 }
                 let after = field.apply(edit, to: start.text)
                 let context = "\(edit) on \(start.text.debugDescription)"
                 XCTAssertTrue(after.caret >= 0 && after.caret <= after.text.count, "caret out of bounds: \(context)")
                 XCTAssertEqual(field.format(after.text).text, after.text, "result not formatted: \(context)")
                 if !edit.text.isEmpty, range.isEmpty {
-                    XCTAssertEqual(nonzeroDigits(start.value + edit.text), nonzeroDigits(after.value + after.overflow),
-                                   "digits lost: \(context)")
+                    assertNoDigitLost(start.value + edit.text, after.value + after.overflow, field, context)
                 }
                 // A key on the prefix or the suffix alone deletes nothing, as at leading literals of a slot mask.
                 let affix = Set(field.spec.prefix + field.spec.suffix)

@@ -22,6 +22,12 @@ final class VectorTests: XCTestCase {
         try runVectors(in: "presets", minimumCases: 150)
     }
 
+    /// python-stdnum's numbers of every identifier preset, valid and invalid, typed key by key (generated
+    /// by `scripts/identifier-metadata`; the plugins run the smaller `presets/identifiers.json`).
+    func testIdentifierConformanceVectors() throws {
+        try runVectors(in: "identifiers-conformance", minimumCases: 300)
+    }
+
     func runVectors(in folder: String, minimumCases: Int) throws {
         let dir = Self.vectorDirectory.appendingPathComponent(folder)
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }.sorted()

@@ -46,6 +46,15 @@ final class CodeActionTests: XCTestCase {
         XCTAssertLessThan(date.firstIndex(of: "Format as date")!, date.firstIndex(of: "Format as amount")!)
     }
 
+    func testCodeAction_offersAnIdentifierOnlyWhenItTakesTheSelectionWholeAndValid() throws {
+        client = try DaemonClient()
+        client.initializeLSP()
+        let editor = Editor(client, text: "39053344705\n39053344706\nCHE-100.155.212\n")
+        XCTAssertTrue(titles(editor, line: 0).contains("Format as br.cpf"))
+        XCTAssertFalse(titles(editor, line: 1).contains("Format as br.cpf"), "a CPF whose check digits fail is not offered")
+        XCTAssertEqual(titles(editor, line: 2).first, "Format as ch.uid")
+    }
+
     func testCodeAction_offersPhoneForANumberWrittenWithItsPlus() throws {
         client = try DaemonClient()
         client.initializeLSP()

@@ -17,6 +17,9 @@ enum MaskCompiler {
         case .preset("postal"):
             return Mask(spec: spec, kind: .postal(try PostalField(spec)), checks: ValueChecks())
         case .preset(let name):
+            if let identifier = IdentifierCatalog.format(named: name) {
+                return try IdentifierCatalog.compile(identifier, options: spec)
+            }
             let expanded = try Presets.expand(name, options: spec)
             let checks = try valueChecks(expanded)
             switch name {

@@ -236,6 +236,7 @@ extension Program {
                 removeTo = k1 + 1
             }
         }
+        if !blocks.isEmpty { widenToWholeWords(&removeFrom, &removeTo, cells) }
         var newCells = spare
         newCells.removeAll(keepingCapacity: true)
         newCells.reserveCapacity(min(max(cells.count, elements.count + 1), Program.maximumCells))
@@ -250,6 +251,29 @@ extension Program {
         outcome.layout = layout
         outcome.caret = caretForDeletion(removeFrom, layout)
         return outcome
+    }
+
+    /// Widens a deletion of the cells `from..<to` to the whole word of each enum block it touches
+    /// that holds a whole word: the word is one unit (`10:30 PM` with a Backspace gives `10:30`),
+    /// while a word still being typed loses one letter at a time (`10:30 P` gives `10:30 `).
+    private func widenToWholeWords<U: FieldUnit>(_ from: inout Int, _ to: inout Int, _ cells: [Cell<U>]) {
+        /// The cells of the block holding cell `k`, when it is an enum block holding a whole word.
+        func wholeWord(at k: Int) -> Range<Int>? {
+            let b = Int(elements[cells[k].element].block)
+            guard b >= 0, case .words = blocks[b].rule else { return nil }
+            let block = blocks[b]
+            var first = k, last = k + 1
+            while first > 0, elements[cells[first - 1].element].block == Int32(b),
+                  cells[first - 1].element >= block.start { first -= 1 }
+            while last < cells.count, elements[cells[last].element].block == Int32(b),
+                  cells[last].element < block.end { last += 1 }
+            // The same block name may stand twice in a row: keep to this occurrence's slots.
+            guard cells[first].element == block.start else { return nil }
+            let typed = cells[first..<last].map { String($0.char.character).lowercased() }
+            return block.folded.contains(typed) ? first..<last : nil
+        }
+        if from < to, let word = wholeWord(at: from) { from = min(from, word.lowerBound); to = max(to, word.upperBound) }
+        if from < to, let word = wholeWord(at: to - 1) { from = min(from, word.lowerBound); to = max(to, word.upperBound) }
     }
 
     /// Replays an edit from its entered characters alone, in this program (another `oneOf`

@@ -10,6 +10,13 @@
 /// U+202F) are dropped silently, since the field shows its own; `-` (also U+2212 and `－`) toggles
 /// the sign and `+` (also `＋`) makes the number positive, wherever they are typed, when
 /// `negative` is true (otherwise both are rejected); anything else is reported in `rejected`.
+/// The prefix and suffix are recognised whole before their characters are read (`NumberAffix`), so
+/// the `.` of a prefix `Rs.` is never a decimal mark; a character of one found alone is dropped.
+///
+/// **Affixes** frame a number that has a sign, a digit or a mark: the sign, then the prefix, the
+/// number, the suffix (`-$1,234.5 USD`). In an empty field the beginning of the prefix typed so far
+/// stays shown, so that the prefix can be typed key by key; typed where an affix stands, a character
+/// equal to the one at the caret steps over it.
 ///
 /// **Limits.** Only the first decimal mark counts: another one typed while the number has one is
 /// rejected. When `fraction` is 0 a decimal mark ends what is read: the mark and the digits read
@@ -61,6 +68,8 @@ final class NumberField: Sendable {
     private let asciiKinds: [ReadKind]
     /// The characters of the prefix and suffix, dropped when read (the field shows its own).
     private let affixCharacters: Set<Character>
+    /// The prefix and suffix, recognised whole in a text before its characters are read.
+    private let affix: NumberAffix
 
     /// Builds a field; `validate` the spec first, since a field takes any spec as it is.
     init(_ spec: NumberSpec, placeholderChar: Character = "_") {
@@ -74,6 +83,7 @@ final class NumberField: Sendable {
         self.groupCharacters = group
         let affix = Set(spec.prefix + spec.suffix)
         self.affixCharacters = affix
+        self.affix = NumberAffix(prefix: spec.prefix, suffix: spec.suffix)
         asciiKinds = (0..<128).map {
             Self.kind(of: Character(Unicode.Scalar(UInt8($0))), decimal: spec.decimal, group: group, affix: affix)
         }
@@ -93,8 +103,9 @@ final class NumberField: Sendable {
             if digitValue(character) != nil {
                 throw MaskError("number: the group separator \"\(spec.group)\" contains a digit")
             }
-            if signs.contains(character) {
-                throw MaskError("number: the group separator \"\(spec.group)\" contains a sign")
+            // Without `negative` a sign is never read as one, so it may separate groups (`1-234-567`).
+            if spec.negative, signs.contains(folded(character)) {
+                throw MaskError("number: the group separator \"\(spec.group)\" contains a sign, which `negative` reads as one")
             }
             if character == spec.decimal || folded(character) == folded(spec.decimal) {
                 throw MaskError("number: the group separator \"\(spec.group)\" contains the decimal mark")
@@ -112,11 +123,32 @@ final class NumberField: Sendable {
         if let min = spec.min, let max = spec.max, min > max {
             throw MaskError("number: min (\(plain(min))) is greater than max (\(plain(max)))")
         }
+        let groupCharacters = Set(spec.group)
+        /// Whether a character is one a number's own text is made of: a digit, the mark (or an alias), a group separator.
+        func isNumberCharacter(_ c: Character) -> Bool {
+            digitValue(c) != nil || c == spec.decimal || folded(c) == spec.decimal || spec.decimalAliases.contains(c)
+                || groupCharacters.contains(c)
+        }
         for (name, affix) in [("prefix", spec.prefix), ("suffix", spec.suffix)] {
-            if affix.contains(where: { digitValue($0) != nil || signs.contains($0) || $0.isNewline }) {
-                throw MaskError("number: the \(name) \"\(affix)\" must not contain digits, signs or line breaks")
+            if affix.contains(where: { signs.contains(folded($0)) || $0.isNewline }) {
+                throw MaskError("number: the \(name) \"\(affix)\" must not contain signs or line breaks")
             }
             if affix.count > limit { throw MaskError("number: the \(name) is longer than \(limit) characters") }
+        }
+        // An affix is recognised whole wherever it stands only if it cannot begin inside the number's own
+        // characters: the prefix begins with none of them, the suffix with no digit or mark and holds some other
+        // character (a space before a unit, `1 234 kg`, is fine).
+        if let first = spec.prefix.first, isNumberCharacter(first) {
+            throw MaskError("number: the prefix \"\(spec.prefix)\" must not begin with a digit, the decimal mark or a group separator")
+        }
+        if let first = spec.suffix.first {
+            if digitValue(first) != nil || first == spec.decimal || folded(first) == spec.decimal
+                || spec.decimalAliases.contains(first) {
+                throw MaskError("number: the suffix \"\(spec.suffix)\" must not begin with a digit or the decimal mark")
+            }
+            if spec.suffix.allSatisfy(isNumberCharacter) {
+                throw MaskError("number: the suffix \"\(spec.suffix)\" must hold a character other than digits and separators")
+            }
         }
         for alias in spec.decimalAliases where digitValue(alias) != nil || signs.contains(alias) || alias.isNewline {
             throw MaskError("number: the decimal alias '\(alias)' is a digit, a sign or a line break")
@@ -186,6 +218,9 @@ final class NumberField: Sendable {
         var rejected = ""
         /// Characters read that were cut by a limit.
         var overflow = ""
+        /// With no number (no sign, digit or mark): how many leading characters of the prefix the person has
+        /// typed, shown as typed so the prefix can be typed key by key (never all of it: a bare prefix is an empty field).
+        var prefixTyped = 0
 
         /// Every entered element, in order.
         var elements: [Element] { integer + (mark.map { [$0] } ?? []) + fraction }
@@ -262,175 +297,23 @@ final class NumberField: Sendable {
         String(Self.plain(bound).map { $0 == "." ? spec.decimal : $0 })
     }
 
-    /// The part of a field's own text that carries the number, and the offset it starts at: the
-    /// prefix and suffix the field shows are left out.
-    private func body(_ text: String) -> (text: String, offset: Int) {
-        var body = Substring(text)
-        var offset = 0
-        if !spec.prefix.isEmpty, body.hasPrefix(spec.prefix) {
-            body = body.dropFirst(spec.prefix.count)
-            offset = spec.prefix.count
+    /// Reads a field's own text (or any text read into an empty field) from its start: the prefix is
+    /// stepped over or found whole, the suffix found whole; a beginning of the prefix alone is kept as typed.
+    private func readWhole(_ text: String, aliases: Set<Character> = []) -> State {
+        let skips = affix.skips(in: text, steppingFrom: 0)
+        var state = read(before: [], inserted: text, after: [], negative: false, aliases: aliases, skipped: skips.ranges)
+        if state.elements.isEmpty, !state.negative, skips.prefixReached < affix.prefix.count {
+            state.prefixTyped = skips.prefixReached
         }
-        if !spec.suffix.isEmpty, body.hasSuffix(spec.suffix) { body = body.dropLast(spec.suffix.count) }
-        return (String(body), offset)
-    }
-
-    /// One inserted text being read, a character at a time (`take`): the elements it adds, its signs and
-    /// dropped zeros, and what it cuts or refuses. A struct, not closures over local variables, so that the
-    /// loop over a pasted megabyte touches no heap-boxed variable.
-    private struct Reading {
-        let spec: NumberSpec
-        /// The UTF-8 of the decimal mark, written when a mark is cut.
-        let decimalUTF8: [UInt8]
-        /// How many entered elements stand before the edit point, and how many more the field has room for.
-        let keptBefore: Int
-        let room: Int
-        var negative: Bool
-        var signPositions: [Int] = []
-        var droppedZeros: [Int] = []
-        var markSeen: Bool
-        /// A decimal mark cut the rest (`fraction` is 0, or the field is full): every digit after it is cut.
-        var cutRest = false
-        var readIn: [Element] = []
-        /// What reading cut, as UTF-8. It comes after every element read in (reading stops growing once it
-        /// cuts), so it is one run in text order, after the pieces keyed up to `cutKey` (see `read`).
-        var cutWhileReading: [UInt8] = []
-        var cutKey = 0
-        /// Leading zeros are dropped anyway: past the first one read in, they take no room (a paste of
-        /// 20,000 zeros and a 5 is 5).
-        var onlyZeros: Bool
-        var zeroRead = false
-
-        @inline(__always)
-        mutating func cut(digit: UInt8) {
-            if cutWhileReading.isEmpty { cutKey = keptBefore + readIn.count - 1 }
-            cutWhileReading.append(0x30 + digit)
-        }
-
-        mutating func cutMark() {
-            if cutWhileReading.isEmpty { cutKey = keptBefore + readIn.count - 1 }
-            cutWhileReading.append(contentsOf: decimalUTF8)
-        }
-
-        /// Whether nothing more can be read in: every digit and mark is cut from here on (the field is
-        /// full, or a mark cut the rest) and no leading zero is still dropped. What follows only needs sorting.
-        var isFull: Bool { cutRest || (readIn.count >= room && !onlyZeros) }
-
-        /// Reads ASCII `bytes` (a byte is a character there), each byte's kind looked up in `kinds`;
-        /// what is refused goes to `rejected`. Once the field is full the rest is only sorted (`sortRest`),
-        /// as the slot path does: a pasted megabyte costs one cheap pass.
-        mutating func take(bytes: UnsafeBufferPointer<UInt8>, kinds: [ReadKind], offset: Int, rejected: inout [UInt8]) {
-            kinds.withUnsafeBufferPointer { kinds in
-                for (position, byte) in bytes.enumerated() {
-                    if isFull, bytes.count - position >= Self.sortedRestMinimum {
-                        sortRest(bytes, from: position, kinds: kinds, offset: offset, rejected: &rejected)
-                        return
-                    }
-                    if take(kinds[Int(byte)], at: offset + position) { rejected.append(byte) }
-                }
-            }
-        }
-
-        /// Below this many bytes the rest is read by `take` like the rest of the text (a keystroke).
-        static let sortedRestMinimum = 64
-
-        /// What `take` does with each byte from `start` on, once `isFull`: a digit is cut, the first mark is
-        /// cut and any other refused, signs still count, separators are dropped, anything else is refused.
-        /// One pass writing into buffers sized for the rest, with no element built and no array grown.
-        mutating func sortRest(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, kinds: UnsafeBufferPointer<ReadKind>,
-                               offset: Int, rejected: inout [UInt8]) {
-            WorkCounter.count(bytes.count - start)
-            let rest = bytes.count - start
-            var refused: [UInt8] = []
-            let cut = [UInt8](unsafeUninitializedCapacity: rest + decimalUTF8.count) { cut, cutCount in
-                refused = [UInt8](unsafeUninitializedCapacity: rest) { refused, refusedCount in
-                    var c = 0, r = 0
-                    for position in start..<bytes.count {
-                        let byte = bytes[position]
-                        switch kinds[Int(byte)] {
-                        case .digit:
-                            cut[c] = byte
-                            c += 1
-                        case .group:
-                            break
-                        case .mark where !markSeen:
-                            markSeen = true
-                            cutRest = true
-                            for b in decimalUTF8 {
-                                cut[c] = b
-                                c += 1
-                            }
-                        case .minus where spec.negative:
-                            negative.toggle()
-                            signPositions.append(offset + position)
-                        case .plus where spec.negative:
-                            negative = false
-                        case .mark, .minus, .plus, .other:
-                            refused[r] = byte
-                            r += 1
-                        }
-                    }
-                    refusedCount = r
-                    cutCount = c
-                }
-            }
-            if cutWhileReading.isEmpty, !cut.isEmpty { cutKey = keptBefore + readIn.count - 1 }
-            cutWhileReading += cut
-            rejected += refused
-        }
-
-        /// Reads one character of kind `kind` at `position`.
-        /// - Returns: whether it is refused (the caller reports it in `rejected`).
-        @inline(__always)
-        mutating func take(_ kind: ReadKind, at position: Int) -> Bool {
-            WorkCounter.count()
-            switch kind {
-            case .digit(let digit):
-                if onlyZeros, digit == 0, !cutRest {
-                    if zeroRead {
-                        droppedZeros.append(position)
-                        return false
-                    }
-                    zeroRead = true
-                } else {
-                    onlyZeros = false
-                }
-                if cutRest || readIn.count >= room {
-                    cut(digit: digit)
-                } else {
-                    readIn.append(Element(digit: digit, origin: .inserted, position: position))
-                }
-            case .mark:
-                onlyZeros = false
-                if markSeen { return true }
-                markSeen = true
-                if spec.fraction == 0 || readIn.count >= room {
-                    cutRest = true
-                    cutMark()
-                } else {
-                    readIn.append(Element(digit: nil, origin: .inserted, position: position))
-                }
-            case .group:
-                break
-            case .minus:
-                guard spec.negative else { return true }
-                negative.toggle()
-                signPositions.append(position)
-            case .plus:
-                guard spec.negative else { return true }
-                negative = false
-            case .other:
-                return true
-            }
-            return false
-        }
+        return state
     }
 
     /// Reads `inserted` (its characters' offsets, plus `offset`, are their positions) between the kept
     /// elements `before` and `after`, and applies the limits and the zero rules; a character of
-    /// `aliases` is read as the decimal mark.
+    /// `aliases` is read as the decimal mark; the characters in `skipped` (character offsets of `inserted`,
+    /// in order: a prefix or suffix recognised whole) are not read.
     private func read(before: [Element], inserted: String, offset: Int = 0, after: [Element], negative: Bool,
-                      aliases: Set<Character> = []) -> State {
+                      aliases: Set<Character> = [], skipped: [Range<Int>] = []) -> State {
         var state = State()
         // Overflow pieces cut by a limit, with a sort key: (index in the joined sequence, 0); each a digit, or nil
         // for the decimal mark. Those cut while reading are `reading.cutWhileReading`, placed by `reading.cutKey`.
@@ -450,11 +333,21 @@ final class NumberField: Sendable {
             for alias in aliases where alias.utf8.count == 1 {
                 if let byte = alias.asciiValue { kinds[Int(byte)] = .mark }
             }
-            reading.take(bytes: bytes, kinds: kinds, offset: offset, rejected: &rejected)
+            var start = 0
+            for skip in skipped + [bytes.count..<bytes.count] {
+                if skip.lowerBound > start {
+                    reading.take(bytes: UnsafeBufferPointer(rebasing: bytes[start..<skip.lowerBound]), kinds: kinds,
+                                 offset: offset + start, rejected: &rejected)
+                }
+                start = max(start, skip.upperBound)
+            }
             return true
         }
         if !readAsBytes {
+            var skip = 0
             for (position, character) in inserted.enumerated() {
+                while skip < skipped.count, skipped[skip].upperBound <= position { skip += 1 }
+                if skip < skipped.count, skipped[skip].contains(position) { continue }
                 let kind = aliases.contains(character) ? .mark : kind(of: character)
                 if reading.take(kind, at: offset + position) { rejected.append(contentsOf: character.utf8) }
             }
@@ -536,12 +429,12 @@ final class NumberField: Sendable {
         var counted: [Bool] = []
         /// Where the implied `0` stands, if one is shown.
         var impliedZero: Int?
-        /// How many characters of the prefix are shown (all or none).
-        var prefixLength = 0
-        /// 1 when a minus sign is shown (after the prefix), else 0.
+        /// 1 when a minus sign is shown (first, before the prefix), else 0.
         var signLength = 0
-        /// Where the number starts: after the prefix and the sign.
-        var lead: Int { prefixLength + signLength }
+        /// How many characters of the prefix are shown (all, none, or those typed into an empty field).
+        var prefixLength = 0
+        /// Where the number starts: after the sign and the prefix.
+        var lead: Int { signLength + prefixLength }
         /// How many characters of the suffix are shown (all or none).
         var suffixLength = 0
     }
@@ -561,18 +454,18 @@ final class NumberField: Sendable {
         var shown = Shown()
         // The prefix and suffix frame a number once there is anything of it (a sign, a digit, a mark).
         let framed = state.negative || !state.integer.isEmpty || state.mark != nil
-        if framed {
-            for c in spec.prefix {
-                shown.characters.append(c)
-                shown.counted.append(false)
-            }
-            shown.prefixLength = spec.prefix.count
-        }
+        // The sign stands before the prefix: `-$1,234.5`.
         if state.negative {
             shown.characters.append("-")
             shown.counted.append(true)
             shown.signLength = 1
         }
+        let prefixShown = framed ? spec.prefix.count : state.prefixTyped
+        for c in spec.prefix.prefix(prefixShown) {
+            shown.characters.append(c)
+            shown.counted.append(false)
+        }
+        shown.prefixLength = prefixShown
         var digits = state.integer.map { Self.character($0.digit ?? 0) }
         if digits.isEmpty, state.mark != nil {
             shown.impliedZero = shown.characters.count
@@ -606,13 +499,13 @@ final class NumberField: Sendable {
         return shown
     }
 
-    /// The leftmost position after the prefix and the sign with `right` counted characters to its
-    /// right, or right after the prefix when the caret stands before the sign.
+    /// The leftmost position after the sign and the prefix with `right` counted characters to its
+    /// right, or the start when the caret stands before the sign.
     ///
     /// `right` larger than what is shown (leading zeros to the right of the caret were dropped)
     /// gives the position right after the sign.
     private func position(in shown: Shown, right: Int, beforeSign: Bool = false) -> Int {
-        if beforeSign { return shown.prefixLength }
+        if beforeSign { return 0 }
         var suffix = [Int](repeating: 0, count: shown.characters.count + 1)
         for index in shown.characters.indices.reversed() {
             suffix[index] = suffix[index + 1] + (shown.counted[index] ? 1 : 0)
@@ -681,9 +574,7 @@ final class NumberField: Sendable {
     /// `12.50`, `12` is `12.00`, `0.` is `0.00`); a caret at the end of the number stays at its end.
     /// - Parameter padding: whether to pad; nil follows `padFraction`.
     func format(_ text: String, selection: Range<Int>? = nil, padding: Bool? = nil) -> FieldResult {
-        let (body, offset) = body(text)
-        var state = read(before: [], inserted: body, offset: offset, after: [], negative: false,
-                         aliases: aliases(forInserted: text))
+        var state = readWhole(text, aliases: aliases(forInserted: text))
         let bodyEnd = (state.elements.map(\.position).max() ?? -1) + 1
         // A mark alone shows its implied `0` (`0.`): a number too.
         if padding ?? spec.padFraction, spec.fraction > 0,
@@ -710,14 +601,51 @@ final class NumberField: Sendable {
     /// Applies one edit a person made to a field whose text is `text` (normally formatted by this field).
     ///
     /// Characters of `text` that are not part of a formatted number are dropped and reported, as
-    /// `format` does.
+    /// `format` does. Text typed or pasted inside the shown prefix or suffix (or into an empty field)
+    /// first steps over the affix characters it repeats, as at a slot mask's literals; then the affixes
+    /// it holds whole are skipped (`NumberAffix`).
     func apply(_ edit: FieldEdit, to text: String) -> FieldResult {
-        let (body, offset) = body(text)
-        let old = read(before: [], inserted: body, offset: offset, after: [], negative: false)
+        let old = readWhole(text)
         let count = text.count
         var range = min(max(edit.range.lowerBound, 0), count)..<min(max(edit.range.upperBound, 0), count)
         let pressed = range
         let elements = old.elements
+        let oldShown = show(old)
+        let noNumber = elements.isEmpty && !old.negative
+
+        if noNumber, edit.text.isEmpty, old.prefixTyped > 0 {
+            // Deleting in a prefix being typed: what is left of it is what stands before the deletion.
+            var cut = range
+            if cut.isEmpty {
+                cut = edit.direction == .backward ? max(cut.lowerBound - 1, 0)..<cut.lowerBound : cut
+            }
+            var state = old
+            state.prefixTyped = min(cut.lowerBound, old.prefixTyped)
+            let caret = cut.isEmpty ? min(range.lowerBound, state.prefixTyped) : state.prefixTyped
+            return result(state, show(state), selection: caret..<caret)
+        }
+
+        // Where reading the typed text starts inside an affix: the prefix index, or the suffix index.
+        var prefixFrom: Int?
+        var suffixFrom: Int?
+        if !edit.text.isEmpty {
+            let formatted = String(oldShown.characters) == text
+            let at = range.lowerBound
+            if noNumber {
+                prefixFrom = min(at, old.prefixTyped)
+            } else if formatted, at >= oldShown.signLength, at < oldShown.lead {
+                prefixFrom = at - oldShown.signLength
+            } else if formatted, range.isEmpty, oldShown.suffixLength > 0, at >= count - oldShown.suffixLength, at < count {
+                suffixFrom = at - (count - oldShown.suffixLength)
+            }
+        }
+        let skips = edit.text.isEmpty ? NumberAffix.Skips()
+            : affix.skips(in: edit.text, steppingFrom: prefixFrom, suffixFrom: suffixFrom)
+        if !noNumber, range.isEmpty, skips.stepped > 0, skips.stepped == edit.text.count {
+            // Only affix characters, typed where they stand: the caret steps over them.
+            let caret = range.lowerBound + skips.stepped
+            return result(old, oldShown, selection: caret..<caret)
+        }
 
         var deleted = Set<Int>()  // positions of deleted elements
         var signDeleted = false
@@ -726,7 +654,7 @@ final class NumberField: Sendable {
                 switch edit.direction {
                 case .backward where range.lowerBound > 0: range = (range.lowerBound - 1)..<range.lowerBound
                 case .forward where range.upperBound < count: range = range.lowerBound..<(range.upperBound + 1)
-                default: return formatKeepingCaret(old, caret: range.lowerBound)
+                default: return formatKeepingCaret(old, caret: pressed.lowerBound)
                 }
             }
             let inside = elements.filter { range.contains($0.position) }
@@ -743,8 +671,13 @@ final class NumberField: Sendable {
                 deleted = [nearest.position]
             } else if edit.direction == .forward, let nearest = elements.first(where: { $0.position >= range.upperBound }) {
                 deleted = [nearest.position]
+            } else if edit.direction == .backward, old.negative,
+                      old.signPositions.contains(where: { $0 < range.lowerBound }) {
+                // Backspace on the prefix after the sign (`-$|12`) removes the sign, the nearest thing to its left.
+                signDeleted = true
             } else {
-                return formatKeepingCaret(old, caret: range.lowerBound)
+                // On the prefix or the suffix alone the key changes nothing, as at a slot mask's leading literals.
+                return formatKeepingCaret(old, caret: edit.direction == .backward ? pressed.upperBound : pressed.lowerBound)
             }
         } else {
             deleted = Set(elements.filter { range.contains($0.position) }.map(\.position))
@@ -763,7 +696,8 @@ final class NumberField: Sendable {
             }
         }
         var state = read(before: before, inserted: edit.text, after: after,
-                         negative: old.negative && !signDeleted, aliases: aliases(forInserted: edit.text))
+                         negative: old.negative && !signDeleted, aliases: aliases(forInserted: edit.text),
+                         skipped: skips.ranges)
         state.rejected = old.rejected + state.rejected
         state.overflow = old.overflow + state.overflow
         if isPastFarBound(value(of: state)), !isPastFarBound(value(of: old)) {
@@ -776,7 +710,20 @@ final class NumberField: Sendable {
             kept.overflow = ""
             return kept
         }
+        if state.elements.isEmpty, !state.negative, !edit.text.isEmpty {
+            // No number: the prefix typed so far stays shown (a whole prefix alone is an empty field).
+            var typed = skips.stepped > 0 ? skips.prefixReached : (noNumber ? min(range.lowerBound, old.prefixTyped) : 0)
+            if noNumber, range.isEmpty { typed = max(typed, old.prefixTyped) }
+            if typed >= spec.prefix.count { typed = 0 }
+            state.prefixTyped = typed
+            let caret = skips.stepped > 0 ? min(skips.prefixReached, typed) : min(range.lowerBound, typed)
+            return result(state, show(state), selection: caret..<caret)
+        }
         let shown = show(state)
+        if state.elements.isEmpty, state.negative, !old.negative {
+            // A sign typed into an empty field: the caret stands after it, before the prefix, which may be typed next.
+            return result(state, shown, selection: shown.signLength..<shown.signLength)
+        }
 
         let keptRead = state.elements.contains { $0.origin == .inserted }
         if range.isEmpty, !keptRead, state.negative == old.negative {
@@ -793,7 +740,7 @@ final class NumberField: Sendable {
     /// The old field reformatted, with the caret where it was (clamped to the text).
     private func formatKeepingCaret(_ state: State, caret: Int) -> FieldResult {
         let shown = show(state)
-        let caret = min(max(caret, shown.prefixLength), shown.characters.count - shown.suffixLength)
+        let caret = min(max(caret, 0), shown.characters.count)
         return result(state, shown, selection: caret..<caret)
     }
 }

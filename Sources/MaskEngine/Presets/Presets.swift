@@ -5,7 +5,7 @@
 public enum Presets {
     /// Every preset name, in the order `initialize` and `maskd presets` list them.
     public static let names = ["phone", "phone.cn", "phone.us", "card", "bankcard.cn", "id.cn", "iban", "date", "time",
-                               "expiry", "amount", "postal"]
+                               "expiry", "amount", "postal"] + IdentifierCatalog.names
 
     /// The regions the `phone` preset's `region` option takes (ISO 3166-1 alpha-2), sorted.
     public static var phoneRegions: [String] { PhoneMetadata.regionCodes }
@@ -27,7 +27,7 @@ public enum Presets {
         "expiry": "card expiry MM/YY, month 01 to 12 (4 gives 04)",
         "amount": "amount with , groups and . and two decimals: 1,234,567.89",
         "postal": "postal code of a region as Google's address data describes it (option region: GB gives SW1A 1AA, BR 40301-110)",
-    ]
+    ].merging(IdentifierCatalog.names.map { ($0, IdentifierCatalog.summary($0)!) }) { builtIn, _ in builtIn }
 
     /// The spec a preset stands for, with `options` (the user's spec) laid on top.
     static func expand(_ name: String, options: MaskSpec) throws -> MaskSpec {
@@ -145,7 +145,8 @@ final class DynamicProgram: @unchecked Sendable {
     /// The program and brand for entered characters that begin with `prefix`.
     func program(forPrefix prefix: AlnumPrefix) -> (Program, brand: String?) { select(prefix) }
 
-    /// The `card` preset: Amex 4-6-5, Diners 4-6-4, others 4-4-4-4-3, each capped at its length.
+    /// The `card` preset: Amex and JCB's 15 digits 4-6-5, Diners 4-6-4, UATP 4-5-6, others 4-4-4-4-3,
+    /// each capped at its length.
     static func card(_ spec: MaskSpec) throws -> DynamicProgram {
         func make(_ groups: [Int], min: Int, max: Int) throws -> Program {
             var s = spec
@@ -161,7 +162,6 @@ final class DynamicProgram: @unchecked Sendable {
             try make(brand.groups, min: brand.minLength, max: brand.maxLength)
         }
         // By the brand's index, made once: `lengths` builds an array and the problems a dictionary hashes per key.
-        let names = CardBrand.allCases.map(\.rawValue)
         let lengths = CardBrand.allCases.map(\.lengths)
         let problemsOfLength = CardBrand.allCases.map { lengthProblems[$0]! }
         return DynamicProgram(
@@ -169,10 +169,12 @@ final class DynamicProgram: @unchecked Sendable {
             all: [broad] + programs,
             select: { prefix in
                 guard let brand = CardBrand.detect(digits: prefix) else { return (broad, nil) }
-                return (programs[CardBrand.allCases.firstIndex(of: brand)!], brand.rawValue)
+                return (programs[CardBrand.allCases.firstIndex(of: brand)!], brand.name)
             },
             problems: { prefix, count, brandName in
-                guard let brandName, let brand = names.firstIndex(of: brandName) else {
+                // The brand again from the digits: one name (`jcb`) stands for two layouts.
+                guard brandName != nil, let detected = CardBrand.detect(digits: prefix),
+                      let brand = CardBrand.allCases.firstIndex(of: detected) else {
                     let start = String(decoding: Array(prefix.prefix(2)), as: UTF8.self)
                     return count == 0 ? [] : ["no card brand starts with \(start)"]
                 }
@@ -194,7 +196,9 @@ final class DynamicProgram: @unchecked Sendable {
     /// The `iban` preset: two letters, two check digits, then letters or digits in fours up to
     /// the country's length (34 while the country is not known), ASCII only.
     static func iban(_ spec: MaskSpec) throws -> DynamicProgram {
-        func make(_ length: Int) throws -> Program {
+        /// A program of `length` characters; `bban` gives the class of each after the four first (the
+        /// country's BBAN layout from the IBAN registry), else letters or digits.
+        func make(_ length: Int, bban: [SlotClass] = []) throws -> Program {
             var s = spec
             s.form = .groups([4])
             s.maxLength = length
@@ -204,6 +208,7 @@ final class DynamicProgram: @unchecked Sendable {
             var slot = 0
             for i in elements.indices where elements[i].isSlot {
                 if slot < 2 { elements[i].kind = .slot(.letter) } else if slot < 4 { elements[i].kind = .slot(.digit) }
+                else if slot - 4 < bban.count { elements[i].kind = .slot(bban[slot - 4]) }
                 slot += 1
             }
             try ProgramChecks.check(elements, letterCase: s.letterCase)
@@ -211,18 +216,17 @@ final class DynamicProgram: @unchecked Sendable {
             return MaskCompiler.makeProgram(elements, s, asciiOnly: true)
         }
         let broad = try make(spec.maxLength ?? 34)
-        var byLength: [Int: Program] = [:]
-        for length in Set(Checks.ibanLengths.values) { byLength[length] = try make(length) }
         // Keyed by the two country letters packed in a word, so a keystroke builds no string.
         var byCountry: [UInt16: Program] = [:]
         for (country, length) in Checks.ibanLengths {
+            let bban = IBANLayouts.slotClasses(country: country)
             let bytes = Array(country.utf8)
-            byCountry[UInt16(bytes[0]) << 8 | UInt16(bytes[1])] = byLength[length]
+            byCountry[UInt16(bytes[0]) << 8 | UInt16(bytes[1])] = try make(bban.isEmpty ? length : 4 + bban.count, bban: bban)
         }
         let programs = byCountry
         return DynamicProgram(
             broad: broad,
-            all: [broad] + Array(byLength.values),
+            all: [broad] + Array(byCountry.values),
             select: { prefix in
                 guard prefix.count >= 2, let program = programs[UInt16(prefix[0]) << 8 | UInt16(prefix[1])] else {
                     return (broad, nil)

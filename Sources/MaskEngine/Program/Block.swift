@@ -94,6 +94,8 @@ extension Program {
         case cell(cursor: Int)
         /// It was the literal after the block, consumed after padding the block's value.
         case literal(cursor: Int)
+        /// It fits the slot after the block, not the block: the block's value was padded; read it at `cursor`.
+        case padded(cursor: Int)
         /// It cannot continue the block's value at an optional slot: try what follows.
         case skip
         /// It cannot continue the block's value.
@@ -137,10 +139,15 @@ extension Program {
             var prefix = 0
             for i in (cells.count - p)..<cells.count { prefix = prefix * 10 + (cells[i].char.digitValue ?? 0) }
             guard let stored = fitted(c, slotClass), let d = stored.digitValue else {
-                // The literal after the block, typed into a partial value: pad it (`1/` is `01/`).
+                // What follows the block, typed into a partial value, pads it: the literal after it (`1/` is
+                // `01/`), or a character the slot after it takes (`1a` is `01a` in `[range][letter]`).
                 let after = block.end
-                guard block.pad, p > 0, after < elements.count, !elements[after].isSlot, c.matches(elements[after]),
+                guard block.pad, p > 0, after < elements.count,
                       rangeAllows(prefix, remaining: 0, block: block, cells: cells, prefixCount: p)
+                else { return strict ? .refused : .bySlotClass }
+                let slotAfter = elements[after].slotClass
+                let literal = slotAfter == nil && c.matches(elements[after])
+                guard literal || slotAfter.map({ fitted(c, $0) != nil }) == true
                 else { return strict ? .refused : .bySlotClass }
                 let digits = cells.suffix(p).map(\.char)
                 cells.removeLast(p)
@@ -148,7 +155,7 @@ extension Program {
                 for (i, digit) in digits.enumerated() {
                     cells.append(Cell(char: digit, element: block.start + block.width - p + i))
                 }
-                return .literal(cursor: after + 1)
+                return literal ? .literal(cursor: after + 1) : .padded(cursor: after)
             }
             let remaining = block.width - p - 1
             if rangeAllows(prefix * 10 + d, remaining: remaining, block: block, cells: cells, prefixCount: p) {

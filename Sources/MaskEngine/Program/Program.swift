@@ -299,6 +299,9 @@ extension Program {
                     case .literal(let next):
                         cursor = next
                         return .literal
+                    case .padded(let next):
+                        e = next
+                        continue
                     case .skip:
                         e += 1
                         continue

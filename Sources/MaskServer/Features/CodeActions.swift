@@ -108,7 +108,8 @@ extension Server {
     /// would otherwise be refused). They rank by: more letters
     /// and digits kept; then `amount` last, since it takes any digits; then complete and valid
     /// first; then fewer characters dropped or cut (`rejected` plus `overflow`); then the order of
-    /// `Presets.names`. `phone` fits only a text starting with `+`. So a mistyped card number still offers "card" first (its diagnostics say
+    /// `Presets.names`. An identifier preset fits only a text it takes whole and valid, and
+    /// ranks after a built-in preset that keeps as many letters and digits. `phone` fits only a text starting with `+`. So a mistyped card number still offers "card" first (its diagnostics say
     /// what is wrong once opened), and no preset that cuts digits beats one that keeps them all.
     ///
     /// `postal` is offered once for each region one of whose codes the text is, whole and as written: for every
@@ -128,6 +129,10 @@ extension Server {
             // Opening it would be refused (-32803): it drops some of the person's letters or digits.
             let drops = (result.rejected + result.overflow).unicodeScalars.contains(where: isLetterOrDigit)
             guard kept * 2 >= wanted, !drops else { continue }
+            // An identifier is offered only when it takes the selection whole and it checks: complete, valid, keeping
+            // every letter and digit (any 20 letters and digits are a LEI's shape; few are one).
+            let identifier = IdentifierCatalog.summary(preset.name) != nil
+            if identifier, !result.valid || kept != wanted { continue }
             fits.append((PresetFit(name: preset.name, result: result, kept: kept,
                                    dropped: result.rejected.count + result.overflow.count), order))
         }
@@ -144,6 +149,10 @@ extension Server {
             if x.kept != y.kept { return x.kept > y.kept }
             let xFallback = x.name == fallbackPreset, yFallback = y.name == fallbackPreset
             if xFallback != yFallback { return yFallback }
+            // The built-in presets come first: an identifier that fits as well is one reading among many (a 16-digit
+            // IMEISV has no check digit, and a mistyped card number is still a card).
+            let xIdentifier = IdentifierCatalog.summary(x.name) != nil, yIdentifier = IdentifierCatalog.summary(y.name) != nil
+            if xIdentifier != yIdentifier { return yIdentifier }
             if x.result.valid != y.result.valid { return x.result.valid }
             if x.dropped != y.dropped { return x.dropped < y.dropped }
             return a.order < b.order

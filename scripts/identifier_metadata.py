@@ -1,0 +1,798 @@
+"""Generates the identifier catalogue from python-stdnum, taking facts only.
+
+For every format of FORMATS below it reads stdnum's module (name, docstring, compact, format,
+is_valid), finds valid numbers (the docstring's examples, then numbers made from them by changing
+characters and searching the check characters that stdnum accepts), derives the display layout of
+each length from stdnum's format(), and VERIFIES the facts written here (per-position alphabet,
+check-algorithm family and parameters) against stdnum's is_valid on valid and invalid numbers.
+Any disagreement stops the script with the module and the number.
+
+Writes Sources/MaskEngine/Identifiers/IdentifierData.swift and, with --vectors, the conformance
+vectors. stdnum is LGPL: this script reads its behaviour and data; no code of it is copied.
+"""
+import argparse
+import ast
+import importlib
+import inspect
+import json
+import random
+import re
+import string
+import sys
+
+import stdnum
+from stdnum import numdb
+
+DIGITS = string.digits
+UPPER = string.ascii_uppercase
+ALNUM = DIGITS + UPPER
+
+# ---------------------------------------------------------------------------------------------
+# Check families (our own implementations; the Swift ones in CheckDigits.swift mirror them).
+# A check is a tuple: (family, parameters...). `value` is the compact number.
+
+
+def char_value(c, values):
+    if values == 'dec':
+        return int(c)
+    if values == 'ord48':
+        return ord(c) - 48
+    if values == 'alnum36':
+        return ALNUM.index(c)
+    raise ValueError(values)
+
+
+def weighted_sum(number, start, weights, values, fold=False):
+    total = 0
+    for w, c in zip(weights, number[start:start + len(weights)]):
+        p = w * char_value(c, values)
+        if fold:
+            p = sum(int(d) for d in str(p))
+        total += p
+    return total
+
+
+def luhn_ok(digits, alphabet=DIGITS):
+    n = len(alphabet)
+    total = 0
+    for i, c in enumerate(reversed(digits)):
+        v = alphabet.index(c)
+        if i % 2:
+            v *= 2
+            v = v // n + v % n
+        total += v
+    return total % n == 0
+
+
+VERHOEFF_D = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 3, 4, 0, 6, 7, 8, 9, 5], [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
+              [3, 4, 0, 1, 2, 8, 9, 5, 6, 7], [4, 0, 1, 2, 3, 9, 5, 6, 7, 8], [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
+              [6, 5, 9, 8, 7, 1, 0, 4, 3, 2], [7, 6, 5, 9, 8, 2, 1, 0, 4, 3], [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
+              [9, 8, 7, 6, 5, 4, 3, 2, 1, 0]]
+VERHOEFF_P = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 5, 7, 6, 2, 8, 3, 0, 9, 4], [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
+              [8, 9, 1, 6, 0, 4, 3, 5, 2, 7], [9, 4, 5, 3, 1, 2, 6, 8, 7, 0], [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
+              [2, 7, 9, 3, 8, 0, 6, 4, 1, 5], [7, 0, 4, 6, 9, 1, 3, 2, 5, 8]]
+
+
+def verhoeff_ok(digits):
+    c = 0
+    for i, d in enumerate(reversed(digits)):
+        c = VERHOEFF_D[c][VERHOEFF_P[i % 8][int(d)]]
+    return c == 0
+
+
+def mod97_ok(text):
+    # ISO 7064 mod 97-10: letters count A=10..Z=35.
+    return int(''.join(str(ALNUM.index(c)) for c in text)) % 97 == 1
+
+
+def mod11_10_ok(digits):
+    check = 5
+    for d in digits:
+        check = (((check or 10) * 2) % 11 + int(d)) % 10
+    return check == 1
+
+
+def mod11_2_ok(text):
+    check = 0
+    for c in text:
+        check = (2 * check + (10 if c == 'X' else int(c))) % 11
+    return check == 1
+
+
+def mod37_2_ok(text, alphabet='0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ*'):
+    check = 0
+    for c in text:
+        check = (2 * check + alphabet.index(c)) % 37
+    return check == 1
+
+
+def mod37_36_ok(text, alphabet=ALNUM):
+    modulus = len(alphabet)
+    check = modulus // 2
+    for c in text:
+        check = (((check or modulus) * 2) % (modulus + 1) + alphabet.index(c)) % modulus
+    return check == 1
+
+
+def span(number, s):
+    a, b = s
+    return number[a:len(number) if b is None else b]
+
+
+def run_check(check, number):
+    """True when `number` passes `check`."""
+    family = check[0]
+    p = check[1]
+    if family == 'weighted':
+        # Weighted sum mod m of the characters from `start`; the check character at `at` is table[sum % m].
+        # An `at` of None: the table's entry for sum % m must be '0' (the sum includes the check character).
+        s = weighted_sum(number, p.get('start', 0), p['weights'], p.get('values', 'dec'), p.get('fold', False))
+        s += p.get('add', 0)
+        expected = p['table'][s % p['mod']]
+        if p.get('at') is None:
+            return expected == '0'
+        return expected != '?' and number[p['at']] == expected
+    if family == 'luhn':
+        return luhn_ok(span(number, p.get('span', (0, None))), p.get('alphabet', DIGITS))
+    if family == 'verhoeff':
+        return verhoeff_ok(span(number, p.get('span', (0, None))))
+    if family == 'mod97':
+        return mod97_ok(span(number, p.get('span', (0, None))))
+    if family == 'mod11_10':
+        return mod11_10_ok(span(number, p.get('span', (0, None))))
+    if family == 'mod11_2':
+        return mod11_2_ok(span(number, p.get('span', (0, None))))
+    if family == 'mod37_2':
+        return mod37_2_ok(span(number, p.get('span', (0, None))))
+    if family == 'mod37_36':
+        return mod37_36_ok(span(number, p.get('span', (0, None))))
+    if family == 'remainder':
+        # int(part) % mod indexes `table`; the character at `at` must be that entry.
+        v = int(span(number, p['span'])) % p['mod']
+        return number[p['at']] == p['table'][v]
+    if family == 'in':
+        return span(number, p['span']) in p['values']
+    if family == 'notIn':
+        return span(number, p['span']) not in p['values']
+    if family == 'range':
+        part = span(number, p['span'])
+        return p['low'] <= part <= p['high']
+    if family == 'notAllSame':
+        part = span(number, p.get('span', (0, None)))
+        return len(set(part)) > 1
+    if family == 'notZero':
+        return int(span(number, p.get('span', (0, None)))) != 0
+    if family == 'named':
+        return NAMED[p['name']](number)
+    raise ValueError(family)
+
+
+# Rules too particular for a family: each has a Swift twin of the same name in IdentifierRules.swift.
+def rule_de_idnr(number):
+    counts = [number[:10].count(d) for d in set(number[:10])]
+    repeated = [c for c in counts if c > 1]
+    return len(repeated) == 1 and repeated[0] in (2, 3)
+
+
+def rule_pl_pesel_date(number):
+    import datetime
+    month = int(number[2:4])
+    if month // 20 > 4:
+        return False
+    year = int(number[0:2]) + {0: 1900, 1: 2000, 2: 2100, 3: 2200, 4: 1800}[month // 20]
+    try:
+        datetime.date(year, month % 20, int(number[4:6]))
+        return True
+    except ValueError:
+        return False
+
+
+def rule_es_cif(number):
+    # The check is either the digit or the letter for the Luhn check digit of the seven digits.
+    digits = number[1:8]
+    for check in DIGITS:
+        if luhn_ok(digits + check):
+            return number[8] in (check + 'JABCDEFGHI'[int(check)])
+    return False
+
+
+def rule_es_nie(number):
+    return number[8] == 'TRWAGMYFPDXBNJZSQVHLCKE'[int(str('XYZ'.index(number[0])) + number[1:8]) % 23]
+
+
+NAMED = {
+    'de.idnr.digits': rule_de_idnr,
+    'pl.pesel.date': rule_pl_pesel_date,
+    'es.cif.check': rule_es_cif,
+    'es.nie.check': rule_es_nie,
+}
+
+# ---------------------------------------------------------------------------------------------
+# The facts, format by format. `alphabet`: per length, one entry per position: 'd' digit, 'L' letter
+# A-Z, 'c' letter or digit, or a string of the characters allowed there ('XYZ'). `checks`: every one
+# must pass. `label` words the problem of a component check.
+
+C10 = '0' + '0987654321'[:10]  # (11 - s) % 11 % 10 for s % 11 = 0..10
+
+
+def complement(mod, ten='?', mod10=False):
+    """table[r] = (mod - r) % mod, as a character; 10 becomes `ten` (or 0 when mod10)."""
+    out = ''
+    for r in range(mod):
+        v = (mod - r) % mod
+        if v >= 10:
+            out += str(v % 10) if mod10 else ten
+        else:
+            out += str(v)
+    return out
+
+
+def remainder(mod, ten='?', mod10=False):
+    out = ''
+    for r in range(mod):
+        if r >= 10:
+            out += str(r % 10) if mod10 else ten
+        else:
+            out += str(r)
+    return out
+
+
+def zero_when(mod):
+    return '0' + '1' * (mod - 1)
+
+
+def W(**p):
+    return ('weighted', p)
+
+
+def fam(family, **p):
+    return (family, p)
+
+
+def digits(n):
+    return 'd' * n
+
+
+FORMATS = {
+    'br.cpf': dict(alphabet={11: digits(11)}, checks=[
+        fam('notZero'),
+        W(at=9, weights=[10, 9, 8, 7, 6, 5, 4, 3, 2], mod=11, table=complement(11, mod10=True)),
+        W(at=10, weights=[11, 10, 9, 8, 7, 6, 5, 4, 3, 2], mod=11, table=complement(11, mod10=True))]),
+    'br.cnpj': dict(alphabet={14: 'c' * 12 + 'dd'}, checks=[
+        fam('notIn', span=(0, 12), values=['000000000000'], label='company number'),
+        W(at=12, weights=[5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2], mod=11, values='ord48', table=complement(11, mod10=True)),
+        W(at=13, weights=[6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2], mod=11, values='ord48',
+          table=complement(11, mod10=True))]),
+    'us.ssn': dict(alphabet={9: digits(9)}, checks=[
+        fam('notIn', span=(0, 3), values=['000', '666'], label='area number'),
+        fam('notIn', span=(0, 1), values=['9'], label='area number'),
+        fam('notIn', span=(3, 5), values=['00'], label='group number'),
+        fam('notIn', span=(5, 9), values=['0000'], label='serial number'),
+        fam('notIn', span=(0, 9), values=['078051120', '457555462', '219099999'], label='number')]),
+    'us.itin': dict(alphabet={9: '9' + digits(8)}, checks=[
+        fam('in', span=(3, 5), values=[str(x) for x in range(70, 100) if x not in (89, 93)], label='group number')]),
+    'us.ein': dict(alphabet={9: digits(9)}, checks='ein'),
+    'de.idnr': dict(alphabet={11: '123456789' + digits(10)}, checks=[
+        fam('named', name='de.idnr.digits', problem='one digit must appear two or three times in the first ten'),
+        fam('mod11_10')]),
+    'de.vat': dict(alphabet={9: '123456789' + digits(8)}, checks=[fam('mod11_10')]),
+    'fr.siren': dict(alphabet={9: digits(9)}, checks=[fam('luhn')]),
+    'es.dni': dict(alphabet={9: ['d'] * 8 + ['TRWAGMYFPDXBNJZSQVHLCKE']}, checks=[
+        fam('remainder', span=(0, 8), mod=23, at=8, table='TRWAGMYFPDXBNJZSQVHLCKE')]),
+    'es.nie': dict(alphabet={9: ['XYZ'] + ['d'] * 7 + ['TRWAGMYFPDXBNJZSQVHLCKE']}, checks=[
+        fam('named', name='es.nie.check', problem='check letter does not match')]),
+    'es.cif': dict(alphabet={9: 'ABCDEFGHJNPQRSUVW' + digits(7) + 'c'}, checks=[
+        fam('named', name='es.cif.check', problem='check character does not match')]),
+    'in.aadhaar': dict(alphabet={12: '23456789' + digits(11)}, checks=[
+        fam('named', name='notPalindrome', problem='a palindrome is not an Aadhaar number'),
+        fam('verhoeff')]),
+    'in.pan': dict(alphabet={10: ['L', 'L', 'L', 'ABCFGHJKLPT', 'L'] + ['d'] * 4 + ['L']}, checks=[
+        fam('notIn', span=(5, 9), values=['0000'], label='serial number')]),
+    'gb.nhs': dict(alphabet={10: digits(10)}, checks=[
+        W(weights=[10, 9, 8, 7, 6, 5, 4, 3, 2, 1], mod=11, table=zero_when(11))]),
+    'nl.bsn': dict(alphabet={9: digits(9)}, checks=[
+        fam('notZero'),
+        W(weights=[9, 8, 7, 6, 5, 4, 3, 2, -1], mod=11, table=zero_when(11))]),
+    'pl.pesel': dict(alphabet={11: digits(11)}, checks=[
+        W(at=10, weights=[1, 3, 7, 9, 1, 3, 7, 9, 1, 3], mod=10, table=complement(10)),
+        fam('named', name='pl.pesel.date', problem='not a valid birth date')]),
+    'pl.nip': dict(alphabet={10: digits(10)}, checks=[
+        W(weights=[6, 5, 7, 2, 3, 4, 5, 6, 7, -1], mod=11, table=zero_when(11))]),
+    'pt.nif': dict(alphabet={9: '123456789' + digits(8)}, checks=[
+        W(at=8, weights=[9, 8, 7, 6, 5, 4, 3, 2], mod=11, table=complement(11, mod10=True))]),
+    'ch.ssn': dict(alphabet={13: ['7', '5', '6'] + ['d'] * 10}, checks=[
+        W(at=12, weights=[1, 3] * 6, mod=10, table=complement(10))]),
+    'ch.uid': dict(alphabet={12: ['C', 'H', 'E'] + ['d'] * 9}, checks=[
+        W(at=11, start=3, weights=[5, 4, 3, 2, 7, 6, 5, 4], mod=11, table=complement(11))]),
+    'at.uid': dict(alphabet={9: 'U' + digits(8)}, checks=[
+        W(at=8, start=1, weights=[1, 2, 1, 2, 1, 2, 1], mod=10, fold=True, add=4, table=complement(10))]),
+    'ca.sin': dict(alphabet={9: '1234567' + '9' + digits(8)}, checks=[fam('luhn')]),
+    'au.abn': dict(alphabet={11: digits(11)}, checks=[
+        W(weights=[10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19], add=-10, mod=89, table=zero_when(89))]),
+    'au.tfn': dict(alphabet={8: digits(8), 9: digits(9)}, checks=[
+        fam('named', name='au.tfn.check', problem='check digit does not match')]),
+    'gb.utr': dict(alphabet={10: digits(10)}, checks=[
+        W(at=0, start=1, weights=[6, 7, 8, 9, 10, 5, 4, 3, 2], mod=11, table='21987654321')]),
+    'issn': dict(alphabet={8: ['d'] * 7 + [DIGITS + 'X']}, checks=[
+        W(at=7, weights=[8, 7, 6, 5, 4, 3, 2], mod=11, table=complement(11, ten='X'))]),
+    'imei': dict(alphabet={14: digits(14), 15: digits(15), 16: digits(16)}, checks=[
+        fam('named', name='imei.check', problem='check digit does not match')]),
+    'lei': dict(alphabet={20: 'c' * 20}, checks=[fam('mod97')]),
+    'ean': dict(alphabet={8: digits(8), 12: digits(12), 13: digits(13), 14: digits(14)}, checks=[
+        fam('named', name='ean.check', problem='check digit does not match')]),
+}
+
+# Per-position alphabets of one-character sets that name a family of characters.
+ALPHABET_CLASSES = {'d': DIGITS, 'L': UPPER, 'c': ALNUM}
+
+
+def rule_not_palindrome(number):
+    return number != number[::-1]
+
+
+def ean_ok(number):
+    return number[-1] == str((10 - sum((3, 1)[i % 2] * int(n) for i, n in enumerate(reversed(number[:-1])))) % 10)
+
+
+def rule_tfn(number):
+    weights = [1, 4, 3, 7, 5, 8, 6, 9, 10] if len(number) == 9 else [1, 4, 3, 7, 5, 8, 6, 9]
+    return sum(w * int(n) for w, n in zip(weights, number)) % 11 == 0
+
+
+NAMED.update({
+    'notPalindrome': rule_not_palindrome,
+    'ean.check': ean_ok,
+    'au.tfn.check': rule_tfn,
+    'imei.check': lambda n: len(n) != 15 or luhn_ok(n),
+})
+
+
+def positions(alphabet):
+    """The allowed characters of each position of an alphabet string."""
+    out = []
+    i = 0
+    while i < len(alphabet):
+        c = alphabet[i]
+        out.append(ALPHABET_CLASSES.get(c, c))
+        i += 1
+    return out
+
+
+def expand_alphabet(entry):
+    # Entries are written position by position; a run of explicit characters ('XYZ') is one position.
+    # A string like '9' + digits(8) means a '9' position: explicit characters are written as one
+    # position only when they are not class letters, so parse greedily by known lengths instead.
+    return entry
+
+
+# Alphabets in FORMATS mix class letters and explicit sets; written as a list they are unambiguous.
+def alphabet_positions(module, length):
+    spec = FORMATS[module]['alphabet'][length]
+    return parse_alphabet(spec, length, module)
+
+
+def parse_alphabet(spec, length, module):
+    """Reads an alphabet string: class letters d, L, c are one position each; a maximal run of other
+    characters is one position (its set of characters), so '123456789' + 'dddd' is 5 positions."""
+    out = []
+    i = 0
+    if isinstance(spec, list):
+        out = [ALPHABET_CLASSES.get(p, p) for p in spec]
+        spec = ''
+    while i < len(spec):
+        c = spec[i]
+        if c in ALPHABET_CLASSES:
+            out.append(ALPHABET_CLASSES[c])
+            i += 1
+        else:
+            j = i
+            while j < len(spec) and spec[j] not in ALPHABET_CLASSES:
+                j += 1
+            out.append(spec[i:j])
+            i = j
+    if len(out) != length:
+        sys.exit(f'{module}: alphabet for length {length} has {len(out)} positions')
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading stdnum
+
+
+def preset_name(module_name):
+    return '.'.join(part.rstrip('_') for part in module_name.split('.')[1:])
+
+
+def docstring_examples(module):
+    doc = module.__doc__ or ''
+    found = []
+    for m in re.finditer(r">>> (?:validate|format|compact|is_valid)\('([^']*)'", doc):
+        found.append(m.group(1))
+    return found
+
+
+def in_alphabet(number, alphabet):
+    return len(number) == len(alphabet) and all(c in a for c, a in zip(number, alphabet))
+
+
+def check_positions(module_name, length):
+    """Where the check characters stand, to be searched when making numbers valid."""
+    p = {'gb.utr': [0], 'au.abn': [0, 1], 'de.idnr': [10], 'gb.nhs': [9], 'nl.bsn': [8], 'pl.nip': [9],
+         'au.tfn': [length - 1]}
+    return p.get(module_name, [length - 1] if module_name not in ('br.cpf', 'br.cnpj', 'ch.ssn', 'lei')
+                 else [length - 2, length - 1])
+
+
+def search_valid(module, name, number, alphabets, rng):
+    """Changes the check characters of `number` until stdnum accepts it, or None."""
+    where = check_positions(name, len(number))
+    options = [sorted(alphabets[i]) for i in where]
+    chars = list(number)
+    if len(where) == 1:
+        for a in options[0]:
+            chars[where[0]] = a
+            if module.is_valid(''.join(chars)):
+                return ''.join(chars)
+        return None
+    for a in options[0]:
+        for b in options[1]:
+            chars[where[0]] = a
+            chars[where[1]] = b
+            if module.is_valid(''.join(chars)):
+                return ''.join(chars)
+    return None
+
+
+def make_numbers(module, name, rng, want=40):
+    facts = FORMATS[name]
+    examples = []
+    for e in docstring_examples(module):
+        try:
+            c = module.compact(e)
+        except Exception:
+            continue
+        if module.is_valid(c) and c not in examples:
+            examples.append(c)
+    valid = {length: [] for length in facts['alphabet']}
+    for e in examples:
+        if len(e) in valid:
+            valid[len(e)].append(e)
+    documented = list(examples)
+    for length, found in valid.items():
+        alphabets = alphabet_positions(name, length)
+        seeds = list(found)
+        tries = 0
+        while len(found) < want and tries < want * 60:
+            tries += 1
+            if seeds:
+                chars = list(rng.choice(found))
+                for _ in range(rng.randint(1, 4)):
+                    i = rng.randrange(length)
+                    chars[i] = rng.choice(alphabets[i])
+            else:
+                chars = [rng.choice(a) for a in alphabets]
+            made = search_valid(module, name, ''.join(chars), alphabets, rng)
+            if made and made not in found:
+                found.append(made)
+        if not found:
+            sys.exit(f'{name}: no valid number of length {length} found')
+    return documented, valid
+
+
+def layout_of(module, number):
+    """The display of `number` as a notation: '[000].[000]-[00]' style with slot letters by position."""
+    shown = module.format(number) if hasattr(module, 'format') else number
+    out = []
+    i = 0
+    for ch in shown:
+        if i < len(number) and ch == number[i]:
+            out.append(None)
+            i += 1
+        else:
+            out.append(ch)
+    if i != len(number):
+        return None
+    return out
+
+
+def first_line(module):
+    line = (module.__doc__ or '').strip().split('\n')[0].strip()
+    return line.rstrip('.')
+
+
+def verify(module, name, valid):
+    """Our facts against stdnum's is_valid on the valid numbers and on changed ones."""
+    rng = random.Random(7)
+    facts = FORMATS[name]
+    checked = 0
+    invalid = []
+    for length, numbers in valid.items():
+        alphabets = alphabet_positions(name, length)
+        for number in numbers:
+            if not model_valid(name, number):
+                sys.exit(f'{name}: stdnum accepts {number}, our facts refuse it ({failing(name, number)})')
+            for _ in range(30):
+                chars = list(number)
+                kind = rng.random()
+                if kind < 0.7:
+                    i = rng.randrange(length)
+                    chars[i] = rng.choice(alphabets[i])
+                else:
+                    i = rng.randrange(length - 1)
+                    chars[i], chars[i + 1] = chars[i + 1], chars[i]
+                changed = ''.join(chars)
+                ours = model_valid(name, changed)
+                theirs = module.is_valid(changed)
+                checked += 1
+                if ours != theirs:
+                    sys.exit(f'{name}: {changed}: stdnum says {theirs}, our facts say {ours}')
+                if not theirs and in_alphabet(changed, alphabets) and changed not in invalid:
+                    invalid.append(changed)
+            # A character outside the position's alphabet must never make a valid number.
+            for i in range(length):
+                for c in rng.sample(ALNUM, 8):
+                    if c in alphabets[i]:
+                        continue
+                    chars = list(number)
+                    chars[i] = c
+                    if i in check_positions(name, length):
+                        made = ''.join(chars) if module.is_valid(''.join(chars)) else None
+                    else:
+                        made = search_valid(module, name, ''.join(chars), alphabets_with(alphabets, i, c), rng)
+                    if made:
+                        sys.exit(f'{name}: stdnum accepts {made}, which has {c!r} at {i}, outside our alphabet')
+    return checked, invalid
+
+
+def alphabets_with(alphabets, i, c):
+    out = list(alphabets)
+    out[i] = alphabets[i] + c
+    return out
+
+
+def model_valid(name, number):
+    facts = FORMATS[name]
+    if len(number) not in facts['alphabet']:
+        return False
+    if not in_alphabet(number, alphabet_positions(name, len(number))):
+        return False
+    return failing(name, number) is None
+
+
+def failing(name, number):
+    checks = FORMATS[name]['checks']
+    for check in checks:
+        if not run_check(check, number):
+            return check
+    return None
+
+
+def ein_checks():
+    """us.ein: the campus prefixes of stdnum's us/ein database."""
+    db = numdb.get('us/ein')
+    prefixes = []
+    for n in range(100):
+        p = '%02d' % n
+        if db.info(p + '0000000')[0][1]:
+            prefixes.append(p)
+    return [fam('in', span=(0, 2), values=prefixes, label='campus prefix')]
+
+
+# ---------------------------------------------------------------------------------------------
+# Output
+
+def swift_string(s):
+    return json.dumps(s, ensure_ascii=False)
+
+
+def swift_check(check):
+    family, p = check
+    sp = p.get('span', (0, None))
+    span_text = f'{sp[0]}, {sp[1] if sp[1] is not None else -1}'
+    if family == 'weighted':
+        at = p.get('at')
+        return (f'.weighted(start: {p.get("start", 0)}, weights: {p["weights"]}, modulus: {p["mod"]}, '
+                f'add: {p.get("add", 0)}, values: .{p.get("values", "dec")}, fold: {str(p.get("fold", False)).lower()}, '
+                f'table: {swift_string(p["table"])}, at: {at if at is not None else -1})')
+    if family == 'luhn':
+        return f'.luhn(span: ({span_text}))'
+    if family in ('verhoeff', 'mod97', 'mod11_10', 'mod11_2', 'mod37_2', 'mod37_36'):
+        swift = {'mod11_10': 'mod11_10', 'mod11_2': 'mod11_2', 'mod37_2': 'mod37_2', 'mod37_36': 'mod37_36'}
+        return f'.{swift.get(family, family)}(span: ({span_text}))'
+    if family == 'remainder':
+        return f'.remainder(span: ({span_text}), modulus: {p["mod"]}, table: {swift_string(p["table"])}, at: {p["at"]})'
+    if family in ('in', 'notIn'):
+        return (f'.{"member" if family == "in" else "notMember"}(span: ({span_text}), values: '
+                f'{swift_string(",".join(p["values"]))}, label: {swift_string(p["label"])})')
+    if family == 'notAllSame':
+        return f'.notAllSame(span: ({span_text}))'
+    if family == 'notZero':
+        return f'.notZero(span: ({span_text}))'
+    if family == 'named':
+        return f'.named({swift_string(p["name"])}, problem: {swift_string(p["problem"])})'
+    raise ValueError(family)
+
+
+def notation_of(layout, alphabets, definitions):
+    """Bracket notation: single-character positions become `{c}` literals of the value, the rest slots."""
+    out = ''
+    slots = iter(alphabets)
+    in_slot = False
+    for item in layout:
+        if item is None:
+            allowed = next(slots)
+            if len(allowed) == 1:
+                if in_slot:
+                    out += ']'
+                    in_slot = False
+                out += '{' + allowed + '}'
+                continue
+            if not in_slot:
+                out += '['
+                in_slot = True
+            out += slot_char(allowed, definitions)
+        else:
+            if in_slot:
+                out += ']'
+                in_slot = False
+            out += '\\' + item if item in '[]{}\\' else item
+    if in_slot:
+        out += ']'
+    return out
+
+
+DEFINITION_NAMES = 'BCDEFGHIJKLMNOPQRSTUVWYZbcdefghijklmnopqrstuvwxyz'
+
+
+def slot_char(allowed, definitions):
+    if allowed == DIGITS:
+        return '0'
+    regex = '[' + char_class(allowed) + ']'
+    for k, v in definitions.items():
+        if v == regex:
+            return k
+    name = DEFINITION_NAMES[len(definitions)]
+    definitions[name] = regex
+    return name
+
+
+def char_class(allowed):
+    chars = sorted(set(allowed))
+    out = ''
+    i = 0
+    while i < len(chars):
+        j = i
+        while j + 1 < len(chars) and ord(chars[j + 1]) == ord(chars[j]) + 1:
+            j += 1
+        out += chars[i] if j == i else (chars[i] + chars[j] if j == i + 1 else chars[i] + '-' + chars[j])
+        i = j + 1
+    return out
+
+
+COUNTRIES = {
+    'ar': 'Argentina', 'at': 'Austria', 'au': 'Australia', 'be': 'Belgium', 'br': 'Brazil', 'ca': 'Canada',
+    'ch': 'Switzerland', 'cl': 'Chile', 'cn': 'China', 'co': 'Colombia', 'de': 'Germany', 'dk': 'Denmark',
+    'es': 'Spain', 'fi': 'Finland', 'fr': 'France', 'gb': 'United Kingdom', 'in': 'India', 'it': 'Italy',
+    'jp': 'Japan', 'kr': 'South Korea', 'mx': 'Mexico', 'nl': 'Netherlands', 'no': 'Norway', 'pl': 'Poland',
+    'pt': 'Portugal', 'se': 'Sweden', 'us': 'United States', 'za': 'South Africa',
+}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--out', required=True)
+    ap.add_argument('--vectors')
+    ap.add_argument('--conformance')
+    args = ap.parse_args()
+    rng = random.Random(1)
+    FORMATS['us.ein']['checks'] = ein_checks()
+    entries = []
+    vectors = []
+    conformance = []
+    report = []
+    for name in FORMATS:
+        module = importlib.import_module('stdnum.' + '.'.join(
+            p + '_' if p in ('in', 'is', 'do') else p for p in name.split('.')))
+        documented, valid = make_numbers(module, name, rng)
+        checked, invalid = verify(module, name, valid)
+        upper = all(module.compact(n.lower()) == n for ns in valid.values() for n in ns)
+        definitions = {}
+        notations = []
+        for length in sorted(valid):
+            alphabets = alphabet_positions(name, length)
+            layouts = {json.dumps(layout_of(module, n)) for n in valid[length]}
+            if len(layouts) != 1 or None in [json.loads(x) for x in layouts]:
+                sys.exit(f'{name}: format() of length {length} does not follow one layout: {sorted(layouts)[:3]}')
+            notations.append(notation_of(json.loads(layouts.pop()), alphabets, definitions))
+        cc = name.split('.')[0] if '.' in name else ''
+        country = COUNTRIES.get(cc, 'International')
+        example = (documented or valid[sorted(valid)[0]])[0]
+        shown = module.format(example) if hasattr(module, 'format') else example
+        entries.append(dict(name=name, country=country, title=first_line(module), example=shown,
+                            notations=notations, definitions=definitions, upper=upper,
+                            checks=[swift_check(c) for c in FORMATS[name]['checks']]))
+        report.append(f'{name}: {sum(len(v) for v in valid.values())} valid, {checked} checked')
+        # Vectors: typed key by key, the compact form gives stdnum's format; validity is stdnum's.
+        all_valid = [n for ns in valid.values() for n in ns]
+        picks = documented[:1] + [n for n in all_valid if n not in documented[:1]]
+        for i, n in enumerate(picks[:12]):
+            case = vector(name, module, n, True)
+            (vectors if i == 0 else conformance).append(case)
+        for i, n in enumerate(invalid[:8]):
+            case = vector(name, module, n, False)
+            (vectors if i == 0 else conformance).append(case)
+    write_swift(args.out, entries)
+    if args.vectors:
+        write_vectors(args.vectors, vectors, 'identifier presets (python-stdnum): one valid and one invalid number '
+                      'of each, typed key by key; text from stdnum format(), valid from stdnum is_valid')
+    if args.conformance:
+        write_vectors(args.conformance, conformance, 'identifier presets (python-stdnum): more numbers of each, '
+                      'valid and invalid, typed key by key; read by the Swift engine tests only')
+    print('\n'.join(report), file=sys.stderr)
+
+
+def vector(name, module, number, valid):
+    text = module.format(number) if hasattr(module, 'format') else number
+    expect = {'text': text, 'caret': len(text.encode('utf-16-le')) // 2, 'value': number, 'complete': True,
+              'valid': module.is_valid(number)}
+    assert expect['valid'] == valid
+    return {'name': f'{name} {number} {"valid" if valid else "invalid"}', 'mask': {'preset': name},
+            'steps': [{'keys': number, 'expect': expect}]}
+
+
+def write_vectors(path, cases, description):
+    with open(path, 'w') as f:
+        json.dump({'description': description, 'cases': cases}, f, ensure_ascii=False, indent=1)
+        f.write('\n')
+
+
+def write_swift(path, entries):
+    lines = [
+        '// Generated by scripts/identifier-metadata from python-stdnum ' + stdnum.__version__ + ': facts only',
+        '// (layouts from its format(), alphabets and check families verified against its is_valid); see',
+        '// LICENSE-stdnum beside this file. Do not edit by hand.',
+        '',
+        'extension IdentifierCatalog {',
+        '    static let generated: [IdentifierFormat] = [',
+    ]
+    for e in entries:
+        defs = ', '.join(f'"{k}": {swift_string(v)}' for k, v in sorted(e['definitions'].items())) or ':'
+        lines.append('        IdentifierFormat(')
+        lines.append(f'            name: {swift_string(e["name"])}, country: {swift_string(e["country"])},')
+        lines.append(f'            title: {swift_string(e["title"])},')
+        lines.append(f'            example: {swift_string(e["example"])}, upper: {str(e["upper"]).lower()},')
+        lines.append(f'            notations: [{", ".join(swift_string(n) for n in e["notations"])}],')
+        lines.append(f'            definitions: [{defs}],')
+        lines.append(f'            checks: [')
+        for c in e['checks']:
+            lines.append(f'                {c},')
+        lines.append('            ]),')
+    lines.append('    ]')
+    lines.append('')
+    lines.append('    /// Each IBAN country\'s BBAN layout from the IBAN registry: `n` digits, `a` letters, `c` either.')
+    lines.append('    static let ibanLayouts: [String: String] = [')
+    for cc, bban in iban_layouts():
+        lines.append(f'        "{cc}": "{bban}",')
+    lines.append('    ]')
+    lines.append('}')
+    with open(path, 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+
+
+def iban_layouts():
+    import stdnum.iban as iban
+    db = numdb.get('iban')
+    out = []
+    for cc in sorted(set(a + b for a in UPPER for b in UPPER)):
+        info = db.info(cc)
+        props = info[0][1]
+        if props.get('bban'):
+            layout = ''
+            for count, kind in re.findall(r'([1-9][0-9]*)!([nac])', props['bban']):
+                layout += kind * int(count)
+            out.append((cc, layout))
+    return out
+
+
+if __name__ == '__main__':
+    main()
