@@ -8,6 +8,7 @@ when that region is first used (Phone/PhoneMetadata.swift reads it). Lines:
   R <region> <calling code> <main 0|1>   starts a region (001 regions are keyed by calling code)
   i <international prefix>  n <national prefix>  p <national prefix for parsing>
   t <national prefix transform rule>  l <leading digits>
+  x <preferred extension prefix> (how NATIONAL and INTERNATIONAL write an extension, ` x` in GB)
   d <type> <pattern> <possible lengths> <local-only lengths>
   F|I <pattern> <format> <national prefix formatting rule> <flags> <leading digits pattern>...
       F: national formats, I: international formats; flags: o = national prefix optional when
@@ -41,7 +42,7 @@ def region_lines(key, m):
     out = [f"R\t{key}\t{m.country_code}\t{1 if m.main_country_for_code else 0}"]
     for tag, value in (("i", m.international_prefix), ("n", m.national_prefix),
                        ("p", m.national_prefix_for_parsing), ("t", m.national_prefix_transform_rule),
-                       ("l", m.leading_digits)):
+                       ("l", m.leading_digits), ("x", m.preferred_extn_prefix)):
         if value:
             out.append(f"{tag}\t{clean(dollars(value) if tag == 't' else value)}")
     for name, attribute in TYPES:

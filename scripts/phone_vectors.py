@@ -6,7 +6,12 @@ Each case: region (the number's), type, mode ("national": the national format's 
 into a formatter for the region; "international": `+`, the calling code and the national
 significant number typed into a formatter for ZZ), keys, steps (the text after each key) and
 formatted (format_number NATIONAL or INTERNATIONAL), numberRegion (region_code_for_number) and
-numberType (number_type, named as the field's `type`).
+numberType (number_type, named as the field's `type`), e164 and rfc3966 (format_number E164 and
+RFC3966 of the number). Every case also has the number typed with an extension: extensionKeys (the
+keys, a label that `parse` reads as an extension's, its digits), extension (the digits `parse`
+reads) and extensionFormatted (format_number NATIONAL or INTERNATIONAL of what `parse` reads,
+extension and all, written with the region's own prefix where it has one); the labels turn over
+the cases, the region's own prefix among them.
 """
 import argparse
 import json
@@ -30,8 +35,24 @@ def typed(region, keys):
     return [formatter.input_digit(k) for k in keys]
 
 
+# Labels `parse` reads as an extension's, as people type them (the region's own prefix is added).
+LABELS = [" ext ", "x", " ext. ", "#", ",", " x ", "ext", " extension ", ";", "~", " X"]
+DIGITS = ["45", "1234", "7", "20", "987654"]
+
+
+def with_extension(number_keys, parse_region, metadata, turn):
+    labels = LABELS + ([metadata.preferred_extn_prefix] if metadata.preferred_extn_prefix else [])
+    label = labels[turn % len(labels)]
+    digits = DIGITS[turn % len(DIGITS)]
+    keys = number_keys + label + digits
+    parsed = phonenumbers.parse(keys, parse_region)
+    assert parsed.extension == digits, (keys, parsed)
+    return keys, digits, parsed
+
+
 def cases_for(region, metadata, geographic):
     out = []
+    turn = len(region) + metadata.country_code
     for name, attribute in TYPES:
         desc = getattr(metadata, attribute)
         if desc is None or not desc.example_number:
@@ -41,15 +62,24 @@ def cases_for(region, metadata, geographic):
         # What libphonenumber says of the number: the region it belongs to, and its type.
         facts = {"numberRegion": phonenumbers.region_code_for_number(number),
                  "numberType": TYPE_NAMES.get(phonenumbers.number_type(number))}
+        facts["e164"] = phonenumbers.format_number(number, F.E164)
+        facts["rfc3966"] = phonenumbers.format_number(number, F.RFC3966)
+        turn += 1
+        ext_keys, digits, parsed = with_extension(intl_keys, "ZZ", metadata, turn)
         out.append({"region": region, "type": name, "mode": "international", "keys": intl_keys,
                     "steps": typed("ZZ", intl_keys), "formatted": phonenumbers.format_number(number, F.INTERNATIONAL),
-                    **facts})
+                    **facts, "extensionKeys": ext_keys, "extension": digits,
+                    "extensionFormatted": phonenumbers.format_number(parsed, F.INTERNATIONAL)})
         if geographic:
             national = phonenumbers.format_number(number, F.NATIONAL)
             keys = phonenumbers.normalize_diallable_chars_only(national)
             if keys and keys.isdigit():
+                turn += 1
+                ext_keys, digits, parsed = with_extension(keys, region, metadata, turn)
                 out.append({"region": region, "type": name, "mode": "national", "keys": keys,
-                            "steps": typed(region, keys), "formatted": national, **facts})
+                            "steps": typed(region, keys), "formatted": national, **facts,
+                            "extensionKeys": ext_keys, "extension": digits,
+                            "extensionFormatted": phonenumbers.format_number(parsed, F.NATIONAL)})
     return out
 
 

@@ -17,10 +17,13 @@ let usage = """
       maskd [--stdio] [--log-file PATH] [--log-level error|warn|info|debug]
           Serve the maskd protocol (LSP framing, JSON-RPC 2.0) on stdin/stdout.
           Logs go to stderr, or to PATH; never to stdout. Default level: warn.
-      maskd format --mask M [--caret N] [--json] TEXT
+      maskd format --mask M [--caret N] [--json | --output FORM] TEXT
           Read TEXT into an empty field of mask M.
-      maskd format --mask M [--json] [--check] [-]
+      maskd format --mask M [--json | --output FORM] [--check] [-]
           Format standard input line by line: one formatted line out per line in, each ended as it came.
+          --output writes each line's text (text, the default), extracted value (value), or, for the
+          phone preset, libphonenumber's form of the number: e164 (+12015550123), rfc3966, national,
+          international; a line that is no number is an empty line, reported on stderr.
           --json prints one maskd/apply result per line, with "line" (JSON Lines). --check reports each
           line that is not complete and valid on stderr ("line N: problems") and exits 1 if there is any.
           A line that is not UTF-8, or longer than 65536 bytes, is reported and copied out unchanged.

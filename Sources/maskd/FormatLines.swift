@@ -18,25 +18,73 @@ let longestLine = 1 << 16
 /// A line that cannot be read as a field (invalid UTF-8, longer than `longestLine`) is reported on standard error
 /// and copied to standard output as it came, so output line N is always input line N.
 /// - Returns: the exit code: 0, or 1 when a line was reported (with `check`, any line not complete and valid).
-func formatLines(_ mask: Mask, json: Bool, check: Bool) -> Int32 {
-    var run = LineFormatting(mask: mask, json: json, check: check)
+func formatLines(_ mask: Mask, json: Bool, check: Bool, output: LineOutput = .text) -> Int32 {
+    var run = LineFormatting(mask: mask, json: json, check: check, output: output)
     return run.run()
+}
+
+/// What `maskd format --output` writes of each field: its text (the default), its value, or one of
+/// libphonenumber's forms of a phone number (Protocol/protocol.md, "Bulk formatting").
+enum LineOutput: String, CaseIterable {
+    case text, value, e164, rfc3966, national, international
+
+    init(_ name: String?) throws {
+        guard let name else {
+            self = .text
+            return
+        }
+        guard let output = LineOutput(rawValue: name) else {
+            throw UsageError(message: "--output takes one of \(LineOutput.allCases.map(\.rawValue).joined(separator: ", ")), got '\(name)'")
+        }
+        self = output
+    }
+
+    var isPhoneForm: Bool { self != .text && self != .value }
+
+    /// Refuses a phone form for a mask that is not the `phone` preset.
+    func check(_ mask: Mask) throws {
+        if isPhoneForm, !mask.isPhone {
+            throw UsageError(message: "--output \(rawValue) is for the phone preset ({\"preset\": \"phone\", \"region\": \"US\"}); "
+                + "other masks take --output text or value", showUsage: false)
+        }
+    }
+
+    /// The form of `text` read by `mask`; nil for a phone form of a text that is no number.
+    func write(_ text: String, _ mask: Mask) -> String? {
+        switch self {
+        case .text: return mask.format(text).text
+        case .value: return mask.format(text).value
+        case .e164: return mask.phoneForms(text)?.e164
+        case .rfc3966: return mask.phoneForms(text)?.rfc3966
+        case .national: return mask.phoneForms(text)?.national
+        case .international: return mask.phoneForms(text)?.international
+        }
+    }
+
+    /// Why `text` has no phone form: the field's problems, or that it has no digit.
+    func noNumber(_ text: String, _ mask: Mask) -> String {
+        let result = mask.format(text)
+        let why = result.value.isEmpty ? "no digits" : result.problems.joined(separator: "; ")
+        return "no phone number (\(why.isEmpty ? "incomplete" : why)), written as an empty line"
+    }
 }
 
 private struct LineFormatting {
     let mask: Mask
     let json: Bool
     let check: Bool
+    let output: LineOutput
     var out = OutputBuffer(fd: 1)
     var err = OutputBuffer(fd: 2)
     var progress = ProgressLine()
     var lineNumber = 0
     var failed = 0
 
-    init(mask: Mask, json: Bool, check: Bool) {
+    init(mask: Mask, json: Bool, check: Bool, output: LineOutput) {
         self.mask = mask
         self.json = json
         self.check = check
+        self.output = output
     }
 
     mutating func run() -> Int32 {
@@ -123,6 +171,9 @@ private struct LineFormatting {
             }
             return
         }
+        if output != .text {
+            return writeForm(of: text, ending: ending)
+        }
         let result = mask.format(text)
         if json {
             var members: [(String, JSONValue)] = [("line", .int(Int64(lineNumber)))]
@@ -136,6 +187,24 @@ private struct LineFormatting {
             out.append(ending)
         }
         if check, !(result.complete && result.valid) {
+            report(result.problems.isEmpty ? "incomplete" : result.problems.joined(separator: "; "))
+        }
+    }
+
+    /// Writes the line in the `output` form. A line that is no phone number is an empty line, reported on
+    /// standard error (and counted as failed with `check`); with `check`, a number that is not valid is reported too.
+    private mutating func writeForm(of text: String, ending: String) {
+        guard let written = output.write(text, mask) else {
+            out.append(ending)
+            err.append("line \(lineNumber): \(output.noNumber(text, mask))\n")
+            if check { failed += 1 }
+            return
+        }
+        out.append(written)
+        out.append(ending)
+        guard check else { return }
+        let result = mask.format(text)
+        if !(result.complete && result.valid) {
             report(result.problems.isEmpty ? "incomplete" : result.problems.joined(separator: "; "))
         }
     }

@@ -44,7 +44,11 @@ func maskArgument(_ text: String) throws -> JSONValue {
 }
 
 func runFormat(_ arguments: [String]) throws -> Int32 {
-    let parsed = try OptionParser(arguments, valued: ["mask", "caret"], flags: ["json", "check"])
+    let parsed = try OptionParser(arguments, valued: ["mask", "caret", "output"], flags: ["json", "check"])
+    let output = try LineOutput(parsed.options["output"])
+    if output != .text, parsed.flags.contains("json") {
+        throw UsageError(message: "--output and --json do not go together (the JSON result has every form)")
+    }
     guard parsed.positional.count <= 1 else {
         throw UsageError(message: "format takes one TEXT argument (or none, or '-', for standard input), "
             + "got \(parsed.positional.count)")
@@ -57,10 +61,27 @@ func runFormat(_ arguments: [String]) throws -> Int32 {
         } catch let error as MessageError {
             throw UsageError(message: error.message, showUsage: false)
         }
-        return formatLines(mask, json: parsed.flags.contains("json"), check: parsed.flags.contains("check"))
+        try output.check(mask)
+        return formatLines(mask, json: parsed.flags.contains("json"), check: parsed.flags.contains("check"), output: output)
     }
     guard !parsed.flags.contains("check") else {
         throw UsageError(message: "--check is for lines on standard input (no TEXT argument)")
+    }
+    if output != .text {
+        // One text written in one form, as a line of standard input would be.
+        let mask: Mask
+        do {
+            mask = try ApplyResult.compileMask(try maskArgument(try parsed.required("mask")), name: "--mask")
+        } catch let error as MessageError {
+            throw UsageError(message: error.message, showUsage: false)
+        }
+        try output.check(mask)
+        guard let written = output.write(parsed.positional[0], mask) else {
+            writeStandardError("maskd: \(output.noNumber(parsed.positional[0], mask))\n")
+            return 1
+        }
+        print(written)
+        return 0
     }
     var params: JSONObject = ["mask": try maskArgument(try parsed.required("mask")),
                               "text": .string(parsed.positional[0])]

@@ -10,10 +10,10 @@ final class PhoneBracketedPrefixTests: XCTestCase {
 
     func testPastedNumberLosesItsBracketedZero() {
         var field = TypingField(phone("GB"))
-        let result = field.paste("+44 (0) 20-7946 0958 call me")
+        let result = field.paste("+44 (0) 20-7946 0958 call")
         XCTAssertEqual(field.marked, "+44 20 7946 0958|")
         XCTAssertEqual(result.value, "+442079460958")
-        XCTAssertEqual(result.rejected, "callme")
+        XCTAssertEqual(result.rejected, "call")
         XCTAssertTrue(result.valid)
     }
 

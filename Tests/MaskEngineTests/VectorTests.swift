@@ -142,6 +142,9 @@ final class VectorTests: XCTestCase {
                     case "brand": XCTAssertEqual(r.brand, value is NSNull ? nil : value as? String, where_)
                     case "region": XCTAssertEqual(r.region, value is NSNull ? nil : value as? String, where_)
                     case "type": XCTAssertEqual(r.phoneType, value is NSNull ? nil : value as? String, where_)
+                    case "extension": XCTAssertEqual(r.phoneExtension, value is NSNull ? nil : value as? String, where_)
+                    case "e164": XCTAssertEqual(r.e164, value is NSNull ? nil : value as? String, where_)
+                    case "rfc3966": XCTAssertEqual(r.rfc3966, value is NSNull ? nil : value as? String, where_)
                     default: XCTFail("\(where_): unknown expectation \(key)")
                     }
                 }
@@ -165,7 +168,7 @@ enum VectorSpec {
         let forms = ["notation", "pattern", "groups", "separatorAt", "preset", "oneOf", "number"].filter { object[$0] != nil }
         let options = ["slot", "accept", "separator", "minLength", "maxLength", "repeat", "eager", "case", "regex",
                        "validate", "placeholderChar", "blocks", "order", "region", "overwrite", "rightToLeft",
-                       "definitions"]
+                       "definitions", "min", "max", "seconds", "clock"]
         guard forms.count == 1, object.keys.allSatisfy({ forms.contains($0) || options.contains($0) }) else { throw Malformed() }
         var spec: MaskSpec
         switch forms[0] {
@@ -226,6 +229,10 @@ enum VectorSpec {
         spec.region = try optional(object["region"], String.self)
         spec.overwrite = try optional(object["overwrite"], Bool.self)
         spec.rightToLeft = try optional(object["rightToLeft"], Bool.self)
+        spec.min = try optional(object["min"], String.self)
+        spec.max = try optional(object["max"], String.self)
+        spec.seconds = try optional(object["seconds"], Bool.self)
+        spec.clock = try optional(object["clock"], Int.self)
         return spec
     }
 

@@ -79,7 +79,9 @@ final class DidFormatWritingTests: XCTestCase {
             next: maybe(&random) { [SlotKind.digit, .letter, .alnum, .any].randomElement(using: &$0)! },
             placeholder: randomText(&random), mask: masks.randomElement(using: &random)!,
             brand: maybe(&random) { randomText(&$0) }, rejected: randomText(&random), overflow: randomText(&random),
-            region: maybe(&random) { randomText(&$0) }, phoneType: maybe(&random) { randomText(&$0) })
+            region: maybe(&random) { randomText(&$0) }, phoneType: maybe(&random) { randomText(&$0) },
+            phoneExtension: maybe(&random) { randomText(&$0) }, e164: maybe(&random) { randomText(&$0) },
+            rfc3966: maybe(&random) { randomText(&$0) })
         return FieldSnapshot(id: randomText(&random), range: randomRange(&random), text: randomText(&random),
                              result: result,
                              rule: maybe(&random) { RuleOrigin(source: randomText(&$0), index: randomNumber(&$0)) })

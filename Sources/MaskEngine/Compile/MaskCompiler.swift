@@ -4,8 +4,14 @@ enum MaskCompiler {
         if spec.blocks != nil {
             guard case .pattern = spec.form else { throw MaskError("'blocks' applies only to the pattern form") }
         }
-        if spec.order != nil, spec.form != .preset("date") {
-            throw MaskError("'order' applies only to the date preset")
+        if spec.order != nil, spec.form != .preset("date"), spec.form != .preset("datetime") {
+            throw MaskError("'order' applies only to the date and datetime presets")
+        }
+        if spec.min != nil || spec.max != nil, spec.form != .preset("date"), spec.form != .preset("datetime") {
+            throw MaskError("'min' and 'max' apply only to the date and datetime presets (a number mask takes them in 'number')")
+        }
+        if spec.seconds != nil || spec.clock != nil, spec.form != .preset("time"), spec.form != .preset("datetime") {
+            throw MaskError("'seconds' and 'clock' apply only to the time and datetime presets")
         }
         if spec.region != nil, spec.form != .preset("phone"), spec.form != .preset("postal") {
             throw MaskError("'region' applies only to the phone and postal presets")
@@ -26,7 +32,7 @@ enum MaskCompiler {
             case "card": return Mask(spec: spec, kind: .dynamic(try DynamicProgram.card(expanded)), checks: checks)
             case "iban": return Mask(spec: spec, kind: .dynamic(try DynamicProgram.iban(expanded)), checks: checks)
             case "id.cn": return Mask(spec: spec, kind: .slots(try Presets.program(name, expanded)), checks: checks)
-            case "date", "time", "expiry":
+            case "date", "time", "datetime", "expiry":
                 return Mask(spec: spec, kind: .slots(try Presets.calendarProgram(name, expanded)), checks: checks)
             default:
                 let inner = try compile(expanded)

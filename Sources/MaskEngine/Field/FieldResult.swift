@@ -38,6 +38,11 @@ public struct FieldResult: Hashable, Sendable {
     public var region: String?
     /// The `phone` preset: the kind of number (`mobile`, `fixed`, ...); nil while unknown.
     public var phoneType: String?
+    /// The `phone` preset: the extension's digits (nil when there is none), and the number's E.164 and
+    /// RFC 3966 forms once its length is possible (nil before).
+    public var phoneExtension: String? = nil
+    public var e164: String? = nil
+    public var rfc3966: String? = nil
     /// `value`, or how to write it.
     var deferredValue: DeferredValue
 
@@ -63,7 +68,8 @@ public struct FieldResult: Hashable, Sendable {
         a.text == b.text && a.selection == b.selection && a.complete == b.complete && a.valid == b.valid
             && a.next == b.next && a.problems == b.problems && a.placeholder == b.placeholder && a.mask == b.mask
             && a.brand == b.brand && a.rejected == b.rejected && a.overflow == b.overflow && a.region == b.region
-            && a.phoneType == b.phoneType && a.value == b.value
+            && a.phoneType == b.phoneType && a.phoneExtension == b.phoneExtension && a.e164 == b.e164
+            && a.rfc3966 == b.rfc3966 && a.value == b.value
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -81,10 +87,12 @@ extension FieldResult {
     /// A result whose value is written already (the memberwise initializer takes a `DeferredValue`).
     init(text: String, selection: Range<Int>, value: String, complete: Bool, valid: Bool, problems: [String],
          next: SlotKind?, placeholder: String, mask: String, brand: String?, rejected: String, overflow: String,
-         region: String? = nil, phoneType: String? = nil) {
+         region: String? = nil, phoneType: String? = nil, phoneExtension: String? = nil, e164: String? = nil,
+         rfc3966: String? = nil) {
         self.init(text: text, selection: selection, complete: complete, valid: valid, problems: problems, next: next,
                   placeholder: placeholder, mask: mask, brand: brand, rejected: rejected, overflow: overflow,
-                  region: region, phoneType: phoneType, deferredValue: .string(value))
+                  region: region, phoneType: phoneType, phoneExtension: phoneExtension, e164: e164, rfc3966: rfc3966,
+                  deferredValue: .string(value))
     }
 }
 

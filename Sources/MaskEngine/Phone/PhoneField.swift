@@ -67,6 +67,32 @@ final class PhoneField: Sendable {
     }
 
     private static let plus = UInt8(ascii: "+")
+    /// The element that starts an extension: its key (and how `value` writes it, `2015550123x45`).
+    static let extensionMark = UInt8(ascii: "x")
+    /// libphonenumber's longest extension (`parse` reads up to 20 digits after a label).
+    static let maximumExtensionDigits = 20
+
+    /// Whether `c` starts an extension after the number's first digit, as `parse` reads one: `ext`, `x`, `#`,
+    /// `,`, `;`, `~`, `доб`, and the region's own prefix (`Anexo`, `int`) for the number typed as `keys`.
+    /// Other letters stay refused, so a stray `a` is not taken for `anexo` where the region does not say so.
+    func startsExtension(_ c: Character, after keys: () -> [UInt8]) -> Bool {
+        switch c {
+        case "e", "E", "x", "X", "#", ",", ";", "~", "ｅ", "ｘ", "＃", "～", "д", "Д": return true
+        default:
+            guard c.isLetter, let own = extensionLabel(keys()).first(where: { $0 != UInt8(ascii: " ") }) else { return false }
+            return String(c).lowercased().utf8.first == Character(Unicode.Scalar(own)).lowercased().utf8.first
+                && String(c).lowercased().utf8.count == 1
+        }
+    }
+
+    /// A character of an extension's label (`ext. `, `extension`, `anexo`, `int`, `доб`, `:`), dropped between
+    /// the mark and the extension's digits; `#` also after them (`45#`, as a keypad ends one).
+    static func inExtensionLabel(_ c: Character, afterDigits: Bool) -> Bool {
+        if c == "#" || c == "＃" { return true }
+        guard !afterDigits else { return false }
+        if c.isWhitespace && !c.isNewline { return true }
+        return "extnsioóaдобｅｘｔｎｉ:.．,;~～-".contains(Character(c.lowercased()))
+    }
 
     /// One entered element and where it was read from.
     private struct Element {
@@ -106,6 +132,7 @@ final class PhoneField: Sendable {
     private func read(_ text: String) -> (elements: [Element], rejected: String, count: Int) {
         var elements: [Element] = []
         var rejected = ""
+        var marked = false
         // ASCII text (the field's own, nearly always) is read byte by byte: a byte is a character
         // there, but for a CR LF pair, which takes the general path.
         if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
@@ -129,6 +156,13 @@ final class PhoneField: Sendable {
         return (elements, rejected, count)
 
         func take(_ character: Character, at position: Int) {
+            if marked, Self.inExtensionLabel(character, afterDigits: elements.last?.key != Self.extensionMark) { return }
+            if !marked, elements.count > (elements.first?.key == Self.plus ? 1 : 0),
+               startsExtension(character, after: { normalised(elements.map(\.key)) }) {
+                marked = true
+                elements.append(Element(key: Self.extensionMark, position: position))
+                return
+            }
             switch Self.reading(character) {
             case .digit(let key): elements.append(Element(key: key, position: position))
             case .plus:
@@ -248,6 +282,11 @@ final class PhoneField: Sendable {
         var positions: [Int]
         var full: Bool
         var plusIsLiteral: Bool
+        /// The extension's digits after its mark; nil without a mark.
+        var extensionDigits: [UInt8]? = nil
+
+        /// How many of `keys` are the number's (the rest: the mark and the extension).
+        var numberKeyCount: Int { keys.count - (extensionDigits.map { $0.count + 1 } ?? 0) }
 
         /// The caret right after the k-th key (k = 0: at the first place a digit goes).
         func caret(after k: Int) -> Int {
@@ -277,21 +316,59 @@ final class PhoneField: Sendable {
 
     private func show(_ keys: [UInt8]) -> (Shown, cut: [UInt8], typed: Typed) {
         let keys = normalised(keys)
-        let (formatter, taken, full) = typed(keys)
-        return (shown(formatter, full: full), Array(keys[taken...]), Typed(formatter: formatter, full: full))
+        guard let mark = keys.firstIndex(of: Self.extensionMark) else {
+            let (formatter, taken, full) = typed(keys)
+            return (shown(formatter, full: full), Array(keys[taken...]), Typed(formatter: formatter, full: full))
+        }
+        // The number's keys go to the formatter; the extension is shown after what it shows.
+        let number = Array(keys[..<mark])
+        let (formatter, taken, full) = typed(number)
+        let typed = Typed(formatter: formatter, full: full)
+        var digits = Array(keys[(mark + 1)...])
+        guard taken == number.count else {
+            // A number cut short takes no extension: what follows it is cut with it.
+            return (shown(formatter, full: full), Array(number[taken...]) + digits, typed)
+        }
+        var cut: [UInt8] = []
+        if digits.count > Self.maximumExtensionDigits {
+            cut = Array(digits[Self.maximumExtensionDigits...])
+            digits.removeLast(digits.count - Self.maximumExtensionDigits)
+        }
+        return (shown(formatter, full: full, extension: digits), cut, typed)
+    }
+
+    /// How the field writes an extension before its digits: as NATIONAL and INTERNATIONAL write it for the
+    /// number's calling code (` x` in GB), ` ext. ` where the metadata names no prefix.
+    func extensionLabel(_ keys: [UInt8]) -> [UInt8] {
+        let code = PhoneForms.significant(keys[...], home: home)?.code
+        let region = code.flatMap(PhoneMetadata.mainRegion(forCallingCode:)) ?? home
+        return Array((region?.preferredExtensionPrefix ?? " ext. ").utf8)
     }
 
     /// The field the formatter's keys make: its output, where each key stands in it.
-    func shown(_ formatter: AsYouTypeFormatter, full: Bool) -> Shown {
+    func shown(_ formatter: AsYouTypeFormatter, full: Bool, extension: [UInt8]? = nil) -> Shown {
         let kept = formatter.keys
-        let text = formatter.output
-        let positions = Self.positions(of: kept.count, in: text)
+        var text = formatter.output
+        var positions = Self.positions(of: kept.count, in: text)
         if positions.count != kept.count {
             // Never expected: the formatter shows every key. Show the keys as they are then.
-            return Shown(keys: kept, text: kept, positions: Array(kept.indices), full: full,
-                         plusIsLiteral: region == nil && kept.count > 1)
+            text = kept
+            positions = Array(kept.indices)
         }
-        return Shown(keys: kept, text: text, positions: positions, full: full, plusIsLiteral: region == nil && kept.count > 1)
+        var shown = Shown(keys: kept, text: text, positions: positions, full: full,
+                          plusIsLiteral: region == nil && kept.count > 1)
+        guard let digits = `extension` else { return shown }
+        // The mark stands at the label's last character, so the caret after it is where the digits go.
+        shown.text += extensionLabel(kept)
+        shown.keys.append(Self.extensionMark)
+        shown.positions.append(shown.text.count - 1)
+        for digit in digits {
+            shown.keys.append(digit)
+            shown.positions.append(shown.text.count)
+            shown.text.append(digit)
+        }
+        shown.extensionDigits = digits
+        return shown
     }
 
     // MARK: Formatting and editing
@@ -383,8 +460,18 @@ final class PhoneField: Sendable {
         var rejected = ""
         var steppedOverPlus = false
         var droppedPrefix = false
+        var marked = before.contains(Self.extensionMark) || after.contains(Self.extensionMark)
         for character in edit.text {
             WorkCounter.count()
+            let last = inserted.last ?? before.last
+            if marked, !after.contains(Self.extensionMark),
+               Self.inExtensionLabel(character, afterDigits: last != Self.extensionMark) { continue }
+            if !marked, let last, last != Self.plus,
+               startsExtension(character, after: { normalised(before + inserted) }) {
+                marked = true
+                inserted.append(Self.extensionMark)
+                continue
+            }
             switch Self.reading(character) {
             case .digit(let key): inserted.append(key)
             case .dropped where Self.closesBracket(character) && before.count + inserted.count <= 12:
@@ -438,14 +525,21 @@ final class PhoneField: Sendable {
 
     /// The field's result for `shown`.
     func result(_ shown: Shown, selection: Range<Int>, rejected: String, overflow: [UInt8]) -> FieldResult {
-        result(keys: shown.keys, text: shown.text, full: shown.full, number: PhoneNumber(keys: shown.keys, home: home),
-               selection: selection, rejected: rejected, overflow: overflow)
+        let number = shown.extensionDigits == nil ? shown.keys : Array(shown.keys[..<shown.numberKeyCount])
+        return result(keys: shown.keys, text: shown.text, full: shown.full, number: PhoneNumber(keys: number, home: home),
+                      selection: selection, rejected: rejected, overflow: overflow, extension: shown.extensionDigits)
     }
 
     /// The field's result for its keys shown as `text`; `number` is the keys read as a number.
     func result(keys: [UInt8], text: [UInt8], full: Bool, number: PhoneNumber, selection: Range<Int>,
-                rejected: String, overflow: [UInt8]) -> FieldResult {
-        number.withRegion { region in
+                rejected: String, overflow: [UInt8], extension: [UInt8]? = nil) -> FieldResult {
+        // The normalized forms once the number's length is possible (the keys before the extension's mark).
+        var forms: PhoneForms? = nil
+        if number.lengthCheck == .possible {
+            let numberKeys = `extension`.map { keys[..<(keys.count - $0.count - 1)] } ?? keys[...]
+            forms = PhoneForms(keys: numberKeys, home: home, extension: `extension` ?? [])
+        }
+        return number.withRegion { region in
             var problems: [String] = []
             if let (a, b, c) = number.unknownCallingCode {
                 problems = ["no country has the calling code +\(String(decoding: [a, b, c], as: UTF8.self))"]
@@ -464,7 +558,9 @@ final class PhoneField: Sendable {
                 complete: number.lengthCheck == .possible, valid: problems.isEmpty, problems: problems,
                 next: full ? nil : .digit, placeholder: "", mask: notation, brand: nil,
                 rejected: rejected, overflow: overflow.isEmpty ? "" : String(decoding: overflow, as: UTF8.self),
-                region: region?.id, phoneType: number.type?.rawValue)
+                region: region?.id, phoneType: number.type?.rawValue,
+                phoneExtension: `extension`.flatMap { $0.isEmpty ? nil : String(ascii: $0) },
+                e164: forms?.e164, rfc3966: forms?.rfc3966)
         }
     }
 

@@ -297,6 +297,8 @@ final class PhoneRegion: Sendable {
     /// `\+|<international prefix>`.
     let internationalPrefix: CapturingRegex?
     let nationalPrefix: String
+    /// How NATIONAL and INTERNATIONAL write an extension before its digits (` x` in GB); nil: ` ext. `.
+    let preferredExtensionPrefix: String?
     let nationalPrefixForParsing: CapturingRegex?
     let transformRule: [UInt8]?
     /// The leading digits that tell this region from the others of its calling code.
@@ -329,7 +331,7 @@ final class PhoneRegion: Sendable {
     init(key: String, lines: ArraySlice<Substring>) {
         var id = key, code = 0, main = false
         var international: CapturingRegex?, nationalPrefix = "", forParsing: CapturingRegex?
-        var transform: [UInt8]?, leading: CapturingRegex?, general: Description?
+        var transform: [UInt8]?, leading: CapturingRegex?, general: Description?, extensionPrefix: String?
         var types = [Description?](repeating: nil, count: PhoneType.allCases.count)
         var national: [Format] = [], intl: [Format] = []
         var patternIDs: [Substring: Int] = [:]
@@ -349,6 +351,7 @@ final class PhoneRegion: Sendable {
             case "p": forParsing = regex(f[1])
             case "t": transform = Array(f[1].utf8)
             case "l": leading = regex(f[1])
+            case "x": extensionPrefix = String(f[1])
             case "d":
                 func lengths(_ s: Substring) -> [Int] { s.split(separator: ",").compactMap { Int($0) } }
                 let description = Description(pattern: regex(f[2]), lengths: lengths(f[3]), localLengths: lengths(f[4]))
@@ -372,6 +375,7 @@ final class PhoneRegion: Sendable {
         self.isMainForCode = main
         self.internationalPrefix = international ?? regex("\\+")
         self.nationalPrefix = nationalPrefix
+        preferredExtensionPrefix = extensionPrefix
         self.nationalPrefixForParsing = forParsing
         self.transformRule = transform
         self.leadingDigits = leading

@@ -5,7 +5,7 @@
 public enum Presets {
     /// Every preset name, in the order `initialize` and `maskd presets` list them.
     public static let names = ["phone", "phone.cn", "phone.us", "card", "bankcard.cn", "id.cn", "iban", "date", "time",
-                               "expiry", "amount", "postal"] + IdentifierCatalog.names
+                               "datetime", "expiry", "amount", "postal"] + IdentifierCatalog.names
 
     /// The regions the `phone` preset's `region` option takes (ISO 3166-1 alpha-2), sorted.
     public static var phoneRegions: [String] { PhoneMetadata.regionCodes }
@@ -22,8 +22,9 @@ public enum Presets {
         "bankcard.cn": "Chinese bank card, 16 to 19 digits in fours, Luhn check",
         "id.cn": "Chinese resident ID, 18 characters shown 6-8-4, GB 11643 check character",
         "iban": "IBAN, upper case in fours, length by country, ISO 13616 mod-97 check",
-        "date": "date YYYY-MM-DD (order ymd, dmy or mdy); months and days that cannot be are refused as typed",
-        "time": "time HH:MM, 00:00 to 23:59; other hours and minutes are refused as typed",
+        "date": "date YYYY-MM-DD (order ymd, dmy or mdy; min, max); months and days that cannot be, or outside min to max, are refused as typed",
+        "time": "time HH:MM, 00:00 to 23:59 (options seconds, clock 12: 10:30 PM); other hours and minutes are refused as typed",
+        "datetime": "date and time YYYY-MM-DD HH:MM (options of date and time, min and max as YYYY-MM-DDTHH:MM)",
         "expiry": "card expiry MM/YY, month 01 to 12 (4 gives 04)",
         "amount": "amount with , groups and . and two decimals: 1,234,567.89",
         "postal": "postal code of a region as Google's address data describes it (option region: GB gives SW1A 1AA, BR 40301-110)",
@@ -43,6 +44,7 @@ public enum Presets {
         // Built on range blocks by `calendarProgram`; the notation is what the program writes back.
         case "date": base = MaskSpec(.notation("[0000]{-}[00]{-}[00]"))
         case "time": base = MaskSpec(.notation("[00]{:}[00]"))
+        case "datetime": base = MaskSpec(.notation("[0000]{-}[00]{-}[00]{ }[00]{:}[00]"))
         case "expiry": base = MaskSpec(.notation("[00]{/}[00]"))
         case "amount": base = MaskSpec(.number(NumberSpec(group: ",", decimal: ".", fraction: 2)))
         default:
@@ -60,6 +62,10 @@ public enum Presets {
         base.placeholderChar = options.placeholderChar ?? base.placeholderChar
         base.order = options.order ?? base.order
         base.overwrite = options.overwrite ?? base.overwrite
+        base.min = options.min ?? base.min
+        base.max = options.max ?? base.max
+        base.seconds = options.seconds ?? base.seconds
+        base.clock = options.clock ?? base.clock
         if let extra = options.validate {
             base.validate = (base.validate ?? []) + extra.filter { !(base.validate ?? []).contains($0) }
         }
@@ -75,46 +81,6 @@ public enum Presets {
         }
         try ProgramChecks.check(elements, letterCase: spec.letterCase)
         return MaskCompiler.makeProgram(elements, spec)
-    }
-
-    /// The `date`, `time` and `expiry` presets: range blocks joined by a separator that belongs to the
-    /// value (`{-}`), so a digit that cannot make a real month, day, hour or minute is refused as typed.
-    ///
-    /// `date`'s day range follows the month and year typed before it (30 April, 29 February in leap
-    /// years only); typed after the day (`dmy`, `mdy`), the month must have that day and the year must
-    /// have a 29 February. Options: `order` (`ymd`, `dmy`, `mdy`) and `separator` (by order `-`, `.`, `/`).
-    static func calendarProgram(_ name: String, _ spec: MaskSpec) throws -> Program {
-        typealias Part = (label: String, low: Int, high: Int, width: Int, pad: Bool, role: Block.CalendarRole?)
-        let year: Part = ("year", 1, 9999, 4, false, .year)
-        let month: Part = ("month", 1, 12, 2, true, .month)
-        let day: Part = ("day", 1, 31, 2, true, .day)
-        let parts: [Part]
-        let defaultSeparator: String
-        switch name {
-        case "date":
-            switch spec.order ?? "ymd" {
-            case "ymd": (parts, defaultSeparator) = ([year, month, day], "-")
-            case "dmy": (parts, defaultSeparator) = ([day, month, year], ".")
-            case "mdy": (parts, defaultSeparator) = ([month, day, year], "/")
-            case let other: throw MaskError("unknown order '\(other)'; one of ymd, dmy, mdy")
-            }
-        case "time": (parts, defaultSeparator) = ([("hour", 0, 23, 2, true, nil), ("minute", 0, 59, 2, true, nil)], ":")
-        default: (parts, defaultSeparator) = ([("month", 1, 12, 2, true, nil), ("year", 0, 99, 2, false, nil)], "/")
-        }
-        let separator = spec.separator ?? defaultSeparator
-        if separator.contains(where: { asciiDigit($0) != nil }) {
-            throw MaskError("the \(name) separator must not contain digits")
-        }
-        var elements: [Element] = []
-        var blocks: [Block] = []
-        for (i, part) in parts.enumerated() {
-            if i > 0 { for c in separator { elements.append(Element(kind: .literal(c), isExtracted: true)) } }
-            blocks.append(Block(rule: .range(min: part.low, max: part.high), pad: part.pad, label: part.label,
-                                start: elements.count, width: part.width, calendar: part.role))
-            for _ in 0..<part.width { elements.append(Element(kind: .slot(.digit), block: Int32(i))) }
-        }
-        try ProgramChecks.check(elements, letterCase: spec.letterCase)
-        return MaskCompiler.makeProgram(elements, spec, blocks: blocks)
     }
 
     private static func elements(_ spec: MaskSpec) throws -> [Element] {

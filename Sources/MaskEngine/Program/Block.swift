@@ -32,6 +32,11 @@ struct Block: Hashable, Sendable {
     /// How many slots the block has.
     var width: Int
     var calendar: CalendarRole? = nil
+    /// The part the block plays in a moment whose `bounds` it is held to (the date and time presets).
+    var part: MomentPart? = nil
+    var bounds: MomentBounds? = nil
+    /// A word the typed letters name alone is completed at once (`p` gives `PM`).
+    var completesWord = false
 
     /// The words folded for comparison, position by position (empty for a range).
     let folded: [[String]]
@@ -131,8 +136,10 @@ extension Program {
                     break
                 }
                 guard matches, let stored = U.unit(words[w][p]) else { continue }
+                if p == 0, block.bounds != nil, !boundsAdmit(w...w, block: block, cells: cells, skipping: 0) { continue }
                 cells.append(Cell(char: stored, element: e))
-                return .cell(cursor: e + 1)
+                guard block.completesWord else { return .cell(cursor: e + 1) }
+                return .cell(cursor: e + 1 + completeWord(block, typed: p + 1, into: &cells))
             }
             return optional ? .skip : .refused
         case .range:
@@ -174,6 +181,25 @@ extension Program {
         }
     }
 
+    /// Completes the word of `block` whose first `typed` letters (the last cells) name it alone: appends its
+    /// other letters. - Returns: how many it appended.
+    private func completeWord<U: FieldUnit>(_ block: Block, typed: Int, into cells: inout [Cell<U>]) -> Int {
+        guard case .words(let words) = block.rule else { return 0 }
+        let entered = cells.suffix(typed).map { $0.char.character.lowercasedString }
+        let named = block.folded.indices.filter { w in
+            block.folded[w].count >= typed && zip(block.folded[w], entered).allSatisfy { $0 == $1 }
+        }
+        guard named.count == 1 else { return 0 }
+        let word = words[named[0]]
+        var added = 0
+        for i in typed..<word.count {
+            guard let stored = U.unit(word[i]) else { break }
+            cells.append(Cell(char: stored, element: block.start + i))
+            added += 1
+        }
+        return added
+    }
+
     /// Whether `prefix`, followed by `remaining` more digits, can still make a value the block allows,
     /// given the calendar blocks before it.
     private func rangeAllows<U>(_ prefix: Int, remaining: Int, block: Block, cells: [Cell<U>], prefixCount: Int) -> Bool {
@@ -190,6 +216,7 @@ extension Program {
         }
         let a = max(low, from), b = min(high, to)
         guard a <= b else { return false }
+        if block.bounds != nil, !boundsAdmit(a...b, block: block, cells: cells, skipping: prefixCount) { return false }
         if block.calendar == .month, let day {
             // Typed after the day (dmy): only months that have that day.
             return (a...b).contains { Checks.daysIn(month: $0, year: year ?? 2000) >= day }
@@ -269,6 +296,8 @@ extension Program {
         }
         if let year = calendar.year, let month = calendar.month, let day = calendar.day,
            let problem = Checks.dayProblem(year: year, month: month, day: day) {
+            problems.append(problem)
+        } else if let problem = boundsProblem(layout) {
             problems.append(problem)
         }
         return problems

@@ -59,6 +59,14 @@ public struct MaskSpec: Hashable, Sendable {
     public var definitions: [Character: String]?
     /// `pattern`, `groups`, `separatorAt`: every slot is of this definition's class (instead of `accept`).
     public var acceptDefinition: Character?
+    /// The `date` and `datetime` presets: the earliest and latest value typed in, ISO `YYYY-MM-DD`
+    /// (`datetime`: `YYYY-MM-DDTHH:MM`, `:SS` optional) whatever the `order`.
+    public var min: String?
+    public var max: String?
+    /// The `time` and `datetime` presets: show seconds (`HH:MM:SS`).
+    public var seconds: Bool?
+    /// The `time` and `datetime` presets: 24 (default) or 12 (`hh:MM AM`).
+    public var clock: Int?
 
     public init(
         _ form: Form, slot: Character? = nil, accept: CharacterClass? = nil, separator: String? = nil,
@@ -66,7 +74,8 @@ public struct MaskSpec: Hashable, Sendable {
         letterCase: LetterCase? = nil, regex: String? = nil, validate: [String]? = nil,
         placeholderChar: Character? = nil, blocks: [String: BlockSpec]? = nil, order: String? = nil,
         region: String? = nil, overwrite: Bool? = nil, rightToLeft: Bool? = nil,
-        definitions: [Character: String]? = nil
+        definitions: [Character: String]? = nil, min: String? = nil, max: String? = nil, seconds: Bool? = nil,
+        clock: Int? = nil
     ) {
         self.form = form
         self.slot = slot
@@ -86,6 +95,10 @@ public struct MaskSpec: Hashable, Sendable {
         self.overwrite = overwrite
         self.rightToLeft = rightToLeft
         self.definitions = definitions
+        self.min = min
+        self.max = max
+        self.seconds = seconds
+        self.clock = clock
     }
 
     /// The plain string form: bracket notation with no options.

@@ -125,7 +125,9 @@ extension Server {
         let international = text.first == "+" || text.first == "\u{FF0B}"
         for (order, preset) in presetMasks.enumerated() where preset.name != "phone" || international {
             let result = preset.mask.format(text)
-            let kept = result.value.unicodeScalars.filter(isLetterOrDigit).count
+            // Zeros a preset pads in by itself (`40301-` read as a date's `4030-01-`) are not the person's: a
+            // preset keeps at most the text's own letters and digits.
+            let kept = min(result.value.unicodeScalars.filter(isLetterOrDigit).count, wanted)
             // Opening it would be refused (-32803): it drops some of the person's letters or digits.
             let drops = (result.rejected + result.overflow).unicodeScalars.contains(where: isLetterOrDigit)
             guard kept * 2 >= wanted, !drops else { continue }

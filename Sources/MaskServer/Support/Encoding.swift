@@ -20,8 +20,9 @@ extension JSONValue {
     static func from(_ edits: [TextEdit]) -> JSONValue { .array(edits.map(JSONValue.from)) }
 
     /// Appends the members every field state shares: `value` ... `mask`, `brand` when there is one, and
-    /// `region` and `type` for the phone preset (null while unknown). Appended to the caller's array, which has
-    /// room for them, so a keystroke's state is not gathered in one array and copied into another.
+    /// `region`, `type`, `extension`, `e164` and `rfc3966` for the phone preset (null while unknown). Appended
+    /// to the caller's array, which has room for them, so a keystroke's state is not gathered in one array and
+    /// copied into another.
     static func appendStateMembers(of r: FieldResult, to members: inout [(String, JSONValue)]) {
         members.append(("value", .string(r.value)))
         members.append(("complete", .bool(r.complete)))
@@ -34,11 +35,14 @@ extension JSONValue {
         if r.isPhone {
             members.append(("region", r.region.map(JSONValue.string) ?? .null))
             members.append(("type", r.phoneType.map(JSONValue.string) ?? .null))
+            members.append(("extension", r.phoneExtension.map(JSONValue.string) ?? .null))
+            members.append(("e164", r.e164.map(JSONValue.string) ?? .null))
+            members.append(("rfc3966", r.rfc3966.map(JSONValue.string) ?? .null))
         }
     }
 
     /// How many members `appendStateMembers` appends at most.
-    static let stateMemberCount = 10
+    static let stateMemberCount = 13
 
     /// A `FieldState`.
     static func from(_ s: FieldSnapshot) -> JSONValue {
@@ -109,6 +113,9 @@ extension FieldResult {
         if isPhone {
             object.set("region", region)
             object.set("type", phoneType)
+            object.set("extension", phoneExtension)
+            object.set("e164", e164)
+            object.set("rfc3966", rfc3966)
         }
     }
 }

@@ -9,7 +9,7 @@ extension MaskSpec {
     /// The options allowed beside any form.
     static let optionKeys = ["slot", "accept", "separator", "minLength", "maxLength", "repeat", "eager", "case",
                              "regex", "validate", "placeholderChar", "blocks", "order", "region", "overwrite",
-                             "rightToLeft", "definitions"]
+                             "rightToLeft", "definitions", "min", "max", "seconds", "clock"]
 
     /// Reads a JSON mask: a string (bracket notation) or an object with one form and options.
     /// - Parameter path: where the mask sits in the params, for error messages (`params.mask`).
@@ -110,6 +110,10 @@ extension MaskSpec {
         spec.region = try p.optionalString("region")
         spec.overwrite = try p.optionalBool("overwrite")
         spec.rightToLeft = try p.optionalBool("rightToLeft")
+        spec.min = try p.optionalString("min")
+        spec.max = try p.optionalString("max")
+        spec.seconds = try p.optionalBool("seconds")
+        spec.clock = try p.optionalInt("clock")
         return spec
     }
 

@@ -53,7 +53,7 @@
   "Non-nil to print one line per case.")
 
 (defconst maskd-vectors--state-keys
-  '("value" "complete" "valid" "problems" "next" "placeholder" "mask" "brand" "region" "type")
+  '("value" "complete" "valid" "problems" "next" "placeholder" "mask" "brand" "region" "type" "extension" "e164" "rfc3966")
   "The FieldState members a step may expect.")
 
 (define-error 'maskd-vectors-skip "Step skipped")

@@ -28,7 +28,7 @@ local dirs = os.getenv('MASKD_VECTORS') and { os.getenv('MASKD_VECTORS') }
   or { H.repo_root .. '/Protocol/vectors/engine', H.repo_root .. '/Protocol/vectors/presets' }
 local verbose = os.getenv('MASKD_VECTORS_VERBOSE') == '1'
 
-local STATE_KEYS = { 'value', 'complete', 'valid', 'problems', 'next', 'placeholder', 'mask', 'brand', 'region', 'type' }
+local STATE_KEYS = { 'value', 'complete', 'valid', 'problems', 'next', 'placeholder', 'mask', 'brand', 'region', 'type', 'extension', 'e164', 'rfc3966' }
 
 local function u16len(s)
   return edits.utf16_col(s, #s)

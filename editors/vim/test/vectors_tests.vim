@@ -34,7 +34,7 @@ import autoload '../autoload/maskd/offset.vim'
 const DIRS = $MASKD_VECTORS != '' ? split($MASKD_VECTORS, ':')
   : [H.REPO_ROOT .. '/Protocol/vectors/engine', H.REPO_ROOT .. '/Protocol/vectors/presets']
 const VERBOSE = $MASKD_VECTORS_VERBOSE == '1'
-const STATE_KEYS = ['value', 'complete', 'valid', 'problems', 'next', 'placeholder', 'mask', 'brand', 'region', 'type']
+const STATE_KEYS = ['value', 'complete', 'valid', 'problems', 'next', 'placeholder', 'mask', 'brand', 'region', 'type', 'extension', 'e164', 'rfc3966']
 
 set virtualedit=onemore
 

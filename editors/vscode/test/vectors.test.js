@@ -34,7 +34,7 @@ const H = require('./helpers');
 
 const { fake, vscode } = H;
 
-const STATE_KEYS = ['value', 'complete', 'valid', 'problems', 'next', 'placeholder', 'mask', 'brand', 'region', 'type'];
+const STATE_KEYS = ['value', 'complete', 'valid', 'problems', 'next', 'placeholder', 'mask', 'brand', 'region', 'type', 'extension', 'e164', 'rfc3966'];
 const HEADER = 'vector\n';
 const PREFIX = '名前: ';
 
