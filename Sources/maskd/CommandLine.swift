@@ -19,7 +19,7 @@ let usage = """
           Logs go to stderr, or to PATH; never to stdout. Default level: warn.
       maskd format --mask M [--caret N] [--json | --output FORM] TEXT
           Read TEXT into an empty field of mask M.
-      maskd format --mask M [--json | --output FORM] [--check] [-]
+      maskd format --mask M [--json | --output FORM] [--check] [--jobs N] [-]
           Format standard input line by line: one formatted line out per line in, each ended as it came.
           --output writes each line's text (text, the default), extracted value (value), or, for the
           phone preset, libphonenumber's form of the number: e164 (+12015550123), rfc3966, national,
@@ -27,7 +27,8 @@ let usage = """
           --json prints one maskd/apply result per line, with "line" (JSON Lines). --check reports each
           line that is not complete and valid on stderr ("line N: problems") and exits 1 if there is any.
           A line that is not UTF-8, or longer than 65536 bytes, is reported and copied out unchanged.
-          On a terminal, stderr shows progress, and with --check a summary.
+          On a terminal, stderr shows progress, and with --check a summary. --jobs N formats with N threads
+          (default: the cores this process may use), writing the same lines in the same order as one.
       maskd edit --mask M --text T --selection S:E (--insert X | --backspace | --delete) [--json]
           Apply one edit to field text T with the caret or selection S:E.
       maskd presets

@@ -17,10 +17,147 @@ let longestLine = 1 << 16
 /// Each line is formatted on its own, ended as it came (`\n`, `\r\n`, or nothing for a last line without one).
 /// A line that cannot be read as a field (invalid UTF-8, longer than `longestLine`) is reported on standard error
 /// and copied to standard output as it came, so output line N is always input line N.
+/// With `jobs` above 1, blocks of lines are formatted by that many threads and written in input order, the same
+/// bytes as with one; what has been read is written before waiting for more input either way, so a caller may
+/// stream batches through one process.
 /// - Returns: the exit code: 0, or 1 when a line was reported (with `check`, any line not complete and valid).
-func formatLines(_ mask: Mask, json: Bool, check: Bool, output: LineOutput = .text) -> Int32 {
-    var run = LineFormatting(mask: mask, json: json, check: check, output: output)
-    return run.run()
+func formatLines(_ mask: Mask, json: Bool, check: Bool, output: LineOutput = .text, jobs: Int = 1) -> Int32 {
+    let formatting = LineFormatting(mask: mask, json: json, check: check, output: output)
+    let summary = check && !json
+    if jobs <= 1 {
+        var sink = FormattingHere(formatting: formatting)
+        return readLines(into: &sink, summary: summary)
+    }
+    var sink = FormattingInParallel(formatting: formatting, jobs: jobs)
+    return readLines(into: &sink, summary: summary)
+}
+
+/// Where `readLines` hands what it read, in input order.
+protocol LineSink {
+    /// Formats the complete lines of `block` (each ended by `\n`; with `final`, also a last one without), the first
+    /// of them line `firstLine`.
+    mutating func lines(_ block: UnsafeBufferPointer<UInt8>, firstLine: Int, final: Bool)
+    /// Line `number` is longer than the buffer: reported once, then its bytes come through `copy`.
+    mutating func longLine(_ number: Int)
+    /// Bytes of a long line, copied as they came.
+    mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>)
+    /// Writes everything handed over so far (before the reader waits for input, and at the end).
+    /// - Returns: false when standard output failed.
+    mutating func flush() -> Bool
+    /// Lines reported so far.
+    var failed: Int { get }
+}
+
+/// Reads standard input into a buffer of `longestLine` bytes and hands the sink each run of complete lines;
+/// a line that fills the buffer without a break is a long line, copied through a buffer at a time.
+private func readLines<Sink: LineSink>(into sink: inout Sink, summary: Bool) -> Int32 {
+    var progress = ProgressLine()
+    // Room for the longest line and its "\r\n"; a line that fills it without a break is longer.
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: longestLine + 2, alignment: 16)
+    defer { buffer.deallocate() }
+    let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    var start = 0, end = 0
+    var lineNumber = 0
+    // True while copying the rest of a line longer than the buffer.
+    var copyingLongLine = false
+    var atEnd = false
+
+    // The progress line is taken off the terminal while anything else is written to it.
+    func flush() {
+        let hide = progress.shown
+        if hide { progress.erase() }
+        if !sink.flush() {
+            let problem = String(cString: strerror(errno))
+            writeStandardError("maskd: cannot write standard output: \(problem)\n")
+            exit(1)
+        }
+        if hide { progress.redraw() }
+    }
+
+    while true {
+        if copyingLongLine, start < end, let newline = memchr(base + start, 0x0A, end - start) {
+            let stop = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+            sink.copy(UnsafeBufferPointer(start: base + start, count: stop + 1 - start))
+            copyingLongLine = false
+            start = stop + 1
+        }
+        if !copyingLongLine, start < end {
+            // Every complete line in the buffer, and at the end the last one without a break.
+            let cut = atEnd ? end : lastNewline(base, start, end).map { $0 + 1 } ?? start
+            if cut > start {
+                let block = UnsafeBufferPointer(start: base + start, count: cut - start)
+                sink.lines(block, firstLine: lineNumber + 1, final: atEnd)
+                lineNumber += lineCount(block, final: atEnd)
+                start = cut
+            }
+        }
+        if atEnd {
+            if start < end { sink.copy(UnsafeBufferPointer(start: base + start, count: end - start)) }
+            break
+        }
+        // Keep the start of an unfinished line, unless it fills the whole buffer.
+        if start == 0, end == buffer.count {
+            if !copyingLongLine {
+                lineNumber += 1
+                sink.longLine(lineNumber)
+                copyingLongLine = true
+            }
+            sink.copy(UnsafeBufferPointer(start: base, count: end))
+            start = end
+        }
+        if start > 0 {
+            memmove(base, base + start, end - start)
+            end -= start
+            start = 0
+        }
+        // What is formatted is written before waiting for more, so a slow input still streams.
+        if !inputIsWaiting() { flush() }
+        progress.update(lines: lineNumber)
+        let count = read(0, base + end, buffer.count - end)
+        if count > 0 {
+            end += count
+        } else if count == 0 {
+            atEnd = true
+        } else if errno != EINTR {
+            let problem = String(cString: strerror(errno))
+            flush()
+            progress.erase()
+            writeStandardError("maskd: cannot read standard input: \(problem)\n")
+            return 1
+        }
+    }
+    flush()
+    progress.erase()
+    let failed = sink.failed
+    if summary, isatty(2) == 1 {
+        writeStandardError("\(lineNumber) lines: \(lineNumber - failed) valid, \(failed) invalid\n")
+    }
+    return failed > 0 ? 1 : 0
+}
+
+/// Whether standard input has bytes to read now (a regular file always has): the reader writes what it has
+/// formatted only before it would wait.
+private func inputIsWaiting() -> Bool {
+    var entry = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+    return poll(&entry, 1, 0) == 1 && entry.revents & Int16(POLLIN) != 0
+}
+
+/// The offset of the last `\n` in `base[start..<end]`.
+private func lastNewline(_ base: UnsafeMutablePointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
+    var at = end - 1
+    while at >= start, base[at] != 0x0A { at -= 1 }
+    return at >= start ? at : nil
+}
+
+/// The lines in a block: its line breaks, plus a last line without one when `final`.
+private func lineCount(_ block: UnsafeBufferPointer<UInt8>, final: Bool) -> Int {
+    guard let base = block.baseAddress else { return 0 }
+    var count = 0, at = 0
+    while at < block.count, let newline = memchr(base + at, 0x0A, block.count - at) {
+        count += 1
+        at = base.distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
+    }
+    return count + (final && at < block.count ? 1 : 0)
 }
 
 /// What `maskd format --output` writes of each field: its text (the default), its value, or one of
@@ -69,14 +206,14 @@ enum LineOutput: String, CaseIterable {
     }
 }
 
-private struct LineFormatting {
+/// The formatting of lines, into output and error buffers; the same for one thread or many.
+struct LineFormatting {
     let mask: Mask
     let json: Bool
     let check: Bool
     let output: LineOutput
     var out = OutputBuffer(fd: 1)
     var err = OutputBuffer(fd: 2)
-    var progress = ProgressLine()
     var lineNumber = 0
     var failed = 0
 
@@ -87,80 +224,37 @@ private struct LineFormatting {
         self.output = output
     }
 
-    mutating func run() -> Int32 {
-        // Room for the longest line and its "\r\n"; a line that fills it without a break is longer.
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: longestLine + 2, alignment: 16)
-        defer { buffer.deallocate() }
-        let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        var start = 0, end = 0
-        // True while copying the rest of a line longer than the buffer.
-        var copyingLongLine = false
-        var atEnd = false
-        while true {
-            // Every complete line in the buffer.
-            while start < end, let newline = memchr(base + start, 0x0A, end - start) {
-                let stop = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
-                if copyingLongLine {
-                    if !json { out.append(UnsafeRawBufferPointer(start: base + start, count: stop + 1 - start)) }
-                    copyingLongLine = false
-                } else {
-                    let crlf = stop > start && base[stop - 1] == 0x0D
-                    line(UnsafeBufferPointer(start: base + start, count: stop - start - (crlf ? 1 : 0)),
-                         ending: crlf ? "\r\n" : "\n")
-                }
-                start = stop + 1
-            }
-            if atEnd {
-                if start < end, !copyingLongLine {
-                    line(UnsafeBufferPointer(start: base + start, count: end - start), ending: "")
-                } else if start < end, !json {
-                    out.append(UnsafeRawBufferPointer(start: base + start, count: end - start))
-                }
-                break
-            }
-            // Keep the start of an unfinished line, unless it fills the whole buffer.
-            if start == 0, end == buffer.count {
-                if !copyingLongLine {
-                    lineNumber += 1
-                    unreadable("longer than \(longestLine) bytes")
-                    copyingLongLine = true
-                }
-                if !json { out.append(UnsafeRawBufferPointer(start: base, count: end)) }
-                start = end
-            }
-            if start > 0 {
-                memmove(base, base + start, end - start)
-                end -= start
-                start = 0
-            }
-            // What is formatted is written before waiting for more, so a slow input still streams.
-            flush()
-            progress.update(lines: lineNumber)
-            let count = read(0, base + end, buffer.count - end)
-            if count > 0 {
-                end += count
-            } else if count == 0 {
-                atEnd = true
-            } else if errno != EINTR {
-                let problem = String(cString: strerror(errno))
-                flush()
-                progress.erase()
-                writeStandardError("maskd: cannot read standard input: \(problem)\n")
-                return 1
-            }
+    /// Formats the lines of a block (see `LineSink.lines`).
+    mutating func lines(_ block: UnsafeBufferPointer<UInt8>, firstLine: Int, final: Bool) {
+        guard let base = block.baseAddress else { return }
+        lineNumber = firstLine - 1
+        var start = 0
+        while start < block.count, let newline = memchr(base + start, 0x0A, block.count - start) {
+            let stop = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+            let crlf = stop > start && base[stop - 1] == 0x0D
+            line(UnsafeBufferPointer(start: base + start, count: stop - start - (crlf ? 1 : 0)),
+                 ending: crlf ? "\r\n" : "\n")
+            start = stop + 1
         }
-        flush()
-        progress.erase()
-        if check, isatty(2) == 1 {
-            writeStandardError("\(lineNumber) lines: \(lineNumber - failed) valid, \(failed) invalid\n")
+        if final, start < block.count {
+            line(UnsafeBufferPointer(start: base + start, count: block.count - start), ending: "")
         }
-        return failed > 0 ? 1 : 0
+    }
+
+    /// Reports line `number` as longer than the buffer (its bytes are copied by the reader).
+    mutating func longLine(_ number: Int) {
+        lineNumber = number
+        unreadable("longer than \(longestLine) bytes")
+    }
+
+    /// A long line's bytes: copied as they came (with `json`, the line's object is its error).
+    mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if !json { out.append(UnsafeRawBufferPointer(bytes)) }
     }
 
     /// Formats one line (its ending not included) and writes it out.
     private mutating func line(_ bytes: UnsafeBufferPointer<UInt8>, ending: String) {
         lineNumber += 1
-        if lineNumber & 0xFF == 0 { progress.update(lines: lineNumber) }
         let text = bytes.count > longestLine ? nil : String(validating: bytes, as: UTF8.self)
         guard let text else {
             unreadable(bytes.count > longestLine ? "longer than \(longestLine) bytes"
@@ -223,19 +317,6 @@ private struct LineFormatting {
         failed += 1
         err.append("line \(lineNumber): \(problem)\n")
     }
-
-    /// Writes both buffers; the progress line is taken off the terminal while anything else is written to it.
-    private mutating func flush() {
-        let hide = progress.shown && (!err.isEmpty || (!out.isEmpty && progress.sharesTerminal(with: 1)))
-        if hide { progress.erase() }
-        if !out.flush() {
-            let problem = String(cString: strerror(errno))
-            writeStandardError("maskd: cannot write standard output: \(problem)\n")
-            exit(1)
-        }
-        _ = err.flush()
-        if hide { progress.redraw() }
-    }
 }
 
 /// The byte offset of the first byte of `bytes` that is not part of valid UTF-8.
@@ -250,7 +331,7 @@ private func firstInvalidByte(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
 }
 
 /// Bytes for a descriptor, written in large pieces.
-private struct OutputBuffer {
+struct OutputBuffer {
     let fd: Int32
     private var bytes: [UInt8] = []
     private let limit = 1 << 16
@@ -273,6 +354,12 @@ private struct OutputBuffer {
 
     mutating func append(_ data: [UInt8]) {
         bytes.append(contentsOf: data)
+    }
+
+    /// What is buffered, handed over and no longer kept.
+    mutating func take() -> [UInt8] {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes
     }
 
     /// Writes what is buffered. - Returns: false when the descriptor failed (errno says why).

@@ -44,7 +44,7 @@ func maskArgument(_ text: String) throws -> JSONValue {
 }
 
 func runFormat(_ arguments: [String]) throws -> Int32 {
-    let parsed = try OptionParser(arguments, valued: ["mask", "caret", "output"], flags: ["json", "check"])
+    let parsed = try OptionParser(arguments, valued: ["mask", "caret", "output", "jobs"], flags: ["json", "check"])
     let output = try LineOutput(parsed.options["output"])
     if output != .text, parsed.flags.contains("json") {
         throw UsageError(message: "--output and --json do not go together (the JSON result has every form)")
@@ -62,10 +62,16 @@ func runFormat(_ arguments: [String]) throws -> Int32 {
             throw UsageError(message: error.message, showUsage: false)
         }
         try output.check(mask)
-        return formatLines(mask, json: parsed.flags.contains("json"), check: parsed.flags.contains("check"), output: output)
+        let jobs = try parsed.integer("jobs") ?? availableCores()
+        guard jobs >= 1 else { throw UsageError(message: "--jobs takes a number of threads, 1 or more, got \(jobs)") }
+        return formatLines(mask, json: parsed.flags.contains("json"), check: parsed.flags.contains("check"),
+                           output: output, jobs: jobs)
     }
     guard !parsed.flags.contains("check") else {
         throw UsageError(message: "--check is for lines on standard input (no TEXT argument)")
+    }
+    guard parsed.options["jobs"] == nil else {
+        throw UsageError(message: "--jobs is for lines on standard input (no TEXT argument)")
     }
     if output != .text {
         // One text written in one form, as a line of standard input would be.

@@ -175,3 +175,8 @@ extension String {
         count >= length ? String(prefix(length)) : self + String(repeating: " ", count: length - count)
     }
 }
+
+/// The processors online, at least 1: the default number of threads for `maskd format`.
+func availableCores() -> Int {
+    max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+}

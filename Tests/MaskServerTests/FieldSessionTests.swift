@@ -225,10 +225,15 @@ final class FieldSessionTests: XCTestCase {
         editor.document.cursor = (3, 15)
         editor.type("1")
         XCTAssertEqual(editor.document.lines[3], "My Tel: +1 (555) 1")
-        // A deletion overlapping the field clips it; emptied, it stays open.
-        XCTAssertNotNil(editor.send([editor.change(3, 0, 18, "")]))
-        XCTAssertEqual(editor.document.lines[3], "")
-        XCTAssertEqual(editor.fields[0]?["range"], ClientDocument.range(3, 0, 3, 0))
+        // A deletion from before the field into it clips it: it keeps what is left, as it is (not typing into it).
+        let clipped = editor.send([editor.change(3, 6, 10, "")])
+        XCTAssertEqual(clipped?["edits"], [])
+        XCTAssertEqual(editor.document.lines[3], "My Tel (555) 1")
+        XCTAssertEqual(editor.fields[0]?["range"], ClientDocument.range(3, 6, 3, 14))
+        // A deletion of the field and more (the line's text, as `S` does) closes it.
+        XCTAssertEqual(editor.send([editor.change(3, 0, 14, "x")])?["closed"], ["p"])
+        XCTAssertEqual(editor.document.lines[3], "x")
+        XCTAssertEqual(editor.fields, [])
     }
 
     func testMultipleChangesInOneDidChange_twoFields() {

@@ -135,7 +135,7 @@ final class FormatLinesTests: XCTestCase {
     func testHelp_describesBulkFormatting() throws {
         let help = try runMaskd(["--help"])
         XCTAssertEqual(help.code, 0)
-        XCTAssertTrue(help.out.contains("maskd format --mask M [--json | --output FORM] [--check] [-]\n"), help.out)
+        XCTAssertTrue(help.out.contains("maskd format --mask M [--json | --output FORM] [--check] [--jobs N] [-]\n"), help.out)
         XCTAssertTrue(help.out.contains("Format standard input line by line"), help.out)
     }
 

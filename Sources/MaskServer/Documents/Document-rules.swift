@@ -22,6 +22,8 @@ extension Document {
                 let id = newFieldID()
                 insertField(id: id, line: index, start: found.start, end: found.end, mask: found.rule.mask)
                 ruleOrigins[id] = found.rule.origin
+                // An undo of the formatting gives this text back.
+                remember(text)
                 results[id] = result
             }
         }
@@ -30,9 +32,13 @@ extension Document {
 
     /// After a `didChange` is committed: moves `closedLines` as its steps moved lines, and places the rules'
     /// fields on the lines left by the steps that open them (a person's changes outside fields).
+    /// - Returns: the fields to format (`mask.format` of their text): those whose whole text the person just wrote
+    ///   (typed or pasted exactly over the rule's capture, within one line); and those opened over their text as it
+    ///   stands, proposing nothing: any other text (an undo or a paste that restores a line, a joined line, a label
+    ///   edited before a value), which is kept exactly as the editor has it.
     /// - Complexity: O(steps × (the candidate and closed lines)) to follow the lines, plus `placeRuleFields`.
-    func openRuleFields(after steps: [LineStep]) -> [String: FieldResult] {
-        var candidates: [Int] = []
+    func openRuleFields(after steps: [LineStep]) -> (formatted: [String: FieldResult], asTheyStand: [String]) {
+        var candidates: [(line: Int, written: LineStep.Written?)] = []
         for step in steps {
             let delta = step.newCount - step.oldCount
             if delta != 0 {
@@ -41,12 +47,26 @@ extension Document {
                 func moved(_ line: Int) -> Int {
                     line > lastOld ? line + delta : line < step.start ? line : min(line, step.start + step.newCount - 1)
                 }
-                candidates = candidates.map(moved)
+                candidates = candidates.map { (moved($0.line), $0.written) }
                 if !closedLines.isEmpty { closedLines = Set(closedLines.map(moved)) }
             }
-            if step.opensRuleFields && !rules.isEmpty { candidates += step.start..<(step.start + step.newCount) }
+            if step.opensRuleFields && !rules.isEmpty {
+                candidates += (step.start..<(step.start + step.newCount)).map { ($0, step.written) }
+            }
         }
-        return placeRuleFields(on: Set(candidates).sorted())
+        guard !candidates.isEmpty else { return ([:], []) }
+        // The last change on each line says what the person wrote there.
+        var written: [Int: LineStep.Written?] = [:]
+        for candidate in candidates { written[candidate.line] = candidate.written }
+        var results = placeRuleFields(on: written.keys.sorted())
+        var asTheyStand: [String] = []
+        for id in results.keys {
+            guard let (line, span, text) = fieldText(id) else { continue }
+            if let typed = written[line] ?? nil, typed.column == span.start, typed.text.sameScalars(text) { continue }
+            results[id] = nil
+            asTheyStand.append(id)
+        }
+        return (results, asTheyStand)
     }
 
     /// Opens the rules' fields on every line (the document just opened, or the rules changed) and proposes
@@ -68,11 +88,20 @@ struct LineStep: Hashable, Sendable {
     /// A person's change outside fields: the rules are tried on the lines it left.
     var opensRuleFields: Bool
 
+    /// A change within one line: the column it starts at and the text it wrote there.
+    var written: Written?
+
+    struct Written: Hashable, Sendable {
+        var column: Int
+        var text: String
+    }
+
     init(_ change: ScalarChange, opensRuleFields: Bool) {
         start = change.start.line
         oldCount = change.end.line - change.start.line + 1
         newCount = 1 + change.text.lineBreakCount
         self.opensRuleFields = opensRuleFields
+        if oldCount == 1 && newCount == 1 { written = Written(column: change.start.column, text: change.text) }
     }
 }
 

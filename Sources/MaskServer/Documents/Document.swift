@@ -46,6 +46,8 @@ public struct FormatReport: Hashable, Sendable {
     public var fields: [FieldSnapshot]
     public var rejected: String
     public var overflow: String
+    /// The fields a person's change closed (it reached beyond them and left none of their text), in order.
+    public var closed: [String] = []
 }
 
 /// An open document.
@@ -77,6 +79,10 @@ final class Document {
     var closedLines: Set<Int> = []
     /// How many lines the rules were tried on, ever: the work the cost rule bounds, counted for the tests.
     var linesTriedByRules = 0
+    /// The texts fields had when the person's changes touched them, or when a rule opened them (the last
+    /// `historyDepth`): a change inside a field that gives one back is an undo or redo, kept as it is.
+    private var fieldHistory: [String] = []
+    static let historyDepth = 64
     /// The engine's handle on the field typed into last, which keeps what its text reads back to, so that the
     /// next keystroke there costs only the key. Any field may use it: a text it did not produce is read afresh.
     private var typing: MaskField?
@@ -567,39 +573,6 @@ final class Document {
 
     // MARK: - Changes
 
-    /// Whether line `index` is empty between a line ending in a lone `\r` and its own `\n`: the two then make
-    /// one line break for the editor, which the daemon's lines must follow.
-    private func joinsLineBreaks(emptied index: Int) -> Bool {
-        guard index > 0, index < lines.count else { return false }
-        return lines.length(ofLine: index) == 0 && lines.ending(ofLine: index) == .lf
-            && lines.ending(ofLine: index - 1) == .cr
-    }
-
-    /// `change` widened so that a `\r` and a `\n` it brings together are one line break, as the
-    /// editor counts them: a `\r` typed before a line's `\n` ending, a `\n` typed after a lone `\r`
-    /// ending, or a deletion of what stood between them. The widened change writes the same text.
-    func joiningLineBreaks(_ change: ScalarChange) -> ScalarChange {
-        var change = change
-        let before: Character? = change.start.column == 0 && change.start.line > 0
-            && lines.ending(ofLine: change.start.line - 1) == .cr ? "\r" : nil
-        let after: Character? = change.end.column == lines.length(ofLine: change.end.line)
-            && lines.ending(ofLine: change.end.line) == .lf ? "\n" : nil
-        // Where the widened text would hold a `\r` then a `\n` across a boundary of the change: only the
-        // change's first and last scalars matter (a pasted megabyte is not copied to find them).
-        let scalars = change.text.unicodeScalars
-        let startJoins = before != nil && (scalars.first ?? (after != nil ? "\n" : nil)) == "\n"
-        let endJoins = after != nil && (scalars.last ?? (before != nil ? "\r" : nil)) == "\r"
-        if startJoins {
-            change.start = ScalarPosition(line: change.start.line - 1, column: lines.length(ofLine: change.start.line - 1))
-            change.text = "\r" + change.text
-        }
-        if endJoins {
-            change.end = ScalarPosition(line: change.end.line + 1, column: 0)
-            change.text += "\n"
-        }
-        return change
-    }
-
     /// Applies one `didChange`: every change in order, or none of them.
     /// - Returns: what to send as `maskd/didFormat`, or nil when no person's change touched a field.
     /// - Throws: `ChangeRefusal` when the version is stale or a range impossible; the document
@@ -620,6 +593,9 @@ final class Document {
         var resynchronised = false
         // Fields whose proposed edits a person's change overtook: their text is not the result proposed.
         var dropped: Set<String> = []
+        // Fields a change reaching beyond them clipped (their text is kept as it is), and those changes closed.
+        var reshaped: Set<String> = []
+        var closed: [String] = []
         // How the changes moved lines, in order, and which of them rules may open fields after (a person's, not
         // inside a field).
         var lineSteps: [LineStep] = []
@@ -627,6 +603,11 @@ final class Document {
         func rollback() {
             for step in undo.reversed() {
                 lines.replacePieces(step.firstPiece..<(step.firstPiece + step.count), with: step.removed)
+                for (id, session, problem) in step.closed {
+                    guard let slot = lines.slot(of: id) else { continue }
+                    lines.setSession(session, slot: slot)
+                    lines.setProblem(problem, slot: slot)
+                }
             }
         }
 
@@ -665,7 +646,9 @@ final class Document {
                         start: ScalarPosition(line: line, column: 0), end: ScalarPosition(line: line, column: 0),
                         text: ""))
                     lineSteps.append(LineStep(joined, opensRuleFields: false))
-                    undo.append(applyPersonChange(joined).undo)
+                    let outcome = applyPersonChange(joined)
+                    undo.append(outcome.undo)
+                    closed += outcome.splice.closed
                     dropped.formUnion(pendingCopy.lazy.map(\.field))
                     pendingCopy.removeAll()
                 }
@@ -674,21 +657,38 @@ final class Document {
             dropped.formUnion(pendingCopy.lazy.map(\.field))
             pendingCopy.removeAll()
             let joined = joiningLineBreaks(scalarChange)
-            let outcome = applyPersonChange(joined)
+            let (stepUndo, splice) = applyPersonChange(joined)
             // Typing inside a field is that field's; a change that made or replaced lines may bring new matches.
             var step = LineStep(joined, opensRuleFields: true)
-            step.opensRuleFields = outcome.touches.isEmpty || step.oldCount > 1 || step.newCount > 1
+            step.opensRuleFields = splice.touches.isEmpty || step.oldCount > 1 || step.newCount > 1
             lineSteps.append(step)
-            undo.append(outcome.undo)
-            personTouched = personTouched || !outcome.touches.isEmpty
-            for touch in outcome.touches {
+            undo.append(stepUndo)
+            personTouched = personTouched || !splice.touches.isEmpty || !splice.reshaped.isEmpty || !splice.closed.isEmpty
+            for touch in splice.touches {
                 guard let session = lines.session(of: touch.field) else { continue }
+                // An undo or redo gives the field back a text it had: kept as the editor has it, as a change
+                // reaching beyond the field is.
+                if givesBack(touch) {
+                    results[touch.field] = nil
+                    dropped.remove(touch.field)
+                    reshaped.insert(touch.field)
+                    continue
+                }
                 let result = typedResult(touch.edit, to: touch.oldText, mask: session.mask)
                 results[touch.field] = result
+                reshaped.remove(touch.field)
                 rejected += result.rejected
                 overflow += result.overflow
             }
-            cursor = (outcome.caret, outcome.touches.first?.field)
+            // A change that reached beyond a field keeps the text as the editor has it: the field's state is read from
+            // what is left, and nothing of it is formatted (nor read afresh for a dropped proposal).
+            for id in splice.reshaped + splice.closed {
+                results[id] = nil
+                dropped.remove(id)
+            }
+            reshaped.formUnion(splice.reshaped)
+            closed += splice.closed
+            cursor = (splice.caret, splice.touches.first?.field)
         }
 
         // Every change is in: commit.
@@ -715,13 +715,24 @@ final class Document {
             overflow += whole.overflow
             personTouched = true
         }
+        for id in closed {
+            ruleOrigins[id] = nil
+            }
         let opened = openRuleFields(after: lineSteps)
-        if !opened.isEmpty {
-            results.merge(opened) { touched, _ in touched }
+        if !opened.formatted.isEmpty {
+            results.merge(opened.formatted) { touched, _ in touched }
             personTouched = true
         }
+        // Fields whose text is kept as it stands: their state is read from it, and no edit is proposed for them.
+        let asTheyStand = reshaped.filter { results[$0] == nil && lines.slot(of: $0) != nil } + opened.asTheyStand
+        for id in asTheyStand { forgetProposal(id) }
+        personTouched = personTouched || !asTheyStand.isEmpty
         guard personTouched else { return nil }
-        let formatted = formatEdits(results)
+        var formatted = formatEdits(results)
+        if !asTheyStand.isEmpty {
+            formatted.snapshots += asTheyStand.compactMap(snapshot)
+            formatted.snapshots.sort { $0.range.start < $1.range.start }
+        }
         // nil when no person's change is behind the edits (a field read afresh after an echo): the caret stays.
         var caret: Position?
         if let (_, field) = cursor, let field, let fieldCaret = formatted.caret[field] {
@@ -730,7 +741,26 @@ final class Document {
             caret = cursorAfterPending(p)
         }
         return FormatReport(version: version, edits: formatted.edits, cursor: caret,
-                            fields: formatted.snapshots, rejected: rejected, overflow: overflow)
+                            fields: formatted.snapshots, rejected: rejected, overflow: overflow,
+                            closed: closed.filter { lines.slot(of: $0) == nil })
+    }
+
+    /// Whether a change typed into a field leaves it a text a field of the document had when an earlier change
+    /// touched it (what an editor's undo or redo does, also across a field closed and opened again by a rule),
+    /// remembering the text this one had before it.
+    /// - Complexity: O(`historyDepth`) but for comparing texts of the same length as the field's new text.
+    private func givesBack(_ touch: FieldTouch) -> Bool {
+        let length = touch.newText.unicodeScalars.count
+        let found = fieldHistory.contains { $0.unicodeScalars.count == length && $0.sameScalars(touch.newText) }
+        remember(touch.oldText)
+        return found
+    }
+
+    /// Remembers a text a field had (the last `historyDepth` distinct ones).
+    func remember(_ fieldText: String) {
+        guard !fieldHistory.contains(where: { $0.sameScalars(fieldText) }) else { return }
+        if fieldHistory.count == Document.historyDepth { fieldHistory.removeFirst() }
+        fieldHistory.append(fieldText)
     }
 
     /// `mask.apply(edit, to: text)`, through the handle of the field typed into last (a new one for another mask).
@@ -812,57 +842,28 @@ final class Document {
         var firstPiece: Int
         var count: Int
         var removed: [Piece]
+        /// The fields the step closed: id, session and problem number.
+        var closed: [(String, FieldSession, Int32)] = []
     }
 
     /// One person's change: the text spliced in, fields tracked, reading only the pieces it touches.
-    private func applyPersonChange(_ change: ScalarChange) -> (undo: Undo, touches: [FieldTouch], caret: ScalarPosition) {
+    private func applyPersonChange(_ change: ScalarChange) -> (undo: Undo, splice: Splice) {
         let window = lines.window(from: change.start, to: change.end)
         var local = change
         local.start.column -= window.column
         if change.end.line == change.start.line { local.end.column -= window.column }
-        var (newLines, touches, caret) = Document.splice(window.lines, local, firstLine: window.line)
-        if caret.line == window.line { caret.column += window.column }
-        let (count, removed) = lines.replace(window, with: newLines)
-        return (Undo(firstPiece: window.firstPiece, count: count, removed: removed), touches, caret)
-    }
-
-    /// The full new content as one change against the current text: the part between their
-    /// common prefix and common suffix, or nil when they are equal.
-    private func fullContentChange(_ newText: String) -> ScalarChange? {
-        let oldLines = lines.lines
-        let newLines = Line.split(newText)
-        var p = 0
-        while p < oldLines.count, p < newLines.count,
-              oldLines[p].text.sameScalars(newLines[p].text), oldLines[p].ending == newLines[p].ending { p += 1 }
-        if p == oldLines.count && p == newLines.count { return nil }
-        var q = 0
-        while q < oldLines.count - p, q < newLines.count - p,
-              oldLines[oldLines.count - 1 - q].text.sameScalars(newLines[newLines.count - 1 - q].text),
-              oldLines[oldLines.count - 1 - q].ending == newLines[newLines.count - 1 - q].ending { q += 1 }
-        if p == oldLines.count { p -= 1; q = 0 }
-        let oldRegion = Array(oldLines[p..<(oldLines.count - q)].map { $0.text + $0.ending.rawValue }.joined().unicodeScalars)
-        let newRegion = Array(newLines[p..<(newLines.count - q)].map { $0.text + $0.ending.rawValue }.joined().unicodeScalars)
-        var a = 0
-        while a < oldRegion.count, a < newRegion.count, oldRegion[a] == newRegion[a] { a += 1 }
-        var b = 0
-        while b < oldRegion.count - a, b < newRegion.count - a,
-              oldRegion[oldRegion.count - 1 - b] == newRegion[newRegion.count - 1 - b] { b += 1 }
-        // Never cut a CRLF in two.
-        while a > 0, a < oldRegion.count, oldRegion[a - 1] == "\r", oldRegion[a] == "\n" { a -= 1 }
-        while b > 0, oldRegion.count - b > 0, oldRegion[oldRegion.count - b] == "\n",
-              oldRegion[oldRegion.count - b - 1] == "\r" { b -= 1 }
-        func locate(_ offset: Int) -> ScalarPosition {
-            var line = p, rest = offset
-            for l in oldLines[p..<(oldLines.count - q)] {
-                let length = l.scalarCount + l.ending.scalarCount
-                if rest < length || l.ending == .none || rest <= l.scalarCount { break }
-                rest -= length
-                line += 1
-            }
-            return ScalarPosition(line: line, column: rest)
+        var splice = Document.splice(window.lines, local, firstLine: window.line, firstColumn: window.column,
+                                     lastEndsLine: !window.lastContinues)
+        if splice.caret.line == window.line { splice.caret.column += window.column }
+        // A field the change closes leaves the tree with its pieces; its session is kept until the notification is
+        // committed, so that a refused later change can put it back.
+        var closing: [(String, FieldSession, Int32)] = []
+        for id in splice.closed {
+            guard let slot = lines.slot(of: id), let session = lines.session(slot: slot) else { continue }
+            closing.append((id, session, lines.problem(slot: slot)))
         }
-        return ScalarChange(start: locate(a), end: locate(oldRegion.count - b),
-                            text: String(String.UnicodeScalarView(newRegion[a..<(newRegion.count - b)])))
+        let (count, removed) = lines.replace(window, with: splice.lines)
+        return (Undo(firstPiece: window.firstPiece, count: count, removed: removed, closed: closing), splice)
     }
 }
 
@@ -871,4 +872,6 @@ struct FieldTouch: Hashable {
     var field: String
     var oldText: String
     var edit: FieldEdit
+    /// The field's text as the change left it.
+    var newText: String
 }

@@ -97,7 +97,7 @@ struct Counts {
     var bigLines: Int, perPosition: Int
     var startupRuns: Int
     var batches: Int, perBatch: Int
-    var bulkLines: Int, bulkRuns: Int, pythonBulkLines: Int
+    var bulkLines: Int, bulkRuns: Int, pythonBulkLines: Int, parallelBulkLines: Int
     /// Row 8: the pasted length and the pastes per mask kind.
     var pasteLength: Int, pasteReps: Int
     /// Row 9: keystrokes per long-line session, the long line's length and the fields sharing a line.
@@ -110,14 +110,14 @@ struct Counts {
     static let full = Counts(engineReps: 20_000, engineWarmup: 2_000, pythonReps: 2_000, pythonWarmup: 200,
                              keystrokes: 10_000, rounds: 10, keystrokeWarmup: 200, bigLines: 100_000,
                              perPosition: 3_000, startupRuns: 50, batches: 5, perBatch: 10_000,
-                             bulkLines: 1_000_000, bulkRuns: 3, pythonBulkLines: 100_000, pasteLength: 1_000_000,
+                             bulkLines: 1_000_000, bulkRuns: 3, pythonBulkLines: 100_000, parallelBulkLines: 400_000, pasteLength: 1_000_000,
                              pasteReps: 5,
                              lineKeystrokes: 3_000, lineLength: 1_000_000, lineFields: 1_000,
                              echoFields: (1_000, 10_000), echoRuns: 3, timeout: 120)
     static let quick = Counts(engineReps: 200, engineWarmup: 20, pythonReps: 20, pythonWarmup: 5,
                               keystrokes: 200, rounds: 2, keystrokeWarmup: 10, bigLines: 1_000,
                               perPosition: 40, startupRuns: 3, batches: 2, perBatch: 200,
-                              bulkLines: 2_000, bulkRuns: 1, pythonBulkLines: 200, pasteLength: 10_000,
+                              bulkLines: 2_000, bulkRuns: 1, pythonBulkLines: 200, parallelBulkLines: 2_000, pasteLength: 10_000,
                               pasteReps: 1,
                               lineKeystrokes: 60, lineLength: 1_000_000, lineFields: 1_000,
                               echoFields: (100, 1_000), echoRuns: 1, timeout: 10)
@@ -497,7 +497,7 @@ section("bulk", number: "7") {
         }
     }
     func maskd(_ preset: String, _ input: String) throws -> BulkBench.Outcome {
-        try BulkBench.run(options.maskd, ["format", "--mask", #"{"preset": "\#(preset)"}"#], input: input,
+        try BulkBench.run(options.maskd, ["format", "--jobs", "1", "--mask", #"{"preset": "\#(preset)"}"#], input: input,
                           lines: inputs.lines, runs: counts.bulkRuns, timeout: counts.timeout * 10)
     }
     let phone = try maskd("phone.us", inputs.phones)
@@ -526,6 +526,64 @@ section("bulk", number: "7") {
         + "\"\(card.firstLine)\". Peak RSS of maskd: \(formatBytes(phone.peakRSS)) (phone.us), "
         + "\(formatBytes(card.peakRSS)) (card).")
 }
+
+// MARK: 10. Bulk formatting on every core, and from Python
+
+section("bulk", number: "10") {
+    let inputs = try BulkBench.Inputs(lines: counts.parallelBulkLines)
+    defer { inputs.remove() }
+    // `--jobs 1` and `--jobs 2` take turns, a run each per round.
+    let card = #"{"preset": "card"}"#
+    var one = Samples(), two = Samples()
+    var same = true
+    for _ in 0..<counts.bulkRuns + 1 {
+        let a = try BulkBench.run(options.maskd, ["format", "--jobs", "1", "--mask", card], input: inputs.cards,
+                                  lines: inputs.lines, runs: 1, timeout: counts.timeout * 10)
+        let serial = try String(contentsOfFile: inputs.cards + ".out", encoding: .utf8)
+        let b = try BulkBench.run(options.maskd, ["format", "--jobs", "2", "--mask", card], input: inputs.cards,
+                                  lines: inputs.lines, runs: 1, timeout: counts.timeout * 10)
+        let parallel = try String(contentsOfFile: inputs.cards + ".out", encoding: .utf8)
+        same = same && serial == parallel
+        one.add(a.rates.median)
+        two.add(b.rates.median)
+    }
+    guard same else { throw BenchFailure("bulk: --jobs 2 wrote other lines than --jobs 1") }
+    report.add(Row(number: "10", name: "maskd format --jobs 1 < lines, card preset, whole process",
+                   median: formatRate(one.median, unit: "lines"), p99: formatRate(one.p1, unit: "lines"),
+                   baseline: "—", ratio: "—", target: "—", result: "—"))
+    report.add(Row(number: "10", name: "maskd format --jobs 2 < lines, card preset, whole process",
+                   median: formatRate(two.median, unit: "lines"), p99: formatRate(two.p1, unit: "lines"),
+                   baseline: "--jobs 1 " + formatRate(one.median, unit: "lines"),
+                   ratio: formatRatio(two.median / one.median) + " faster", target: "≥ 1.6x",
+                   result: Verdict.check(two.median / one.median >= 1.6)))
+    report.note("bulk on every core: \(inputs.lines) card lines, --jobs 1 and --jobs 2 taking turns, "
+        + "\(counts.bulkRuns + 1) runs each; the two wrote the same bytes.")
+
+    guard let python = options.python, FileManager.default.fileExists(atPath: python) else {
+        report.note("bulk from Python: skipped: \(options.noPythonReason.isEmpty ? "no Python venv" : options.noPythonReason)")
+        return
+    }
+    let script = "bench/python_package_column.py"
+    let object = try BulkBench.script(python, [script, options.maskd, inputs.phones, "\(counts.bulkRuns)"],
+                                      timeout: counts.timeout * 20)
+    guard let package = object["rates"]?["package"]?.arrayValue?.compactMap(\.doubleValue),
+          let perValue = object["rates"]?["phonenumbers"]?.arrayValue?.compactMap(\.doubleValue), !package.isEmpty
+    else { throw BenchFailure("bulk: \(script) gave no rates") }
+    let first = (object["first"]?["package"]?.stringValue ?? "?", object["first"]?["phonenumbers"]?.stringValue ?? "?")
+    let packageRates = Samples(package), perValueRates = Samples(perValue)
+    report.add(Row(number: "10", name: "baseline: phonenumbers parse + format_number per value, a Python list",
+                   median: formatRate(perValueRates.median, unit: "values"), p99: formatRate(perValueRates.p1, unit: "values"),
+                   baseline: "—", ratio: "—", target: "—", result: "—"))
+    report.add(Row(number: "10", name: "python: maskd.format over a Python list, phone preset",
+                   median: formatRate(packageRates.median, unit: "values"), p99: formatRate(packageRates.p1, unit: "values"),
+                   baseline: "phonenumbers " + formatRate(perValueRates.median, unit: "values"),
+                   ratio: formatRatio(packageRates.median / perValueRates.median) + " faster", target: "report",
+                   result: "—"))
+    report.note("bulk from Python: \(inputs.lines) US phone numbers in one list, the package and phonenumbers "
+        + "taking turns in one process, \(counts.bulkRuns) rounds; line 1 became \"\(first.0)\" (phonenumbers: "
+        + "\"\(first.1)\").")
+}
+
 
 // MARK: 9. Long lines
 

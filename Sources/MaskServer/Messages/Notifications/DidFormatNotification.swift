@@ -5,12 +5,13 @@ import JSON
 /// document (as the person left it, at `version`) into form, and where the cursor goes.
 ///
 /// *(maskd extension)*. Params: `{"textDocument": {"uri", "version"}, "edits": TextEdit[],
-/// "cursor": Position|null, "fields": FieldState[], "rejected": string, "overflow": string}`.
+/// "cursor": Position|null, "fields": FieldState[], "rejected": string, "overflow": string, "closed"?: string[]}`
+/// (`closed` only when the person's change closed fields).
 enum DidFormatNotification {
     static let method = "maskd/didFormat"
 
     static func params(uri: String, _ report: FormatReport) -> JSONValue {
-        [
+        var params: JSONObject = [
             "textDocument": ["uri": .string(uri), "version": .from(report.version)],
             "edits": .from(report.edits),
             "cursor": report.cursor.map(JSONValue.from) ?? .null,
@@ -18,6 +19,8 @@ enum DidFormatNotification {
             "rejected": .string(report.rejected),
             "overflow": .string(report.overflow),
         ]
+        if !report.closed.isEmpty { params["closed"] = .array(report.closed.map(JSONValue.string)) }
+        return .object(params)
     }
 
     /// Writes the params that ``params(uri:_:)`` makes, member for member, straight from the report (the bytes
@@ -40,6 +43,11 @@ enum DidFormatNotification {
         }
         params.set("rejected", report.rejected)
         params.set("overflow", report.overflow)
+        if !report.closed.isEmpty {
+            params.setArray("closed") { closed in
+                for id in report.closed { closed.append(id) }
+            }
+        }
     }
 
     /// Whether the report's lists are short enough to be written whole (``write(uri:_:to:)``); longer ones are
