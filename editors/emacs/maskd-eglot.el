@@ -174,6 +174,46 @@ after the last insertion.  Runs after `eglot--after-change' on
     (when (maskd-eglot--send)
       (push eglot--versioned-identifier maskd-eglot--own))))
 
+;;;; The daemon's edits that eglot applies: without eglot's messages
+
+(defvar maskd-eglot--applying-own nil
+  "Non-nil while eglot applies edits a maskd daemon asked for.")
+
+(defun maskd-eglot--maskd-p (server)
+  "Return non-nil if the eglot SERVER is a maskd daemon.
+A `maskd-eglot-server', or one started by plain eglot: it names
+itself in `serverInfo'."
+  (or (cl-typep server 'maskd-eglot-server)
+      (equal (plist-get (eglot--server-info server) :name) "maskd")))
+
+(cl-defmethod eglot-handle-request :around
+  (server (_method (eql workspace/applyEdit)) &rest _)
+  "Apply SERVER's `workspace/applyEdit'; a maskd daemon's without messages.
+The daemon asks for one in its plain-client mode after every
+formatted keystroke, and for the commands of its code actions:
+eglot would log two lines for each."
+  (let ((maskd-eglot--applying-own (maskd-eglot--maskd-p server)))
+    (cl-call-next-method)))
+
+(defun maskd-eglot--quietly (apply &rest args)
+  "Call APPLY, eglot's edit application, with ARGS.
+While it applies a maskd daemon's edits its progress messages
+\(\"applying 1 edits...\") are neither shown nor logged."
+  (if maskd-eglot--applying-own
+      (let ((inhibit-message t)
+            (message-log-max nil))
+        (apply apply args))
+    (apply apply args)))
+
+(defun maskd-eglot--quiet-success (message format &rest args)
+  "Call MESSAGE, `eglot--message', with FORMAT and ARGS.
+Its \"Edit successful!\" after a maskd daemon's edits is left out."
+  (unless (and maskd-eglot--applying-own (equal format "Edit successful!"))
+    (apply message format args)))
+
+(advice-add 'eglot--apply-text-edits :around #'maskd-eglot--quietly)
+(advice-add 'eglot--message :around #'maskd-eglot--quiet-success)
+
 (cl-defmethod eglot-handle-notification
   (server (_method (eql maskd/didFormat))
           &rest params &key textDocument edits cursor fields &allow-other-keys)

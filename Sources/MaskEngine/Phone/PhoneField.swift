@@ -167,7 +167,10 @@ final class PhoneField: Sendable {
             case .digit(let key): elements.append(Element(key: key, position: position))
             case .plus:
                 if elements.isEmpty { elements.append(Element(key: Self.plus, position: position)) } else { rejected.append(character) }
-            case .dropped: return
+            case .dropped:
+                if Self.closesBracket(character), elements.count <= 12 {
+                    elements.removeLast(bracketedNationalPrefix(before: elements.map(\.key)[...]))
+                }
             case .rejected: rejected.append(character)
             }
         }
@@ -456,6 +459,7 @@ final class PhoneField: Sendable {
         var inserted: [UInt8] = []
         var rejected = ""
         var steppedOverPlus = false
+        var droppedPrefix = false
         var marked = before.contains(Self.extensionMark) || after.contains(Self.extensionMark)
         for character in edit.text {
             WorkCounter.count()
@@ -470,6 +474,14 @@ final class PhoneField: Sendable {
             }
             switch Self.reading(character) {
             case .digit(let key): inserted.append(key)
+            case .dropped where Self.closesBracket(character) && before.count + inserted.count <= 12:
+                // A bracketed national prefix after the calling code goes (`PhoneField-bracketedPrefix.swift`).
+                var prefix = bracketedNationalPrefix(before: (before + inserted)[...])
+                droppedPrefix = droppedPrefix || prefix > 0
+                let fromInserted = min(prefix, inserted.count)
+                inserted.removeLast(fromInserted)
+                prefix -= fromInserted
+                before.removeLast(prefix)
             case .plus:
                 if before.isEmpty, inserted.isEmpty, after.first == Self.plus, region == nil, !steppedOverPlus {
                     steppedOverPlus = true
@@ -500,7 +512,7 @@ final class PhoneField: Sendable {
         let (shown, cut, typed) = show(all)
         let plusAdded = normalised(all).count - all.count
         let keptInserted = max(0, min(inserted.count, shown.keys.count - plusAdded - before.count))
-        if !edit.text.isEmpty, keptInserted == 0 {
+        if !edit.text.isEmpty, keptInserted == 0, !droppedPrefix {
             // Nothing typed was read in: the edit is refused whole (stepping over a `+` moves the caret).
             if steppedOverPlus, range.isEmpty { return unchanged(caret: 1, rejected: rejected) }
             return unchanged(caret: range.upperBound, selection: edit.selection ?? range, rejected: rejected,

@@ -626,6 +626,71 @@ then nothing more comes."
                 (maskd-test--expect (string ch) text caret))
        (should (null eglot--recent-changes))))))
 
+;;;; eglot applying the daemon's edits
+
+(defun maskd-test--messages-since (start)
+  "Return what *Messages* logged after position START of it."
+  (with-current-buffer (messages-buffer)
+    (buffer-substring-no-properties (min start (point-max)) (point-max))))
+
+(ert-deftest maskd-test-eglot-applied-edits-quiet ()
+  "Eglot applies a maskd daemon's edits without logging a line for each.
+The daemon in its plain-client mode (`workspace/applyEdit') formats a
+number typed key by key; *Messages* gets none of eglot's lines about
+the edits.  An edit eglot applies for anything else still logs them."
+  :tags '(eglot)
+  (skip-unless (maskd-test--eglot-available-p))
+  (let* ((dir (file-name-as-directory (make-temp-file "maskd-applied" t)))
+         (file (expand-file-name "form.txt" dir))
+         (buffer nil)
+         (server nil)
+         (eglot-confirm-server-initiated-edits nil))
+    (with-temp-file file (insert "Tel: "))
+    (unwind-protect
+        (progn
+          (setq buffer (find-file-noselect file))
+          (set-buffer buffer)
+          (let ((default-directory dir))
+            (setq server (eglot '(text-mode) (eglot--current-project) 'eglot-lsp-server
+                                `(,maskd-test-binary :initializationOptions (:edits "applyEdit"))
+                                "plaintext")))
+          (eglot-execute-command
+           server "maskd.openField"
+           (vector (list :textDocument (eglot--TextDocumentIdentifier)
+                         :range (list :start (list :line 0 :character 5)
+                                      :end (list :line 0 :character 5))
+                         :mask "+1 ([000]) [000]-[0000]")))
+          (let ((start (with-current-buffer (messages-buffer) (point-max))))
+            (cl-loop for ch across "5551"
+                     for (text) in maskd-test-phone-states
+                     do (goto-char (point-max))
+                     (insert ch)
+                     ;; The daemon holds its edits until the typing pauses.
+                     (let ((deadline (+ (float-time) 10)))
+                       (while (and (not (equal (buffer-string) (concat "Tel: " text)))
+                                   (< (float-time) deadline))
+                         (eglot--signal-textDocument/didChange)
+                         (accept-process-output nil 0.02)))
+                     (should (equal (buffer-string) (concat "Tel: " text))))
+            (should (equal "" (maskd-test--messages-since start)))
+            ;; Not the daemon's: eglot says what it did, as ever.
+            (setq start (with-current-buffer (messages-buffer) (point-max)))
+            (eglot--apply-workspace-edit
+             `(:changes (,(intern (concat ":" (eglot--path-to-uri file)))
+                         [(:range (:start (:line 0 :character 0) :end (:line 0 :character 3))
+                                  :newText "Phone")])))
+            (should (equal "Phone: +1 (555) 1" (buffer-string)))
+            (let ((logged (maskd-test--messages-since start)))
+              (should (string-match-p "\\[eglot\\] applying 1 edits" logged))
+              (should (string-match-p "\\[eglot\\] Edit successful!" logged)))))
+      (when server
+        (let ((eglot-autoshutdown nil))
+          (ignore-errors (eglot-shutdown server))))
+      (when (buffer-live-p buffer)
+        (with-current-buffer buffer (set-buffer-modified-p nil))
+        (kill-buffer buffer))
+      (delete-directory dir t))))
+
 ;;;; Opening never loses text; the field at point
 
 (defun maskd-test--call (command &rest args)
