@@ -351,8 +351,9 @@ STATES is a list of (TEXT CARET); OFFSET is added to each CARET."
   (maskd-test--step "1" "+1 (555) 1" 10)
   (maskd-test--step "C-/" "+1 (555" 7)
   (should (equal "555" (plist-get (maskd-field-state) :value)))
-  ;; Redo brings the keystroke and its formatting back, then undo again.
-  (maskd-test--step "C-M-_" "+1 (555) 1" 10)
+  ;; Redo brings the keystroke and its formatting back, point where Emacs
+  ;; puts it (the plugin moves nothing after an undo or a redo); then undo again.
+  (maskd-test--step "C-M-_" "+1 (555) 1" 7)
   (maskd-test--step "C-/" "+1 (555" 7)
   ;; The next undo takes the three digits typed together.
   (maskd-test--step "C-/" "" 0)
