@@ -525,6 +525,12 @@ of its line is the line's end."
 (defvar-local maskd--own nil
   "Versions made by applying the daemon's edits: the daemon's own echo.")
 
+(defvar-local maskd--undoing nil
+  "Non-nil when a change not yet sent was made by an undo or a redo.")
+
+(defvar-local maskd--undone nil
+  "Versions made by an undo or a redo, whose didFormat is not applied.")
+
 (defvar-local maskd--before nil
   "What `maskd--before-change' saw of the change under way.")
 
@@ -658,6 +664,8 @@ they came (see `maskd--apply-edits')."
    (maskd--applying
     (setq maskd--tick (buffer-chars-modified-tick)))
    (t
+    (when undo-in-progress
+      (setq maskd--undoing t))
     (let ((before maskd--before))
       (setq maskd--before nil)
       (cond
@@ -762,7 +770,10 @@ Return the version sent, or nil when there was nothing to send."
       (if own
           (setq maskd--own (cons maskd--version maskd--own)
                 maskd--touched nil)
-        (setq maskd--undo-mark buffer-undo-list))
+        (setq maskd--undo-mark buffer-undo-list)
+        (when maskd--undoing
+          (push maskd--version maskd--undone)))
+      (setq maskd--undoing nil)
       maskd--version)))
 
 (defun maskd--await (version)
@@ -902,7 +913,10 @@ person's change in one undo step."
           (maskd--count :echo))
          ((or (/= version maskd--version) maskd--changes maskd--full-sync)
           (maskd--count :stale))
+         ((and (memql version maskd--undone) (plist-get params :cursor))
+          (maskd--skip-undone params))
          (t
+          (setq maskd--undone nil)
           (maskd--count :applied)
           (setq maskd--own (seq-filter (lambda (v) (>= v version)) maskd--own))
           (let* ((edits (plist-get params :edits))
@@ -915,6 +929,31 @@ person's change in one undo step."
             (maskd-push-undo-rule-open params))
           (maskd--update-fields (plist-get params :fields))
           (run-hook-with-args 'maskd-format-functions params)))))))
+
+(defun maskd--drop-deleted-fields (beg end)
+  "Forget the fields a deletion of BEG..END across a line break took away.
+Called from `before-change-functions'.  A field wholly inside such a
+deletion (its line killed, joined away) is closed by the daemon; its
+overlay would be left empty where the text was, drawing the
+placeholder against the next line."
+  (when (and maskd--fields (< beg end)
+             (save-excursion (goto-char beg) (search-forward "\n" end t)))
+    (dolist (field (copy-sequence maskd--fields))
+      (let ((ov (nth 2 field)))
+        (when (and (overlay-start ov)
+                   (<= beg (overlay-start ov)) (<= (overlay-end ov) end))
+          (maskd--remove-field (car field)))))))
+
+(defun maskd--skip-undone (params)
+  "Leave the text an undo or a redo gave back as it is.
+PARAMS is the `maskd/didFormat' answering it.  Applying its edits
+would make the undo give back other text than the person had, and in
+editors with an undo tree start a new branch that loses the redo.
+The daemon's copy is still the buffer's (its edits enter it only with
+their echo); the fields' states are kept when nothing was to change."
+  (maskd--count :undo)
+  (when (zerop (length (plist-get params :edits)))
+    (maskd--update-fields (plist-get params :fields))))
 
 (defun maskd-push-undo-rule-open (params &optional close open)
   "Make an undo of the formatting rules opened fields with close them.
@@ -1773,6 +1812,7 @@ The mode line shows the state of the field at point.
        (maskd-mode -1)
        (signal (car err) (cdr err))))
     (add-hook 'before-change-functions #'maskd--before-change nil t)
+    (add-hook 'before-change-functions #'maskd--drop-deleted-fields nil t)
     (add-hook 'after-change-functions #'maskd--after-change nil t)
     (add-hook 'kill-buffer-hook #'maskd--close-document nil t)
     (add-hook 'change-major-mode-hook #'maskd--mode-off nil t)
@@ -1780,6 +1820,7 @@ The mode line shows the state of the field at point.
     (add-hook 'post-command-hook #'maskd--post-command))
    (t
     (remove-hook 'before-change-functions #'maskd--before-change t)
+    (remove-hook 'before-change-functions #'maskd--drop-deleted-fields t)
     (remove-hook 'after-change-functions #'maskd--after-change t)
     (remove-hook 'kill-buffer-hook #'maskd--close-document t)
     (remove-hook 'change-major-mode-hook #'maskd--mode-off t)

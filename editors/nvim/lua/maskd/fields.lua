@@ -29,7 +29,7 @@ function M.buf(bufnr)
       marks = {},
       -- field id -> the changenr() right after its opening edited the text.
       opens = {},
-      stats = { formats = 0, applied = 0, stale = 0, echo = 0, replies = 0, reopened = 0, reformats = 0, last_version = -1 },
+      stats = { formats = 0, applied = 0, stale = 0, echo = 0, undo = 0, replies = 0, reopened = 0, reformats = 0, last_version = -1 },
     }
     buffers[bufnr] = b
   end

@@ -920,6 +920,17 @@ function M.on_did_format(err, params)
     b.stats.stale = b.stats.stale + 1
     return
   end
+  if not opening and require('maskd.sync').undone(bufnr, version) then
+    -- An undo or a redo gives back text the person had: it is kept as it is, and the cursor
+    -- stays where the undo put it. Applying an edit now would start a new branch of the
+    -- undo tree and lose the redo. The daemon's copy is still the buffer's (its edits enter
+    -- it only with their echo); the fields' states are kept when nothing was to change.
+    b.stats.undo = b.stats.undo + 1
+    if type(params.edits) ~= 'table' or #params.edits == 0 then
+      fields.update(bufnr, params.fields)
+    end
+    return
+  end
   for v in pairs(b.own) do
     if v < version then
       b.own[v] = nil

@@ -27,7 +27,9 @@ export def Buf(bufnr: number): dict<any>
       masks: {},
       refresh: 0,
       resync: {},
-      stats: {formats: 0, applied: 0, stale: 0, echo: 0, resynced: 0, reopened: 0, last_version: -1},
+      # The versions an undo or a redo made, whose didFormat is not applied.
+      undone: {},
+      stats: {formats: 0, applied: 0, stale: 0, echo: 0, undo: 0, resynced: 0, reopened: 0, last_version: -1},
     }
   endif
   return bufs[key]
@@ -279,6 +281,18 @@ def OnDidFormat(params: any)
     endfor
     return
   endif
+  filter(b.undone, (k, _) => str2nr(k) >= version)
+  if !opening && has_key(b.undone, string(version))
+    # An undo or a redo gives back text the person had: it is kept as it is, and the cursor
+    # stays where the undo put it.  Applying an edit now would start a new branch of the
+    # undo tree and lose the redo.  The daemon's copy is still the buffer's (its edits enter
+    # it only with their echo); the fields' states are kept when nothing was to change.
+    b.stats.undo += 1
+    if empty(get(params, 'edits', []))
+      Update(bufnr, get(params, 'fields', []))
+    endif
+    return
+  endif
   filter(b.own, (k, _) => str2nr(k) > version)
   var before = bufnr == bufnr('%') ? changenr() : -1
   ApplyOwn(bufnr, get(params, 'edits', []), !opening)
@@ -451,12 +465,21 @@ def Track(p: dict<any>)
   var s = change.range.start
   var e = change.range.end
   var breaks = change.text =~ "\n"
-  for st in values(Buf(p.bufnr).fields)
+  var b = Buf(p.bufnr)
+  var closed = false
+  for [id, st] in items(b.fields)
     var r = st.range
     var fs = r.start
     var fe = r.end
     var ns: dict<any>
     var ne: dict<any>
+    if s.line != e.line && Cmp(s, fs) <= 0 && Cmp(e, fe) >= 0
+      # A deletion across a line break over the whole field (its line deleted, joined away):
+      # the daemon closes it, and it is not drawn any more.
+      remove(b.fields, id)
+      closed = true
+      continue
+    endif
     if Cmp(e, fs) < 0 || (Cmp(e, fs) == 0 && (Cmp(s, e) < 0 || breaks))
       # Wholly before the field (a deletion ending at it, a line break inserted at it).
       ns = Moved(fs, change, true)
@@ -472,6 +495,9 @@ def Track(p: dict<any>)
     endif
     st.range = {start: ns, end: ne}
   endfor
+  if closed
+    Render(p.bufnr)
+  endif
 enddef
 
 # Opens again, in a new daemon, every field of `bufnr` where its text is now, with its mask
@@ -728,6 +754,9 @@ def OnChanged(p: dict<any>)
     return
   endif
   var b = Buf(p.bufnr)
+  if get(p, 'undo', false)
+    b.undone[string(p.version)] = true
+  endif
   if !empty(b.fields) && get(b, 'refresh', 0) == 0
     b.refresh = timer_start(REFRESH_MS, (_) => Refresh(p.bufnr))
   endif
