@@ -194,6 +194,7 @@ touched; PARAMS is all of it, passed to `maskd-format-functions'."
         (when buffer
           (with-current-buffer buffer
             (setq maskd--formatted (max maskd--formatted version))
+            (maskd--forget-closed (plist-get params :closed))
             (cond
              ;; Without a cursor it answers no change (rules opened fields).
              ((and (memql version maskd-eglot--own) cursor)
@@ -217,10 +218,12 @@ touched; PARAMS is all of it, passed to `maskd-format-functions'."
                 (maskd-eglot--apply edits)
                 (when joined
                   (undo-boundary)))
-              (if cursor
-                  (maskd--goto cursor)
+              (cond
+               ((not cursor)
                 (maskd-push-undo-rule-open params #'maskd-eglot-close-field
                                            #'maskd-eglot-open-field))
+               ((maskd--holds-cursor-p params edits)
+                (maskd--goto cursor)))
               (maskd--update-fields fields)
               (when (and maskd--fields
                          (not (memq #'maskd-eglot--post-command post-command-hook)))
@@ -303,7 +306,6 @@ new daemon gets the whole text."
   (add-hook 'post-command-hook #'maskd-eglot--post-command nil t)
   (add-hook 'pre-command-hook #'maskd-eglot--pre-command)
   (add-hook 'after-change-functions #'maskd-eglot--after-change 90 t)
-  (add-hook 'before-change-functions #'maskd--drop-deleted-fields nil t)
   (maskd-eglot--use-eldoc)
   (setq maskd-eglot--last-server (maskd-eglot--server))
   (maskd-eglot--watch maskd-eglot--last-server))

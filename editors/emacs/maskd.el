@@ -906,6 +906,7 @@ person's change in one undo step."
     (when (buffer-live-p buffer)
       (with-current-buffer buffer
         (setq maskd--formatted (max maskd--formatted version))
+        (maskd--forget-closed (plist-get params :closed))
         (cond
          ;; A didFormat without a cursor answers no change (rules opened
          ;; fields): it may come at a version of maskd's own edits.
@@ -923,26 +924,51 @@ person's change in one undo step."
                  (joined (and (> (length edits) 0) (maskd--join-undo))))
             (maskd--apply-edits edits)
             (when joined
-              (undo-boundary)))
-          (if (plist-get params :cursor)
-              (maskd--goto (plist-get params :cursor))
-            (maskd-push-undo-rule-open params))
+              (undo-boundary))
+            (maskd--place-point params edits))
           (maskd--update-fields (plist-get params :fields))
           (run-hook-with-args 'maskd-format-functions params)))))))
 
-(defun maskd--drop-deleted-fields (beg end)
-  "Forget the fields a deletion of BEG..END across a line break took away.
-Called from `before-change-functions'.  A field wholly inside such a
-deletion (its line killed, joined away) is closed by the daemon; its
-overlay would be left empty where the text was, drawing the
-placeholder against the next line."
-  (when (and maskd--fields (< beg end)
-             (save-excursion (goto-char beg) (search-forward "\n" end t)))
-    (dolist (field (copy-sequence maskd--fields))
-      (let ((ov (nth 2 field)))
-        (when (and (overlay-start ov)
-                   (<= beg (overlay-start ov)) (<= (overlay-end ov) end))
-          (maskd--remove-field (car field)))))))
+(defun maskd--forget-closed (ids)
+  "Forget the fields whose ids are in the sequence IDS and stop drawing them.
+IDS is a didFormat's `closed': the daemon closed those fields when the
+change reached it (their line killed, replaced or joined away), so they
+are forgotten whatever becomes of the rest of the notification."
+  (seq-doseq (id (or ids []))
+    (when (stringp id)
+      (maskd--remove-field id))))
+
+(defun maskd--holds-cursor-p (params edits)
+  "Return non-nil when point goes to the cursor of didFormat PARAMS.
+EDITS are the edits of PARAMS, applied.
+With edits it always does; without, only when it lies in one of the
+fields PARAMS lists: the engine's caret in the field typed in.
+Elsewhere the change reached beyond its fields (a killed, replaced or
+joined line), and point stays where the person's command left it."
+  (let ((cursor (plist-get params :cursor)))
+    (and cursor
+         (or (> (length edits) 0)
+             (seq-some (lambda (state)
+                         (let* ((range (plist-get state :range))
+                                (start (plist-get range :start))
+                                (end (plist-get range :end)))
+                           (and start end
+                                (eql (plist-get start :line) (plist-get cursor :line))
+                                (eql (plist-get end :line) (plist-get cursor :line))
+                                (<= (plist-get start :character)
+                                    (plist-get cursor :character)
+                                    (plist-get end :character)))))
+                       (or (plist-get params :fields) []))))))
+
+(defun maskd--place-point (params edits)
+  "Move point to the cursor of didFormat PARAMS, whose EDITS are applied.
+See `maskd--holds-cursor-p'.  Without a cursor, rules opened fields:
+their formatting is an undo step that closes them."
+  (cond
+   ((not (plist-get params :cursor))
+    (maskd-push-undo-rule-open params))
+   ((maskd--holds-cursor-p params edits)
+    (maskd--goto (plist-get params :cursor)))))
 
 (defun maskd--skip-undone (params)
   "Leave the text an undo or a redo gave back as it is.
@@ -1812,7 +1838,6 @@ The mode line shows the state of the field at point.
        (maskd-mode -1)
        (signal (car err) (cdr err))))
     (add-hook 'before-change-functions #'maskd--before-change nil t)
-    (add-hook 'before-change-functions #'maskd--drop-deleted-fields nil t)
     (add-hook 'after-change-functions #'maskd--after-change nil t)
     (add-hook 'kill-buffer-hook #'maskd--close-document nil t)
     (add-hook 'change-major-mode-hook #'maskd--mode-off nil t)
@@ -1820,7 +1845,6 @@ The mode line shows the state of the field at point.
     (add-hook 'post-command-hook #'maskd--post-command))
    (t
     (remove-hook 'before-change-functions #'maskd--before-change t)
-    (remove-hook 'before-change-functions #'maskd--drop-deleted-fields t)
     (remove-hook 'after-change-functions #'maskd--after-change t)
     (remove-hook 'kill-buffer-hook #'maskd--close-document t)
     (remove-hook 'change-major-mode-hook #'maskd--mode-off t)

@@ -124,6 +124,42 @@ export def Update(bufnr: number, states: any)
   Render(bufnr)
 enddef
 
+# Returns whether a didFormat's cursor `pos` goes where Vim's cursor is: with edits it always
+# does; without, only when it lies in one of `states` (didFormat's `fields`), the engine's caret
+# in the field typed in.  Elsewhere the change reached beyond its fields (a deleted, replaced or
+# joined line), and the cursor stays where the person's command put it.
+def Holds(states: any, pos: any): bool
+  if type(states) != v:t_list || type(pos) != v:t_dict
+    return false
+  endif
+  for s in states
+    if IsState(s) && s.range.start.line == pos.line && s.range.end.line == pos.line
+        && s.range.start.character <= pos.character && pos.character <= s.range.end.character
+      return true
+    endif
+  endfor
+  return false
+enddef
+
+# Forgets the fields of `bufnr` whose ids are in `ids` (didFormat's `closed`) and stops
+# drawing them.
+def ForgetClosed(bufnr: number, ids: any)
+  if type(ids) != v:t_list || empty(ids)
+    return
+  endif
+  var b = Buf(bufnr)
+  for id in ids
+    if type(id) == v:t_string
+      for d in [b.fields, b.masks, b.opens]
+        if has_key(d, id)
+          remove(d, id)
+        endif
+      endfor
+    endif
+  endfor
+  Render(bufnr)
+enddef
+
 # Replaces every recorded field of `bufnr` by `states` (as maskd/fields returns them).
 export def Reset(bufnr: number, states: any)
   var b = Buf(bufnr)
@@ -261,6 +297,9 @@ def OnDidFormat(params: any)
   var version = get(params.textDocument, 'version', -1)
   b.stats.formats += 1
   b.stats.last_version = version
+  # The daemon closed these fields when the change reached it (their line deleted, replaced or
+  # joined away): they are forgotten whatever becomes of the rest of this notification.
+  ForgetClosed(bufnr, get(params, 'closed', []))
   # No cursor: field rules opened the fields it carries (at open, or after the rules were read
   # again), with no change of the person's behind it.  That is no answer to a change, so it is
   # applied even at a version of the plugin's own edits.  Its formatting is an undo step of its
@@ -304,7 +343,9 @@ def OnDidFormat(params: any)
       endif
     endfor
   endif
-  textedit.SetCursor(bufnr, get(params, 'cursor', null))
+  if !empty(get(params, 'edits', [])) || Holds(get(params, 'fields', []), get(params, 'cursor', null))
+    textedit.SetCursor(bufnr, get(params, 'cursor', null))
+  endif
   Update(bufnr, get(params, 'fields', []))
   b.last = {rejected: get(params, 'rejected', ''), overflow: get(params, 'overflow', '')}
   b.stats.applied += 1
@@ -465,21 +506,12 @@ def Track(p: dict<any>)
   var s = change.range.start
   var e = change.range.end
   var breaks = change.text =~ "\n"
-  var b = Buf(p.bufnr)
-  var closed = false
-  for [id, st] in items(b.fields)
+  for st in values(Buf(p.bufnr).fields)
     var r = st.range
     var fs = r.start
     var fe = r.end
     var ns: dict<any>
     var ne: dict<any>
-    if s.line != e.line && Cmp(s, fs) <= 0 && Cmp(e, fe) >= 0
-      # A deletion across a line break over the whole field (its line deleted, joined away):
-      # the daemon closes it, and it is not drawn any more.
-      remove(b.fields, id)
-      closed = true
-      continue
-    endif
     if Cmp(e, fs) < 0 || (Cmp(e, fs) == 0 && (Cmp(s, e) < 0 || breaks))
       # Wholly before the field (a deletion ending at it, a line break inserted at it).
       ns = Moved(fs, change, true)
@@ -495,9 +527,6 @@ def Track(p: dict<any>)
     endif
     st.range = {start: ns, end: ne}
   endfor
-  if closed
-    Render(p.bufnr)
-  endif
 enddef
 
 # Opens again, in a new daemon, every field of `bufnr` where its text is now, with its mask
