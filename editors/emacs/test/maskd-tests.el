@@ -1376,11 +1376,14 @@ before it; the fields it has are returned."
   (maskd-test--keys "C-n M-^")
   (maskd-test--at "join" (maskd-test--lines "Name: Bob" (concat maskd-test--tel " " maskd-test--card)) 1 22)
   (maskd-test--keys "C-_")
-  (maskd-test--at "undo" (maskd-test--lines "Name: Bob" maskd-test--tel maskd-test--card) 2 0)
+  ;; Point goes where Emacs's own undo puts it, with or without the plugin.
+  (maskd-test--at "undo" (maskd-test--lines "Name: Bob" maskd-test--tel maskd-test--card) 2 22)
   (maskd-test--keys "C-p M-^")
   (maskd-test--at "join onto" (maskd-test--lines (concat "Name: Bob " maskd-test--tel) maskd-test--card) 0 9)
   (maskd-test--keys "C-_")
-  (maskd-test--at "undo again" (maskd-test--lines "Name: Bob" maskd-test--tel maskd-test--card) 1 0))
+  (maskd-test--at "undo again" (maskd-test--lines "Name: Bob" maskd-test--tel maskd-test--card) 1 22)
+  (maskd-test--keys "C-M-_")
+  (maskd-test--at "redo" (maskd-test--lines (concat "Name: Bob " maskd-test--tel) maskd-test--card) 0 9))
 
 (maskd-test--deftest yank-field-line
   "Yanking a killed field line puts the same text; undo takes it back."

@@ -75,6 +75,25 @@ def TestDeleteLine()
 enddef
 H.Case('dd then u gives the line back exactly; the deleted field is not drawn', TestDeleteLine)
 
+def TestDeleteHalfTypedLine()
+  H.Buffer(['Name: Bob', 'Tel: ', CARD])
+  cursor(2, 5)
+  H.Command('MaskdField phone.us')
+  H.Normal("a201\<Esc>")
+  var typed = getline(2)
+  H.Eq('Tel: +1 (201', typed, 'typed')
+  H.Eq(1, len(fields.Placeholders(bufnr('%'))), 'placeholders of the half-typed field')
+  # Waits for the didFormat alone (no maskd/fields): its `closed` is what forgets the field.
+  H.Normal('dd')
+  H.Eq(['Name: Bob', CARD], getline(1, '$'), 'lines after dd')
+  H.Eq({}, fields.Buf(bufnr('%')).fields, 'fields after dd')
+  H.Eq([], fields.Placeholders(bufnr('%')), 'placeholders after dd')
+  Press('u')
+  Expect(['Name: Bob', typed, CARD], 1, 0, 'u')
+  H.Eq([], fields.Placeholders(bufnr('%')), 'placeholders after u: the line comes back as text')
+enddef
+H.Case('dd of a line with a half-typed field forgets it: no placeholder on the next line', TestDeleteHalfTypedLine)
+
 def TestSubstituteLine()
   Form()
   TypeAfter('S', 'Hello world')
