@@ -1355,6 +1355,27 @@ before it; the fields it has are returned."
   (maskd-test--at "redo twice" (maskd-test--lines "Name: Bob" maskd-test--card) 1 0)
   (should (equal nil (maskd-test--placeholders))))
 
+(maskd-test--deftest kill-half-typed-field-line
+  "Killing the line of a half-typed field draws no placeholder on the next line."
+  (maskd-test--buffer (maskd-test--lines "Name: Bob" "Tel: " maskd-test--card))
+  (goto-char (point-min))
+  (forward-line 1)
+  (end-of-line)
+  (maskd-test--open "phone.us" (point) (point))
+  (maskd-test--type "201")
+  (should (equal (maskd-test--lines "Name: Bob" "Tel: +1 (201" maskd-test--card) (buffer-string)))
+  (should (equal 1 (length (maskd-test--placeholders))))
+  ;; The didFormat alone (no maskd/fields asked) forgets the field: its `closed'.
+  (maskd-test--keys "C-a C-k C-k")
+  (should (equal (maskd-test--lines "Name: Bob" maskd-test--card) (buffer-string)))
+  (should (equal nil (maskd-test--placeholders)))
+  (should (equal nil maskd--fields))
+  (maskd-test--keys "C-/")
+  (maskd-test--keys "C-/")
+  (maskd-test--at "undo" (maskd-test--lines "Name: Bob" "Tel: +1 (201" maskd-test--card) 1 0)
+  (should (equal nil (maskd-test--placeholders)))
+  (should (equal nil (maskd-test--daemon-fields))))
+
 (maskd-test--deftest change-field-line
   "Killing a field line's text, then typing a sentence or digits, keeps them."
   (maskd-test--form)
