@@ -939,12 +939,12 @@ are forgotten whatever becomes of the rest of the notification."
       (maskd--remove-field id))))
 
 (defun maskd--holds-cursor-p (params edits)
-  "Return non-nil when point goes to the cursor of didFormat PARAMS.
-EDITS are the edits of PARAMS, applied.
-With edits it always does; without, only when it lies in one of the
-fields PARAMS lists: the engine's caret in the field typed in.
-Elsewhere the change reached beyond its fields (a killed, replaced or
-joined line), and point stays where the person's command left it."
+  "Return non-nil if point is to move to the cursor of didFormat PARAMS.
+EDITS are the edits of PARAMS, applied.  With edits it is; without,
+only when the cursor lies in one of the fields PARAMS lists: the
+engine's caret in the field typed in.  Elsewhere the change reached
+beyond its fields (a killed, replaced or joined line), and point stays
+where the person's command left it."
   (let ((cursor (plist-get params :cursor)))
     (and cursor
          (or (> (length edits) 0)
