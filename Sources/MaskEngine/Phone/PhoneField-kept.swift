@@ -170,7 +170,7 @@ extension PhoneField.Typed {
     /// as a number, resuming `reading`.
     mutating func type(_ key: UInt8, in field: PhoneField, reading: inout PhoneNumber.Reading) -> PhoneNumber {
         formatter.input(key)
-        let number = PhoneNumber.read(formatter.keys, home: field.uncountedHome, reading: &reading)
+        let number = PhoneNumber.read(formatter.keys, home: field.home, reading: &reading)
         full = field.isFull(keys: formatter.keys, callingCode: formatter.callingCode, metadata: formatter.metadata,
                             nationalDigits: formatter.nationalNumber.count) { number }
         return number

@@ -22,23 +22,15 @@ extension PhoneNumber {
 
     /// `PhoneNumber(keys: keys, home: home)`, updating `reading`, which is `Reading()` or what this left
     /// for the keys before the last.
-    ///
-    /// The region (`PhoneField.uncountedHome`) and its automata are lent, not counted: they live as long as the
-    /// process (`PhoneMetadata`), and counting them cost three retains and releases a key.
-    static func read(_ keys: [UInt8], home: Unmanaged<PhoneRegion>?, reading: inout Reading) -> PhoneNumber {
-        if let home, keys.first != UInt8(ascii: "+") {
-            let number = home._withUnsafeGuaranteedRef { home -> PhoneNumber? in
-                guard home.readsKeyByKey else { return nil }
-                return home.uncountedNumberAutomata!._withUnsafeGuaranteedRef { automata in
-                    readNationally(keys, home: home, automata: automata, reading: &reading)
-                }
-            }
-            if let number { return number }
+    static func read(_ keys: [UInt8], home: PhoneRegion?, reading: inout Reading) -> PhoneNumber {
+        if let home, keys.first != UInt8(ascii: "+"), home.readsKeyByKey, let automata = home.numberAutomata,
+           let number = readNationally(keys, home: home, automata: automata, reading: &reading) {
+            return number
         }
         // International, a region whose patterns or prefix rule need the whole reading, or an international
         // prefix typed nationally.
         reading = Reading()
-        return PhoneNumber(keys: keys, home: home?.takeUnretainedValue())
+        return PhoneNumber(keys: keys, home: home)
     }
 
     /// `read` of a number typed nationally in `home`, whose number automata are `automata`; nil when the keys
