@@ -237,7 +237,7 @@ final class PhoneField: Sendable {
 
     /// `isFull` of a formatter whose keys are `keys`, read as a number by `reading()`, with `callingCode`,
     /// `metadata` and `nationalDigits` its own. Takes the formatter's parts, not the formatter: passing the
-    /// kept formatter copied it (200 bytes) on every key.
+    /// handle's formatter would copy it on every key.
     @inline(__always)
     func isFull(keys: [UInt8], callingCode: Int?, metadata: PhoneRegion?, nationalDigits: Int,
                 reading: () -> PhoneNumber) -> Bool {
@@ -299,8 +299,8 @@ final class PhoneField: Sendable {
         }
     }
 
-    /// The formatter behind a shown field and whether its number was full: what a kept state
-    /// (`PhoneField-kept.swift`) resumes from.
+    /// The formatter behind a shown field and whether its number was full: what a field's `AsYouTypeState`
+    /// (`PhoneFieldAsYouType.swift`) resumes from.
     struct Typed: Sendable {
         var formatter: AsYouTypeFormatter
         var full: Bool
