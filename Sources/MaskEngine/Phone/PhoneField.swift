@@ -29,8 +29,6 @@ final class PhoneField: Sendable {
     let region: String?
     /// The region's own metadata (not its calling code's main region's), for the state.
     let home: PhoneRegion?
-    /// `home` as a reference that is not counted, to lend it (`PhoneNumber.read`): the metadata holds every region.
-    let uncountedHome: Unmanaged<PhoneRegion>?
     /// The description reported as `mask`: `phone`, or `phone(region: GB)`.
     let notation: String
     static let international = "phone"
@@ -44,7 +42,6 @@ final class PhoneField: Sendable {
     init(region: String?) {
         self.region = region
         home = region.flatMap(PhoneMetadata.region)
-        uncountedHome = home.map(Unmanaged.passUnretained)
         blank = AsYouTypeFormatter(region: region)
         notation = region.map { Self.national + "\($0))" } ?? Self.international
     }
@@ -243,7 +240,7 @@ final class PhoneField: Sendable {
 
     /// `isFull` of a formatter whose keys are `keys`, read as a number by `reading()`, with `callingCode`,
     /// `metadata` and `nationalDigits` its own. Takes the formatter's parts, not the formatter: passing the
-    /// kept formatter copied it (200 bytes) on every key.
+    /// handle's formatter would copy it on every key.
     @inline(__always)
     func isFull(keys: [UInt8], callingCode: Int?, metadata: PhoneRegion?, nationalDigits: Int,
                 reading: () -> PhoneNumber) -> Bool {
@@ -252,10 +249,8 @@ final class PhoneField: Sendable {
         if keys.first == Self.plus, callingCode == nil { return digits >= 3 }
         guard let metadata, nationalDigits >= metadata.maxLength else { return false }
         let number = reading()
-        return number.withRegion { region in
-            guard let region else { return digits >= 3 + 17 }
-            return number.nationalLength >= region.maxLength
-        }
+        guard let region = number.region else { return digits >= 3 + 17 }
+        return number.nationalLength >= region.maxLength
     }
 
     /// The keys of a field: `+` first when international without a region and there are digits.
@@ -307,8 +302,8 @@ final class PhoneField: Sendable {
         }
     }
 
-    /// The formatter behind a shown field and whether its number was full: what a kept state
-    /// (`PhoneField-kept.swift`) resumes from.
+    /// The formatter behind a shown field and whether its number was full: what a field's `AsYouTypeState`
+    /// (`PhoneFieldAsYouType.swift`) resumes from.
     struct Typed: Sendable {
         var formatter: AsYouTypeFormatter
         var full: Bool
@@ -539,29 +534,28 @@ final class PhoneField: Sendable {
             let numberKeys = `extension`.map { keys[..<(keys.count - $0.count - 1)] } ?? keys[...]
             forms = PhoneForms(keys: numberKeys, home: home, extension: `extension` ?? [])
         }
-        return number.withRegion { region in
-            var problems: [String] = []
-            if let (a, b, c) = number.unknownCallingCode {
-                problems = ["no country has the calling code +\(String(decoding: [a, b, c], as: UTF8.self))"]
-            } else {
-                switch number.lengthCheck {
-                case .possible:
-                    if number.type == nil { problems = region?.notValidProblem ?? Self.notValidAnywhere }
-                case .tooLong: problems = Self.tooLong
-                case .invalidLength: problems = region?.impossibleLengthProblem ?? Self.impossibleLengthAnywhere
-                case .tooShort, .possibleLocalOnly: problems = Self.tooShort
-                }
+        let region = number.region
+        var problems: [String] = []
+        if let (a, b, c) = number.unknownCallingCode {
+            problems = ["no country has the calling code +\(String(decoding: [a, b, c], as: UTF8.self))"]
+        } else {
+            switch number.lengthCheck {
+            case .possible:
+                if number.type == nil { problems = region?.notValidProblem ?? Self.notValidAnywhere }
+            case .tooLong: problems = Self.tooLong
+            case .invalidLength: problems = region?.impossibleLengthProblem ?? Self.impossibleLengthAnywhere
+            case .tooShort, .possibleLocalOnly: problems = Self.tooShort
             }
-            return FieldResult(
-                text: String(ascii: text), selection: selection,
-                value: String(ascii: keys),
-                complete: number.lengthCheck == .possible, valid: problems.isEmpty, problems: problems,
-                next: full ? nil : .digit, placeholder: "", mask: notation, brand: nil,
-                rejected: rejected, overflow: overflow.isEmpty ? "" : String(decoding: overflow, as: UTF8.self),
-                region: region?.id, phoneType: number.type?.rawValue,
-                phoneExtension: `extension`.flatMap { $0.isEmpty ? nil : String(ascii: $0) },
-                e164: forms?.e164, rfc3966: forms?.rfc3966)
         }
+        return FieldResult(
+            text: String(ascii: text), selection: selection,
+            value: String(ascii: keys),
+            complete: number.lengthCheck == .possible, valid: problems.isEmpty, problems: problems,
+            next: full ? nil : .digit, placeholder: "", mask: notation, brand: nil,
+            rejected: rejected, overflow: overflow.isEmpty ? "" : String(decoding: overflow, as: UTF8.self),
+            region: region?.id, phoneType: number.type?.rawValue,
+            phoneExtension: `extension`.flatMap { $0.isEmpty ? nil : String(ascii: $0) },
+            e164: forms?.e164, rfc3966: forms?.rfc3966)
     }
 
     // The problems, made once: a keystroke reports one of them.
