@@ -2,7 +2,7 @@
 import MaskEngine
 
 /// The fields of a `PieceTree`'s pieces: each a slot holding its span on its piece (columns from the piece's
-/// start), kept on its piece's list in order of start, found by id through a dictionary. A field's slot, and the
+/// start), kept on its piece's list in order of start, found by id through `FieldIDIndex`. A field's slot, and the
 /// session and problem it carries, stays the same while the field moves from piece to piece.
 ///
 /// The table knows pieces only by their node numbers: the tree counts the fields, and is told of a field that
@@ -31,9 +31,7 @@ final class FieldTable {
     private(set) var fieldsRead = 0
 
     private var slots: [Slot] = []
-    /// The id of each slot ("" for a free one).
-    private var ids: [String] = []
-    private var slotsByID: [String: Int32] = [:]
+    private var ids = FieldIDIndex()
     private var freeSlot: Int32 = -1
     /// The first field of each node's piece, by node, -1 for none (nodes past the end have none).
     private var firstField: [Int32] = []
@@ -55,10 +53,10 @@ final class FieldTable {
     // MARK: - Fields by id and by piece
 
     /// The slot of field `id`, attached or detached, or nil.
-    func slot(of id: String) -> Int32? { slotsByID[id] }
+    func slot(of id: String) -> Int32? { ids.slot(of: id) }
 
     /// The id of the field in `slot`.
-    func id(slot: Int32) -> String { ids[Int(slot)] }
+    func id(slot: Int32) -> String { ids.id(of: slot) }
 
     /// The node of the piece the field in `slot` is on, and its span there.
     func place(of slot: Int32) -> (node: Int32, start: Int, end: Int) {
@@ -86,7 +84,7 @@ final class FieldTable {
         var slot = first(on: node)
         while slot >= 0 {
             let s = slots[Int(slot)]
-            fields.append(FieldSpan(id: ids[Int(slot)], start: Int(s.start), end: Int(s.end)))
+            fields.append(FieldSpan(id: ids.id(of: slot), start: Int(s.start), end: Int(s.end)))
             slot = s.next
         }
         fieldsRead += fields.count
@@ -139,9 +137,9 @@ final class FieldTable {
         for (offset, field) in fields.enumerated() {
             let slot: Int32
             let guess = offset < likely.count ? likely[likely.startIndex + offset] : -1
-            if guess >= 0, slots[Int(guess)].node == -2, ids[Int(guess)] == field.id {
+            if guess >= 0, slots[Int(guess)].node == -2, ids.slot(guess, has: field.id) {
                 slot = guess
-            } else if let existing = slotsByID[field.id] {
+            } else if let existing = ids.slot(of: field.id) {
                 slot = existing
                 // An id twice on one piece is kept once.
                 if slots[Int(slot)].node == node { continue }
@@ -178,7 +176,7 @@ final class FieldTable {
 
     /// Takes field `id` off its piece and forgets it. - Returns: that piece's node, nil when there is no such field.
     func remove(_ id: String) -> Int32? {
-        guard let slot = slotsByID[id], slots[Int(slot)].node >= 0 else { return nil }
+        guard let slot = ids.slot(of: id), slots[Int(slot)].node >= 0 else { return nil }
         let node = unlink(slot)
         detached.append(slot)
         releaseDetached()
@@ -188,10 +186,9 @@ final class FieldTable {
     /// Frees every slot left detached by an update: those fields are gone.
     func releaseDetached() {
         for slot in detached where slots[Int(slot)].node == -2 {
-            slotsByID[ids[Int(slot)]] = nil
+            ids.remove(slot: slot)
             if slots[Int(slot)].problem >= 0 { dropProblem(slot) }
             if !keptResults.isEmpty { keptResults[slot] = nil }
-            ids[Int(slot)] = ""
             slots[Int(slot)] = Slot(start: 0, end: 0, node: -1, next: freeSlot)
             freeSlot = slot
         }
@@ -204,13 +201,11 @@ final class FieldTable {
             slot = freeSlot
             freeSlot = slots[Int(slot)].next
             slots[Int(slot)] = value
-            ids[Int(slot)] = id
         } else {
             slot = Int32(slots.count)
             slots.append(value)
-            ids.append(id)
         }
-        slotsByID[id] = slot
+        ids.insert(id, slot: slot)
         return slot
     }
 
