@@ -563,7 +563,7 @@ final class Document {
             if echoes, !outcome.pending.isEmpty, let echo = matchEcho(scalarChange, &outcome.pending) {
                 applyEcho(echo, &outcome)
             } else {
-                applyPersonsChange(scalarChange, &outcome)
+                applyPersonChange(scalarChange, &outcome)
             }
         }
         // Every change is in: commit.
@@ -573,45 +573,6 @@ final class Document {
         readDroppedFieldsAfresh(&outcome)
         addRuleFields(&outcome)
         return report(outcome)
-    }
-
-    /// What the changes of one `didChange` did so far, gathered step by step and reported once all are in.
-    private struct ChangeOutcome {
-        /// What undoes each step, while a later change may still be refused.
-        var undo: [Undo] = []
-        /// The pending edits, less those the changes echoed.
-        var pending: PendingEdits
-        /// The text each field typed into (or read afresh) should get, by id, and what their masks refused.
-        var results: [String: FieldResult] = [:]
-        var rejected = "", overflow = ""
-        /// A person's change touched, reshaped or closed a field: a `didFormat` is due.
-        var personTouched = false
-        /// The caret after the last person's change, and the field it typed into.
-        var cursor: (ScalarPosition, field: String?)?
-        /// A full-content change came: the document is the editor's again.
-        var resynchronised = false
-        /// Fields whose proposed edits a person's change overtook: their text is not the result proposed.
-        var dropped: Set<String> = []
-        /// Fields a change reaching beyond them clipped (their text is kept as it is), and those changes closed.
-        var reshaped: Set<String> = []
-        var closed: [String] = []
-        /// How the changes moved lines, in order, and which of them rules may open fields after (a person's, not
-        /// inside a field).
-        var lineSteps: [LineStep] = []
-        /// Fields whose text is kept as it stands: their state is read from it, and no edit is proposed for them.
-        var asTheyStand: [String] = []
-
-        mutating func formatted(_ id: String, as result: FieldResult) {
-            results[id] = result
-            rejected += result.rejected
-            overflow += result.overflow
-        }
-
-        /// The pending edits are overtaken by a person's change: their fields are read afresh.
-        mutating func dropPending() {
-            dropped.formUnion(pending.lazy.map(\.field))
-            pending.removeAll()
-        }
     }
 
     /// `change` in scalars, nil for a full-content change that changes nothing.
@@ -656,7 +617,7 @@ final class Document {
             let joined = joiningLineBreaks(ScalarChange(
                 start: ScalarPosition(line: line, column: 0), end: ScalarPosition(line: line, column: 0), text: ""))
             outcome.lineSteps.append(LineStep(joined, opensRuleFields: false))
-            let (undo, splice) = applyPersonChange(joined)
+            let (undo, splice) = splicePersonChange(joined)
             outcome.undo.append(undo)
             outcome.closed += splice.closed
             outcome.dropPending()
@@ -664,10 +625,10 @@ final class Document {
     }
 
     /// A person's change: spliced in, and each field it typed into formatted as the field sees the change.
-    private func applyPersonsChange(_ change: ScalarChange, _ outcome: inout ChangeOutcome) {
+    private func applyPersonChange(_ change: ScalarChange, _ outcome: inout ChangeOutcome) {
         outcome.dropPending()
         let joined = joiningLineBreaks(change)
-        let (undo, splice) = applyPersonChange(joined)
+        let (undo, splice) = splicePersonChange(joined)
         // Typing inside a field is that field's; a change that made or replaced lines may bring new matches.
         var step = LineStep(joined, opensRuleFields: true)
         step.opensRuleFields = splice.touches.isEmpty || step.oldCount > 1 || step.newCount > 1
@@ -860,7 +821,7 @@ final class Document {
     }
 
     /// One person's change: the text spliced in, fields tracked, reading only the pieces it touches.
-    private func applyPersonChange(_ change: ScalarChange) -> (undo: Undo, splice: Splice) {
+    private func splicePersonChange(_ change: ScalarChange) -> (undo: Undo, splice: Splice) {
         let window = lines.window(from: change.start, to: change.end)
         var local = change
         local.start.column -= window.column
