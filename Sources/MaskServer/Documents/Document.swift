@@ -557,24 +557,34 @@ final class Document {
             suspect = true
             throw ChangeRefusal.staleVersion(got: newVersion, current: version)
         }
-        var undo: [Undo] = []
-        var pendingCopy = pending
-        var results: [String: FieldResult] = [:]
-        var rejected = "", overflow = ""
-        var personTouched = false
-        var cursor: (ScalarPosition, field: String?)?
-        var resynchronised = false
-        // Fields whose proposed edits a person's change overtook: their text is not the result proposed.
-        var dropped: Set<String> = []
-        // Fields a change reaching beyond them clipped (their text is kept as it is), and those changes closed.
-        var reshaped: Set<String> = []
-        var closed: [String] = []
-        // How the changes moved lines, in order, and which of them rules may open fields after (a person's, not
-        // inside a field).
-        var lineSteps: [LineStep] = []
+        var outcome = ChangeOutcome(pending: pending)
+        for (index, change) in changes.enumerated() {
+            guard let scalarChange = try scalarChange(change, index: index, &outcome) else { continue }
+            if echoes, !outcome.pending.isEmpty, let echo = matchEcho(scalarChange, &outcome.pending) {
+                applyEcho(echo, &outcome)
+            } else {
+                applyPersonChange(scalarChange, &outcome)
+            }
+        }
+        // Every change is in: commit.
+        version = newVersion
+        pending = outcome.pending
+        if outcome.resynchronised { suspect = false }
+        readDroppedFieldsAfresh(&outcome)
+        addRuleFields(&outcome)
+        return report(outcome)
+    }
 
-        func rollback() {
-            for step in undo.reversed() {
+    /// `change` in scalars, nil for a full-content change that changes nothing.
+    /// - Throws: `ChangeRefusal.impossibleRange`, after undoing the changes before it.
+    private func scalarChange(_ change: ContentChange, index: Int, _ outcome: inout ChangeOutcome) throws -> ScalarChange? {
+        guard let range = change.range else {
+            outcome.resynchronised = true
+            return fullContentChange(change.text)
+        }
+        switch scalarRange(range) {
+        case .failure(let problem):
+            for step in outcome.undo.reversed() {
                 lines.replacePieces(step.firstPiece..<(step.firstPiece + step.count), with: step.removed)
                 for (id, session, problem) in step.closed {
                     guard let slot = lines.slot(of: id) else { continue }
@@ -582,140 +592,131 @@ final class Document {
                     lines.setProblem(problem, slot: slot)
                 }
             }
+            suspect = true
+            throw ChangeRefusal.impossibleRange(index: index, reason: problem.reason)
+        case .success(let (start, end)):
+            return ScalarChange(start: start, end: end, text: change.text)
         }
+    }
 
-        for (index, change) in changes.enumerated() {
-            let scalarChange: ScalarChange
-            if let range = change.range {
-                switch scalarRange(range) {
-                case .failure(let problem):
-                    rollback()
-                    suspect = true
-                    throw ChangeRefusal.impossibleRange(index: index, reason: problem.reason)
-                case .success(let (start, end)):
-                    scalarChange = ScalarChange(start: start, end: end, text: change.text)
-                }
-            } else {
-                resynchronised = true
-                guard let diffed = fullContentChange(change.text) else { continue }
-                scalarChange = diffed
-            }
-            // The editor echoing edits the daemon proposed?
-            if echoes, !pendingCopy.isEmpty, let echo = matchEcho(scalarChange, &pendingCopy) {
-                for edit in echo.reversed() {
-                    let window = lines.window(from: ScalarPosition(line: edit.line, column: edit.start),
-                                              to: ScalarPosition(line: edit.line, column: edit.end))
-                    let shift = window.column
-                    let tracked = Document.track(line: window.lines[0], start: edit.start - shift, end: edit.end - shift,
-                                                 text: edit.text, claimant: edit.field)
-                    let (count, removed) = lines.replace(window, with: [tracked])
-                    undo.append(Undo(firstPiece: window.firstPiece, count: count, removed: removed))
-                }
-                // An echo that empties a line between a `\r` and a `\n` brings them together: one line break for
-                // the editor (S5). Join them as a person's change would; what is still pending was computed on the
-                // lines as they were, so it is dropped (the editor's next change is then formatted afresh).
-                for line in Set(echo.map(\.line)).sorted(by: >) where joinsLineBreaks(emptied: line) {
-                    let joined = joiningLineBreaks(ScalarChange(
-                        start: ScalarPosition(line: line, column: 0), end: ScalarPosition(line: line, column: 0),
-                        text: ""))
-                    lineSteps.append(LineStep(joined, opensRuleFields: false))
-                    let outcome = applyPersonChange(joined)
-                    undo.append(outcome.undo)
-                    closed += outcome.splice.closed
-                    dropped.formUnion(pendingCopy.lazy.map(\.field))
-                    pendingCopy.removeAll()
-                }
+    /// The editor echoing edits the daemon proposed: each goes in as the field it belongs to claims it.
+    private func applyEcho(_ echo: [PendingEdit], _ outcome: inout ChangeOutcome) {
+        for edit in echo.reversed() {
+            let window = lines.window(from: ScalarPosition(line: edit.line, column: edit.start),
+                                      to: ScalarPosition(line: edit.line, column: edit.end))
+            let shift = window.column
+            let tracked = Document.track(line: window.lines[0], start: edit.start - shift, end: edit.end - shift,
+                                         text: edit.text, claimant: edit.field)
+            let (count, removed) = lines.replace(window, with: [tracked])
+            outcome.undo.append(Undo(firstPiece: window.firstPiece, count: count, removed: removed))
+        }
+        // An echo that empties a line between a `\r` and a `\n` brings them together: one line break for the
+        // editor. Join them as a person's change would; what is still pending was computed on the lines as they
+        // were, so it is dropped (the editor's next change is then formatted afresh).
+        for line in Set(echo.map(\.line)).sorted(by: >) where joinsLineBreaks(emptied: line) {
+            let joined = joiningLineBreaks(ScalarChange(
+                start: ScalarPosition(line: line, column: 0), end: ScalarPosition(line: line, column: 0), text: ""))
+            outcome.lineSteps.append(LineStep(joined, opensRuleFields: false))
+            let (undo, splice) = splicePersonChange(joined)
+            outcome.undo.append(undo)
+            outcome.closed += splice.closed
+            outcome.dropPending()
+        }
+    }
+
+    /// A person's change: spliced in, and each field it typed into formatted as the field sees the change.
+    private func applyPersonChange(_ change: ScalarChange, _ outcome: inout ChangeOutcome) {
+        outcome.dropPending()
+        let joined = joiningLineBreaks(change)
+        let (undo, splice) = splicePersonChange(joined)
+        // Typing inside a field is that field's; a change that made or replaced lines may bring new matches.
+        var step = LineStep(joined, opensRuleFields: true)
+        step.opensRuleFields = splice.touches.isEmpty || step.oldCount > 1 || step.newCount > 1
+        outcome.lineSteps.append(step)
+        outcome.undo.append(undo)
+        if !splice.touches.isEmpty || !splice.reshaped.isEmpty || !splice.closed.isEmpty { outcome.personTouched = true }
+        for touch in splice.touches {
+            guard let session = lines.session(of: touch.field) else { continue }
+            // An undo or redo gives the field back a text it had: kept as the editor has it, as a change reaching
+            // beyond the field is.
+            if givesBack(touch) {
+                outcome.results[touch.field] = nil
+                outcome.dropped.remove(touch.field)
+                outcome.reshaped.insert(touch.field)
                 continue
             }
-            dropped.formUnion(pendingCopy.lazy.map(\.field))
-            pendingCopy.removeAll()
-            let joined = joiningLineBreaks(scalarChange)
-            let (stepUndo, splice) = applyPersonChange(joined)
-            // Typing inside a field is that field's; a change that made or replaced lines may bring new matches.
-            var step = LineStep(joined, opensRuleFields: true)
-            step.opensRuleFields = splice.touches.isEmpty || step.oldCount > 1 || step.newCount > 1
-            lineSteps.append(step)
-            undo.append(stepUndo)
-            personTouched = personTouched || !splice.touches.isEmpty || !splice.reshaped.isEmpty || !splice.closed.isEmpty
-            for touch in splice.touches {
-                guard let session = lines.session(of: touch.field) else { continue }
-                // An undo or redo gives the field back a text it had: kept as the editor has it, as a change
-                // reaching beyond the field is.
-                if givesBack(touch) {
-                    results[touch.field] = nil
-                    dropped.remove(touch.field)
-                    reshaped.insert(touch.field)
-                    continue
-                }
-                let result = typedResult(touch.edit, to: touch.oldText, mask: session.mask)
-                results[touch.field] = result
-                reshaped.remove(touch.field)
-                rejected += result.rejected
-                overflow += result.overflow
-            }
-            // A change that reached beyond a field keeps the text as the editor has it: the field's state is read from
-            // what is left, and nothing of it is formatted (nor read afresh for a dropped proposal).
-            for id in splice.reshaped + splice.closed {
-                results[id] = nil
-                dropped.remove(id)
-            }
-            reshaped.formUnion(splice.reshaped)
-            closed += splice.closed
-            cursor = (splice.caret, splice.touches.first?.field)
+            outcome.formatted(touch.field, as: typedResult(touch.edit, to: touch.oldText, mask: session.mask))
+            outcome.reshaped.remove(touch.field)
         }
+        // A change that reached beyond a field keeps the text as the editor has it: the field's state is read from
+        // what is left, and nothing of it is formatted (nor read afresh for a dropped proposal).
+        for id in splice.reshaped + splice.closed {
+            outcome.results[id] = nil
+            outcome.dropped.remove(id)
+        }
+        outcome.reshaped.formUnion(splice.reshaped)
+        outcome.closed += splice.closed
+        outcome.cursor = (splice.caret, splice.touches.first?.field)
+    }
 
-        // Every change is in: commit.
-        version = newVersion
-        pending = pendingCopy
-        if resynchronised { suspect = false }
-        // In document order, so that `rejected` lists what each field refused in the order the fields come.
-        let droppedInOrder = dropped.compactMap { id in lines.slot(of: id).map { (id, $0, at: lines.locate(slot: $0)) } }
+    /// Reads afresh the fields whose proposed edits the editor discarded, in document order (so that `rejected`
+    /// lists what each field refused in the order the fields come).
+    private func readDroppedFieldsAfresh(_ outcome: inout ChangeOutcome) {
+        let droppedInOrder = outcome.dropped.compactMap { id in lines.slot(of: id).map { (id, $0, at: lines.locate(slot: $0)) } }
             .sorted { ($0.at.line, $0.at.span.start) < ($1.at.line, $1.at.span.start) }
         for (id, slot, (line, span)) in droppedInOrder {
             guard let session = lines.session(slot: slot) else { continue }
             // The editor discarded this field's formatting, so its text is the person's as typed, which an edit
             // never reformats where it does not touch (engine.md): read it afresh, the change in it included, or
             // what the mask refused (keys typed faster than the answers came) would stay.
-            let typed = results[id]
+            let typed = outcome.results[id]
             let text = typed?.text ?? lines.slice(line: line, from: span.start, to: span.end)
             let whole = session.mask.reformat(text, selection: typed?.selection)
             if whole.text.sameScalars(text) {
                 if typed == nil { forgetProposal(id) }
                 continue
             }
-            results[id] = whole
-            rejected += whole.rejected
-            overflow += whole.overflow
-            personTouched = true
+            outcome.formatted(id, as: whole)
+            outcome.personTouched = true
         }
-        for id in closed {
+    }
+
+    /// Forgets the rules behind the fields the changes closed, and opens rule fields on the lines they left.
+    private func addRuleFields(_ outcome: inout ChangeOutcome) {
+        for id in outcome.closed {
             ruleOrigins[id] = nil
-            }
-        let opened = openRuleFields(after: lineSteps)
+        }
+        let opened = openRuleFields(after: outcome.lineSteps)
         if !opened.formatted.isEmpty {
-            results.merge(opened.formatted) { touched, _ in touched }
-            personTouched = true
+            outcome.results.merge(opened.formatted) { touched, _ in touched }
+            outcome.personTouched = true
         }
         // Fields whose text is kept as it stands: their state is read from it, and no edit is proposed for them.
-        let asTheyStand = reshaped.filter { results[$0] == nil && lines.slot(of: $0) != nil } + opened.asTheyStand
+        let asTheyStand = outcome.reshaped.filter { outcome.results[$0] == nil && lines.slot(of: $0) != nil }
+            + opened.asTheyStand
         for id in asTheyStand { forgetProposal(id) }
-        personTouched = personTouched || !asTheyStand.isEmpty
-        guard personTouched else { return nil }
-        var formatted = formatEdits(results)
-        if !asTheyStand.isEmpty {
-            formatted.snapshots += asTheyStand.compactMap(snapshot)
+        if !asTheyStand.isEmpty { outcome.personTouched = true }
+        outcome.asTheyStand = asTheyStand
+    }
+
+    /// The `maskd/didFormat` the changes call for, nil when no person's change touched a field.
+    private func report(_ outcome: ChangeOutcome) -> FormatReport? {
+        guard outcome.personTouched else { return nil }
+        var formatted = formatEdits(outcome.results)
+        if !outcome.asTheyStand.isEmpty {
+            formatted.snapshots += outcome.asTheyStand.compactMap(snapshot)
             formatted.snapshots.sort { $0.range.start < $1.range.start }
         }
         // nil when no person's change is behind the edits (a field read afresh after an echo): the caret stays.
         var caret: Position?
-        if let (_, field) = cursor, let field, let fieldCaret = formatted.caret[field] {
+        if let (_, field) = outcome.cursor, let field, let fieldCaret = formatted.caret[field] {
             caret = fieldCaret
-        } else if let (p, _) = cursor {
+        } else if let (p, _) = outcome.cursor {
             caret = cursorAfterPending(p)
         }
         return FormatReport(version: version, edits: formatted.edits, cursor: caret,
-                            fields: formatted.snapshots, rejected: rejected, overflow: overflow,
-                            closed: closed.filter { lines.slot(of: $0) == nil })
+                            fields: formatted.snapshots, rejected: outcome.rejected, overflow: outcome.overflow,
+                            closed: outcome.closed.filter { lines.slot(of: $0) == nil })
     }
 
     /// Whether a change typed into a field leaves it a text a field of the document had when an earlier change
@@ -827,7 +828,7 @@ final class Document {
     }
 
     /// One person's change: the text spliced in, fields tracked, reading only the pieces it touches.
-    private func applyPersonChange(_ change: ScalarChange) -> (undo: Undo, splice: Splice) {
+    private func splicePersonChange(_ change: ScalarChange) -> (undo: Undo, splice: Splice) {
         let window = lines.window(from: change.start, to: change.end)
         var local = change
         local.start.column -= window.column
