@@ -605,6 +605,84 @@ PREPARE.update({
 })
 
 
+def rule_nl_btw(number):
+    bsn = sum(w * int(c) for w, c in zip((9, 8, 7, 6, 5, 4, 3, 2, -1), number[:9])) % 11 == 0
+    return bsn or mod97_ok('NL' + number)
+
+
+def rule_isin(number):
+    return luhn_ok(''.join(str(ALNUM.index(c)) for c in number))
+
+
+def rule_iso6346(number):
+    alphabet = '0123456789A BCDEFGHIJK LMNOPQRSTU VWXYZ'
+    return number[10] == str(sum(alphabet.index(c) * 2 ** i for i, c in enumerate(number[:10])) % 11 % 10)
+
+
+def rule_isbn(number):
+    if len(number) == 10:
+        check = sum((i + 1) * int(c) for i, c in enumerate(number[:9])) % 11
+        return number[9] == ('X' if check == 10 else str(check))
+    return ean_ok(number)
+
+
+def rule_ismn(number):
+    return ean_ok('9790' + number[1:] if len(number) == 10 else number)
+
+
+CURP_ALPHABET = '0123456789ABCDEFGHIJKLMN&OPQRSTUVWXYZ'
+
+
+def rule_mx_curp_date(number):
+    return is_date((1900 if number[16].isdigit() else 2000) + int(number[4:6]), int(number[6:8]), int(number[8:10]))
+
+
+def rule_mx_curp_check(number):
+    check = sum(CURP_ALPHABET.index(c) * (18 - i) for i, c in enumerate(number[:17]))
+    return number[17] == str((10 - check % 10) % 10)
+
+
+NAMED.update({
+    'nl.btw.check': rule_nl_btw,
+    'isin.check': rule_isin,
+    'iso6346.check': rule_iso6346,
+    'isbn.check': rule_isbn,
+    'ismn.check': rule_ismn,
+    'mx.curp.date': rule_mx_curp_date,
+    'mx.curp.check': rule_mx_curp_check,
+})
+
+
+def module_set(module_name, attribute):
+    """A table of codes a stdnum module holds (country codes, state codes), sorted."""
+    return sorted(getattr(importlib.import_module('stdnum.' + module_name), attribute))
+
+
+FORMATS.update({
+    'nl.btw': dict(alphabet={12: ['d'] * 9 + ['B', 'd', 'd']}, checks=[
+        fam('notZero', span=(0, 9)), fam('notZero', span=(10, 12)),
+        fam('named', name='nl.btw.check', problem='check digit does not match')]),
+    'isin': dict(alphabet={12: ['L', 'L'] + ['c'] * 9 + ['d']}, checks=[
+        fam('in', span=(0, 2), values=module_set('isin', '_country_codes'), label='country code'),
+        fam('named', name='isin.check', problem='check digit does not match')]),
+    'bic': dict(alphabet={8: ['L'] * 6 + ['c'] * 2, 11: ['L'] * 6 + ['c'] * 5}, checks=[
+        fam('in', span=(4, 6), values=module_set('bic', '_country_codes'), label='country code')]),
+    'iso6346': dict(alphabet={11: ['c'] * 3 + ['UJZR'] + ['d'] * 7}, checks=[
+        fam('named', name='iso6346.check', problem='check digit does not match')]),
+    'grid': dict(alphabet={18: 'c' * 18}, checks=[fam('mod37_36')]),
+    'isbn': dict(alphabet={10: ['d'] * 9 + [DIGITS + 'X'], 13: ['9', '7', '89'] + ['d'] * 10}, display='compact', checks=[
+        fam('named', name='isbn.check', problem='check digit does not match')]),
+    'ismn': dict(alphabet={10: ['M'] + ['d'] * 9, 13: ['9', '7', '9', '0'] + ['d'] * 9}, display='compact', checks=[
+        fam('named', name='ismn.check', problem='check digit does not match')]),
+    'mx.curp': dict(alphabet={18: ['L'] * 4 + ['d'] * 6 + ['HM'] + ['L'] * 5 + ['c', 'd']}, checks=[
+        fam('notIn', span=(0, 4), values=module_set('mx.curp', '_name_blacklist'), label='name code'),
+        fam('named', name='mx.curp.date', problem='not a valid birth date'),
+        fam('in', span=(11, 13), values=module_set('mx.curp', '_valid_states'), label='state code'),
+        fam('named', name='mx.curp.check', problem='check digit does not match')]),
+})
+CHECK_POSITIONS.update({'isbn': lambda n: [n - 1], 'grid': lambda n: [n - 1]})
+
+
 def positions(alphabet):
     """The allowed characters of each position of an alphabet string."""
     out = []
@@ -755,7 +833,7 @@ def make_numbers(module, name, rng, want=40):
 
 def layout_of(module, number):
     """The display of `number` as a notation: '[000].[000]-[00]' style with slot letters by position."""
-    shown = module.format(number) if hasattr(module, 'format') else number
+    shown = displayed(module, number)
     out = []
     i = 0
     for ch in shown:
@@ -767,6 +845,15 @@ def layout_of(module, number):
     if i != len(number):
         return None
     return out
+
+
+def displayed(module, number):
+    """What the preset shows for a compact number: stdnum's format(), or the compact form where it has none or
+    where the facts say `display='compact'` (its hyphenation reads range tables no per-length layout holds)."""
+    name = preset_name(module.__name__)
+    if not hasattr(module, 'format') or FORMATS.get(name, {}).get('display') == 'compact':
+        return number
+    return module.format(number)
 
 
 def first_line(module):
@@ -887,15 +974,19 @@ def swift_check(check):
     raise ValueError(family)
 
 
-def notation_of(layout, alphabets, definitions):
-    """Bracket notation: single-character positions become `{c}` literals of the value, the rest slots."""
+def notation_of(layout, alphabets, definitions, lead_literals=True):
+    """Bracket notation: single-character positions become `{c}` literals of the value, the rest slots.
+    Without `lead_literals`, those before the first slot are one-character slots: in a `oneOf` of several
+    lengths, a literal shown by itself at the start would take the place of the keys of another length
+    (`978` of a 13-digit ISBN against a 10-digit one that starts with 9)."""
     out = ''
     slots = iter(alphabets)
     in_slot = False
+    seen_slot = False
     for item in layout:
         if item is None:
             allowed = next(slots)
-            if len(allowed) == 1:
+            if len(allowed) == 1 and (lead_literals or seen_slot):
                 if in_slot:
                     out += ']'
                     in_slot = False
@@ -904,6 +995,7 @@ def notation_of(layout, alphabets, definitions):
             if not in_slot:
                 out += '['
                 in_slot = True
+            seen_slot = True
             out += slot_char(allowed, definitions)
         else:
             if in_slot:
@@ -979,11 +1071,11 @@ def main():
             layouts = {json.dumps(layout_of(module, n)) for n in valid[length]}
             if len(layouts) != 1 or None in [json.loads(x) for x in layouts]:
                 sys.exit(f'{name}: format() of length {length} does not follow one layout: {sorted(layouts)[:3]}')
-            notations.append(notation_of(json.loads(layouts.pop()), alphabets, definitions))
+            notations.append(notation_of(json.loads(layouts.pop()), alphabets, definitions, lead_literals=len(valid) == 1))
         cc = name.split('.')[0] if '.' in name else ''
         country = COUNTRIES.get(cc, 'International')
         example = (documented or valid[sorted(valid)[0]])[0]
-        shown = module.format(example) if hasattr(module, 'format') else example
+        shown = displayed(module, example)
         entries.append(dict(name=name, country=country, title=first_line(module), example=shown,
                             notations=notations, definitions=definitions, upper=upper,
                             checks=[swift_check(c) for c in FORMATS[name]['checks']]))
@@ -1011,7 +1103,7 @@ def main():
 
 
 def vector(name, module, number, valid):
-    text = module.format(number) if hasattr(module, 'format') else number
+    text = displayed(module, number)
     expect = {'text': text, 'caret': len(text.encode('utf-16-le')) // 2, 'value': number, 'complete': True,
               'valid': stdnum_valid(module, number)}
     assert expect['valid'] == valid

@@ -450,6 +450,84 @@ extension IdentifierCatalog {
             checks: [
                 .weighted(start: 1, weights: [2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1], modulus: 9, add: 0, values: .dec, fold: false, table: "987654321", at: 0),
             ]),
+        IdentifierFormat(
+            name: "nl.btw", country: "Netherlands",
+            title: "Btw-identificatienummer (Omzetbelastingnummer, the Dutch VAT number)",
+            example: "004495445B01", upper: true,
+            notations: ["[000000000]{B}[00]"],
+            definitions: [:],
+            checks: [
+                .notZero(span: (0, 9)),
+                .notZero(span: (10, 12)),
+                .named("nl.btw.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "isin", country: "International",
+            title: "ISIN (International Securities Identification Number)",
+            example: "US0378331005", upper: true,
+            notations: ["[BBCCCCCCCCC0]"],
+            definitions: ["B": "[A-Z]", "C": "[0-9A-Z]"],
+            checks: [
+                .member(span: (0, 2), values: "AD,AE,AF,AG,AI,AL,AM,AN,AO,AQ,AR,AS,AT,AU,AW,AX,AZ,BA,BB,BD,BE,BF,BG,BH,BI,BJ,BL,BM,BN,BO,BQ,BR,BS,BT,BV,BW,BY,BZ,CA,CC,CD,CF,CG,CH,CI,CK,CL,CM,CN,CO,CR,CS,CU,CV,CW,CX,CY,CZ,DE,DJ,DK,DM,DO,DZ,EC,EE,EG,EH,ER,ES,ET,EU,FI,FJ,FK,FM,FO,FR,GA,GB,GD,GE,GF,GG,GH,GI,GL,GM,GN,GP,GQ,GR,GS,GT,GU,GW,GY,HK,HM,HN,HR,HT,HU,ID,IE,IL,IM,IN,IO,IQ,IR,IS,IT,JE,JM,JO,JP,KE,KG,KH,KI,KM,KN,KP,KR,KW,KY,KZ,LA,LB,LC,LI,LK,LR,LS,LT,LU,LV,LY,MA,MC,MD,ME,MF,MG,MH,MK,ML,MM,MN,MO,MP,MQ,MR,MS,MT,MU,MV,MW,MX,MY,MZ,NA,NC,NE,NF,NG,NI,NL,NO,NP,NR,NU,NZ,OM,PA,PE,PF,PG,PH,PK,PL,PM,PN,PR,PS,PT,PW,PY,QA,QS,QT,RE,RO,RS,RU,RW,SA,SB,SC,SD,SE,SG,SH,SI,SJ,SK,SL,SM,SN,SO,SR,SS,ST,SV,SX,SY,SZ,TC,TD,TF,TG,TH,TJ,TK,TL,TM,TN,TO,TR,TT,TV,TW,TZ,UA,UG,UM,US,UY,UZ,VA,VC,VE,VG,VI,VN,VU,WF,WS,XA,XB,XC,XD,XF,XK,XS,YE,YT,ZA,ZM,ZW", label: "country code"),
+                .named("isin.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "bic", country: "International",
+            title: "BIC (ISO 9362 Business identifier codes)",
+            example: "AGRIFRPP882", upper: true,
+            notations: ["[BBBBBBCC]", "[BBBBBBCCCCC]"],
+            definitions: ["B": "[A-Z]", "C": "[0-9A-Z]"],
+            checks: [
+                .member(span: (4, 6), values: "AD,AE,AF,AG,AI,AL,AM,AO,AQ,AR,AS,AT,AU,AW,AX,AZ,BA,BB,BD,BE,BF,BG,BH,BI,BJ,BL,BM,BN,BO,BQ,BR,BS,BT,BV,BW,BY,BZ,CA,CC,CD,CF,CG,CH,CI,CK,CL,CM,CN,CO,CR,CU,CV,CW,CX,CY,CZ,DE,DJ,DK,DM,DO,DZ,EC,EE,EG,EH,ER,ES,ET,FI,FJ,FK,FM,FO,FR,GA,GB,GD,GE,GF,GG,GH,GI,GL,GM,GN,GP,GQ,GR,GS,GT,GU,GW,GY,HK,HM,HN,HR,HT,HU,ID,IE,IL,IM,IN,IO,IQ,IR,IS,IT,JE,JM,JO,JP,KE,KG,KH,KI,KM,KN,KP,KR,KW,KY,KZ,LA,LB,LC,LI,LK,LR,LS,LT,LU,LV,LY,MA,MC,MD,ME,MF,MG,MH,MK,ML,MM,MN,MO,MP,MQ,MR,MS,MT,MU,MV,MW,MX,MY,MZ,NA,NC,NE,NF,NG,NI,NL,NO,NP,NR,NU,NZ,OM,PA,PE,PF,PG,PH,PK,PL,PM,PN,PR,PS,PT,PW,PY,QA,RE,RO,RS,RU,RW,SA,SB,SC,SD,SE,SG,SH,SI,SJ,SK,SL,SM,SN,SO,SR,SS,ST,SV,SX,SY,SZ,TC,TD,TF,TG,TH,TJ,TK,TL,TM,TN,TO,TR,TT,TV,TW,TZ,UA,UG,UM,US,UY,UZ,VA,VC,VE,VG,VI,VN,VU,WF,WS,XK,YE,YT,ZA,ZM,ZW", label: "country code"),
+            ]),
+        IdentifierFormat(
+            name: "iso6346", country: "International",
+            title: "ISO 6346 (International standard for container identification)",
+            example: "CSQU 305438 3", upper: true,
+            notations: ["[BBBC] [000000] [0]"],
+            definitions: ["B": "[0-9A-Z]", "C": "[JRUZ]"],
+            checks: [
+                .named("iso6346.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "grid", country: "International",
+            title: "GRid (Global Release Identifier)",
+            example: "A1-2425G-ABC1234002-M", upper: true,
+            notations: ["[BB]-[BBBBB]-[BBBBBBBBBB]-[B]"],
+            definitions: ["B": "[0-9A-Z]"],
+            checks: [
+                .mod37_36(span: (0, -1)),
+            ]),
+        IdentifierFormat(
+            name: "isbn", country: "International",
+            title: "ISBN (International Standard Book Number)",
+            example: "9789024538270", upper: true,
+            notations: ["[000000000B]", "[C]{7}[D0000000000]"],
+            definitions: ["B": "[0-9X]", "C": "[9]", "D": "[89]"],
+            checks: [
+                .named("isbn.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "ismn", country: "International",
+            title: "ISMN (International Standard Music Number)",
+            example: "9790345246805", upper: true,
+            notations: ["[B000000000]", "[C]{7}{9}{0}[000000000]"],
+            definitions: ["B": "[M]", "C": "[9]"],
+            checks: [
+                .named("ismn.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "mx.curp", country: "Mexico",
+            title: "CURP (Clave Única de Registro de Población, Mexican personal ID)",
+            example: "BOXW310820HNERXN09", upper: true,
+            notations: ["[BBBB000000CBBBBBD0]"],
+            definitions: ["B": "[A-Z]", "C": "[HM]", "D": "[0-9A-Z]"],
+            checks: [
+                .notMember(span: (0, 4), values: "BACA,BAKA,BUEI,BUEY,CACA,CACO,CAGA,CAGO,CAKA,CAKO,COGE,COGI,COJA,COJE,COJI,COJO,COLA,CULO,FALO,FETO,GETA,GUEI,GUEY,JETA,JOTO,KACA,KACO,KAGA,KAGO,KAKA,KAKO,KOGE,KOGI,KOJA,KOJE,KOJI,KOJO,KOLA,KULO,LILO,LOCA,LOCO,LOKA,LOKO,MAME,MAMO,MEAR,MEAS,MEON,MIAR,MION,MOCO,MOKO,MULA,MULO,NACA,NACO,PEDA,PEDO,PENE,PIPI,PITO,POPO,PUTA,PUTO,QULO,RATA,ROBA,ROBE,ROBO,RUIN,SENO,TETA,VACA,VAGA,VAGO,VAKA,VUEI,VUEY,WUEI,WUEY", label: "name code"),
+                .named("mx.curp.date", problem: "not a valid birth date"),
+                .member(span: (11, 13), values: "AS,BC,BS,CC,CH,CL,CM,CS,DF,DG,GR,GT,HG,JC,MC,MN,MS,NE,NL,NT,OC,PL,QR,QT,SL,SP,SR,TC,TL,TS,VZ,YN,ZS", label: "state code"),
+                .named("mx.curp.check", problem: "check digit does not match"),
+            ]),
     ]
 
     /// Each IBAN country's BBAN layout from the IBAN registry: `n` digits, `a` letters, `c` either.

@@ -21,11 +21,18 @@ extension IdentifierRules {
         case "kr.rrn.date": return koreanRRNDate(chars)
         case "cn.ric.date": return chineseRICDate(chars)
         case "cn.ric.place": return ChineseCounties.assigned(chars)
+        case "nl.btw.check": return dutchBTW(chars)
+        case "isin.check": return isinCheck(chars)
+        case "iso6346.check": return containerCheck(chars)
+        case "isbn.check": return isbnCheck(chars)
+        case "ismn.check": return eanCheck(chars.count == 10 ? Array("9790".utf8) + chars[1...] : chars)
+        case "mx.curp.date": return mexicanCURPDate(chars)
+        case "mx.curp.check": return mexicanCURPCheck(chars)
         default: return nil
         }
     }
 
-    private static func value(_ chars: [UInt8], _ start: Int, _ count: Int) -> Int {
+    static func value(_ chars: [UInt8], _ start: Int, _ count: Int) -> Int {
         CheckDigits.number(chars, start, count)
     }
 
@@ -192,6 +199,62 @@ extension IdentifierRules {
     static func chineseRICDate(_ chars: [UInt8]) -> Bool {
         let year = value(chars, 6, 4)
         return year > 0 && CheckDigits.isDate(year: year, month: value(chars, 10, 2), day: value(chars, 12, 2))
+    }
+}
+
+extension IdentifierRules {
+    /// Dutch BTW: the nine digits pass the BSN's eleven test, or `NL` and the whole number pass ISO 7064 mod 97-10.
+    static func dutchBTW(_ chars: [UInt8]) -> Bool {
+        if let sum = CheckDigits.weightedSum(chars, start: 0, weights: [9, 8, 7, 6, 5, 4, 3, 2, -1], values: .dec, fold: false),
+           CheckDigits.modulo(sum, 11) == 0 { return true }
+        return CheckDigits.mod97_10((Array("NL".utf8) + chars)[...])
+    }
+
+    /// ISIN: letters read as 10 to 35, the digits so spelled pass Luhn.
+    static func isinCheck(_ chars: [UInt8]) -> Bool {
+        var digits: [UInt8] = []
+        for b in chars {
+            guard let v = CheckDigits.alnum36(b) else { return false }
+            if v >= 10 { digits.append(UInt8(48 + v / 10)) }
+            digits.append(UInt8(48 + v % 10))
+        }
+        return CheckDigits.luhn(digits[...])
+    }
+
+    /// ISO 6346 container code: values (A = 10, skipping 11, 22, 33) times powers of 2, modulo 11, then 10.
+    static func containerCheck(_ chars: [UInt8]) -> Bool {
+        let alphabet = Array("0123456789A BCDEFGHIJK LMNOPQRSTU VWXYZ".utf8)
+        var sum = 0
+        for (i, b) in chars.prefix(10).enumerated() {
+            guard let v = alphabet.firstIndex(of: b) else { return false }
+            sum += v << i
+        }
+        return Int(chars[10]) - 48 == sum % 11 % 10
+    }
+
+    /// ISBN: ten characters weighted 1 to 9 modulo 11 (X for 10), or thirteen digits by the EAN check.
+    static func isbnCheck(_ chars: [UInt8]) -> Bool {
+        guard chars.count == 10 else { return eanCheck(chars) }
+        var sum = 0
+        for (i, b) in chars.prefix(9).enumerated() { sum += (i + 1) * (Int(b) - 48) }
+        return chars[9] == (sum % 11 == 10 ? UInt8(ascii: "X") : UInt8(48 + sum % 11))
+    }
+
+    /// Mexican CURP: YYMMDD whose century the 17th character tells (a digit: 1900s, a letter: 2000s).
+    static func mexicanCURPDate(_ chars: [UInt8]) -> Bool {
+        let century = CheckDigits.digit(chars[16]) != nil ? 1900 : 2000
+        return CheckDigits.isDate(year: century + value(chars, 4, 2), month: value(chars, 6, 2), day: value(chars, 8, 2))
+    }
+
+    /// Mexican CURP: the first 17 characters (0-9, A-N, Ñ, O-Z) weighted 18 down to 2; the last digit completes the sum to a multiple of 10.
+    static func mexicanCURPCheck(_ chars: [UInt8]) -> Bool {
+        var sum = 0
+        for (i, b) in chars.prefix(17).enumerated() {
+            guard var v = CheckDigits.alnum36(b) else { return false }
+            if v > 23 { v += 1 }  // Ñ stands after N
+            sum += v * (18 - i)
+        }
+        return Int(chars[17]) - 48 == (10 - sum % 10) % 10
     }
 }
 
