@@ -12,8 +12,9 @@ extension JSONValue {
   /// - `\u0000` in a string is kept (jansson's `JSON_ALLOW_NUL`); in an object key it is an error, which jansson
   ///   does not support.
   /// - Invalid UTF-8, and escaped lone surrogates such as `"\ud800"`, are errors.
-  /// - An integer that fits in `Int64` is an exact ``int(_:)``, also beyond 2^53; one outside `Int64` is an error
-  ///   ("too big integer"), as is a double that overflows (`1e400`); an underflowing double reads as `0.0`.
+  /// - An integer that fits in `Int64` is an exact ``int(_:)``, also beyond 2^53; one outside `Int64` reads as the
+  ///   nearest ``double(_:)``, a number beyond the double range (`1e400`) as the largest finite double of its sign
+  ///   (valid JSON is read whatever its numbers); an underflowing double reads as `0.0`.
   /// - A repeated object key keeps its first place and its last value, as JavaScript's `JSON.parse` does.
   /// - Nesting deeper than ``maximumDepth`` is an error; conversion to Swift values recurses only through a
   ///   message's few levels, so depth costs heap, not call stack.
@@ -23,6 +24,18 @@ extension JSONValue {
   /// - Returns: the value.
   /// - Throws: ``JSONParseError`` with jansson's message and position.
   public static func parse(_ bytes: UnsafeRawBufferPointer) throws -> JSONValue {
+    do {
+      return try parseAsWritten(bytes)
+    } catch let error as JSONParseError {
+      // Valid JSON whose numbers jansson refuses is read with them widened (``NumberWidening``); only a failed parse
+      // pays for the look.
+      guard let widened = NumberWidening.rewritten(bytes) else { throw error }
+      return try widened.withUnsafeBytes { try parseAsWritten($0) }
+    }
+  }
+
+  /// Parses `bytes` as jansson reads them.
+  private static func parseAsWritten(_ bytes: UnsafeRawBufferPointer) throws -> JSONValue {
     // A message's tree (a few KB for most) is made in the thread's jansson region; a long document's is not.
     try withJanssonRegion(bytes.count <= 64 << 10) { release in try parse(bytes, release: release) }
   }
@@ -108,15 +121,36 @@ public final class ByteChunks: Hashable, @unchecked Sendable {
 
   public func hash(into hasher: inout Hasher) { hasher.combine(joined) }
 
-  /// Copies up to `room` bytes to `target`, giving up each chunk once it is read. - Returns: the bytes copied.
-  fileprivate func read(into target: UnsafeMutableRawPointer, room: Int) -> Int {
+  /// What jansson reads: the bytes with ``NumberWidening`` applied, made a piece at a time.
+  private var widening = NumberWidening()
+  private var widened: [UInt8] = []
+  private var widenedStart = 0
+  private var wideningFinished = false
+
+  /// Copies up to `room` bytes to `target` with the numbers jansson refuses widened (``NumberWidening``), giving up
+  /// each chunk once it is read. - Returns: the bytes copied; 0 at the end.
+  fileprivate func readWidening(into target: UnsafeMutableRawPointer, room: Int) -> Int {
     var copied = 0
-    while copied < room, index < chunks.count {
-      let take = min(room - copied, chunks[index].count - offset)
-      chunks[index].withUnsafeBytes { bytes in
-        (target + copied).copyMemory(from: bytes.baseAddress! + offset, byteCount: take)
+    while copied < room {
+      guard widenedStart == widened.count else {
+        let take = min(room - copied, widened.count - widenedStart)
+        widened.withUnsafeBytes { (target + copied).copyMemory(from: $0.baseAddress! + widenedStart, byteCount: take) }
+        widenedStart += take
+        copied += take
+        continue
       }
-      copied += take
+      widened.removeAll(keepingCapacity: true)
+      widenedStart = 0
+      guard index < chunks.count else {
+        if wideningFinished { break }
+        wideningFinished = true
+        widening.finish(into: &widened)
+        continue
+      }
+      let take = min(chunks[index].count - offset, 1 << 16)
+      chunks[index].withUnsafeBytes { bytes in
+        widening.pass(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + take)]), into: &widened)
+      }
       offset += take
       if offset == chunks[index].count {
         chunks[index] = []
@@ -138,7 +172,7 @@ extension JSONValue {
     let flags = Int(JSON_DECODE_ANY | JSON_ALLOW_NUL)
     let reader: json_load_callback_t = { buffer, room, context in
       guard let buffer, let context else { return 0 }
-      return Unmanaged<ByteChunks>.fromOpaque(context).takeUnretainedValue().read(into: buffer, room: room)
+      return Unmanaged<ByteChunks>.fromOpaque(context).takeUnretainedValue().readWidening(into: buffer, room: room)
     }
     let root = withExtendedLifetime(chunks) {
       json_load_callback(reader, Unmanaged.passUnretained(chunks).toOpaque(), flags, &error)

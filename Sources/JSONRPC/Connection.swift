@@ -127,9 +127,9 @@ public final class Connection {
     while !outputClosed {
       guard inputOpen, !stopRequested else {
         guard hasPendingOutput else { break }
-        // After stop(), a client that neither reads nor closes its end must not hold the process forever (a minute
-        // is long enough for a client slowed by a loaded machine).
-        guard wait(for: output, events: Int16(POLLOUT), timeout: stopRequested ? 60_000 : -1) else {
+        // After stop() or the end of input (the client is gone or done), a client that neither reads nor closes its
+        // end must not hold the process for ever: output that takes nothing for 10 seconds is given up.
+        guard wait(for: output, events: Int16(POLLOUT), timeout: Connection.finalWriteMilliseconds) else {
           let bytes = queued[queuedHead...].reduce(0) { $0 + $1.byteCount } - queuedStart
           log("maskd: gave up writing \(bytes) queued bytes: the output takes nothing")
           break
@@ -188,7 +188,7 @@ public final class Connection {
 
   /// Makes ``run(_:)`` return once the message being handled is done and every queued frame is written.
   ///
-  /// Messages that arrived after the current one (in the same read) are not dispatched, except the rest of a batch. Call it from the handler,
+  /// Messages that arrived after the current one (in the same read, or later in its batch) are not dispatched. Call it from the handler,
   /// for example on the `exit` notification, so the replies and notifications already sent still reach the
   /// client: the process can then end with its exit code after ``run(_:)`` returns. Output is given up after
   /// 10 seconds in which the output descriptor takes no byte.
@@ -334,6 +334,8 @@ public final class Connection {
       case .batch(let elements):
         var replies: [JSONValue] = []
         for element in elements {
+          // After `exit` nothing more is handled, in a batch as elsewhere; what came before it is answered.
+          if stopRequested { break }
           switch element {
           case .message(let message):
             let reply = handle(message, at: position, cancels: cancels)
@@ -522,6 +524,8 @@ public final class Connection {
   static let pauseReadingAt = 1 << 18
   /// How long the output may take nothing while reading is paused before reading goes on.
   static let stallMilliseconds: Int32 = 100
+  /// How long the output may take nothing once reading has stopped before the rest of it is given up.
+  static let finalWriteMilliseconds: Int32 = 10_000
 
   /// Writes `Content-Length: N\r\n\r\n` so that it ends at `end`. - Returns: where it starts.
   private static func writeHeader(bodyLength: Int, endingAt end: Int, in buffer: UnsafeMutableBufferPointer<UInt8>)

@@ -46,6 +46,13 @@ public final class Server {
     var client = ClientOptions()
     /// The requests sent to the client that still wait for their response, by id.
     var awaiting: [RequestID: (Result<JSONValue, ResponseError>) -> Void] = [:]
+    /// The ids of `awaiting` in the order they were sent, from `awaitingOrderHead` on (answered ones included until
+    /// they reach the head): the oldest is forgotten first.
+    var awaitingOrder: [RequestID] = []
+    var awaitingOrderHead = 0
+    /// The most requests waiting for the client's response: a client that never answers `workspace/applyEdit` must
+    /// not grow the daemon with every keystroke. Past it the oldest is forgotten (its late response is ignored).
+    static let maxAwaiting = 1024
     /// Per URI: the diagnostics last sent, their revision and when they are due (`Features/Diagnostics.swift`).
     var diagnosticsState: [String: DiagnosticsRecord] = [:]
     /// The next diagnostics revision (a `resultId`), counted across documents so that none is reused.

@@ -39,7 +39,10 @@ func runServe(_ arguments: [String]) throws -> Int32 {
         }
         sink = fd
     }
-    let logger = Logger(level: level) { [sink] line in writeAll(sink, line + "\n") }
+    // Never a blocking write: a client that does not read the daemon's stderr must not stop it.
+    let logSink = LogSink(fd: sink)
+    let logger = Logger(level: level) { line in logSink.write(line: line) }
+    defer { logSink.flush() }
     let connection = Connection()
     connection.log = { logger.warn($0) }
     let server = Server(version: maskdVersion, log: logger,

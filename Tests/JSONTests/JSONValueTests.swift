@@ -105,10 +105,26 @@ final class JSONValueTests: XCTestCase {
     XCTAssertEqual(JSONValue.int(9_007_199_254_740_993).doubleValue, 9_007_199_254_740_992)
   }
 
-  func testIntegers_beyond64Bits_areParseErrors() {
-    checkFails("9223372036854775808", "too big integer")
-    checkFails("-9223372036854775809", "too big negative integer")
-    checkFails("[1e400]", "real number overflow")
+  /// Valid JSON parses whatever its numbers: an integer outside Int64 as the nearest double, a number beyond the
+  /// double range as the largest finite double of its sign; the same in a body read in chunks.
+  func testNumbersBeyondTheirTypes_readAsDoubles() throws {
+    try checkParsed("9223372036854775808", .double(9_223_372_036_854_775_808))
+    try checkParsed("-9223372036854775809", .double(-9_223_372_036_854_775_808))
+    try checkParsed("18446744073709552000", .double(18_446_744_073_709_551_616))
+    try checkParsed("[1e400]", [.double(.greatestFiniteMagnitude)])
+    try checkParsed("[-1e400, 1E+999, 1e-400]", [.double(-.greatestFiniteMagnitude), .double(.greatestFiniteMagnitude), .double(0)])
+    try checkParsed(#"{"s":"1e400 18446744073709552000","n":1e400}"#,
+          ["s": "1e400 18446744073709552000", "n": .double(.greatestFiniteMagnitude)])
+    let text = Array(#"{"jsonrpc":"2.0","id":7,"params":{"clientTag":18446744073709552000}}"#.utf8)
+    let chunked = try JSONValue.parse(ByteChunks(text.map { [$0] }))
+    XCTAssertEqual(chunked, try JSONValue.parse(text))
+    XCTAssertEqual(chunked["params"]?["clientTag"], .double(18_446_744_073_709_551_616))
+    // A malformed number is still an error.
+    _ = checkFails("[1e]", "invalid token")
+  }
+
+  private func checkParsed(_ text: String, _ expected: JSONValue, file: StaticString = #filePath, line: UInt = #line) throws {
+    XCTAssertEqual(try JSONValue.parse(text), expected, file: file, line: line)
   }
 
   func testDoubles_roundTripExactly() {

@@ -172,6 +172,9 @@ final class RegexTests: XCTestCase {
             ("a)", "unbalanced ')'", 1),
             ("(a", "unbalanced '('", 0),
             ("x(a(b)", "unbalanced '('", 1),
+            // A `$` last in the pattern inside a group that is never closed: the group is what is wrong.
+            ("^BAD=(.*$", "unbalanced '('", 5),
+            ("(a|b$", "unbalanced '('", 0),
             ("[a-z", "unbalanced '['", 0),
             ("[]", "empty character class", 0),
             ("*a", "nothing to repeat", 0),

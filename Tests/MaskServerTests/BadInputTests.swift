@@ -112,10 +112,10 @@ final class BadInputTests: XCTestCase {
 
     func testRangePastTheEnd_isRefusedWhole_andFullContentResynchronises() {
         editor.document.version += 1
-        // The first change is fine, the second impossible: neither is applied.
+        // The first change is fine, the second impossible (a line past the document's end): neither is applied.
         client.notify("textDocument/didChange", editor.document.changeParams([
             ["range": ClientDocument.range(1, 0, 1, 0), "text": "x"],
-            ["range": ClientDocument.range(0, 40, 0, 41), "text": "y"],
+            ["range": ClientDocument.range(40, 0, 40, 1), "text": "y"],
         ]))
         client.notify("textDocument/didChange", editor.document.changeParams([
             ["range": ClientDocument.range(9, 0, 9, 0), "text": "z"],
@@ -159,7 +159,8 @@ final class BadInputTests: XCTestCase {
                                                "mask": "[0]"], code: -32602)
         client.callFailing("maskd/openField", ["textDocument": uri, "range": ClientDocument.range(1, 0, 1, 1),
                                                "mask": "[0]", "field": "p"], code: -32602)
-        client.callFailing("maskd/openField", ["textDocument": uri, "range": ClientDocument.range(1, 0, 1, 9),
+        // A line past the document's end (a character past a line's end is the line's end, as LSP says).
+        client.callFailing("maskd/openField", ["textDocument": uri, "range": ClientDocument.range(50, 0, 50, 1),
                                                "mask": "[0]"], code: -32602)
         checkStateKept()
     }

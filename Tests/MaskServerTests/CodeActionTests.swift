@@ -157,7 +157,7 @@ final class CodeActionTests: XCTestCase {
         XCTAssertEqual(error["message"], "params.arguments[0].range: missing")
         error = client.callFailing("workspace/executeCommand", [
             "command": "maskd.openField",
-            "arguments": [["textDocument": editor.document.identifier, "range": ClientDocument.range(0, 0, 0, 99),
+            "arguments": [["textDocument": editor.document.identifier, "range": ClientDocument.range(9, 0, 9, 1),
                            "mask": ["preset": "card"]]],
         ], code: -32602)
         XCTAssertEqual(error["message"]?.stringValue?.hasPrefix("params.arguments[0].range:"), true)

@@ -63,7 +63,11 @@ final class HoverInlayHintTests: XCTestCase {
                        ClientDocument.range(0, 6, 0, 25))
         XCTAssertEqual(client.call("textDocument/hover", ["textDocument": editor.document.identifier,
                                                           "position": position(0, 2)]), .null)
-        client.callFailing("textDocument/hover", ["textDocument": editor.document.identifier, "position": position(0, 40)],
+        // Past the line's end is its end (LSP 3.17), where the field ends; past the document's last line is an error.
+        XCTAssertEqual(client.call("textDocument/hover", ["textDocument": editor.document.identifier,
+                                                          "position": position(0, 40)])["range"],
+                       ClientDocument.range(0, 6, 0, 25))
+        client.callFailing("textDocument/hover", ["textDocument": editor.document.identifier, "position": position(40, 0)],
                            code: -32602)
         client.callFailing("textDocument/hover", ["textDocument": ["uri": "file:///nowhere"], "position": position(0, 0)],
                            code: -32602)

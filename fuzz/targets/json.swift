@@ -2,11 +2,12 @@
 //
 // Built by `fuzz/run json SECONDS` in one module with the JSON layer's sources.
 // The first input byte chooses a mode:
-// - "text" (even): the rest is parsed as a JSON document. Parsing must not crash, and whatever parses must
+// - "text" (0 mod 4): the rest is parsed as a JSON document. Parsing must not crash, and whatever parses must
 //   serialise to text that parses back to an equal value and serialises to the same bytes again.
 // - "value" (odd): the rest describes a JSONValue (strings with NUL and any scalar, exact integers at the
 //   64-bit edges, finite doubles from raw bits, nested arrays and objects, repeated keys); serialising and
 //   parsing it must give it back.
+// - "big number" (2 mod 4): a number of up to 400 digits with any exponent, as JSON allows: it must parse.
 // Nesting at the depth limit is checked once at start-up.
 
 #if canImport(Glibc)
@@ -157,6 +158,31 @@ func valueDepth(_ value: JSONValue) -> Int {
   }
 }
 
+/// A number of any size in valid JSON (up to 400 digits, exponents up to 999 either way, inside strings too) must
+/// parse: as an exact integer, or a finite double, and the value must survive a round trip.
+func checkBigNumber(_ source: inout ByteSource) {
+  var number = source.byte() & 1 == 0 ? "" : "-"
+  let digits = 1 + Int(source.byte()) + Int(source.byte() % 145)
+  number += String(UnicodeScalar(UInt8(ascii: "1") + source.byte() % 9))
+  for _ in 1..<digits { number += String(UnicodeScalar(UInt8(ascii: "0") + source.byte() % 10)) }
+  if source.byte() & 1 == 1 { number += "." + String(source.byte() % 100) }
+  if source.byte() & 1 == 1 { number += (source.byte() & 1 == 0 ? "e" : "E-") + String(Int(source.byte()) * 4) }
+  let text = "{\"n\":\(number),\"s\":\"\(number)\",\"a\":[\(number),\(number)]}"
+  let value: JSONValue
+  do {
+    value = try JSONValue.parse(Array(text.utf8))
+  } catch {
+    fail("valid JSON with the number \(number) does not parse: \(error)")
+  }
+  switch value["n"] {
+  case .int?: break
+  case .double(let d)?: if !d.isFinite { fail("\(number) read as \(d)") }
+  default: fail("\(number) read as \(String(describing: value["n"]))")
+  }
+  if value["s"]?.stringValue != number { fail("the string \"\(number)\" read as \(String(describing: value["s"]))") }
+  checkRoundTrip(value, origin: "big number \(number)")
+}
+
 /// The bug this target found, checked once at start-up unless MASKD_FUZZ_KNOWN_BUGS=skip: what the serialiser
 /// writes in full, the parser must read. `maximumDepth` arrays around a scalar are written whole (the scalar is a
 /// level deeper) and then refused.
@@ -169,6 +195,14 @@ func checkRegressions() {
     fail("bug J1: serialize() wrote \(JSONValue.maximumDepth) nested containers around a scalar, and parse() refuses the text")
   }
   fputs("json regression J1: ok\n", stderr)
+  // J2: valid JSON with numbers past 64 bits or past the double range was refused, and its request never answered.
+  for text in ["{\"id\":7,\"n\":18446744073709552000}", "[1e400,-1e400]", "{\"s\":\"1e400\",\"n\":1e400}"] {
+    guard (try? JSONValue.parse(Array(text.utf8))) != nil else {
+      fputs("json regression J2: \(text) is refused: FAILS\n", stderr)
+      fail("bug J2: valid JSON with a number past 64 bits or past the double range does not parse: \(text)")
+    }
+  }
+  fputs("json regression J2: ok\n", stderr)
 }
 
 @_cdecl("LLVMFuzzerInitialize")
@@ -181,7 +215,10 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMut
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   var source = ByteSource(Array(UnsafeBufferPointer(start: data, count: size)))
-  if source.byte() & 1 == 0 {
+  let mode = source.byte()
+  if mode & 3 == 2 {
+    checkBigNumber(&source)
+  } else if mode & 1 == 0 {
     checkText(source.rest())
   } else {
     checkValue(&source)

@@ -70,7 +70,7 @@ struct EditorDocument {
     return (start, end)
   }
 
-  /// The scalar index of an LSP position, by the daemon's rules; nil when it does not exist.
+  /// The scalar index of an LSP position, by the daemon's rules; nil when its line does not exist.
   func index(line: Int, character: Int, encoding: PositionEncoding, roundUp: Bool) -> Int? {
     let starts = lineStarts
     guard line >= 0, character >= 0, line < starts.count else { return nil }
@@ -84,7 +84,8 @@ struct EditorDocument {
       units += width
       i += 1
     }
-    return units == character ? end : nil
+    // Past the line's end: its end (LSP 3.17).
+    return end
   }
 
   /// The LSP position of scalar index `index`.
@@ -504,6 +505,19 @@ func checkRegressions() {
   s.request("maskd/setMask", ["textDocument": ["uri": "file:///a"], "field": "f1", "mask": "[000]"])
   change(s, 2, [["text": ""]])
   fputs("server regression S2: ok\n", stderr)
+  // G1: twelve `**` against a path forty folders deep (the old matcher retried every split: minutes).
+  let deep = Array(repeating: "a", count: 40).joined(separator: "/") + "/c.txt"
+  let many = Array(repeating: "**", count: 12).joined(separator: "/")
+  guard let g1 = try? Glob(many + "/b"), let g1Match = try? Glob(many + "/c.txt"),
+        !g1.matches(deep), g1Match.matches(deep) else { fail("G1: a glob of twelve ** matches wrongly") }
+  fputs("server regression G1: ok\n", stderr)
+  // P1: a character past a line's end is its end (LSP 3.17): a change ending there is applied, not refused.
+  s = session()
+  s.notify("textDocument/didOpen", ["textDocument": ["uri": "file:///a", "languageId": "plaintext", "version": 1, "text": "abc\nd"]])
+  change(s, 2, [["range": range((0, 1, 0, 40)), "text": "x"]])
+  let p1 = s.request("maskd/openField", ["textDocument": ["uri": "file:///a"], "range": range((0, 0, 0, 2)), "mask": "[aa]"])
+  if s.result(p1)?["state"]?["text"]?.stringValue != "ax" { failed.append("P1: a change ending past its line: \(p1)") }
+  fputs("server regression P1: \(failed.contains { $0.hasPrefix("P1") } ? "FAILS" : "ok")\n", stderr)
   if !failed.isEmpty { fail("\(failed.count) regressions fail:\n  " + failed.joined(separator: "\n  ")) }
 }
 
@@ -516,6 +530,7 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMut
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+  checkGlob(bytes)
   // Each input twice: with lines cut into pieces as the daemon cuts them, and into pieces of a few bytes, so that
   // the lines of the short documents fuzzed here are many pieces each (LineTree).
   for pieces in [LineTree.PieceSize.standard, LineTree.PieceSize(max: 4, cut: 2)] {
@@ -523,6 +538,45 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     run(bytes)
   }
   return 0
+}
+
+/// A rule's glob and a document's path from the input's first bytes (up to 24 glob segments, many of them `**`, and
+/// up to 48 folders): matching must give what a plain recursive matcher gives where that one can afford it, and
+/// never hang (the fuzzer's timeout) where it cannot.
+func checkGlob(_ bytes: [UInt8]) {
+  let segments = ["**", "**", "*", "a", "b?", "a*b", "{a,b}", "c.txt"]
+  let globCount = 1 + Int(bytes.first ?? 0) % 24
+  let glob = (0..<globCount).map { segments[Int(bytes.count > $0 + 1 ? bytes[$0 + 1] : 0) % segments.count] }
+  let pathCount = Int(bytes.count > 25 ? bytes[25] : 0) % 49
+  let path = (0..<pathCount).map { ["a", "b", "ab", "c.txt"][Int(bytes.count > $0 + 26 ? bytes[$0 + 26] : 0) % 4] }
+  let source = "/" + glob.joined(separator: "/")
+  // Braces past 256 alternatives (nine `{a,b}`) are refused; every other glob here compiles.
+  let braces = glob.filter { $0 == "{a,b}" }.count
+  guard let compiled = try? Glob(source) else {
+    if braces > 8 { return }
+    fail("the glob \(source) does not compile")
+  }
+  if braces > 8 { fail("the glob \(source) makes \(1 << braces) alternatives and compiled") }
+  let matched = compiled.matches(path.joined(separator: "/"))
+  if glob.count <= 6, path.count <= 6, matched != referenceGlob(glob[...], path[...]) {
+    fail("the glob \(source) on \(path.joined(separator: "/")): \(matched)")
+  }
+}
+
+/// The recursive matcher the glob is compared with (exponential in `**`: small inputs only).
+func referenceGlob(_ glob: ArraySlice<String>, _ path: ArraySlice<String>) -> Bool {
+  guard let first = glob.first else { return path.isEmpty }
+  if first == "**" { return (0...path.count).contains { referenceGlob(glob.dropFirst(), path.dropFirst($0)) } }
+  guard let part = path.first else { return false }
+  let fits: Bool
+  switch first {
+  case "*": fits = true
+  case "b?": fits = part.count == 2 && part.hasPrefix("b")
+  case "a*b": fits = part.count >= 2 && part.hasPrefix("a") && part.hasSuffix("b")
+  case "{a,b}": fits = part == "a" || part == "b"
+  default: fits = part == first
+  }
+  return fits && referenceGlob(glob.dropFirst(), path.dropFirst())
 }
 
 func run(_ bytes: [UInt8]) {

@@ -114,6 +114,8 @@ struct RegexParser {
                 continue
             case "$":
                 index += 1
+                // Last in the pattern inside a group, the group is what is wrong: it is never closed.
+                if !topLevel, peek() == nil { continue }
                 guard topLevel, peek() == nil || peek() == "|" else {
                     throw error("unsupported regex feature: '$' other than at the end of the pattern (the whole value is always matched)", at: start)
                 }

@@ -46,7 +46,21 @@ extension Server {
             log.error("cannot send '\(method)': this transport has no way to send requests")
             return false
         }
-        awaiting[sendRequest(method, params)] = then
+        let id = sendRequest(method, params)
+        awaiting[id] = then
+        awaitingOrder.append(id)
+        while awaiting.count > Server.maxAwaiting, awaitingOrderHead < awaitingOrder.count {
+            let oldest = awaitingOrder[awaitingOrderHead]
+            awaitingOrderHead += 1
+            if awaiting.removeValue(forKey: oldest) != nil {
+                log.info("forgot request \(oldest) to the client: more than \(Server.maxAwaiting) are unanswered")
+            }
+        }
+        // The order keeps at most the waiting ids and as many answered ones.
+        if awaitingOrderHead > Server.maxAwaiting || awaitingOrder.count > 2 * Server.maxAwaiting {
+            awaitingOrder = awaitingOrder[awaitingOrderHead...].filter { awaiting[$0] != nil }
+            awaitingOrderHead = 0
+        }
         return true
     }
 

@@ -1,5 +1,5 @@
-// maskd: how the editor's changes are read before they are spliced: a full content diffed against the daemon's
-// copy, and a `\r` and a `\n` brought together made one line break.
+// maskd: how the editor's changes are read before they are spliced: a `\r` and a `\n` brought together made one
+// line break (a full content is diffed against the daemon's copy in `FullContentChange.swift`).
 
 extension Document {
     /// Whether line `index` is empty between a line ending in a lone `\r` and its own `\n`: the two then make
@@ -33,44 +33,5 @@ extension Document {
             change.text += "\n"
         }
         return change
-    }
-
-    /// The full new content as one change against the current text: the part between their
-    /// common prefix and common suffix, or nil when they are equal.
-    func fullContentChange(_ newText: String) -> ScalarChange? {
-        let oldLines = lines.lines
-        let newLines = Line.split(newText)
-        var p = 0
-        while p < oldLines.count, p < newLines.count,
-              oldLines[p].text.sameScalars(newLines[p].text), oldLines[p].ending == newLines[p].ending { p += 1 }
-        if p == oldLines.count && p == newLines.count { return nil }
-        var q = 0
-        while q < oldLines.count - p, q < newLines.count - p,
-              oldLines[oldLines.count - 1 - q].text.sameScalars(newLines[newLines.count - 1 - q].text),
-              oldLines[oldLines.count - 1 - q].ending == newLines[newLines.count - 1 - q].ending { q += 1 }
-        if p == oldLines.count { p -= 1; q = 0 }
-        let oldRegion = Array(oldLines[p..<(oldLines.count - q)].map { $0.text + $0.ending.rawValue }.joined().unicodeScalars)
-        let newRegion = Array(newLines[p..<(newLines.count - q)].map { $0.text + $0.ending.rawValue }.joined().unicodeScalars)
-        var a = 0
-        while a < oldRegion.count, a < newRegion.count, oldRegion[a] == newRegion[a] { a += 1 }
-        var b = 0
-        while b < oldRegion.count - a, b < newRegion.count - a,
-              oldRegion[oldRegion.count - 1 - b] == newRegion[newRegion.count - 1 - b] { b += 1 }
-        // Never cut a CRLF in two.
-        while a > 0, a < oldRegion.count, oldRegion[a - 1] == "\r", oldRegion[a] == "\n" { a -= 1 }
-        while b > 0, oldRegion.count - b > 0, oldRegion[oldRegion.count - b] == "\n",
-              oldRegion[oldRegion.count - b - 1] == "\r" { b -= 1 }
-        func locate(_ offset: Int) -> ScalarPosition {
-            var line = p, rest = offset
-            for l in oldLines[p..<(oldLines.count - q)] {
-                let length = l.scalarCount + l.ending.scalarCount
-                if rest < length || l.ending == .none || rest <= l.scalarCount { break }
-                rest -= length
-                line += 1
-            }
-            return ScalarPosition(line: line, column: rest)
-        }
-        return ScalarChange(start: locate(a), end: locate(oldRegion.count - b),
-                            text: String(String.UnicodeScalarView(newRegion[a..<(newRegion.count - b)])))
     }
 }

@@ -111,7 +111,8 @@ final class Document {
 
     // MARK: - Positions
 
-    /// Converts a client position to a scalar position, or explains why it is impossible.
+    /// Converts a client position to a scalar position, or explains why it is impossible. A character past the line's
+    /// end is its end (LSP 3.17: it "defaults back to the line length"); a line past the document's is a problem.
     func scalarPosition(_ position: Position, roundUp: Bool = false) -> Result<ScalarPosition, PositionProblem> {
         guard position.line >= 0, position.character >= 0 else {
             return .failure(PositionProblem("negative position \(position.line):\(position.character)"))
@@ -119,12 +120,8 @@ final class Document {
         guard position.line < lines.count else {
             return .failure(PositionProblem("line \(position.line) is past the end (the document has \(lines.count) lines)"))
         }
-        guard let column = lines.scalarColumn(line: position.line, units: position.character, in: encoding,
-                                              roundUp: roundUp) else {
-            return .failure(PositionProblem("character \(position.character) is past the end of line \(position.line) "
-                + "(length \(lines.length(ofLine: position.line, in: encoding)) in \(encoding.rawValue))"))
-        }
-        return .success(ScalarPosition(line: position.line, column: column))
+        let column = lines.scalarColumn(line: position.line, units: position.character, in: encoding, roundUp: roundUp)
+        return .success(ScalarPosition(line: position.line, column: column ?? lines.length(ofLine: position.line)))
     }
 
     /// Converts a client range; the end rounds up inside a scalar, an empty range stays empty.
@@ -486,56 +483,32 @@ final class Document {
             edits.append(edit)
             if byField { fieldEdits[p.field, default: []].append(edit) }
         }
-        // The document as it will be: on each line, the window over its fields with the edits applied.
+        // The document as it will be. The edits on a field are its own, inside it, so each field will hold its
+        // result's text, shifted by what the fields before it on its line grow or shrink: its start is read from the
+        // tree, the rest from the results' texts, so many fields on one line cost O(fields log n), not the line's
+        // length for each.
         var carets: [String: Position] = [:]
         var snapshots: [FieldSnapshot] = []
-        placed.sort { $0.line < $1.line }
-        // The pending edits of the line being described: `newPending[pendingStart..<pendingEnd]` (both sorted by line).
-        var pendingEnd = 0
-        var first = 0
-        while first < placed.count {
-            // The fields on one line: `placed[first..<next]`, spanning columns `hull`.
-            let lineIndex = placed[first].line
-            var next = first + 1
-            var hull = (from: placed[first].span.start, to: placed[first].span.end)
-            while next < placed.count, placed[next].line == lineIndex {
-                hull = (min(hull.from, placed[next].span.start), max(hull.to, placed[next].span.end))
-                next += 1
-            }
-            defer { first = next }
-            while pendingEnd < newPending.count, newPending[pendingEnd].line < lineIndex { pendingEnd += 1 }
-            let pendingStart = pendingEnd
-            while pendingEnd < newPending.count, newPending[pendingEnd].line == lineIndex { pendingEnd += 1 }
-            let onLine = newPending[pendingStart..<pendingEnd]
-            // One field on the line: the edits on it are the field's own, inside it, so the text before the field
-            // stays as the tree has it and the field will hold its result's text from there. Its start is read
-            // from the tree, the rest from the result's text: no window is made, nor the edits applied to one.
-            if next == first + 1, let result = results[placed[first].span.id] {
-                let span = placed[first].span
-                let start = position(ScalarPosition(line: lineIndex, column: span.start))
-                func at(_ column: Int) -> Position {
-                    Position(line: lineIndex,
-                             character: start.character + encoding.units(ofScalarColumn: column, in: result.text))
-                }
-                carets[span.id] = at(result.text.scalarOffset(ofCharacter: result.caret))
-                snapshots.append(FieldSnapshot(id: span.id, range: TextRange(start: start, end: at(result.text.scalarCount)),
-                                               text: result.text, result: result, rule: ruleOrigins[span.id]))
-                continue
-            }
-            let window = lines.window(from: ScalarPosition(line: lineIndex, column: hull.from),
-                                      to: ScalarPosition(line: lineIndex, column: hull.to))
-            let shifted = onLine.map { $0.shifted(by: window.column) }
-            let base = lines.units(line: lineIndex, column: window.column, in: encoding)
-            let line = shifted.isEmpty ? window.lines[0] : applying(shifted, to: window.lines[0])
+        placed.sort { ($0.line, $0.span.start) < ($1.line, $1.span.start) }
+        var shiftLine = -1
+        var shift = 0
+        for (lineIndex, span) in placed {
+            guard let result = results[span.id] else { continue }
+            if lineIndex != shiftLine { (shiftLine, shift) = (lineIndex, 0) }
+            var start = position(ScalarPosition(line: lineIndex, column: span.start))
+            let oldEnd = span.end == span.start ? start.character
+                : position(ScalarPosition(line: lineIndex, column: span.end)).character
+            let oldUnits = oldEnd - start.character
+            start.character += shift
+            let newUnits = encoding.length(of: result.text)
+            shift += newUnits - oldUnits
             func at(_ column: Int) -> Position {
-                position(in: window, line: 0, column: column, text: line.text, base: base)
+                Position(line: lineIndex, character: start.character + encoding.units(ofScalarColumn: column, in: result.text))
             }
-            for span in line.fields {
-                guard let result = results[span.id] else { continue }
-                carets[span.id] = at(span.start + result.text.scalarOffset(ofCharacter: result.caret))
-                snapshots.append(FieldSnapshot(id: span.id, range: TextRange(start: at(span.start), end: at(span.end)),
-                                               text: result.text, result: result, rule: ruleOrigins[span.id]))
-            }
+            carets[span.id] = at(result.text.scalarOffset(ofCharacter: result.caret))
+            snapshots.append(FieldSnapshot(id: span.id, range: TextRange(start: start,
+                                                                         end: Position(line: lineIndex, character: start.character + newUnits)),
+                                           text: result.text, result: result, rule: ruleOrigins[span.id]))
         }
         snapshots.sort { $0.range.start < $1.range.start }
         pending.add(newPending)

@@ -40,10 +40,15 @@ extension Server {
     /// - Throws: `-32602` for a document that is not open or a range outside it.
     func codeActions(uri: String, range: TextRange, only: [String]?) throws -> JSONValue {
         let document = try document(uri)
-        let start: ScalarPosition, end: ScalarPosition
+        let start: ScalarPosition
+        var end: ScalarPosition
         switch document.scalarRange(range) {
         case .failure(let problem): throw MessageError.invalidParams("params.range: \(problem.reason)")
         case .success(let (s, e)): (start, end) = (s, e)
+        }
+        // A whole line selected, (L,0)-(L+1,0) as VS Code sends it, is that line: its break is no text of a field.
+        if end.line == start.line + 1, end.column == 0 {
+            end = ScalarPosition(line: start.line, column: document.lines.length(ofLine: start.line))
         }
         var actions: [(title: String, kind: String, command: JSONValue, arguments: JSONValue)] = []
         if start.line == end.line {

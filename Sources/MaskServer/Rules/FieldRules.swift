@@ -25,6 +25,9 @@ struct FieldRule: Sendable {
     let match: CapturingRegex
     let mask: Mask
 
+    /// The longest `match` accepted, in characters: every line a rule is tried on costs the pattern's states.
+    static let maxMatchLength = 4096
+
     /// Compiles a rule as written in a `rules` array.
     /// - Throws: `RuleError` naming what is wrong (the caller adds the rule's name).
     init(_ value: JSONValue, origin: RuleOrigin) throws {
@@ -50,6 +53,9 @@ struct FieldRule: Sendable {
         }
         guard let pattern = object["match"]?.stringValue else {
             throw RuleError("match: expected a regex string, got \(object["match"]?.kindName ?? "nothing")")
+        }
+        guard pattern.unicodeScalars.count <= FieldRule.maxMatchLength else {
+            throw RuleError("match: longer than \(FieldRule.maxMatchLength) characters")
         }
         do { match = try CapturingRegex(pattern) } catch let error as MaskError {
             throw RuleError("match: bad regex '\(pattern)': \(error.description)")

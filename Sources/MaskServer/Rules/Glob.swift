@@ -27,12 +27,17 @@ struct Glob: Hashable, Sendable {
 
     /// The most alternatives braces may expand to: a glob is a person's, not a generated list.
     static let maxAlternatives = 256
+    /// The longest glob accepted, in characters: a path pattern, not a generated list.
+    static let maxLength = 1024
 
     /// Compiles `glob`. - Throws: `GlobError` for an unclosed or nested `{`, a stray `}`, a trailing `\`, an
-    /// empty glob, or braces expanding past `maxAlternatives`.
+    /// empty glob, a glob longer than `maxLength`, or braces expanding past `maxAlternatives`.
     init(_ glob: String) throws {
         source = glob
         guard !glob.isEmpty else { throw GlobError("the glob is empty") }
+        guard glob.unicodeScalars.count <= Glob.maxLength else {
+            throw GlobError("it is longer than \(Glob.maxLength) characters")
+        }
         var expanded = [""]
         let chars = Array(glob)
         var i = 0
@@ -123,23 +128,42 @@ struct Glob: Hashable, Sendable {
     /// Whether `path` (relative, `/`-separated) matches.
     func matches(_ path: String) -> Bool {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true).map { Array($0) }
-        return alternatives.contains { Glob.match($0[...], parts[...]) }
+        return alternatives.contains { Glob.match($0, parts) }
     }
 
-    /// Segment-wise matching; `**` tries every number of segments (paths are short: a few dozen segments).
-    private static func match(_ segments: ArraySlice<Segment>, _ parts: ArraySlice<[Character]>) -> Bool {
-        guard let first = segments.first else { return parts.isEmpty }
-        switch first {
-        case .anySegments:
-            var rest = parts
-            while true {
-                if match(segments.dropFirst(), rest) { return true }
-                if rest.isEmpty { return false }
-                rest = rest.dropFirst()
+    /// Segment-wise matching as a set of states (how many segments are matched so far), one pass over the path:
+    /// O(path segments × glob segments) segment matches, however many `**` there are (a rule's glob is untrusted: a
+    /// cloned repository's `.maskd.json`), where retrying every split for each `**` was exponential.
+    private static func match(_ segments: [Segment], _ parts: [[Character]]) -> Bool {
+        var states = [Bool](repeating: false, count: segments.count + 1)
+        states[0] = true
+        skipAnySegments(segments, &states)
+        for part in parts {
+            var next = [Bool](repeating: false, count: segments.count + 1)
+            var any = false
+            for i in segments.indices where states[i] {
+                switch segments[i] {
+                case .anySegments:
+                    next[i] = true
+                    any = true
+                case .pattern(let pieces):
+                    if matchSegment(pieces, part) {
+                        next[i + 1] = true
+                        any = true
+                    }
+                }
             }
-        case .pattern(let pieces):
-            guard let part = parts.first, matchSegment(pieces, part) else { return false }
-            return match(segments.dropFirst(), parts.dropFirst())
+            guard any else { return false }
+            skipAnySegments(segments, &next)
+            states = next
+        }
+        return states[segments.count]
+    }
+
+    /// Adds the states reached by a `**` matching no segment.
+    private static func skipAnySegments(_ segments: [Segment], _ states: inout [Bool]) {
+        for i in segments.indices where states[i] {
+            if case .anySegments = segments[i] { states[i + 1] = true }
         }
     }
 
