@@ -346,6 +346,342 @@ NAMED.update({
     'imei.check': lambda n: len(n) != 15 or luhn_ok(n),
 })
 
+CHECK_POSITIONS = {}
+PREPARE = {}
+
+
+# ---------------------------------------------------------------------------------------------
+# More formats. Their rules beyond the families, each with a Swift twin of the same name.
+
+DNI_LETTERS = 'TRWAGMYFPDXBNJZSQVHLCKE'
+CIF_FIRST = 'ABCDEFGHJNPQRSUVW'
+FR_TVA_ALPHABET = '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ'
+
+
+def is_date(year, month, day):
+    import datetime
+    try:
+        datetime.date(year, month, day)
+        return True
+    except ValueError:
+        return False
+
+
+def rule_fr_nir(number):
+    department = number[5:7]
+    if not department.isdigit() and department not in ('2A', '2B'):
+        return False
+    body = number[:5] + {'2A': '19', '2B': '18'}.get(department, department) + number[7:13]
+    return int(number[13:]) == 97 - int(body) % 97
+
+
+def rule_fr_siret(number):
+    if number.startswith('356000000') and number != '35600000000048':
+        return sum(int(c) for c in number) % 5 == 0
+    return luhn_ok(number)
+
+
+def rule_fr_tva(number):
+    if number[2:5] != '000' and not luhn_ok(number[2:]):
+        return False
+    a, b = FR_TVA_ALPHABET.index(number[0]), FR_TVA_ALPHABET.index(number[1])
+    if number[:2].isdigit():
+        return int(number[:2]) == int(number[2:] + '12') % 97
+    check = a * 24 + b - 10 if number[0].isdigit() else a * 34 + b - 100
+    return (int(number[2:]) + 1 + check // 11) % 11 == check % 11
+
+
+def rule_es_nif(number):
+    first = number[0]
+    if first in 'KLM' or first.isdigit():
+        body = number[1:8] if first in 'KLM' else number[:8]
+        return number[8] == DNI_LETTERS[int(body) % 23]
+    if first in 'XYZ':
+        return rule_es_nie(number)
+    return first in CIF_FIRST and rule_es_cif(number)
+
+
+def rule_it_iva_province(number):
+    p = number[7:10]
+    return '001' <= p <= '100' or p in ('120', '121', '888', '999')
+
+
+CF_DATE = '0123456789LMNPQRSTUV'
+CF_MONTHS = 'ABCDEHLMPRST'
+CF_ODD = [1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24, 23]
+
+
+def cf_value(c, odd):
+    i = int(c) if c.isdigit() else UPPER.index(c)
+    return CF_ODD[i] if odd else i
+
+
+def rule_it_codicefiscale(number):
+    if len(number) == 11:
+        return int(number[:7]) != 0 and rule_it_iva_province(number) and luhn_ok(number)
+    code = sum(cf_value(c, i % 2 == 0) for i, c in enumerate(number[:15]))
+    if number[15] != UPPER[code % 26]:
+        return False
+    year = (CF_DATE.index(number[6]) % 10) * 10 + CF_DATE.index(number[7]) % 10
+    year += 1900 if year >= 20 else 2000
+    day = ((CF_DATE.index(number[9]) % 10) * 10 + CF_DATE.index(number[10]) % 10) % 40
+    return is_date(year, CF_MONTHS.index(number[8]) + 1, day)
+
+
+def rule_luhn36(number):
+    return luhn_ok(number, ALNUM)
+
+
+def rule_gb_vat(number):
+    if len(number) == 5:
+        n = int(number[2:])
+        return (number[:2] == 'GD' and n < 500) or (number[:2] == 'HA' and n >= 500)
+    if len(number) == 11:
+        n = int(number[6:9])
+        if not ((number[:2] == 'GD' and n < 500) or (number[:2] == 'HA' and n >= 500)):
+            return False
+        return n % 97 == int(number[9:11])
+    s = sum(w * int(c) for w, c in zip((8, 7, 6, 5, 4, 3, 2, 10, 1), number)) % 97
+    return s in (0, 42, 55) if int(number[:3]) >= 100 else s == 0
+
+
+def rule_be_vat(number):
+    return int(number) > 0 and (int(number[:-2]) + int(number[-2:])) % 97 == 0
+
+
+HETU_CHECK = '0123456789ABCDEFHJKLMNPRSTUVWXY'
+
+
+def rule_fi_hetu(number):
+    century = 1800 if number[6] == '+' else 1900 if number[6] in '-YXWVU' else 2000
+    if not is_date(century + int(number[4:6]), int(number[2:4]), int(number[0:2])):
+        return False
+    if not 2 <= int(number[7:10]) <= 899:
+        return False
+    return number[10] == HETU_CHECK[int(number[:6] + number[7:10]) % 31]
+
+
+def rule_cl_rut(number):
+    s = sum(int(c) * (4 + (5 - i) % 6) for i, c in enumerate(reversed(number[:-1])))
+    return number[-1] == '0123456789K'[s % 11]
+
+
+def rule_co_nit(number):
+    weights = (3, 7, 13, 17, 19, 23, 29, 37, 41, 43, 47, 53, 59, 67, 71)
+    s = sum(w * int(c) for w, c in zip(weights, reversed(number[:-1]))) % 11
+    return number[-1] == '01987654321'[s]
+
+
+def rule_za_idnr_date(number):
+    # Two-digit years: 2000 and 1900 differ only in 00, which stdnum reads as 2000 (a leap year) from 2000 on.
+    return is_date(2000 + int(number[0:2]), int(number[2:4]), int(number[4:6]))
+
+
+def rule_kr_rrn_date(number):
+    century = 1900 if number[6] in '1256' else 2000 if number[6] in '3478' else 1800
+    return is_date(century + int(number[0:2]), int(number[2:4]), int(number[4:6]))
+
+
+def rule_cn_ric_date(number):
+    return int(number[6:10]) > 0 and is_date(int(number[6:10]), int(number[10:12]), int(number[12:14]))
+
+
+CN_COUNTIES = {}
+
+
+def rule_cn_ric_place(number):
+    ranges = CN_COUNTIES.get(number[:6])
+    if ranges is None:
+        return False
+    year = int(number[6:10])
+    return any((lo is None or year >= lo) and (hi is None or year <= hi) for lo, hi in ranges)
+
+
+def load_cn_counties():
+    """Every county code of stdnum's cn/loc table with the years it was assigned (None: open), read through
+    numdb's own lookup so entries of one code merge as stdnum merges them."""
+    db = numdb.get('cn/loc')
+    codes = set()
+    for length, low, high, _, children in db.prefixes:
+        for p in range(int(low), int(high) + 1):
+            for clength, clow, chigh, _, _ in children:
+                for c in range(int(clow), int(chigh) + 1):
+                    codes.add('%0*d%0*d' % (length, p, clength, c))
+    for code in sorted(codes):
+        info = {k: v for _, props in db.info(code) for k, v in props.items()}
+        if 'county' not in info:
+            continue
+        ranges = []
+        for name in info['county'].split(','):
+            m = re.match(r'\[(\d*)-(\d*)\]', name)
+            if m:
+                ranges.append((int(m.group(1)) if m.group(1) else None, int(m.group(2)) if m.group(2) else None))
+            else:
+                ranges.append((None, None))
+        CN_COUNTIES[code] = ranges
+
+
+NAMED.update({
+    'fr.nir.check': rule_fr_nir,
+    'fr.siret.check': rule_fr_siret,
+    'fr.tva.check': rule_fr_tva,
+    'es.nif.check': rule_es_nif,
+    'it.iva.province': rule_it_iva_province,
+    'it.codicefiscale.check': rule_it_codicefiscale,
+    'luhn36': rule_luhn36,
+    'gb.vat.check': rule_gb_vat,
+    'be.vat.check': rule_be_vat,
+    'fi.hetu.check': rule_fi_hetu,
+    'cl.rut.check': rule_cl_rut,
+    'co.nit.check': rule_co_nit,
+    'za.idnr.date': rule_za_idnr_date,
+    'kr.rrn.date': rule_kr_rrn_date,
+    'cn.ric.date': rule_cn_ric_date,
+    'cn.ric.place': rule_cn_ric_place,
+})
+
+CF_D = '0123456789LMNPQRSTUV'
+NIF_LAST = ''.join(sorted(set(DNI_LETTERS + DIGITS + 'JABCDEFGHI')))
+
+FORMATS.update({
+    'cn.ric': dict(alphabet={18: ['d'] * 17 + [DIGITS + 'X']}, checks=[
+        fam('mod11_2'),
+        fam('named', name='cn.ric.date', problem='not a valid birth date'),
+        fam('named', name='cn.ric.place', problem='no county had this code in the year of birth')]),
+    'fr.nir': dict(alphabet={15: ['d'] * 5 + ['d', DIGITS + 'AB'] + ['d'] * 8}, checks=[
+        fam('named', name='fr.nir.check', problem='check digits do not match')]),
+    'fr.siret': dict(alphabet={14: digits(14)}, checks=[
+        fam('luhn', span=(0, 9)),
+        fam('named', name='fr.siret.check', problem='check digit does not match')]),
+    'fr.tva': dict(alphabet={11: [FR_TVA_ALPHABET] * 2 + ['d'] * 9}, checks=[
+        fam('named', name='fr.tva.check', problem='check digits do not match')]),
+    'es.nif': dict(alphabet={9: [DIGITS + 'KLMXYZ' + CIF_FIRST] + ['d'] * 7 + [NIF_LAST]}, checks=[
+        fam('named', name='es.nif.check', problem='check character does not match')]),
+    'it.iva': dict(alphabet={11: digits(11)}, checks=[
+        fam('notZero', span=(0, 7)),
+        fam('named', name='it.iva.province', problem='not a province code'),
+        fam('luhn')]),
+    'it.codicefiscale': dict(alphabet={11: digits(11), 16: ['L'] * 6 + [CF_D] * 2 + [CF_MONTHS] + [CF_D] * 2 + ['L'] + [CF_D] * 3 + ['L']}, checks=[
+        fam('named', name='it.codicefiscale.check', problem='check character or birth date does not match')]),
+    'in.gstin': dict(alphabet={15: ['d', 'd', 'L', 'L', 'L', 'ABCFGHJKLPT', 'L'] + ['d'] * 4 + ['L', DIGITS[1:] + UPPER, 'Z', 'c']}, checks=[
+        fam('in', span=(0, 2), values=['%02d' % n for n in range(1, 38)], label='state code'),
+        fam('notIn', span=(7, 11), values=['0000'], label='serial number'),
+        fam('named', name='luhn36', problem='check character does not match')]),
+    'gb.vat': dict(alphabet={5: ['GH', 'DA', 'd', 'd', 'd'], 9: digits(9), 11: ['GH', 'DA', '8', '8', '8', '8'] + ['d'] * 5,
+                             12: digits(12)}, checks=[
+        fam('named', name='gb.vat.check', problem='check digits do not match')]),
+    'be.vat': dict(alphabet={10: ['01'] + ['d'] * 9}, checks=[
+        fam('named', name='be.vat.check', problem='check digits do not match')]),
+    'fi.hetu': dict(alphabet={11: ['0123', 'd', '01', 'd', 'd', 'd', '-+ABCDEFYXWVU', 'd', 'd', 'd', HETU_CHECK]}, checks=[
+        fam('named', name='fi.hetu.check', problem='birth date, individual number or check character does not match')]),
+    'ca.bn': dict(alphabet={9: digits(9), 15: ['d'] * 9 + ['R', 'CMPT'] + ['d'] * 4}, checks=[fam('luhn', span=(0, 9))]),
+    'ar.cuit': dict(alphabet={11: ['2345'] + ['d'] * 10}, checks=[
+        fam('in', span=(0, 2), values=['20', '23', '24', '27', '30', '33', '34', '50', '51', '55'], label='type'),
+        W(at=10, weights=[5, 4, 3, 2, 7, 6, 5, 4, 3, 2], mod=11, table=''.join('012345678990'[11 - r] for r in range(11)))]),
+    'cl.rut': dict(alphabet={8: ['d'] * 7 + [DIGITS + 'K'], 9: ['d'] * 8 + [DIGITS + 'K']}, checks=[
+        fam('named', name='cl.rut.check', problem='check digit does not match')]),
+    'co.nit': dict(alphabet={n: digits(n) for n in range(8, 17)}, checks=[
+        fam('named', name='co.nit.check', problem='check digit does not match')]),
+    'za.idnr': dict(alphabet={13: ['d'] * 10 + ['01', 'd', 'd']}, checks=[
+        fam('named', name='za.idnr.date', problem='not a valid birth date'),
+        fam('luhn')]),
+    'kr.rrn': dict(alphabet={13: digits(13)}, checks=[
+        fam('named', name='kr.rrn.date', problem='not a valid birth date'),
+        fam('notIn', span=(7, 9), values=['97', '98', '99'], label='place of birth'),
+        W(at=12, weights=[2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5], mod=11, table=''.join(str((11 - r) % 10) for r in range(11)))]),
+    'jp.cn': dict(alphabet={13: digits(13)}, checks=[
+        W(at=0, start=1, weights=[2, 1] * 6, mod=9, table='987654321')]),
+})
+
+CHECK_POSITIONS.update({
+    'fr.nir': lambda n: [n - 2, n - 1], 'fr.siret': lambda n: [8, n - 1], 'fr.tva': lambda n: [0, 1],
+    'be.vat': lambda n: [n - 2, n - 1], 'jp.cn': lambda n: [0], 'gb.vat': lambda n: [n - 2, n - 1] if n in (9, 11) else [n - 1],
+    'it.codicefiscale': lambda n: [n - 1],
+})
+# Made valid in a part before the search of the check characters (the SIREN inside a TVA).
+PREPARE.update({
+    'fr.tva': lambda chars: chars if not ''.join(chars[2:10]).isdigit() else
+    chars[:10] + [next(d for d in DIGITS if luhn_ok(''.join(chars[2:10]) + d))],
+})
+
+
+def rule_nl_btw(number):
+    bsn = sum(w * int(c) for w, c in zip((9, 8, 7, 6, 5, 4, 3, 2, -1), number[:9])) % 11 == 0
+    return bsn or mod97_ok('NL' + number)
+
+
+def rule_isin(number):
+    return luhn_ok(''.join(str(ALNUM.index(c)) for c in number))
+
+
+def rule_iso6346(number):
+    alphabet = '0123456789A BCDEFGHIJK LMNOPQRSTU VWXYZ'
+    return number[10] == str(sum(alphabet.index(c) * 2 ** i for i, c in enumerate(number[:10])) % 11 % 10)
+
+
+def rule_isbn(number):
+    if len(number) == 10:
+        check = sum((i + 1) * int(c) for i, c in enumerate(number[:9])) % 11
+        return number[9] == ('X' if check == 10 else str(check))
+    return ean_ok(number)
+
+
+def rule_ismn(number):
+    return ean_ok('9790' + number[1:] if len(number) == 10 else number)
+
+
+CURP_ALPHABET = '0123456789ABCDEFGHIJKLMN&OPQRSTUVWXYZ'
+
+
+def rule_mx_curp_date(number):
+    return is_date((1900 if number[16].isdigit() else 2000) + int(number[4:6]), int(number[6:8]), int(number[8:10]))
+
+
+def rule_mx_curp_check(number):
+    check = sum(CURP_ALPHABET.index(c) * (18 - i) for i, c in enumerate(number[:17]))
+    return number[17] == str((10 - check % 10) % 10)
+
+
+NAMED.update({
+    'nl.btw.check': rule_nl_btw,
+    'isin.check': rule_isin,
+    'iso6346.check': rule_iso6346,
+    'isbn.check': rule_isbn,
+    'ismn.check': rule_ismn,
+    'mx.curp.date': rule_mx_curp_date,
+    'mx.curp.check': rule_mx_curp_check,
+})
+
+
+def module_set(module_name, attribute):
+    """A table of codes a stdnum module holds (country codes, state codes), sorted."""
+    return sorted(getattr(importlib.import_module('stdnum.' + module_name), attribute))
+
+
+FORMATS.update({
+    'nl.btw': dict(alphabet={12: ['d'] * 9 + ['B', 'd', 'd']}, checks=[
+        fam('notZero', span=(0, 9)), fam('notZero', span=(10, 12)),
+        fam('named', name='nl.btw.check', problem='check digit does not match')]),
+    'isin': dict(alphabet={12: ['L', 'L'] + ['c'] * 9 + ['d']}, checks=[
+        fam('in', span=(0, 2), values=module_set('isin', '_country_codes'), label='country code'),
+        fam('named', name='isin.check', problem='check digit does not match')]),
+    'bic': dict(alphabet={8: ['L'] * 6 + ['c'] * 2, 11: ['L'] * 6 + ['c'] * 5}, checks=[
+        fam('in', span=(4, 6), values=module_set('bic', '_country_codes'), label='country code')]),
+    'iso6346': dict(alphabet={11: ['c'] * 3 + ['UJZR'] + ['d'] * 7}, checks=[
+        fam('named', name='iso6346.check', problem='check digit does not match')]),
+    'grid': dict(alphabet={18: 'c' * 18}, checks=[fam('mod37_36')]),
+    'isbn': dict(alphabet={10: ['d'] * 9 + [DIGITS + 'X'], 13: ['9', '7', '89'] + ['d'] * 10}, display='compact', checks=[
+        fam('named', name='isbn.check', problem='check digit does not match')]),
+    'ismn': dict(alphabet={10: ['M'] + ['d'] * 9, 13: ['9', '7', '9', '0'] + ['d'] * 9}, display='compact', checks=[
+        fam('named', name='ismn.check', problem='check digit does not match')]),
+    'mx.curp': dict(alphabet={18: ['L'] * 4 + ['d'] * 6 + ['HM'] + ['L'] * 5 + ['c', 'd']}, checks=[
+        fam('notIn', span=(0, 4), values=module_set('mx.curp', '_name_blacklist'), label='name code'),
+        fam('named', name='mx.curp.date', problem='not a valid birth date'),
+        fam('in', span=(11, 13), values=module_set('mx.curp', '_valid_states'), label='state code'),
+        fam('named', name='mx.curp.check', problem='check digit does not match')]),
+})
+CHECK_POSITIONS.update({'isbn': lambda n: [n - 1], 'grid': lambda n: [n - 1]})
+
 
 def positions(alphabet):
     """The allowed characters of each position of an alphabet string."""
@@ -411,34 +747,50 @@ def docstring_examples(module):
     return found
 
 
+def stdnum_valid(module, number):
+    """stdnum's is_valid of a compact form; an exception other than its validation errors (cn.ric's lookup of a
+    province code with no county raises KeyError) counts as invalid. A text stdnum's compact() changes (a country
+    prefix it strips: `GB888828009` is the 9-digit `888828009`) is not what is typed into a preset's slots."""
+    try:
+        if module.compact(number) != number:
+            return False
+        return module.is_valid(number)
+    except KeyError:
+        return False
+
+
 def in_alphabet(number, alphabet):
     return len(number) == len(alphabet) and all(c in a for c, a in zip(number, alphabet))
 
 
 def check_positions(module_name, length):
     """Where the check characters stand, to be searched when making numbers valid."""
+    if module_name in CHECK_POSITIONS:
+        return CHECK_POSITIONS[module_name](length)
     p = {'gb.utr': [0], 'au.abn': [0, 1], 'de.idnr': [10], 'gb.nhs': [9], 'nl.bsn': [8], 'pl.nip': [9],
          'au.tfn': [length - 1]}
     return p.get(module_name, [length - 1] if module_name not in ('br.cpf', 'br.cnpj', 'ch.ssn', 'lei')
                  else [length - 2, length - 1])
 
 
-def search_valid(module, name, number, alphabets, rng):
+def search_valid(module, name, number, alphabets, rng, prepare=True):
     """Changes the check characters of `number` until stdnum accepts it, or None."""
     where = check_positions(name, len(number))
+    if prepare and name in PREPARE:
+        number = ''.join(PREPARE[name](list(number)))
     options = [sorted(alphabets[i]) for i in where]
     chars = list(number)
     if len(where) == 1:
         for a in options[0]:
             chars[where[0]] = a
-            if module.is_valid(''.join(chars)):
+            if stdnum_valid(module, ''.join(chars)):
                 return ''.join(chars)
         return None
     for a in options[0]:
         for b in options[1]:
             chars[where[0]] = a
             chars[where[1]] = b
-            if module.is_valid(''.join(chars)):
+            if stdnum_valid(module, ''.join(chars)):
                 return ''.join(chars)
     return None
 
@@ -451,7 +803,7 @@ def make_numbers(module, name, rng, want=40):
             c = module.compact(e)
         except Exception:
             continue
-        if module.is_valid(c) and c not in examples:
+        if stdnum_valid(module, c) and c not in examples:
             examples.append(c)
     valid = {length: [] for length in facts['alphabet']}
     for e in examples:
@@ -481,7 +833,7 @@ def make_numbers(module, name, rng, want=40):
 
 def layout_of(module, number):
     """The display of `number` as a notation: '[000].[000]-[00]' style with slot letters by position."""
-    shown = module.format(number) if hasattr(module, 'format') else number
+    shown = displayed(module, number)
     out = []
     i = 0
     for ch in shown:
@@ -493,6 +845,15 @@ def layout_of(module, number):
     if i != len(number):
         return None
     return out
+
+
+def displayed(module, number):
+    """What the preset shows for a compact number: stdnum's format(), or the compact form where it has none or
+    where the facts say `display='compact'` (its hyphenation reads range tables no per-length layout holds)."""
+    name = preset_name(module.__name__)
+    if not hasattr(module, 'format') or FORMATS.get(name, {}).get('display') == 'compact':
+        return number
+    return module.format(number)
 
 
 def first_line(module):
@@ -522,7 +883,7 @@ def verify(module, name, valid):
                     chars[i], chars[i + 1] = chars[i + 1], chars[i]
                 changed = ''.join(chars)
                 ours = model_valid(name, changed)
-                theirs = module.is_valid(changed)
+                theirs = stdnum_valid(module, changed)
                 checked += 1
                 if ours != theirs:
                     sys.exit(f'{name}: {changed}: stdnum says {theirs}, our facts say {ours}')
@@ -536,9 +897,9 @@ def verify(module, name, valid):
                     chars = list(number)
                     chars[i] = c
                     if i in check_positions(name, length):
-                        made = ''.join(chars) if module.is_valid(''.join(chars)) else None
+                        made = ''.join(chars) if stdnum_valid(module, ''.join(chars)) else None
                     else:
-                        made = search_valid(module, name, ''.join(chars), alphabets_with(alphabets, i, c), rng)
+                        made = search_valid(module, name, ''.join(chars), alphabets_with(alphabets, i, c), rng, prepare=False)
                     if made:
                         sys.exit(f'{name}: stdnum accepts {made}, which has {c!r} at {i}, outside our alphabet')
     return checked, invalid
@@ -613,15 +974,19 @@ def swift_check(check):
     raise ValueError(family)
 
 
-def notation_of(layout, alphabets, definitions):
-    """Bracket notation: single-character positions become `{c}` literals of the value, the rest slots."""
+def notation_of(layout, alphabets, definitions, lead_literals=True):
+    """Bracket notation: single-character positions become `{c}` literals of the value, the rest slots.
+    Without `lead_literals`, those before the first slot are one-character slots: in a `oneOf` of several
+    lengths, a literal shown by itself at the start would take the place of the keys of another length
+    (`978` of a 13-digit ISBN against a 10-digit one that starts with 9)."""
     out = ''
     slots = iter(alphabets)
     in_slot = False
+    seen_slot = False
     for item in layout:
         if item is None:
             allowed = next(slots)
-            if len(allowed) == 1:
+            if len(allowed) == 1 and (lead_literals or seen_slot):
                 if in_slot:
                     out += ']'
                     in_slot = False
@@ -630,6 +995,7 @@ def notation_of(layout, alphabets, definitions):
             if not in_slot:
                 out += '['
                 in_slot = True
+            seen_slot = True
             out += slot_char(allowed, definitions)
         else:
             if in_slot:
@@ -683,14 +1049,16 @@ def main():
     ap.add_argument('--out', required=True)
     ap.add_argument('--vectors')
     ap.add_argument('--conformance')
+    ap.add_argument('--only', help='comma-separated formats to verify, writing nothing')
     args = ap.parse_args()
     rng = random.Random(1)
     FORMATS['us.ein']['checks'] = ein_checks()
+    load_cn_counties()
     entries = []
     vectors = []
     conformance = []
     report = []
-    for name in FORMATS:
+    for name in (args.only.split(',') if args.only else FORMATS):
         module = importlib.import_module('stdnum.' + '.'.join(
             p + '_' if p in ('in', 'is', 'do') else p for p in name.split('.')))
         documented, valid = make_numbers(module, name, rng)
@@ -703,11 +1071,11 @@ def main():
             layouts = {json.dumps(layout_of(module, n)) for n in valid[length]}
             if len(layouts) != 1 or None in [json.loads(x) for x in layouts]:
                 sys.exit(f'{name}: format() of length {length} does not follow one layout: {sorted(layouts)[:3]}')
-            notations.append(notation_of(json.loads(layouts.pop()), alphabets, definitions))
+            notations.append(notation_of(json.loads(layouts.pop()), alphabets, definitions, lead_literals=len(valid) == 1))
         cc = name.split('.')[0] if '.' in name else ''
         country = COUNTRIES.get(cc, 'International')
         example = (documented or valid[sorted(valid)[0]])[0]
-        shown = module.format(example) if hasattr(module, 'format') else example
+        shown = displayed(module, example)
         entries.append(dict(name=name, country=country, title=first_line(module), example=shown,
                             notations=notations, definitions=definitions, upper=upper,
                             checks=[swift_check(c) for c in FORMATS[name]['checks']]))
@@ -721,6 +1089,9 @@ def main():
         for i, n in enumerate(invalid[:8]):
             case = vector(name, module, n, False)
             (vectors if i == 0 else conformance).append(case)
+    if args.only:
+        print('\n'.join(report), file=sys.stderr)
+        return
     write_swift(args.out, entries)
     if args.vectors:
         write_vectors(args.vectors, vectors, 'identifier presets (python-stdnum): one valid and one invalid number '
@@ -732,9 +1103,9 @@ def main():
 
 
 def vector(name, module, number, valid):
-    text = module.format(number) if hasattr(module, 'format') else number
+    text = displayed(module, number)
     expect = {'text': text, 'caret': len(text.encode('utf-16-le')) // 2, 'value': number, 'complete': True,
-              'valid': module.is_valid(number)}
+              'valid': stdnum_valid(module, number)}
     assert expect['valid'] == valid
     return {'name': f'{name} {number} {"valid" if valid else "invalid"}', 'mask': {'preset': name},
             'steps': [{'keys': number, 'expect': expect}]}
@@ -774,9 +1145,23 @@ def write_swift(path, entries):
     for cc, bban in iban_layouts():
         lines.append(f'        "{cc}": "{bban}",')
     lines.append('    ]')
+    lines.append('')
+    lines.append('    /// The county codes of cn.ric, space-separated, each with `:from-to|from-to` when it stood only for some')
+    lines.append('    /// years (an end left out is open).')
+    lines.append('    static let chineseCounties = ' + swift_string(chinese_counties()))
     lines.append('}')
     with open(path, 'w') as f:
         f.write('\n'.join(lines) + '\n')
+
+
+def chinese_counties():
+    out = []
+    for code, ranges in sorted(CN_COUNTIES.items()):
+        if (None, None) in ranges:
+            out.append(code)
+        else:
+            out.append(code + ':' + '|'.join(f"{lo or ''}-{hi or ''}" for lo, hi in ranges))
+    return ' '.join(out)
 
 
 def iban_layouts():

@@ -18,6 +18,9 @@ public enum IdentifierCatalog {
     /// `Brazil: CPF (...)`, for `maskd presets` and hovers.
     public static func summary(_ name: String) -> String? { byName[name]?.summary }
 
+    /// How many letters and digits a whole number of the identifier holds (`IdentifierFormat.letterAndDigitCounts`).
+    public static func letterAndDigitCounts(_ name: String) -> ClosedRange<Int>? { byName[name]?.letterAndDigitCounts }
+
     /// A valid number as stdnum shows it.
     public static func example(_ name: String) -> String? { byName[name]?.example }
 

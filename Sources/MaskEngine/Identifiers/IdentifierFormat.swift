@@ -38,6 +38,42 @@ struct IdentifierFormat: Sendable {
         return nil
     }
 
+    /// How many letters and digits a whole number holds, fewest to most: its lengths, less the places
+    /// whose class also takes other characters (the century sign of a Finnish HETU). A selection with
+    /// another count of letters and digits is never this identifier, whole.
+    public var letterAndDigitCounts: ClosedRange<Int> {
+        var fewest = Int.max, most = 0
+        for notation in notations {
+            var length = 0, other = 0
+            var inSlot = false, inLiteral = false, escaped = false
+            for c in notation {
+                if escaped { escaped = false; if inSlot || inLiteral { length += 1 }; continue }
+                switch c {
+                case "\\": escaped = true
+                case "[": inSlot = true
+                case "]": inSlot = false
+                case "{": inLiteral = true
+                case "}": inLiteral = false
+                default:
+                    guard inSlot || inLiteral else { continue }
+                    length += 1
+                    if inLiteral ? !(c.isASCII && (c.isLetter || c.isNumber)) : mayHoldOther(c) { other += 1 }
+                }
+            }
+            fewest = min(fewest, length - other)
+            most = max(most, length)
+        }
+        return fewest...max(fewest, most)
+    }
+
+    /// Whether slot character `c` may take a character that is neither a letter nor a digit.
+    private func mayHoldOther(_ c: Character) -> Bool {
+        guard let regex = definitions[c] else { return false }
+        // A class like `[+\-A-FU-Y]`: an escaped character or one that is not a letter, digit or range dash.
+        let inner = regex.dropFirst().dropLast()
+        return inner.contains("\\") || inner.contains { !($0.isASCII && ($0.isLetter || $0.isNumber)) && $0 != "-" }
+    }
+
     /// `Brazil: CPF (Cadastro de Pessoas Físicas, Brazilian national identifier)`.
     var summary: String {
         country == "International" ? title : "\(country): \(title)"

@@ -13,7 +13,7 @@ enum IdentifierRules {
         case "ean.check": return eanCheck(chars)
         case "au.tfn.check": return australianTFN(chars)
         case "imei.check": return chars.count != 15 || CheckDigits.luhn(chars[...])
-        default: return nil
+        default: return countryRule(name, chars)
         }
     }
 

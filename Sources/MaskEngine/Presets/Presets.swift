@@ -20,7 +20,7 @@ public enum Presets {
         "phone.us": "US phone number: +1 (555) 123-4567",
         "card": "payment card; brand by prefix, grouping and length by brand, Luhn check",
         "bankcard.cn": "Chinese bank card, 16 to 19 digits in fours, Luhn check",
-        "id.cn": "Chinese resident ID, 18 characters shown 6-8-4, GB 11643 check character",
+        "id.cn": "Chinese resident ID (cn.ric) shown 6-8-4, GB 11643 check character, province and birth date from 1900",
         "iban": "IBAN, upper case in fours, length by country, ISO 13616 mod-97 check",
         "date": "date YYYY-MM-DD (order ymd, dmy or mdy; min, max); months and days that cannot be, or outside min to max, are refused as typed",
         "time": "time HH:MM, 00:00 to 23:59 (options seconds, clock 12: 10:30 PM); other hours and minutes are refused as typed",

@@ -21,9 +21,10 @@ extension Server {
     /// The commands `workspace/executeCommand` carries out (`executeCommandProvider.commands`).
     static let commands = [OpenFieldCommand.name, CloseFieldCommand.name]
 
-    /// Every preset compiled once, in the order of `Presets.names`.
-    static let presetMasks: [(name: String, mask: Mask)] = Presets.names.compactMap { name in
-        (try? Mask.compile(MaskSpec(.preset(name)))).map { (name, $0) }
+    /// Every preset compiled once, in the order of `Presets.names`, with the counts of letters and digits an
+    /// identifier's whole number holds (nil for the other presets).
+    static let presetMasks: [(name: String, mask: Mask, identifierCounts: ClosedRange<Int>?)] = Presets.names.compactMap { name in
+        (try? Mask.compile(MaskSpec(.preset(name)))).map { (name, $0, IdentifierCatalog.letterAndDigitCounts(name)) }
     }
 
     /// The code actions for a range of `uri`.
@@ -129,6 +130,9 @@ extension Server {
         // `phone` takes any digits as an international number: it is offered for one written with its `+`.
         let international = text.first == "+" || text.first == "\u{FF0B}"
         for (order, preset) in presetMasks.enumerated() where preset.name != "phone" || international {
+            // An identifier fits only a selection it takes whole: one of another length is not tried (hundreds
+            // of them would each read the text).
+            if let counts = preset.identifierCounts, !counts.contains(wanted) { continue }
             let result = preset.mask.format(text)
             // Zeros a preset pads in by itself (`40301-` read as a date's `4030-01-`) are not the person's: a
             // preset keeps at most the text's own letters and digits.
@@ -138,8 +142,7 @@ extension Server {
             guard kept * 2 >= wanted, !drops else { continue }
             // An identifier is offered only when it takes the selection whole and it checks: complete, valid, keeping
             // every letter and digit (any 20 letters and digits are a LEI's shape; few are one).
-            let identifier = IdentifierCatalog.summary(preset.name) != nil
-            if identifier, !result.valid || kept != wanted { continue }
+            if preset.identifierCounts != nil, !result.valid || kept != wanted { continue }
             fits.append((PresetFit(name: preset.name, result: result, kept: kept,
                                    dropped: result.rejected.count + result.overflow.count), order))
         }
