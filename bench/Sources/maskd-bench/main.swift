@@ -102,7 +102,7 @@ struct Counts {
     var pasteLength: Int, pasteReps: Int
     /// Row 9: keystrokes per long-line session, the long line's length and the fields sharing a line.
     var lineKeystrokes: Int, lineLength: Int, lineFields: Int
-    /// Row 10: the fields opened and echoed, smaller then ten times larger, and the runs of each.
+    /// Row 11: the fields opened and echoed, smaller then ten times larger, and the runs of each.
     var echoFields: (Int, Int), echoRuns: Int
     /// The longest any single read from a server may wait, in seconds.
     var timeout: Double
@@ -647,13 +647,13 @@ section("paste", number: "8") {
     }.joined(separator: ", ") + ".")
 }
 
-// MARK: 10. The echo of many opened fields
+// MARK: 11. The echo of many opened fields
 
-section("echo", number: "10") {
+section("echo", number: "11") {
     let small = try EchoBench.run(maskd: maskd, fields: counts.echoFields.0, runs: counts.echoRuns, timeout: counts.timeout)
     let large = try EchoBench.run(maskd: maskd, fields: counts.echoFields.1, runs: counts.echoRuns, timeout: counts.timeout)
     for outcome in [small, large] {
-        report.add(Row(number: "10", name: "daemon: maskd/openFields of \(DaemonBench.formatCount(outcome.fields)) card fields",
+        report.add(Row(number: "11", name: "daemon: maskd/openFields of \(DaemonBench.formatCount(outcome.fields)) card fields",
                        median: formatDuration(outcome.open.median), p99: "—", baseline: "—", ratio: "—", target: "—",
                        result: "—"))
     }
@@ -663,7 +663,7 @@ section("echo", number: "10") {
         let perEdit = (b / Double(large.edits)) / (a / Double(small.edits))
         for (outcome, median) in [(small, a), (large, b)] {
             let isLarge = outcome.fields == large.fields
-            report.add(Row(number: "10", name: "daemon: one didChange echoing \(DaemonBench.formatCount(outcome.edits)) "
+            report.add(Row(number: "11", name: "daemon: one didChange echoing \(DaemonBench.formatCount(outcome.edits)) "
                             + "edits of \(DaemonBench.formatCount(outcome.fields)) fields, \(shape.rawValue)",
                            median: formatDuration(median), p99: "—",
                            baseline: isLarge ? "\(DaemonBench.formatCount(small.fields)) fields " + formatDuration(a) : "—",
