@@ -35,9 +35,11 @@ let package = Package(
         // Benchmarks: `swift run -c release maskd-bench` (see BENCHMARKS.md); not part of the daemon.
         .executableTarget(name: "maskd-bench", dependencies: ["MaskEngine", "JSON"], path: "bench/Sources/maskd-bench"),
 
-        .testTarget(name: "MaskEngineTests", dependencies: ["MaskEngine"]),
-        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        // What the tests share (the seeded generator; reliability/soak compiles the same file).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "MaskEngineTests", dependencies: ["MaskEngine", "TestSupport"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON"]),
-        .testTarget(name: "MaskServerTests", dependencies: ["MaskServer", "MaskEngine", "JSONRPC", "JSON"]),
+        .testTarget(name: "MaskServerTests", dependencies: ["MaskServer", "MaskEngine", "JSONRPC", "JSON", "TestSupport"]),
     ]
 )

@@ -1,5 +1,6 @@
 import XCTest
 @testable import MaskEngine
+import TestSupport
 
 /// The phone field's kept state (`PhoneField-kept.swift`) gives exactly the stateless results: every
 /// step of libphonenumber's example numbers typed key by key, and random editing sessions that
