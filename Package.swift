@@ -28,7 +28,7 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         // Release builds of the daemon are one static executable (Swift runtime, jansson and the C library linked
         // in, with lld, which has no warnings about the C library's dlopen): editors spawn it often, and without
-        // the dynamic loader and libstdc++'s start-up it answers `initialize` about 1.5 ms sooner (BENCHMARKS.md).
+        // the dynamic loader and libstdc++'s start-up it answers `initialize` sooner (BENCHMARKS.md, row 4).
         .executableTarget(name: "maskd", dependencies: ["MaskServer", "MaskEngine", "JSONRPC", "JSON"],
                           linkerSettings: [.unsafeFlags(["-static-executable", "-use-ld=lld"],
                                                         .when(configuration: .release))]),

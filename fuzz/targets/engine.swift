@@ -402,8 +402,8 @@ func longText(_ source: inout ByteSource) -> String {
   var piece = randomText(&source, upTo: 12)
   if piece.isEmpty { piece = source.pick(keys) }
   let length = 256 << (source.byte() % 8)
-  // Scalars add up exactly when strings join, so the count is kept, not recounted (which was quadratic: a
-  // 32,000-character text of one-scalar pieces took more than the fuzzer's 10 s under load).
+  // Scalars add up exactly when strings join, so the count is kept, not recounted (recounting is quadratic, and
+  // a long text would outlast the fuzzer's 10 s timeout).
   let pieceScalars = piece.unicodeScalars.count
   var text = ""
   var scalars = 0
@@ -454,7 +454,7 @@ func runSession(_ source: inout ByteSource) {
         let dropsSilently: Bool
         if case .phone = session.mask.kind { dropsSilently = true } else { dropsSilently = false }
         // A `regex` cut (opening keeps the longest start the expression can accept) takes the literals the text
-        // showed with the characters it cuts, typed or not (seed 3: `138 0013 8000` under a new expression keeps
+        // showed with the characters it cuts, typed or not (`138 0013 8000` under a new expression keeps
         // `138 0013`), and reports only the entered characters: RELIABILITY.md, "regex cuts".
         let regexCuts = hasRegex(session.spec)
         if !dropsSilently, !regexCuts, reportedAtMost < long.count - r.text.count {

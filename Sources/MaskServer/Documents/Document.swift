@@ -612,7 +612,7 @@ final class Document {
                     undo.append(Undo(firstPiece: window.firstPiece, count: count, removed: removed))
                 }
                 // An echo that empties a line between a `\r` and a `\n` brings them together: one line break for
-                // the editor (S5). Join them as a person's change would; what is still pending was computed on the
+                // the editor. Join them as a person's change would; what is still pending was computed on the
                 // lines as they were, so it is dropped (the editor's next change is then formatted afresh).
                 for line in Set(echo.map(\.line)).sorted(by: >) where joinsLineBreaks(emptied: line) {
                     let joined = joiningLineBreaks(ScalarChange(
