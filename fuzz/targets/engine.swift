@@ -179,14 +179,15 @@ func allPrograms(_ mask: Mask) -> [Program] {
   case .slots(let program): return [program]
   case .oneOf(let programs): return programs
   case .dynamic(let dynamic): return dynamic.all
-  case .number, .phone: return []
+  case .number, .phone, .postal: return []
   }
 }
 
-/// Whether the engine's counts of entered characters apply: not to number or phone masks, whose digits move about.
+/// Whether the engine's counts of entered characters apply: not to number, phone or postal masks, whose characters
+/// and separators move about as the format that fits changes.
 func countsEntered(_ mask: Mask) -> Bool {
   switch mask.kind {
-  case .number, .phone: return false
+  case .number, .phone, .postal: return false
   default: return true
   }
 }
