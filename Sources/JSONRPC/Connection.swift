@@ -85,8 +85,10 @@ public final class Connection {
   /// Set by ``stop()``: ``run(_:)`` reads no more, writes what is queued and returns.
   private var stopRequested = false
   private var lastRequestID: Int64 = 0
-  /// The answer the handler gave with ``respond(to:writingResult:)`` for the request being handled.
-  private var writtenReply: (id: RequestID, writeResult: (JSONObjectWriter) -> Void)?
+  /// Set while the handler runs: a response sent then (``send(_:)-swift.method``) is held as its reply.
+  private var handling = false
+  /// The response sent through ``Outbound`` while the handler ran, to go where a returned one would.
+  private var heldReply: (id: RequestID, answer: Result<any OutgoingBody, ResponseError>)?
 
   /// Creates a connection; nothing is read until ``run(_:)``.
   ///
@@ -209,25 +211,11 @@ public final class Connection {
     send(.notification(method: method, params: params))
   }
 
-  /// Sends a notification whose `params` object `writeParams` writes straight from typed values (`maskd/didFormat`,
-  /// every keystroke's), with no ``JSONValue`` made: the bytes are those of the same params sent as a value.
-  public func sendNotification(_ method: String, writingParams writeParams: (JSONObjectWriter) -> Void) {
-    write { Message.serializeNotification(method, into: &$0, params: writeParams) }
-  }
-
-  /// Answers the request being handled with a result object that `writeResult` writes straight from typed values
-  /// (``JSONObjectWriter``), with no ``JSONValue`` made: the bytes are those of the same result returned as a value.
-  /// Call it from the handler, which then returns nil; the answer goes where a returned one would (in its batch, or
-  /// after ``afterMessages`` for the last message of a read).
-  public func respond(to id: RequestID, writingResult writeResult: @escaping (JSONObjectWriter) -> Void) {
-    writtenReply = (id, writeResult)
-  }
-
   /// Sends a notification whose `params` member `member` is a long array, made and written one element at a time
   /// (`textDocument/publishDiagnostics` of 100,000 fields), so it never exists as values, nor as text, all at once:
   /// the frame's length is measured first (each element made once), then its text is made a piece at a time as the
   /// output takes it. `elements` must give the same elements until the frame is written.
-  public func sendNotification(_ method: String, _ params: JSONValue, member: String, elements: JSONElements) {
+  private func sendNotification(_ method: String, _ params: JSONValue, member: String, elements: JSONElements) {
     var params = params
     if case .object(var object) = params {
       object[member] = nil
@@ -323,12 +311,12 @@ public final class Connection {
         // A notification's handler may end the process (`exit`): what was answered before it goes out first.
         if case .notification = message { writeBatch() }
         let reply = handle(message, at: position, cancels: cancels)
-        let written = takeWrittenReply()
+        let held = takeHeldReply()
         if last { finish() }
         if let reply {
           send(reply)
-        } else if let (id, writeResult) = written {
-          write { Message.serializeResponse(id: id, into: &$0, result: writeResult) }
+        } else if let (id, answer) = held {
+          writeResponse(to: id, answer)
         }
         position += 1
       case .batch(let elements):
@@ -339,11 +327,14 @@ public final class Connection {
           switch element {
           case .message(let message):
             let reply = handle(message, at: position, cancels: cancels)
-            let written = takeWrittenReply()
+            let held = takeHeldReply()
             if let reply {
               replies.append(reply.json)
-            } else if let (id, writeResult) = written {
-              replies.append(Message.response(id: id, result: JSONObjectWriter.value(writeResult)).json)
+            } else if let (id, answer) = held {
+              switch answer {
+              case .success(let result): replies.append(Message.response(id: id, result: result.value).json)
+              case .failure(let error): replies.append(Message.errorResponse(id: id, error: error).json)
+              }
             }
             position += 1
           case .answered(let failure):
@@ -433,14 +424,16 @@ public final class Connection {
     default:
       break
     }
+    handling = true
+    defer { handling = false }
     return handler?(message)
   }
 
-  /// The answer given with ``respond(to:writingResult:)`` while the last message was handled, taken.
-  private func takeWrittenReply() -> (id: RequestID, writeResult: (JSONObjectWriter) -> Void)? {
-    guard let written = writtenReply else { return nil }
-    writtenReply = nil
-    return written
+  /// The response sent while the last message was handled, taken.
+  private func takeHeldReply() -> (id: RequestID, answer: Result<any OutgoingBody, ResponseError>)? {
+    guard let held = heldReply else { return nil }
+    heldReply = nil
+    return held
   }
 
   /// Tells the client about a problem that has no request to answer, and logs it.
@@ -451,10 +444,20 @@ public final class Connection {
 
   // MARK: - Output
 
+  /// Writes a response, its result as the body offers it: members written straight from typed values, or a value.
+  private func writeResponse(to id: RequestID, _ answer: Result<any OutgoingBody, ResponseError>) {
+    switch answer {
+    case .success(let result) where result.goesAsMembers:
+      write { Message.serializeResponse(id: id, into: &$0, result: result.writeMembers) }
+    case .success(let result):
+      send(.response(id: id, result: result.value))
+    case .failure(let error):
+      send(.errorResponse(id: id, error: error))
+    }
+  }
+
   private var hasPendingOutput: Bool { queuedHead < queued.count }
 
-  /// Whether a frame made as it is written (``sendNotification(_:_:member:elements:)``) is still queued.
-  public var isWritingMadeFrame: Bool { madeFramesQueued > 0 }
 
   /// Frames a message and writes it, or keeps it for the batch being built, or queues what does not fit.
   private func write(_ body: JSONValue) {
@@ -734,4 +737,37 @@ private func writeLineToStandardError(_ text: String) {
       offset += count
     }
   }
+}
+
+extension Connection: Outbound {
+  /// Sends a server's message, written as its body allows: a notification's long list
+  /// (``JSONValue/piecewiseArrayLength`` elements or more) an element at a time as the output takes it, members of
+  /// short lists straight from typed values, else the value. A response sent while the handler runs is its reply: it goes where a returned one would (in its batch,
+  /// or after ``afterMessages`` for the last message of a read).
+  @discardableResult
+  public func send(_ message: OutgoingMessage) -> RequestID? {
+    switch message {
+    case .notification(let method, let params):
+      if let list = params.streamedList {
+        sendNotification(method, params.json, member: list.member, elements: list.elements)
+      } else if params.goesAsMembers {
+        write { Message.serializeNotification(method, into: &$0, params: params.writeMembers) }
+      } else {
+        send(.notification(method: method, params: params.value))
+      }
+      return nil
+    case .request(let method, let params):
+      return sendRequest(method, params.value)
+    case .response(let id, let answer):
+      if handling {
+        heldReply = (id, answer)
+      } else {
+        writeResponse(to: id, answer)
+      }
+      return nil
+    }
+  }
+
+  /// Whether a frame made as it is written (a long list) is still queued.
+  public var isWritingLongList: Bool { madeFramesQueued > 0 }
 }

@@ -177,28 +177,28 @@ public final class Mask: @unchecked Sendable {
         return apply(edit, inserted: Array(edit.text), text: text, reading: &reading)
     }
 
-    /// `apply(edit, to: text)` for a `MaskField`, reading `text` by resuming `kept`, the reading of the text
+    /// `apply(edit, to: text)` for a `MaskField`, reading `text` by resuming `reading`, the reading of the text
     /// of the edit before (on the byte path, for one program at a time: not `oneOf`, number or phone).
-    func apply(_ edit: FieldEdit, to text: String, keeping kept: inout KeptReading?) -> FieldResult {
+    func apply(_ edit: FieldEdit, to text: String, resuming reading: inout IncrementalReading?) -> FieldResult {
         switch kind {
         case .slots, .dynamic:
-            // A right-to-left field reads its text reversed: nothing is kept.
+            // A right-to-left field reads its text reversed: nothing is resumed.
             guard asciiLiterals, rightToLeftNotation == nil else { break }
-            // Through optional chaining, in place: comparing `kept` with nil copied the reading, arrays and all.
-            if !(kept?.take(text) ?? false) { kept = KeptReading(text) }
-            guard let inserted = kept?.units(inserted: edit.text) else { break }
-            return apply(edit, inserted: inserted, text: text, reading: &kept!)
+            // Through optional chaining, in place: comparing `reading` with nil copies the reading, arrays and all.
+            if !(reading?.take(text) ?? false) { reading = IncrementalReading(text) }
+            guard let inserted = reading?.units(inserted: edit.text) else { break }
+            return apply(edit, inserted: inserted, text: text, reading: &reading!)
         case .oneOf, .number, .phone, .postal: break
         }
-        kept = nil
+        reading = nil
         return apply(edit, to: text)
     }
 
-    /// The reading a `MaskField` keeps for `text` (on the byte path, for one program at a time), or nil.
-    func reading(of text: String) -> KeptReading? {
+    /// The reading a `MaskField` resumes for `text` (on the byte path, for one program at a time), or nil.
+    func reading(of text: String) -> IncrementalReading? {
         switch kind {
         case .slots, .dynamic:
-            guard asciiLiterals, rightToLeftNotation == nil, var reading = KeptReading(text), let (program, _) = singleCandidate(for: reading.units)
+            guard asciiLiterals, rightToLeftNotation == nil, var reading = IncrementalReading(text), let (program, _) = singleCandidate(for: reading.units)
             else { return nil }
             reading.read(with: program)
             return reading
@@ -303,7 +303,7 @@ public final class Mask: @unchecked Sendable {
                       overflow: overflow, brand: brand)
     }
 
-    /// - Parameter reading: the text's units and how to read them (a `MaskField` resumes a kept reading).
+    /// - Parameter reading: the text's units and how to read them (a `MaskField` resumes its `IncrementalReading`).
     private func apply<R: FieldReading>(_ edit: FieldEdit, inserted: [R.Unit], text: String, reading: inout R)
         -> FieldResult {
         typealias U = R.Unit
@@ -547,13 +547,13 @@ public final class Mask: @unchecked Sendable {
 }
 
 /// A field's text as `Mask.apply` reads it: its units, read with a program, and the programs a dynamic mask
-/// chooses. `FreshReading` reads the text anew; a `MaskField`'s `KeptReading` resumes its reading of the text
-/// before and keeps what the edit made for the next.
+/// chooses. `FreshReading` reads the text anew; a `MaskField`'s `IncrementalReading` resumes its reading of the
+/// text before and holds what the edit made for the next.
 protocol FieldReading {
     associatedtype Unit: FieldUnit
     /// The field's text.
     var units: [Unit] { get }
-    /// Reads the text with `program` and applies `edit` to the reading (a kept reading lends its spare cells).
+    /// Reads the text with `program` and applies `edit` to the reading (an incremental reading lends its spare cells).
     mutating func edit(_ edit: FieldEdit, inserted: [Unit], with program: Program, replayable: Bool)
         -> Program.EditOutcome<Unit>
     /// What the text read back to, for an edit that changes nothing.

@@ -5,9 +5,8 @@ import MaskEngine
 
 /// The maskd language server, independent of any transport.
 ///
-/// Feed it every incoming message (`handleRequest`, `handleNotification`); it answers requests
-/// and sends notifications (`maskd/didFormat`, `window/logMessage`) through `notify`. It does no
-/// I/O itself. `Dispatcher.swift` routes messages; the features live in `Features/`.
+/// Feed it every incoming message (`handle(_:)`); it sends its answers, notifications (`maskd/didFormat`,
+/// `window/logMessage`) and requests as typed messages through its ``Outbound`` channel. It does no I/O itself. `Dispatcher.swift` routes messages; the features live in `Features/`.
 public final class Server {
     public enum Lifecycle: Hashable, Sendable {
         /// Before `initialize`: requests get `-32002`, notifications but `exit` are dropped.
@@ -26,21 +25,8 @@ public final class Server {
     /// The daemon's version, as `serverInfo.version` and `maskd --version` say it.
     public let version: String
     let log: Logger
-    let notify: (String, JSONValue) -> Void
-    /// Sends a notification whose `params` member (the name given) is a long array made element by element; nil:
-    /// through `notify`, the array made whole.
-    let notifyElements: ((String, JSONValue, String, JSONElements) -> Void)?
-    /// Sends a notification whose params object the given function writes straight from typed values (the
-    /// `maskd/didFormat` of each keystroke); nil: through `notify`, the params made as a value.
-    let notifyWriting: ((String, (JSONObjectWriter) -> Void) -> Void)?
-    /// Answers the request being handled with a result object the given function writes straight from typed
-    /// values (`maskd/apply`'s); nil: the result is returned as a value.
-    let respondWriting: ((RequestID, @escaping (JSONObjectWriter) -> Void) -> Void)?
-    /// Whether the transport is still writing a long list made as it is written (a publication of 100,000
-    /// diagnostics): pushed diagnostics then wait for it, so two such lists are not held at once.
-    public var writingLongList: () -> Bool = { false }
-    /// Sends a request to the client and returns its id; nil when the transport has no way back.
-    let sendRequest: ((String, JSONValue) -> RequestID)?
+    /// The one way out: every message the daemon sends.
+    let outbound: any Outbound
     var documents: [String: Document] = [:]
     /// What the client said it can do in `initialize`, and how it wants edits delivered.
     var client = ClientOptions()
@@ -85,38 +71,28 @@ public final class Server {
     var rulesWatcherRequested = false
 
     /// - Parameters:
-    ///   - notify: sends a notification (method, params) to the client.
-    ///   - notifyElements: sends a notification whose params member is a long array made as it is written (the
-    ///     100,000 diagnostics of a document); without it, `notify` gets the array made whole.
-    ///   - notifyWriting: sends a notification whose params a function writes (``JSONObjectWriter``), with the
-    ///     bytes `notify` would send for the same params; without it, `notify` gets them as a value.
-    ///   - respondWriting: answers the request being handled (its id) with a result object a function writes, with
-    ///     the bytes of the same result returned as a value; `handle(_:)` then returns nil for it.
-    ///   - request: sends a request (method, params) to the client and returns its id; its response must
-    ///     come back through `handle(_:)`. Without it, the daemon cannot send `workspace/applyEdit`.
+    ///   - outbound: takes every message the daemon sends; responses to the daemon's requests must come back
+    ///     through `handle(_:)`.
     ///   - clock: monotonic milliseconds (tests pass their own, to run the diagnostics' delay without waiting).
     ///   - readFile: reads a file by path, for the workspace's `.maskd.json` (without it, only the client's rules
     ///     apply).
-    public init(version: String, log: Logger = .silent, notify: @escaping (String, JSONValue) -> Void,
-                notifyElements: ((String, JSONValue, String, JSONElements) -> Void)? = nil,
-                notifyWriting: ((String, (JSONObjectWriter) -> Void) -> Void)? = nil,
-                respondWriting: ((RequestID, @escaping (JSONObjectWriter) -> Void) -> Void)? = nil,
-                request: ((String, JSONValue) -> RequestID)? = nil,
+    public init(version: String, log: Logger = .silent, outbound: any Outbound,
                 clock: @escaping () -> UInt64 = monotonicMilliseconds,
                 readFile: ((String) -> [UInt8]?)? = nil) {
         self.readFile = readFile
         self.version = version
         self.log = log
-        self.notify = notify
-        self.notifyElements = notifyElements
-        self.notifyWriting = notifyWriting
-        self.respondWriting = respondWriting
-        self.sendRequest = request
+        self.outbound = outbound
         self.clock = clock
     }
 
     /// The process exit code when the input ends without an `exit`: 0 after `shutdown`, else 1.
     public var exitCodeAtEndOfInput: Int32 { lifecycle == .shutDown ? 0 : 1 }
+
+    /// Sends a notification to the client.
+    func notify(_ method: String, _ params: any OutgoingBody) {
+        outbound.send(.notification(method, params))
+    }
 
     /// Logs `message` and tells the client through `window/logMessage`.
     func report(_ level: Logger.Level, _ message: String) {

@@ -44,6 +44,9 @@ protocol LineSink {
     /// Writes everything handed over so far (before the reader waits for input, and at the end).
     /// - Returns: false when standard output failed.
     mutating func flush() -> Bool
+    /// Bytes formatted and not yet written: the reader writes them once they pass `longestLine`, input waiting
+    /// or not, so memory stays bounded when the input is a file.
+    var unwritten: Int { get }
     /// Lines reported so far.
     var failed: Int { get }
 }
@@ -111,7 +114,7 @@ private func readLines<Sink: LineSink>(into sink: inout Sink, summary: Bool) -> 
             start = 0
         }
         // What is formatted is written before waiting for more, so a slow input still streams.
-        if !inputIsWaiting() { flush() }
+        if sink.unwritten >= longestLine || !inputIsWaiting() { flush() }
         progress.update(lines: lineNumber)
         let count = read(0, base + end, buffer.count - end)
         if count > 0 {
@@ -342,6 +345,7 @@ struct OutputBuffer {
     }
 
     var isEmpty: Bool { bytes.isEmpty }
+    var count: Int { bytes.count }
 
     mutating func append(_ text: String) {
         var text = text

@@ -25,6 +25,8 @@ struct FormattingHere: LineSink {
         return true
     }
 
+    var unwritten: Int { formatting.out.count + formatting.err.count }
+
     var failed: Int { formatting.failed }
 }
 
@@ -39,6 +41,8 @@ struct FormattingInParallel: LineSink {
     private var here: LineFormatting
     private(set) var failed = 0
     private let limit: Int
+    /// Blocks wait for their turn in `waiting`, at most `limit` of them: nothing more to write early.
+    let unwritten = 0
 
     init(formatting: LineFormatting, jobs: Int) {
         // jansson seeds its hash function on first use; do that once here, before any worker uses it.

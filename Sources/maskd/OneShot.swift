@@ -7,13 +7,25 @@ import MaskServer
 /// Runs one `maskd/apply` through a fresh in-process server, so the commands and the daemon
 /// can never disagree.
 func apply(_ params: JSONObject) throws -> JSONValue {
-    let server = Server(version: maskdVersion) { _, _ in }
+    let server = Server(version: maskdVersion, outbound: NoClient())
     _ = server.handleRequest("initialize", ["capabilities": [:]])
     switch server.handleRequest("maskd/apply", .object(params)) {
     case .success(let result):
         return result
     case .failure(let error):
         throw UsageError(message: error.message.replacing("params.", with: "--"), showUsage: false)
+    }
+}
+
+/// The channel of a server that no client reads: a one-shot command takes its answers as values.
+private final class NoClient: Outbound {
+    private var lastRequestID: Int64 = 0
+    var isWritingLongList: Bool { false }
+
+    func send(_ message: OutgoingMessage) -> RequestID? {
+        guard case .request = message else { return nil }
+        lastRequestID += 1
+        return .int(lastRequestID)
     }
 }
 

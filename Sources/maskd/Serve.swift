@@ -45,21 +45,11 @@ func runServe(_ arguments: [String]) throws -> Int32 {
     defer { logSink.flush() }
     let connection = Connection()
     connection.log = { logger.warn($0) }
-    let server = Server(version: maskdVersion, log: logger,
-                        notify: { method, params in connection.sendNotification(method, params) },
-                        notifyElements: { method, params, member, elements in
-                            connection.sendNotification(method, params, member: member, elements: elements)
-                        },
-                        notifyWriting: { method, writeParams in
-                            connection.sendNotification(method, writingParams: writeParams)
-                        },
-                        respondWriting: { id, writeResult in connection.respond(to: id, writingResult: writeResult) },
-                        request: { method, params in connection.sendRequest(method, params) },
+    let server = Server(version: maskdVersion, log: logger, outbound: connection,
                         // The workspace's `.maskd.json` is read here, so MaskServer stays without I/O of its own.
                         readFile: { path in readRegularFile(path, limit: Server.maxRulesFileBytes) })
-    // Weak: the server already holds the connection (through `notify`); a strong capture would make a cycle.
-    server.writingLongList = { [weak connection] in connection?.isWritingMadeFrame ?? false }
     let editor = EditorWatch()
+    // Weak: the server holds the connection (its outbound channel); a strong capture would make a cycle.
     connection.afterMessages = { [weak server, weak connection] in
         server?.publishChanges()
         if let server, let connection { editor.check(server, connection, logger) }
@@ -83,11 +73,12 @@ func runServe(_ arguments: [String]) throws -> Int32 {
     let debugging = level >= .debug
     connection.run { message in
         let started = debugging ? monotonicNanoseconds() : 0
-        let reply = server.handle(message)
-        if debugging { logger.debug(describeHandling(message, reply, nanoseconds: monotonicNanoseconds() - started)) }
+        // Answers go through the connection, the server's outbound channel.
+        let error = server.handle(message)
+        if debugging { logger.debug(describeHandling(message, error, nanoseconds: monotonicNanoseconds() - started)) }
         // On `exit`, stop reading; `run` still writes every queued frame before it returns.
         if server.exitCode != nil { connection.stop() }
-        return reply
+        return nil
     }
     if let code = server.exitCode {
         logger.info("exit \(code)")
@@ -102,7 +93,7 @@ func runServe(_ arguments: [String]) throws -> Int32 {
 }
 
 /// One line for the debug log: what was handled, how it ended, and how long it took.
-func describeHandling(_ message: Message, _ reply: Message?, nanoseconds: UInt64) -> String {
+func describeHandling(_ message: Message, _ error: ResponseError?, nanoseconds: UInt64) -> String {
     let what: String
     switch message {
     case let .request(id, method, _): what = "request '\(method)' id \(id)"
@@ -111,7 +102,7 @@ func describeHandling(_ message: Message, _ reply: Message?, nanoseconds: UInt64
     case let .errorResponse(id, error): what = "error response id \(id?.description ?? "null") (\(error.code))"
     }
     var outcome = ""
-    if case let .errorResponse(_, error)? = reply { outcome = " -> error \(error.code)" }
+    if let error { outcome = " -> error \(error.code)" }
     let microseconds = nanoseconds / 1000
     let fraction = String(microseconds % 1000)
     let padding = String(repeating: "0", count: 3 - fraction.count)

@@ -317,8 +317,7 @@ final class ConnectionTests: XCTestCase {
       guard case .request(let id, _, let params) = message else { return nil }
       let count = Int(params["count"]?.intValue ?? 0)
       harness.connection.sendNotification("before", ["n": .int(Int64(count))])
-      harness.connection.sendNotification("list", ["uri": "u", "items": [], "version": 3], member: "items",
-                                          elements: JSONElements(count: count, element: item))
+      harness.connection.send(.notification("list", ListBody(elements: JSONElements(count: count, element: item))))
       return .response(id: id, result: .int(Int64(count)))
     }
     let counts = [0, 1, 300, 40_000, 2]
@@ -347,6 +346,40 @@ final class ConnectionTests: XCTestCase {
   /// A client that pipelines requests from one thread while it reads the answers on another, more slowly than
   /// they are made, gets them all in order, and the connection reads its requests as it takes the answers: the
   /// answers made and not yet read stay near a megabyte, not the whole burst's 8 MB.
+  /// A result whose members are written straight from typed values is sent as the same bytes as its value, alone
+  /// and in a batch; an error sent through the channel is the request's reply as well.
+  func testAnswersSentThroughTheChannel_areTheRepliesTheirValuesMake() {
+    let harness = Harness { harness, message in
+      guard case .request(let id, let method, let params) = message else { return nil }
+      let text = params["text"]?.stringValue ?? ""
+      if method == "fail" {
+        harness.connection.send(.response(to: id, .failure(.invalidParams("no \(text)"))))
+      } else {
+        harness.connection.send(.response(to: id, .success(WrittenBody(text: text, number: text.count))))
+      }
+      return nil
+    }
+    let texts = ["", "a", "é\u{0}😀\"\\", String(repeating: "x", count: 5000)]
+    func body(_ id: Int, _ method: String, _ text: String) -> String {
+      let params = JSONValue.object(["text": .string(text)]).serializedString()
+      return #"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)","params":\#(params)}"#
+    }
+    for (index, text) in texts.enumerated() {
+      harness.writeFrames(body(index, "write", text))
+      XCTAssertEqual(harness.readMessage(), .object(["jsonrpc": "2.0", "id": .int(Int64(index)),
+                                                     "result": WrittenBody(text: text, number: text.count).json]))
+    }
+    harness.writeFrames("[" + texts.enumerated().map { body($0 + 10, $0 % 2 == 0 ? "write" : "fail", $1) }
+      .joined(separator: ",") + "]")
+    let expected: [JSONValue] = texts.enumerated().map { index, text in
+      index % 2 == 0
+        ? Message.response(id: .int(Int64(index + 10)), result: WrittenBody(text: text, number: text.count).json).json
+        : Message.errorResponse(id: .int(Int64(index + 10)), error: .invalidParams("no \(text)")).json
+    }
+    XCTAssertEqual(harness.readMessage(), .array(expected))
+    harness.finish()
+  }
+
   func testPipelinedRequests_withAReaderSlowerThanTheAnswers_answersWaitingStayBounded() {
     let lock = NSLock()
     var handled = 0, taken = 0, mostWaiting = 0
@@ -394,5 +427,25 @@ final class ConnectionTests: XCTestCase {
     XCTAssertEqual(samples.count, 2000)
     samples.sort()
     print("round trip through pipes, median: \(Double(samples[samples.count / 2]) / 1000) µs")
+  }
+}
+
+/// Params whose `items` member is a list made as it is written.
+private struct ListBody: OutgoingBody {
+  let elements: JSONElements
+  var json: JSONValue { ["uri": "u", "version": 3] }
+  var longList: (member: String, elements: JSONElements)? { ("items", elements) }
+}
+
+/// A result written member for member straight from typed values.
+private struct WrittenBody: OutgoingBody {
+  let text: String
+  let number: Int
+  var json: JSONValue { ["text": .string(text), "number": .int(Int64(number)), "nested": ["empty": .null]] }
+  var writesMembers: Bool { true }
+  func writeMembers(to object: JSONObjectWriter) {
+    object.set("text", text)
+    object.set("number", number)
+    object.setObject("nested") { $0.setNull("empty") }
   }
 }

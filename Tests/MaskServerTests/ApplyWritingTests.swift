@@ -6,43 +6,35 @@ import XCTest
 
 final class ApplyWritingTests: XCTestCase {
     /// Random requests (masks of every kind, texts that need escaping or are not ASCII, edits, selections, bad
-    /// params) in each encoding: the written answer's bytes are the value's, and so is the value a batch makes of it.
+    /// params) in each encoding: the answer's members written straight from the result make the bytes of its value,
+    /// and the server sends the value `handleRequest` gives (or its error).
     func testWrittenApply_property_sameBytesAsTheValue() {
         var random = SystemRandomNumberGenerator()
         for encoding in ["utf-8", "utf-16", "utf-32"] {
-            var written: (JSONObjectWriter) -> Void = { _ in }
-            var wrote = false
-            let writing = Server(version: "test", notify: { _, _ in },
-                                 respondWriting: { _, writeResult in
-                                     written = writeResult
-                                     wrote = true
-                                 })
-            let asValue = Server(version: "test", notify: { _, _ in })
-            let initialize = Message.request(id: .int(1), method: "initialize", params: [
-                "capabilities": ["general": ["positionEncodings": .array([.string(encoding)])]]])
-            _ = writing.handle(initialize)
-            _ = asValue.handle(initialize)
+            let outbound = RecordingOutbound()
+            let server = Server(version: "test", outbound: outbound)
+            server.handle(.request(id: .int(1), method: "initialize", params: [
+                "capabilities": ["general": ["positionEncodings": .array([.string(encoding)])]]]))
             for round in 0..<600 {
                 let id: RequestID = round % 2 == 0 ? .int(Int64(round)) : .string("r\(round)")
-                let request = Message.request(id: id, method: "maskd/apply", params: randomParams(&random))
-                wrote = false
-                let reply = writing.handle(request)
-                guard let expected = asValue.handle(request) else { return XCTFail("no answer as a value") }
+                let params = randomParams(&random)
+                let expected: Message
+                switch server.handleRequest("maskd/apply", params) {
+                case .success(let result): expected = .response(id: id, result: result)
+                case .failure(let error): expected = .errorResponse(id: id, error: error)
+                }
+                server.handle(.request(id: id, method: "maskd/apply", params: params))
+                XCTAssertEqual(outbound.takeLast(), expected, "round \(round)")
+                guard case .success(let answer) = server.answer("maskd/apply", params) else { continue }
+                XCTAssertTrue(answer.writesMembers)
                 var expectedBytes: [UInt8] = []
                 expected.json.serialize(into: &expectedBytes)
-                if case .errorResponse = expected {
-                    XCTAssertFalse(wrote, "round \(round): an error was written")
-                    XCTAssertEqual(reply, expected)
-                    continue
-                }
-                guard wrote, reply == nil else { return XCTFail("round \(round): not written: \(String(describing: reply))") }
                 var writtenBytes: [UInt8] = []
-                Message.serializeResponse(id: id, into: &writtenBytes, result: written)
+                Message.serializeResponse(id: id, into: &writtenBytes, result: answer.writeMembers)
                 guard writtenBytes == expectedBytes else {
                     return XCTFail("\(encoding) round \(round): written\n\(String(decoding: writtenBytes, as: UTF8.self))"
                         + "\nas a value\n\(String(decoding: expectedBytes, as: UTF8.self))")
                 }
-                XCTAssertEqual(Message.response(id: id, result: JSONObjectWriter.value(written)), expected)
             }
         }
     }

@@ -9,17 +9,14 @@ final class DiagnosticsSchedulingTests: XCTestCase {
     var now: UInt64 = 1_000_000
     var sent: [(method: String, params: JSONValue)] = []
     var server: Server!
+    var outbound: RecordingOutbound!
     var version = 1
     let uri = "file:///rows.txt"
 
     override func setUp() {
         sent = []
-        server = Server(version: "test", notify: { [unowned self] in sent.append(($0, $1)) },
-                        request: { [unowned self] method, params in
-                            sent.append((method, params))
-                            return .int(Int64(sent.count))
-                        },
-                        clock: { [unowned self] in now })
+        outbound = RecordingOutbound { [unowned self] method, params, _ in sent.append((method, params)) }
+        server = Server(version: "test", outbound: outbound, clock: { [unowned self] in now })
     }
 
     /// One message, then what the connection does once a read's messages are handled.
@@ -121,12 +118,10 @@ final class DiagnosticsSchedulingTests: XCTestCase {
     /// While the transport still writes a long list, pushed diagnostics wait (looked at again every 20 ms, not in a
     /// spin), then go out once, as the document is by then.
     func testPublication_heldWhileALongListIsWritten_thenSentOnceAsItIsThen() {
-        var writing = false
-        server.writingLongList = { writing }
         _ = initialize()
         openRows(300)
         now += 250
-        writing = true
+        outbound.isWritingLongList = true
         server.publishChanges()
         XCTAssertEqual(take("textDocument/publishDiagnostics").count, 0, "held while a long list is written")
         XCTAssertEqual(server.millisecondsUntilDue, 20)
@@ -134,7 +129,7 @@ final class DiagnosticsSchedulingTests: XCTestCase {
         now += 250
         server.publishChanges()
         XCTAssertEqual(take("textDocument/publishDiagnostics").count, 0)
-        writing = false
+        outbound.isWritingLongList = false
         XCTAssertEqual(server.millisecondsUntilDue, 0)
         server.publishChanges()
         let sent = take("textDocument/publishDiagnostics")

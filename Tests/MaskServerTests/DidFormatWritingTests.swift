@@ -12,14 +12,11 @@ final class DidFormatWritingTests: XCTestCase {
         var random = SystemRandomNumberGenerator()
         for round in 0..<2000 {
             let report = randomReport(&random, long: round % 200 == 0)
-            let uri = randomText(&random)
+            let message = DidFormatNotification(uri: randomText(&random), report: report)
             var asValue: [UInt8] = []
-            Message.notification(method: DidFormatNotification.method,
-                                 params: DidFormatNotification.params(uri: uri, report)).json.serialize(into: &asValue)
+            Message.notification(method: DidFormatNotification.method, params: message.json).json.serialize(into: &asValue)
             var written: [UInt8] = []
-            Message.serializeNotification(DidFormatNotification.method, into: &written) {
-                DidFormatNotification.write(uri: uri, report, to: $0)
-            }
+            Message.serializeNotification(DidFormatNotification.method, into: &written, params: message.writeMembers)
             guard written == asValue else {
                 return XCTFail("round \(round): written\n\(String(decoding: written, as: UTF8.self))\n"
                     + "as a value\n\(String(decoding: asValue, as: UTF8.self))")
@@ -27,18 +24,20 @@ final class DidFormatWritingTests: XCTestCase {
         }
     }
 
-    /// Lists of the piecewise length and more are left to the value, which writes them piece by piece.
+    /// Lists of the piecewise length and more are told, for the channel to leave them to the value, written piece by
+    /// piece.
     func testLongLists_areNotShort() {
         var random = SystemRandomNumberGenerator()
         var report = randomReport(&random, long: false)
         report.edits = []
         report.fields = []
-        XCTAssertTrue(DidFormatNotification.isShort(report))
+        XCTAssertEqual(DidFormatNotification(uri: "u", report: report).longestWrittenList, 0)
         report.edits = Array(repeating: randomEdit(&random), count: JSONValue.piecewiseArrayLength)
-        XCTAssertFalse(DidFormatNotification.isShort(report))
+        XCTAssertEqual(DidFormatNotification(uri: "u", report: report).longestWrittenList, JSONValue.piecewiseArrayLength)
         report.edits = []
-        report.fields = Array(repeating: randomField(&random), count: JSONValue.piecewiseArrayLength)
-        XCTAssertFalse(DidFormatNotification.isShort(report))
+        report.fields = Array(repeating: randomField(&random), count: JSONValue.piecewiseArrayLength + 1)
+        XCTAssertEqual(DidFormatNotification(uri: "u", report: report).longestWrittenList,
+                       JSONValue.piecewiseArrayLength + 1)
     }
 
     private let pieces = ["", "4", "0", " ", "a", "Z", "\"", "\\", "/", "\n", "\t", "\u{0}", "\u{1f}", "é", "٣",

@@ -349,7 +349,7 @@ final class FieldRuleTests: XCTestCase {
     /// every field; a keystroke in a field tries no line, one on a line without a field tries that line alone.
     func testHundredThousandLines_eachTriedOnce_keystrokesTryTheTouchedLineAlone() throws {
         var sent: [(String, JSONValue)] = []
-        let server = Server(version: "test", notify: { sent.append(($0, $1)) })
+        let server = Server(version: "test", outbound: RecordingOutbound { method, params, _ in sent.append((method, params)) })
         _ = server.handleRequest("initialize", ["capabilities": [:], "initializationOptions": [
             "rules": [["match": "^id (?:\\d+): ([\\d-]*)$", "mask": "[000]-[000]"]]]])
         let count = 100_000

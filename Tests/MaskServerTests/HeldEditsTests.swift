@@ -13,13 +13,8 @@ final class HeldEditsTests: XCTestCase {
 
     override func setUp() {
         sent = []
-        server = Server(version: "test", notify: { [unowned self] in sent.append(($0, $1, nil)) },
-                        request: { [unowned self] method, params in
-                            let id = RequestID.int(Int64(sent.count + 1))
-                            sent.append((method, params, id))
-                            return id
-                        },
-                        clock: { [unowned self] in now })
+        let outbound = RecordingOutbound { [unowned self] method, params, id in sent.append((method, params, id)) }
+        server = Server(version: "test", outbound: outbound, clock: { [unowned self] in now })
     }
 
     /// One notification, then what the connection does once a read's messages are handled.

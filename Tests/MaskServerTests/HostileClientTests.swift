@@ -13,10 +13,8 @@ final class HostileClientTests: XCTestCase {
 
     func testUnansweredRequests_areBounded_theNewestStillAnswered() {
         var sentIDs: [RequestID] = []
-        let server = Server(version: "test", notify: { _, _ in }, request: { _, _ in
-            let id = RequestID.int(Int64(sentIDs.count + 1))
-            sentIDs.append(id)
-            return id
+        let server = Server(version: "test", outbound: RecordingOutbound { _, _, id in
+            if let id { sentIDs.append(id) }
         })
         var answered: [Int] = []
         let total = 3 * Server.maxAwaiting + 17

@@ -95,6 +95,9 @@ rules match and opens their fields."
 (defvar-local maskd-eglot--own nil
   "Versions made by applying the daemon's edits: the daemon's own echo.")
 
+(defvar-local maskd-eglot--undone nil
+  "Versions made by an undo or a redo, whose didFormat is not applied.")
+
 (defvar-local maskd-eglot--last-server nil
   "The eglot server that last had fields of this buffer.")
 
@@ -153,6 +156,10 @@ a keystroke and its formatting apart.  Sent as separate changes, the
 daemon would take a deletion for a backspace, and put the caret
 after the last insertion.  Runs after `eglot--after-change' on
 `eglot--recent-changes', when both changes come from one command."
+  (when (and undo-in-progress (not maskd--applying))
+    ;; Eglot's version now is the one this change goes out with (or a later
+    ;; change of the same undo).
+    (push eglot--versioned-identifier maskd-eglot--undone))
   (when (and maskd--fields (consp eglot--recent-changes) (not maskd--applying)
              (eql maskd-eglot--last-change maskd-eglot--command))
     (pcase eglot--recent-changes
@@ -174,6 +181,46 @@ after the last insertion.  Runs after `eglot--after-change' on
     (when (maskd-eglot--send)
       (push eglot--versioned-identifier maskd-eglot--own))))
 
+;;;; The daemon's edits that eglot applies: without eglot's messages
+
+(defvar maskd-eglot--applying-own nil
+  "Non-nil while eglot applies edits a maskd daemon asked for.")
+
+(defun maskd-eglot--maskd-p (server)
+  "Return non-nil if the eglot SERVER is a maskd daemon.
+A `maskd-eglot-server', or one started by plain eglot: it names
+itself in `serverInfo'."
+  (or (cl-typep server 'maskd-eglot-server)
+      (equal (plist-get (eglot--server-info server) :name) "maskd")))
+
+(cl-defmethod eglot-handle-request :around
+  (server (_method (eql workspace/applyEdit)) &rest _)
+  "Apply SERVER's `workspace/applyEdit'; a maskd daemon's without messages.
+The daemon asks for one in its plain-client mode after every
+formatted keystroke, and for the commands of its code actions:
+eglot would log two lines for each."
+  (let ((maskd-eglot--applying-own (maskd-eglot--maskd-p server)))
+    (cl-call-next-method)))
+
+(defun maskd-eglot--quietly (apply &rest args)
+  "Call APPLY, eglot's edit application, with ARGS.
+While it applies a maskd daemon's edits its progress messages
+\(\"applying 1 edits...\") are neither shown nor logged."
+  (if maskd-eglot--applying-own
+      (let ((inhibit-message t)
+            (message-log-max nil))
+        (apply apply args))
+    (apply apply args)))
+
+(defun maskd-eglot--quiet-success (message format &rest args)
+  "Call MESSAGE, `eglot--message', with FORMAT and ARGS.
+Its \"Edit successful!\" after a maskd daemon's edits is left out."
+  (unless (and maskd-eglot--applying-own (equal format "Edit successful!"))
+    (apply message format args)))
+
+(advice-add 'eglot--apply-text-edits :around #'maskd-eglot--quietly)
+(advice-add 'eglot--message :around #'maskd-eglot--quiet-success)
+
 (cl-defmethod eglot-handle-notification
   (server (_method (eql maskd/didFormat))
           &rest params &key textDocument edits cursor fields &allow-other-keys)
@@ -187,6 +234,7 @@ touched; PARAMS is all of it, passed to `maskd-format-functions'."
         (when buffer
           (with-current-buffer buffer
             (setq maskd--formatted (max maskd--formatted version))
+            (maskd--forget-closed (plist-get params :closed))
             (cond
              ;; Without a cursor it answers no change (rules opened fields).
              ((and (memql version maskd-eglot--own) cursor)
@@ -194,7 +242,10 @@ touched; PARAMS is all of it, passed to `maskd-format-functions'."
              ((or (not (eql version eglot--versioned-identifier))
                   eglot--recent-changes)
               (maskd--count :stale))
+             ((and (memql version maskd-eglot--undone) cursor)
+              (maskd--skip-undone params))
              (t
+              (setq maskd-eglot--undone nil)
               (maskd--count :applied)
               (setq maskd-eglot--own
                     (cl-remove-if (lambda (v) (< v version)) maskd-eglot--own))
@@ -207,10 +258,12 @@ touched; PARAMS is all of it, passed to `maskd-format-functions'."
                 (maskd-eglot--apply edits)
                 (when joined
                   (undo-boundary)))
-              (if cursor
-                  (maskd--goto cursor)
+              (cond
+               ((not cursor)
                 (maskd-push-undo-rule-open params #'maskd-eglot-close-field
                                            #'maskd-eglot-open-field))
+               ((maskd--holds-cursor-p params edits)
+                (maskd--goto cursor)))
               (maskd--update-fields fields)
               (when (and maskd--fields
                          (not (memq #'maskd-eglot--post-command post-command-hook)))

@@ -525,6 +525,12 @@ of its line is the line's end."
 (defvar-local maskd--own nil
   "Versions made by applying the daemon's edits: the daemon's own echo.")
 
+(defvar-local maskd--undoing nil
+  "Non-nil when a change not yet sent was made by an undo or a redo.")
+
+(defvar-local maskd--undone nil
+  "Versions made by an undo or a redo, whose didFormat is not applied.")
+
 (defvar-local maskd--before nil
   "What `maskd--before-change' saw of the change under way.")
 
@@ -658,6 +664,8 @@ they came (see `maskd--apply-edits')."
    (maskd--applying
     (setq maskd--tick (buffer-chars-modified-tick)))
    (t
+    (when undo-in-progress
+      (setq maskd--undoing t))
     (let ((before maskd--before))
       (setq maskd--before nil)
       (cond
@@ -762,7 +770,10 @@ Return the version sent, or nil when there was nothing to send."
       (if own
           (setq maskd--own (cons maskd--version maskd--own)
                 maskd--touched nil)
-        (setq maskd--undo-mark buffer-undo-list))
+        (setq maskd--undo-mark buffer-undo-list)
+        (when maskd--undoing
+          (push maskd--version maskd--undone)))
+      (setq maskd--undoing nil)
       maskd--version)))
 
 (defun maskd--await (version)
@@ -895,6 +906,7 @@ person's change in one undo step."
     (when (buffer-live-p buffer)
       (with-current-buffer buffer
         (setq maskd--formatted (max maskd--formatted version))
+        (maskd--forget-closed (plist-get params :closed))
         (cond
          ;; A didFormat without a cursor answers no change (rules opened
          ;; fields): it may come at a version of maskd's own edits.
@@ -902,19 +914,72 @@ person's change in one undo step."
           (maskd--count :echo))
          ((or (/= version maskd--version) maskd--changes maskd--full-sync)
           (maskd--count :stale))
+         ((and (memql version maskd--undone) (plist-get params :cursor))
+          (maskd--skip-undone params))
          (t
+          (setq maskd--undone nil)
           (maskd--count :applied)
           (setq maskd--own (seq-filter (lambda (v) (>= v version)) maskd--own))
           (let* ((edits (plist-get params :edits))
                  (joined (and (> (length edits) 0) (maskd--join-undo))))
             (maskd--apply-edits edits)
             (when joined
-              (undo-boundary)))
-          (if (plist-get params :cursor)
-              (maskd--goto (plist-get params :cursor))
-            (maskd-push-undo-rule-open params))
+              (undo-boundary))
+            (maskd--place-point params edits))
           (maskd--update-fields (plist-get params :fields))
           (run-hook-with-args 'maskd-format-functions params)))))))
+
+(defun maskd--forget-closed (ids)
+  "Forget the fields whose ids are in the sequence IDS and stop drawing them.
+IDS is a didFormat's `closed': the daemon closed those fields when the
+change reached it (their line killed, replaced or joined away), so they
+are forgotten whatever becomes of the rest of the notification."
+  (seq-doseq (id (or ids []))
+    (when (stringp id)
+      (maskd--remove-field id))))
+
+(defun maskd--holds-cursor-p (params edits)
+  "Return non-nil if point is to move to the cursor of didFormat PARAMS.
+EDITS are the edits of PARAMS, applied.  With edits it is; without,
+only when the cursor lies in one of the fields PARAMS lists: the
+engine's caret in the field typed in.  Elsewhere the change reached
+beyond its fields (a killed, replaced or joined line), and point stays
+where the person's command left it."
+  (let ((cursor (plist-get params :cursor)))
+    (and cursor
+         (or (> (length edits) 0)
+             (seq-some (lambda (state)
+                         (let* ((range (plist-get state :range))
+                                (start (plist-get range :start))
+                                (end (plist-get range :end)))
+                           (and start end
+                                (eql (plist-get start :line) (plist-get cursor :line))
+                                (eql (plist-get end :line) (plist-get cursor :line))
+                                (<= (plist-get start :character)
+                                    (plist-get cursor :character)
+                                    (plist-get end :character)))))
+                       (or (plist-get params :fields) []))))))
+
+(defun maskd--place-point (params edits)
+  "Move point to the cursor of didFormat PARAMS, whose EDITS are applied.
+See `maskd--holds-cursor-p'.  Without a cursor, rules opened fields:
+their formatting is an undo step that closes them."
+  (cond
+   ((not (plist-get params :cursor))
+    (maskd-push-undo-rule-open params))
+   ((maskd--holds-cursor-p params edits)
+    (maskd--goto (plist-get params :cursor)))))
+
+(defun maskd--skip-undone (params)
+  "Leave the text an undo or a redo gave back as it is.
+PARAMS is the `maskd/didFormat' answering it.  Applying its edits
+would make the undo give back other text than the person had, and in
+editors with an undo tree start a new branch that loses the redo.
+The daemon's copy is still the buffer's (its edits enter it only with
+their echo); the fields' states are kept when nothing was to change."
+  (maskd--count :undo)
+  (when (zerop (length (plist-get params :edits)))
+    (maskd--update-fields (plist-get params :fields))))
 
 (defun maskd-push-undo-rule-open (params &optional close open)
   "Make an undo of the formatting rules opened fields with close them.

@@ -16,9 +16,9 @@ public struct MaskField: Sendable {
     /// What a slot program (one at a time) keeps: its reading of a text, this one or an earlier one (reading
     /// resumes where they differ); nil until an edit or a format builds it. Held in place, so an edit changes
     /// its arrays without copying them (and a copied handle's are copied when they change).
-    private var reading: KeptReading?
-    /// What the phone preset keeps about `text`; `Kept()` is nothing.
-    private var phone = PhoneField.Kept()
+    private var reading: IncrementalReading?
+    /// The phone preset's as-you-type formatter of `text`; `AsYouTypeState()` is none.
+    private var phone = PhoneField.AsYouTypeState()
 
     /// A field whose text is `text` as it stands (it is not formatted).
     /// - Parameter selection: character offsets in `text`; nil means the end of the text.
@@ -33,9 +33,9 @@ public struct MaskField: Sendable {
         let result: FieldResult
         switch mask.kind {
         case .phone(let field):
-            result = field.apply(edit, to: text, keeping: &phone)
+            result = field.apply(edit, to: text, resuming: &phone)
         case .slots, .dynamic:
-            result = mask.apply(edit, to: text, keeping: &reading)
+            result = mask.apply(edit, to: text, resuming: &reading)
         case .oneOf, .number, .postal:
             result = mask.apply(edit, to: text)
         }
@@ -58,8 +58,8 @@ public struct MaskField: Sendable {
         let result: FieldResult
         switch mask.kind {
         case .phone(let field):
-            phone = PhoneField.Kept()
-            result = field.format(text, selection: selection, keeping: &phone)
+            phone = PhoneField.AsYouTypeState()
+            result = field.format(text, selection: selection, resuming: &phone)
         case .slots, .dynamic:
             result = mask.format(text, selection: selection)
             // The next edit reads the formatted text: it is read now, once, so that edit resumes.
@@ -79,6 +79,6 @@ public struct MaskField: Sendable {
     public mutating func reset(text: String, selection: Range<Int>? = nil) {
         self.text = text
         self.selection = selection ?? text.count..<text.count
-        phone = PhoneField.Kept()
+        phone = PhoneField.AsYouTypeState()
     }
 }

@@ -29,8 +29,6 @@ final class PhoneField: Sendable {
     let region: String?
     /// The region's own metadata (not its calling code's main region's), for the state.
     let home: PhoneRegion?
-    /// `home` as a reference that is not counted, to lend it (`PhoneNumber.read`): the metadata holds every region.
-    let uncountedHome: Unmanaged<PhoneRegion>?
     /// The description reported as `mask`: `phone`, or `phone(region: GB)`.
     let notation: String
     static let international = "phone"
@@ -44,7 +42,6 @@ final class PhoneField: Sendable {
     init(region: String?) {
         self.region = region
         home = region.flatMap(PhoneMetadata.region)
-        uncountedHome = home.map(Unmanaged.passUnretained)
         blank = AsYouTypeFormatter(region: region)
         notation = region.map { Self.national + "\($0))" } ?? Self.international
     }
@@ -167,7 +164,10 @@ final class PhoneField: Sendable {
             case .digit(let key): elements.append(Element(key: key, position: position))
             case .plus:
                 if elements.isEmpty { elements.append(Element(key: Self.plus, position: position)) } else { rejected.append(character) }
-            case .dropped: return
+            case .dropped:
+                if Self.closesBracket(character), elements.count <= 12 {
+                    elements.removeLast(bracketedNationalPrefix(before: elements.map(\.key)[...]))
+                }
             case .rejected: rejected.append(character)
             }
         }
@@ -240,7 +240,7 @@ final class PhoneField: Sendable {
 
     /// `isFull` of a formatter whose keys are `keys`, read as a number by `reading()`, with `callingCode`,
     /// `metadata` and `nationalDigits` its own. Takes the formatter's parts, not the formatter: passing the
-    /// kept formatter copied it (200 bytes) on every key.
+    /// handle's formatter would copy it on every key.
     @inline(__always)
     func isFull(keys: [UInt8], callingCode: Int?, metadata: PhoneRegion?, nationalDigits: Int,
                 reading: () -> PhoneNumber) -> Bool {
@@ -249,10 +249,8 @@ final class PhoneField: Sendable {
         if keys.first == Self.plus, callingCode == nil { return digits >= 3 }
         guard let metadata, nationalDigits >= metadata.maxLength else { return false }
         let number = reading()
-        return number.withRegion { region in
-            guard let region else { return digits >= 3 + 17 }
-            return number.nationalLength >= region.maxLength
-        }
+        guard let region = number.region else { return digits >= 3 + 17 }
+        return number.nationalLength >= region.maxLength
     }
 
     /// The keys of a field: `+` first when international without a region and there are digits.
@@ -304,8 +302,8 @@ final class PhoneField: Sendable {
         }
     }
 
-    /// The formatter behind a shown field and whether its number was full: what a kept state
-    /// (`PhoneField-kept.swift`) resumes from.
+    /// The formatter behind a shown field and whether its number was full: what a field's `AsYouTypeState`
+    /// (`PhoneFieldAsYouType.swift`) resumes from.
     struct Typed: Sendable {
         var formatter: AsYouTypeFormatter
         var full: Bool
@@ -456,6 +454,7 @@ final class PhoneField: Sendable {
         var inserted: [UInt8] = []
         var rejected = ""
         var steppedOverPlus = false
+        var droppedPrefix = false
         var marked = before.contains(Self.extensionMark) || after.contains(Self.extensionMark)
         for character in edit.text {
             WorkCounter.count()
@@ -470,6 +469,14 @@ final class PhoneField: Sendable {
             }
             switch Self.reading(character) {
             case .digit(let key): inserted.append(key)
+            case .dropped where Self.closesBracket(character) && before.count + inserted.count <= 12:
+                // A bracketed national prefix after the calling code goes (`PhoneField-bracketedPrefix.swift`).
+                var prefix = bracketedNationalPrefix(before: (before + inserted)[...])
+                droppedPrefix = droppedPrefix || prefix > 0
+                let fromInserted = min(prefix, inserted.count)
+                inserted.removeLast(fromInserted)
+                prefix -= fromInserted
+                before.removeLast(prefix)
             case .plus:
                 if before.isEmpty, inserted.isEmpty, after.first == Self.plus, region == nil, !steppedOverPlus {
                     steppedOverPlus = true
@@ -500,7 +507,7 @@ final class PhoneField: Sendable {
         let (shown, cut, typed) = show(all)
         let plusAdded = normalised(all).count - all.count
         let keptInserted = max(0, min(inserted.count, shown.keys.count - plusAdded - before.count))
-        if !edit.text.isEmpty, keptInserted == 0 {
+        if !edit.text.isEmpty, keptInserted == 0, !droppedPrefix {
             // Nothing typed was read in: the edit is refused whole (stepping over a `+` moves the caret).
             if steppedOverPlus, range.isEmpty { return unchanged(caret: 1, rejected: rejected) }
             return unchanged(caret: range.upperBound, selection: edit.selection ?? range, rejected: rejected,
@@ -527,29 +534,28 @@ final class PhoneField: Sendable {
             let numberKeys = `extension`.map { keys[..<(keys.count - $0.count - 1)] } ?? keys[...]
             forms = PhoneForms(keys: numberKeys, home: home, extension: `extension` ?? [])
         }
-        return number.withRegion { region in
-            var problems: [String] = []
-            if let (a, b, c) = number.unknownCallingCode {
-                problems = ["no country has the calling code +\(String(decoding: [a, b, c], as: UTF8.self))"]
-            } else {
-                switch number.lengthCheck {
-                case .possible:
-                    if number.type == nil { problems = region?.notValidProblem ?? Self.notValidAnywhere }
-                case .tooLong: problems = Self.tooLong
-                case .invalidLength: problems = region?.impossibleLengthProblem ?? Self.impossibleLengthAnywhere
-                case .tooShort, .possibleLocalOnly: problems = Self.tooShort
-                }
+        let region = number.region
+        var problems: [String] = []
+        if let (a, b, c) = number.unknownCallingCode {
+            problems = ["no country has the calling code +\(String(decoding: [a, b, c], as: UTF8.self))"]
+        } else {
+            switch number.lengthCheck {
+            case .possible:
+                if number.type == nil { problems = region?.notValidProblem ?? Self.notValidAnywhere }
+            case .tooLong: problems = Self.tooLong
+            case .invalidLength: problems = region?.impossibleLengthProblem ?? Self.impossibleLengthAnywhere
+            case .tooShort, .possibleLocalOnly: problems = Self.tooShort
             }
-            return FieldResult(
-                text: String(ascii: text), selection: selection,
-                value: String(ascii: keys),
-                complete: number.lengthCheck == .possible, valid: problems.isEmpty, problems: problems,
-                next: full ? nil : .digit, placeholder: "", mask: notation, brand: nil,
-                rejected: rejected, overflow: overflow.isEmpty ? "" : String(decoding: overflow, as: UTF8.self),
-                region: region?.id, phoneType: number.type?.rawValue,
-                phoneExtension: `extension`.flatMap { $0.isEmpty ? nil : String(ascii: $0) },
-                e164: forms?.e164, rfc3966: forms?.rfc3966)
         }
+        return FieldResult(
+            text: String(ascii: text), selection: selection,
+            value: String(ascii: keys),
+            complete: number.lengthCheck == .possible, valid: problems.isEmpty, problems: problems,
+            next: full ? nil : .digit, placeholder: "", mask: notation, brand: nil,
+            rejected: rejected, overflow: overflow.isEmpty ? "" : String(decoding: overflow, as: UTF8.self),
+            region: region?.id, phoneType: number.type?.rawValue,
+            phoneExtension: `extension`.flatMap { $0.isEmpty ? nil : String(ascii: $0) },
+            e164: forms?.e164, rfc3966: forms?.rfc3966)
     }
 
     // The problems, made once: a keystroke reports one of them.

@@ -31,7 +31,7 @@ enum PhoneMetadata {
         return Substring(bytes[block]).split(separator: "\n")
     }
 
-    /// Never emptied: `PhoneNumber.region` relies on every region living as long as the process.
+    /// Each region made so far, kept for the life of the process: a region is parsed once.
     private static let compiled = Mutex<[String: PhoneRegion]>([:])
 
     /// Every region code (ISO 3166-1 alpha-2), sorted.
@@ -312,8 +312,6 @@ final class PhoneRegion: Sendable {
     private let fixedIsMobile: Bool
     /// `descriptions`' patterns as digit automata, for a number read a key at a time; nil when one has none.
     let numberAutomata: NumberAutomata?
-    /// `numberAutomata` as a reference that is not counted, to lend it (`PhoneNumber.read`): the region holds it.
-    let uncountedNumberAutomata: Unmanaged<NumberAutomata>?
     /// A nationally typed number can be read a key at a time (`PhoneNumber.read`): its patterns have digit
     /// automata and its national prefix rule transforms nothing.
     let readsKeyByKey: Bool
@@ -385,7 +383,6 @@ final class PhoneRegion: Sendable {
         let fixed = types[PhoneType.fixed.index], mobile = types[PhoneType.mobile.index]
         fixedIsMobile = fixed != nil && fixed?.pattern.pattern == mobile?.pattern.pattern
         numberAutomata = NumberAutomata(descriptions.map { $0.map(\.pattern) })
-        uncountedNumberAutomata = numberAutomata.map(Unmanaged.passUnretained)
         readsKeyByKey = numberAutomata != nil && (transform?.isEmpty ?? true || forParsing?.groupCount == 0)
         lengthMasks = descriptions.map { description in
             guard let description else { return 0 }

@@ -3,30 +3,13 @@
 /// possible and whether it is valid.
 struct PhoneNumber {
     /// The region the number is of; nil while it is unknown (no calling code yet).
-    ///
-    /// Not counted: every region is made by `PhoneMetadata.region`, whose table holds it for the life of the
-    /// process, so a number needs no reference of its own (`withRegion` reads it without taking one).
-    var region: PhoneRegion? {
-        get { uncountedRegion?.takeUnretainedValue() }
-        set { uncountedRegion = newValue.map(Unmanaged.passUnretained) }
-    }
-    private var uncountedRegion: Unmanaged<PhoneRegion>?
+    var region: PhoneRegion?
     /// The national significant number's length.
     var nationalLength = 0
     var type: PhoneType?
     var lengthCheck: LengthCheck = .tooShort
     /// A `+` was typed and what follows starts with no calling code: its first three digits (ASCII).
-    ///
-    /// Bytes, not a string, and the region not counted: a number holds no reference, so making and dropping
-    /// one per key costs no reference counting (destroying it took the optional's generic value witness).
     var unknownCallingCode: (UInt8, UInt8, UInt8)?
-
-    /// `body(region)`, lending the region rather than copying a reference to it (a retain and a release).
-    @inline(__always)
-    func withRegion<Result>(_ body: (PhoneRegion?) -> Result) -> Result {
-        guard let uncountedRegion else { return body(nil) }
-        return uncountedRegion._withUnsafeGuaranteedRef { body($0) }
-    }
 
     /// libphonenumber's verdicts on a length.
     enum LengthCheck {

@@ -10,14 +10,10 @@ extension Server {
         perform(method, params) { try $0.handle(self) }
     }
 
-    /// Answers one request whose result can be written (`WritingRequestMessage`) with the function writing it, as
-    /// ``handleRequest(_:_:)`` answers with the value; nil for any other request.
-    func handleWritingRequest(_ method: String, _ params: JSONValue)
-        -> Result<(JSONObjectWriter) -> Void, MessageError>? {
-        guard lifecycle == .running, MessageRegistry.requestsByMethod[method] is any WritingRequestMessage.Type else {
-            return nil
-        }
-        return perform(method, params) { try ($0 as! any WritingRequestMessage).handleWriting(self) }
+    /// Answers one request with its result as the message describes it (``RequestMessage/answer(_:)``), for the
+    /// channel to write; the rules are ``handleRequest(_:_:)``'s.
+    func answer(_ method: String, _ params: JSONValue) -> Result<any OutgoingBody, MessageError> {
+        perform(method, params) { try $0.answer(self) }
     }
 
     /// The lifecycle's rules, decoding the params and carrying the request out with `carryOut`.

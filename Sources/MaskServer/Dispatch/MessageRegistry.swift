@@ -1,5 +1,6 @@
 // maskd: every message the daemon knows, in one place.
 import JSON
+import JSONRPC
 
 /// A request the client sends: typed params decoded from JSON, and a handler.
 protocol RequestMessage {
@@ -9,14 +10,13 @@ protocol RequestMessage {
     init(params: JSONValue) throws
     /// Carries the request out. - Throws: a `MessageError` to answer with.
     func handle(_ server: Server) throws -> JSONValue
+    /// Carries the request out for the channel: the result as its message describes it (by default ``handle(_:)``'s
+    /// value). - Throws: a `MessageError` to answer with.
+    func answer(_ server: Server) throws -> any OutgoingBody
 }
 
-/// A request whose result can also be written straight into the answer's tree (``Server/respondWriting``): one
-/// answered many times a second, whose result as a value would be made only to be converted and thrown away.
-protocol WritingRequestMessage: RequestMessage {
-    /// Carries the request out; the function returned writes the result object ``handle(_:)`` would return, member
-    /// for member. - Throws: a `MessageError` to answer with.
-    func handleWriting(_ server: Server) throws -> (JSONObjectWriter) -> Void
+extension RequestMessage {
+    func answer(_ server: Server) throws -> any OutgoingBody { try handle(server) }
 }
 
 /// A notification the client sends.

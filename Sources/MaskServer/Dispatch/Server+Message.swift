@@ -3,24 +3,20 @@ import JSON
 import JSONRPC
 
 extension Server {
-    /// Handles one decoded message.
-    /// - Returns: the response for a request (nil for one answered through `respondWriting`); nil for
-    ///   notifications and responses (a response goes to the request the daemon sent, such as `workspace/applyEdit`).
-    public func handle(_ message: Message) -> Message? {
+    /// Handles one decoded message: a request is answered through ``outbound``; a response goes to the request the
+    /// daemon sent (such as `workspace/applyEdit`).
+    /// - Returns: the error a request was answered with (for the log); nil otherwise.
+    @discardableResult
+    public func handle(_ message: Message) -> ResponseError? {
         switch message {
         case let .request(id, method, params):
-            if let respondWriting, let answer = handleWritingRequest(method, params) {
-                switch answer {
-                case .success(let writeResult):
-                    respondWriting(id, writeResult)
-                    return nil
-                case .failure(let error):
-                    return .errorResponse(id: id, error: error)
-                }
-            }
-            switch handleRequest(method, params) {
-            case .success(let result): return .response(id: id, result: result)
-            case .failure(let error): return .errorResponse(id: id, error: error)
+            switch answer(method, params) {
+            case .success(let result):
+                outbound.send(.response(to: id, .success(result)))
+                return nil
+            case .failure(let error):
+                outbound.send(.response(to: id, .failure(error)))
+                return error
             }
         case let .notification(method, params):
             handleNotification(method, params)
@@ -38,15 +34,12 @@ extension Server {
     }
 
     /// Sends a request to the client; `then` gets its response (never, when the client sends none).
-    /// - Returns: false when the transport cannot send requests (nothing was sent).
-    @discardableResult
     func request(_ method: String, _ params: JSONValue,
-                 then: @escaping (Result<JSONValue, ResponseError>) -> Void = { _ in }) -> Bool {
-        guard let sendRequest else {
-            log.error("cannot send '\(method)': this transport has no way to send requests")
-            return false
+                 then: @escaping (Result<JSONValue, ResponseError>) -> Void = { _ in }) {
+        guard let id = outbound.send(.request(method, params)) else {
+            log.error("cannot send '\(method)': the channel gave the request no id")
+            return
         }
-        let id = sendRequest(method, params)
         awaiting[id] = then
         awaitingOrder.append(id)
         while awaiting.count > Server.maxAwaiting, awaitingOrderHead < awaitingOrder.count {
@@ -61,7 +54,6 @@ extension Server {
             awaitingOrder = awaitingOrder[awaitingOrderHead...].filter { awaiting[$0] != nil }
             awaitingOrderHead = 0
         }
-        return true
     }
 
     /// Passes a response to the request it answers.

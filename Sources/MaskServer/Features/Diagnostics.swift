@@ -210,7 +210,7 @@ extension Server {
         let wait = due <= now ? 0 : Int(due - now)
         // Due diagnostics held behind a long list still being written are looked at again shortly, not at once
         // (the poll loop would spin).
-        return writingLongList() ? max(wait, Server.longListRetryMilliseconds) : wait
+        return outbound.isWritingLongList ? max(wait, Server.longListRetryMilliseconds) : wait
     }
 
     /// How often diagnostics held behind a long list being written are looked at again.
@@ -253,7 +253,7 @@ extension Server {
         var refresh = false
         // While a long list (100,000 diagnostics) is still being written, pushed ones wait and stay due: the client
         // gets the list as it is once that one is read, and two long lists are not held at once.
-        let held = client.diagnostics == .push && writingLongList()
+        let held = client.diagnostics == .push && outbound.isWritingLongList
         for uri in diagnosticsState.keys.sorted() {
             guard !held, let due = diagnosticsState[uri]?.due, due <= now else { continue }
             diagnosticsState[uri]?.due = nil
@@ -286,15 +286,8 @@ extension Server {
         let digest = DiagnosticsDigest(diagnostics)
         guard digest != diagnosticsState[uri]?.sent ?? DiagnosticsDigest([Diagnostic]()) else { return }
         diagnosticsState[uri]?.sent = digest
-        if let notifyElements, diagnostics.count >= JSONValue.piecewiseArrayLength {
-            // Each diagnostic's JSON made as it is written: 100,000 of them are never values all at once.
-            notifyElements(PublishDiagnosticsNotification.method,
-                           .object(PublishDiagnosticsNotification.paramsWithoutList(uri: uri, version: version)),
-                           "diagnostics", JSONElements(count: diagnostics.count) { diagnostics[$0].json })
-        } else {
-            notify(PublishDiagnosticsNotification.method,
-                   PublishDiagnosticsNotification.params(uri: uri, version: version, Array(diagnostics)))
-        }
+        notify(PublishDiagnosticsNotification.method,
+               PublishDiagnosticsNotification(uri: uri, version: version, diagnostics: diagnostics))
     }
 
     /// `textDocument/diagnostic`: the full report of `uri`, or `unchanged` when `previousResultId` names the

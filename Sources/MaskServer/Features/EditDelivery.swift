@@ -19,13 +19,7 @@ extension Server {
     func deliver(_ report: FormatReport, uri: String, what: String = "formatting") {
         switch client.delivery {
         case .didFormat:
-            // A keystroke's params are written straight from the report; a long list (a rule opening
-            // thousands of fields) goes as a value, which is written piece by piece.
-            if let notifyWriting, DidFormatNotification.isShort(report) {
-                notifyWriting(DidFormatNotification.method) { DidFormatNotification.write(uri: uri, report, to: $0) }
-            } else {
-                notify(DidFormatNotification.method, DidFormatNotification.params(uri: uri, report))
-            }
+            notify(DidFormatNotification.method, DidFormatNotification(uri: uri, report: report))
         case .applyEdit:
             applyEdits(uri: uri, version: report.version, report.edits, what: what)
         }

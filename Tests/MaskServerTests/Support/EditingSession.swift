@@ -56,7 +56,7 @@ final class EditingSession {
     init(rules: Bool) {
         withRules = rules
         var notes: [(String, JSONValue)] = []
-        server = Server(version: "test", notify: { notes.append(($0, $1)) })
+        server = Server(version: "test", outbound: RecordingOutbound { method, params, _ in notes.append((method, params)) })
         defer { notes.removeAll() }
         var options: JSONObject = ["diagnostics": "off"]
         if rules {

@@ -103,14 +103,15 @@ end
 
 local function person_formats(bufnr)
   local s = maskd._stats(bufnr)
-  return s.applied + s.stale
+  return s.applied + s.stale + s.undo
 end
 
 local mark = 0
 
 --- Feeds `keys` (nvim_input notation) as typed, waits until Neovim has processed them and,
 --- when they changed the buffer, until the daemon's didFormat for the change was handled.
---- With `opts.format == false` it checks instead that no didFormat came.
+--- With `opts.format == false` it checks instead that no didFormat came; with `opts.any`,
+--- it waits for neither.
 --- Returns what the daemon reported rejected and cut (`rejected`, `overflow`).
 function H.keys(keys, opts)
   opts = opts or {}
@@ -125,6 +126,9 @@ function H.keys(keys, opts)
   H.wait(function()
     return _G.__maskd_test_mark == m
   end, 'Neovim to process ' .. keys)
+  if opts.any then
+    return {}
+  end
   if api.nvim_buf_is_valid(bufnr) and api.nvim_buf_get_changedtick(bufnr) ~= tick then
     if opts.format == false then
       H.sleep(150)

@@ -114,13 +114,14 @@ class EchoTracker {
 }
 
 /**
- * Applies edits the daemon computed against `version`, then puts the caret at `cursor`.
+ * Applies edits the daemon computed against `version`, then puts the caret at `cursor` (without
+ * edits, only when `cursor` is in one of `fields`: see holdsCursor).
  *
  * The edits go in as one `WorkspaceEdit`, so the document moves by one version and VS Code sends
  * one change event, which the daemon recognises as its echo. The caret is set only if nothing
  * else changed the document meanwhile (a person typing on while the edit was in flight).
  * @param {{edits: import('./protocol').LspTextEdit[], cursor: import('./protocol').LspPosition | null,
- *   version: number}} format
+ *   fields?: import('./protocol').FieldState[], version: number}} format
  * @param {EchoTracker} echoes
  * @returns {Promise<'applied' | 'stale' | 'refused'>} `stale`: the document had moved past
  *   `version` (nothing done); `refused`: VS Code refused the edit (the document changed on the
@@ -141,9 +142,21 @@ async function applyFormat(vscode, document, format, echoes) {
     // One applied edit is one version; any other version means the person typed on meanwhile.
     const ours = echoes.isOwn(uri, document.version) || document.version === format.version + 1;
     if (!ours) return 'applied';
+    if (format.cursor) setCaret(vscode, document, toPosition(vscode, format.cursor));
+  } else if (format.cursor && holdsCursor(format.fields, format.cursor)) {
+    setCaret(vscode, document, toPosition(vscode, format.cursor));
   }
-  if (format.cursor) setCaret(vscode, document, toPosition(vscode, format.cursor));
   return 'applied';
+}
+
+/**
+ * Whether a `didFormat` without edits moves the caret: only when its cursor lies in one of the
+ * fields it lists, the engine's caret in the field typed in. Elsewhere the change reached beyond
+ * its fields (a deleted, replaced or joined line), and the caret stays where the editor put it.
+ */
+function holdsCursor(states, cursor) {
+  return (states || []).some((s) => s && s.range && s.range.start.line === cursor.line && s.range.end.line === cursor.line
+    && s.range.start.character <= cursor.character && cursor.character <= s.range.end.character);
 }
 
 /** Collapses the selection of the editor showing `document` to `position` and reveals it. */

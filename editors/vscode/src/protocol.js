@@ -31,9 +31,11 @@
  */
 
 /**
- * `maskd/didFormat` params: sent after a person's change touched a field.
+ * `maskd/didFormat` params: sent after a person's change touched a field. `closed` (present when
+ * not empty): the ids of the fields that change closed (it reached beyond them and left none of
+ * their text).
  * @typedef {{textDocument: {uri: string, version: number}, edits: LspTextEdit[], cursor: LspPosition,
- *   fields: FieldState[], rejected: string, overflow: string}} DidFormatParams
+ *   fields: FieldState[], rejected: string, overflow: string, closed?: string[]}} DidFormatParams
  */
 
 /** Every method the extension sends or handles, standard LSP and maskd extensions alike. */

@@ -456,6 +456,9 @@ class Session {
     if (!state) return;
     const version = params.textDocument.version;
     state.enqueue(async () => {
+      // The daemon closed these fields when the change reached it (their line deleted, replaced or
+      // joined away): they are forgotten whatever becomes of the rest of this notification.
+      this.forgetClosed(state, params.closed);
       let outcome;
       // Without a cursor it answers no change (rules opened fields): it may come at a version of
       // the extension's own edits.
@@ -464,6 +467,10 @@ class Session {
       else if (state.ignored.has(version)) outcome = 'undo';
       else outcome = await edits.applyFormat(this.vscode, state.document, { ...params, version }, this.echoes);
       this.stats[outcome] += 1;
+      if (outcome === 'undo' && (params.edits || []).length === 0 && state.document.version === version) {
+        // The text the undo gave back is kept, and so are the fields' states when nothing was to change.
+        this.updateFields(state, params.fields || []);
+      }
       if (outcome === 'applied') {
         const opened = (params.fields || []).filter((f) => f.rule && !state.fields.has(f.field)).map((f) => f.field);
         this.updateFields(state, params.fields || []);
@@ -474,6 +481,17 @@ class Session {
       } else this.output.appendLine(`didFormat for version ${version} not applied: ${outcome}`);
       this.formatEmitter.fire({ document: state.document, params, outcome });
     }, (error) => this.output.appendLine(`didFormat: ${error.message}`));
+  }
+
+  /** Forgets the fields whose ids are in `ids` (a `didFormat`'s `closed`) and their placeholders. */
+  forgetClosed(state, ids) {
+    if (!Array.isArray(ids) || ids.length === 0) return;
+    for (const id of ids) {
+      state.fields.delete(id);
+      state.masks.delete(id);
+      this.placeholders.remove(state.document, id);
+    }
+    this.fieldsEmitter.fire(state.document);
   }
 
   updateFields(state, states) {

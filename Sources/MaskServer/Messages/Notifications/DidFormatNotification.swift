@@ -1,5 +1,6 @@
 // maskd: `maskd/didFormat`, daemon to client (maskd extension).
 import JSON
+import JSONRPC
 
 /// Sent after every person's `didChange` that touched a field: the edits that bring the
 /// document (as the person left it, at `version`) into form, and where the cursor goes.
@@ -7,10 +8,13 @@ import JSON
 /// *(maskd extension)*. Params: `{"textDocument": {"uri", "version"}, "edits": TextEdit[],
 /// "cursor": Position|null, "fields": FieldState[], "rejected": string, "overflow": string, "closed"?: string[]}`
 /// (`closed` only when the person's change closed fields).
-enum DidFormatNotification {
+struct DidFormatNotification: OutgoingBody {
     static let method = "maskd/didFormat"
 
-    static func params(uri: String, _ report: FormatReport) -> JSONValue {
+    let uri: String
+    let report: FormatReport
+
+    var json: JSONValue {
         var params: JSONObject = [
             "textDocument": ["uri": .string(uri), "version": .from(report.version)],
             "edits": .from(report.edits),
@@ -23,9 +27,13 @@ enum DidFormatNotification {
         return .object(params)
     }
 
-    /// Writes the params that ``params(uri:_:)`` makes, member for member, straight from the report (the bytes
-    /// sent are the same).
-    static func write(uri: String, _ report: FormatReport, to params: JSONObjectWriter) {
+    /// Sent on every keystroke: no value need be made only to be converted and thrown away.
+    var writesMembers: Bool { true }
+    var longestWrittenList: Int { max(report.edits.count, report.fields.count) }
+
+    /// Writes the params that ``json`` makes, member for member, straight from the report (the bytes sent are the
+    /// same).
+    func writeMembers(to params: JSONObjectWriter) {
         params.setObject("textDocument") { document in
             document.set("uri", uri)
             document.set("version", report.version)
@@ -48,11 +56,5 @@ enum DidFormatNotification {
                 for id in report.closed { closed.append(id) }
             }
         }
-    }
-
-    /// Whether the report's lists are short enough to be written whole (``write(uri:_:to:)``); longer ones are
-    /// sent as a value, written piece by piece so that no whole jansson tree of them is made.
-    static func isShort(_ report: FormatReport) -> Bool {
-        report.edits.count < JSONValue.piecewiseArrayLength && report.fields.count < JSONValue.piecewiseArrayLength
     }
 }

@@ -1,5 +1,6 @@
 // maskd: `textDocument/publishDiagnostics`, daemon to client.
 import JSON
+import JSONRPC
 
 /// One field's problem as an LSP `Diagnostic`.
 struct Diagnostic: Hashable, Sendable {
@@ -26,20 +27,24 @@ struct Diagnostic: Hashable, Sendable {
 ///
 /// Sent when the fields' diagnostics changed and the document has been quiet for `diagnosticsDelay` ms (see
 /// `Features/Diagnostics.swift`); an empty list clears them.
-enum PublishDiagnosticsNotification {
+struct PublishDiagnosticsNotification: OutgoingBody {
     static let method = "textDocument/publishDiagnostics"
 
-    /// - Parameter version: the document version the ranges are in; nil once the document is closed.
-    static func params(uri: String, version: Int?, _ diagnostics: [Diagnostic]) -> JSONValue {
-        var params = paramsWithoutList(uri: uri, version: version)
-        params["diagnostics"] = .array(diagnostics.map(\.json))
+    let uri: String
+    /// The document version the ranges are in; nil once the document is closed.
+    let version: Int?
+    let diagnostics: DiagnosticList
+
+    /// The params but for `diagnostics`, the last member.
+    var json: JSONValue {
+        var params: JSONObject = ["uri": .string(uri)]
+        if let version { params["version"] = .from(version) }
         return .object(params)
     }
 
-    /// The params but for `diagnostics`, the last member, for a list written element by element.
-    static func paramsWithoutList(uri: String, version: Int?) -> JSONObject {
-        var params: JSONObject = ["uri": .string(uri)]
-        if let version { params["version"] = .from(version) }
-        return params
+    /// A document's list may hold 100,000 diagnostics: each is made as it is written.
+    var longList: (member: String, elements: JSONElements)? {
+        let diagnostics = diagnostics
+        return ("diagnostics", JSONElements(count: diagnostics.count) { diagnostics[$0].json })
     }
 }

@@ -1,5 +1,6 @@
 // maskd: `maskd/apply` (maskd extension).
 import JSON
+import JSONRPC
 import MaskEngine
 
 /// Formats or edits one field's text, statelessly. *(maskd extension)*
@@ -8,7 +9,7 @@ import MaskEngine
 ///   "end", "text"}?}`, offsets in the negotiated encoding.
 /// - Returns: `{"text", "caret", "selection", "value", "complete", "valid", "problems", "next",
 ///   "placeholder", "mask", "brand"?, "rejected", "overflow", "edits"}`.
-struct ApplyRequest: WritingRequestMessage {
+struct ApplyRequest: RequestMessage {
     static let method = "maskd/apply"
 
     struct Span {
@@ -59,10 +60,24 @@ struct ApplyRequest: WritingRequestMessage {
         return ApplyResult.json(result, naive: naive, encoding: server.encoding)
     }
 
-    func handleWriting(_ server: Server) throws -> (JSONObjectWriter) -> Void {
+    /// Answered many times a second: the result is written member for member, with no value made only to be
+    /// converted and thrown away.
+    func answer(_ server: Server) throws -> any OutgoingBody {
         let (result, naive) = try outcome(server.encoding)
-        let encoding = server.encoding
-        return { ApplyResult.write(result, naive: naive, encoding: encoding, to: $0) }
+        return Answer(result: result, naive: naive, encoding: server.encoding)
+    }
+
+    /// The result object, described both ways by ``ApplyResult``.
+    private struct Answer: OutgoingBody {
+        let result: FieldResult
+        let naive: String
+        let encoding: PositionEncoding
+
+        var json: JSONValue { ApplyResult.json(result, naive: naive, encoding: encoding) }
+        var writesMembers: Bool { true }
+        func writeMembers(to object: JSONObjectWriter) {
+            ApplyResult.write(result, naive: naive, encoding: encoding, to: object)
+        }
     }
 
     /// The field's result, and the text with the edit applied as typed (the result's edits start from it).

@@ -29,7 +29,7 @@ function M.buf(bufnr)
       marks = {},
       -- field id -> the changenr() right after its opening edited the text.
       opens = {},
-      stats = { formats = 0, applied = 0, stale = 0, echo = 0, replies = 0, reopened = 0, reformats = 0, last_version = -1 },
+      stats = { formats = 0, applied = 0, stale = 0, echo = 0, undo = 0, replies = 0, reopened = 0, reformats = 0, last_version = -1 },
     }
     buffers[bufnr] = b
   end
@@ -140,6 +140,36 @@ function M.remove(bufnr, id)
   M.render(bufnr)
 end
 
+--- Whether a didFormat's cursor `pos` goes where the editor's cursor is: with edits it always
+--- does; without, only when it lies in one of `states` (didFormat's `fields`), the engine's caret
+--- in the field typed in. Elsewhere the change reached beyond its fields (a deleted, replaced or
+--- joined line), and the cursor stays where the person's command put it (`dd` keeps the column).
+function M.holds(states, pos)
+  if type(pos) ~= 'table' or type(states) ~= 'table' then
+    return false
+  end
+  for _, s in ipairs(states) do
+    local r = is_state(s) and s.range
+    if type(r) == 'table' and r.start.line == pos.line and r['end'].line == pos.line
+        and r.start.character <= pos.character and pos.character <= r['end'].character then
+      return true
+    end
+  end
+  return false
+end
+
+--- Drops the fields whose ids are in `ids` (didFormat's `closed`; absent: none).
+function M.close(bufnr, ids)
+  if type(ids) ~= 'table' or #ids == 0 then
+    return
+  end
+  for _, id in ipairs(ids) do
+    if type(id) == 'string' then
+      M.remove(bufnr, id)
+    end
+  end
+end
+
 --- The recorded fields of `bufnr` in document order.
 function M.list(bufnr)
   local out = {}
@@ -206,11 +236,19 @@ function M.render(bufnr)
     if type(ph) == 'string' and ph ~= '' and row < count then
       local line = edits.line(bufnr, row)
       local col = edits.byte_col(line, s.range['end'].character)
-      api.nvim_buf_set_extmark(bufnr, M.ns, row, col, {
+      local opts = {
         virt_text = { { ph, 'MaskdPlaceholder' } },
         virt_text_pos = placeholder_pos(line, col),
         hl_mode = 'combine',
-      })
+      }
+      if vim.fn.has('nvim-0.10') == 1 then
+        -- A placeholder goes with its line (`dd`): left on the next line until the daemon's
+        -- `closed` comes, the inline text would shift that line's columns, and the cursor
+        -- Neovim places in it would land elsewhere.
+        opts.invalidate = true
+        opts.undo_restore = false
+      end
+      api.nvim_buf_set_extmark(bufnr, M.ns, row, col, opts)
     end
   end
 end

@@ -892,9 +892,10 @@ end
 
 -- The didFormat handler ---------------------------------------------------------------
 
---- Handles `maskd/didFormat`: drops it when the buffer has moved past its version or when
---- it answers the plugin's own edits; otherwise applies its edits joined to the person's
---- undo step, places the cursor and records the fields. Sends nothing.
+--- Handles `maskd/didFormat`: forgets the fields it names as closed; drops the rest when the
+--- buffer has moved past its version, when it answers the plugin's own edits or an undo or a
+--- redo; otherwise applies its edits joined to the person's undo step, places the cursor
+--- (see fields.holds) and records the fields. Sends nothing.
 function M.on_did_format(err, params)
   if err or type(params) ~= 'table' or type(params.textDocument) ~= 'table' then
     return
@@ -907,6 +908,9 @@ function M.on_did_format(err, params)
   local version = params.textDocument.version
   b.stats.formats = b.stats.formats + 1
   b.stats.last_version = version
+  -- The daemon closed these fields when the change reached it (their line deleted, replaced or
+  -- joined away): they are forgotten whatever becomes of the rest of this notification.
+  fields.close(bufnr, params.closed)
   -- No cursor: field rules opened the fields it carries (at open, or after the rules were read
   -- again), with no change of the person's behind it. That is no answer to a change, so it is
   -- applied even at a version of the plugin's own edits. Its formatting is an undo step of its
@@ -918,6 +922,17 @@ function M.on_did_format(err, params)
   end
   if version ~= edits.version(bufnr) then
     b.stats.stale = b.stats.stale + 1
+    return
+  end
+  if not opening and require('maskd.sync').undone(bufnr, version) then
+    -- An undo or a redo gives back text the person had: it is kept as it is, and the cursor
+    -- stays where the undo put it. Applying an edit now would start a new branch of the
+    -- undo tree and lose the redo. The daemon's copy is still the buffer's (its edits enter
+    -- it only with their echo); the fields' states are kept when nothing was to change.
+    b.stats.undo = b.stats.undo + 1
+    if type(params.edits) ~= 'table' or #params.edits == 0 then
+      fields.update(bufnr, params.fields)
+    end
     return
   end
   for v in pairs(b.own) do
@@ -938,7 +953,9 @@ function M.on_did_format(err, params)
       end
     end
   end
-  edits.set_cursor(bufnr, params.cursor)
+  if #list > 0 or fields.holds(params.fields, params.cursor) then
+    edits.set_cursor(bufnr, params.cursor)
+  end
   fields.update(bufnr, params.fields)
   b.last = { rejected = params.rejected, overflow = params.overflow }
   b.stats.applied = b.stats.applied + 1

@@ -58,9 +58,22 @@ function M.disable_builtin(client)
   end
 end
 
+--- Whether the change about to be sent came from an undo or a redo, recording the undo
+--- state: an undo lowers changenr(), a redo raises it to a number the buffer has had before,
+--- a new change (or one joined to the last) never does.
+local function undo_or_redo(bufnr, s)
+  local now = api.nvim_buf_call(bufnr, vim.fn.changenr)
+  local last, highest = s.changenr or now, s.highest or now
+  s.changenr, s.highest = now, math.max(highest, now)
+  return now < last or (now > last and now <= highest)
+end
+
 local function send(bufnr, s, changes, tick)
   local version = math.max(tick, s.version + 1)
   s.version = version
+  if undo_or_redo(bufnr, s) then
+    s.undone[version] = true
+  end
   local c = vim.lsp.get_client_by_id(s.client_id)
   if not c then
     return
@@ -233,6 +246,22 @@ function M.flush(bufnr)
   end
 end
 
+--- Whether version `version` of `bufnr` was made by an undo or a redo, whose didFormat is
+--- not applied: an edit after an undo starts a new branch of the undo tree, and the redo
+--- would be lost (`<C-r>`: Already at newest change). Forgets the versions before it.
+function M.undone(bufnr, version)
+  local s = states[bufnr]
+  if not s then
+    return false
+  end
+  for v in pairs(s.undone) do
+    if v < version then
+      s.undone[v] = nil
+    end
+  end
+  return s.undone[version] == true
+end
+
 --- The version of the last didChange sent for `bufnr`, or nil when it is not tracked here.
 function M.version(bufnr)
   local s = states[bufnr]
@@ -243,8 +272,14 @@ end
 --- buffer attached again (a restarted daemon) starts over from the text its didOpen sent;
 --- the callbacks of the earlier attachment detach themselves.
 function M.attach(bufnr, client)
+  local changenr = api.nvim_buf_call(bufnr, vim.fn.changenr)
   local s = {
     client_id = client.id,
+    -- The undo state at the last didChange, the highest it has been, and the versions made
+    -- by an undo or a redo (see M.undone).
+    changenr = changenr,
+    highest = changenr,
+    undone = {},
     lines = api.nvim_buf_get_lines(bufnr, 0, -1, true),
     -- The version of the didOpen just sent: 0 in 0.7, which records it in buf_versions.
     version = vim.lsp.util.buf_versions and tonumber(vim.lsp.util.buf_versions[bufnr])

@@ -922,9 +922,10 @@ def Send(bufnr: number)
   var otext = Text(before)
   var ntext = Text(after)
   var hint = -1
+  var undoing = bufnr == bufnr('%') && UndoOrRedo(doc)
   # After an undo or a redo the cursor is wherever Vim put it, not after the change: the
   # change is then what the texts say (the longest common prefix first), never the cursor's.
-  if bufnr == bufnr('%') && !UndoOrRedo(doc) && line('.') >= start && line('.') < start + len(after)
+  if bufnr == bufnr('%') && !undoing && line('.') >= start && line('.') < start + len(after)
     hint = 0
     for i in range(line('.') - start)
       hint += len(after[i]) + 1
@@ -944,5 +945,5 @@ def Send(bufnr: number)
     Notify('textDocument/didChange', {textDocument: {uri: doc.uri, version: version}, contentChanges: [change]})
     doc.unsettled = true
   endif
-  Emit('changed', {bufnr: bufnr, version: version, change: change})
+  Emit('changed', {bufnr: bufnr, version: version, change: change, undo: undoing})
 enddef

@@ -27,7 +27,9 @@ export def Buf(bufnr: number): dict<any>
       masks: {},
       refresh: 0,
       resync: {},
-      stats: {formats: 0, applied: 0, stale: 0, echo: 0, resynced: 0, reopened: 0, last_version: -1},
+      # The versions an undo or a redo made, whose didFormat is not applied.
+      undone: {},
+      stats: {formats: 0, applied: 0, stale: 0, echo: 0, undo: 0, resynced: 0, reopened: 0, last_version: -1},
     }
   endif
   return bufs[key]
@@ -119,6 +121,42 @@ export def Update(bufnr: number, states: any)
       endif
     endfor
   endif
+  Render(bufnr)
+enddef
+
+# Returns whether a didFormat's cursor `pos` goes where Vim's cursor is: with edits it always
+# does; without, only when it lies in one of `states` (didFormat's `fields`), the engine's caret
+# in the field typed in.  Elsewhere the change reached beyond its fields (a deleted, replaced or
+# joined line), and the cursor stays where the person's command put it.
+def Holds(states: any, pos: any): bool
+  if type(states) != v:t_list || type(pos) != v:t_dict
+    return false
+  endif
+  for s in states
+    if IsState(s) && s.range.start.line == pos.line && s.range.end.line == pos.line
+        && s.range.start.character <= pos.character && pos.character <= s.range.end.character
+      return true
+    endif
+  endfor
+  return false
+enddef
+
+# Forgets the fields of `bufnr` whose ids are in `ids` (didFormat's `closed`) and stops
+# drawing them.
+def ForgetClosed(bufnr: number, ids: any)
+  if type(ids) != v:t_list || empty(ids)
+    return
+  endif
+  var b = Buf(bufnr)
+  for id in ids
+    if type(id) == v:t_string
+      for d in [b.fields, b.masks, b.opens]
+        if has_key(d, id)
+          remove(d, id)
+        endif
+      endfor
+    endif
+  endfor
   Render(bufnr)
 enddef
 
@@ -259,6 +297,9 @@ def OnDidFormat(params: any)
   var version = get(params.textDocument, 'version', -1)
   b.stats.formats += 1
   b.stats.last_version = version
+  # The daemon closed these fields when the change reached it (their line deleted, replaced or
+  # joined away): they are forgotten whatever becomes of the rest of this notification.
+  ForgetClosed(bufnr, get(params, 'closed', []))
   # No cursor: field rules opened the fields it carries (at open, or after the rules were read
   # again), with no change of the person's behind it.  That is no answer to a change, so it is
   # applied even at a version of the plugin's own edits.  Its formatting is an undo step of its
@@ -279,6 +320,18 @@ def OnDidFormat(params: any)
     endfor
     return
   endif
+  filter(b.undone, (k, _) => str2nr(k) >= version)
+  if !opening && has_key(b.undone, string(version))
+    # An undo or a redo gives back text the person had: it is kept as it is, and the cursor
+    # stays where the undo put it.  Applying an edit now would start a new branch of the
+    # undo tree and lose the redo.  The daemon's copy is still the buffer's (its edits enter
+    # it only with their echo); the fields' states are kept when nothing was to change.
+    b.stats.undo += 1
+    if empty(get(params, 'edits', []))
+      Update(bufnr, get(params, 'fields', []))
+    endif
+    return
+  endif
   filter(b.own, (k, _) => str2nr(k) > version)
   var before = bufnr == bufnr('%') ? changenr() : -1
   ApplyOwn(bufnr, get(params, 'edits', []), !opening)
@@ -290,7 +343,9 @@ def OnDidFormat(params: any)
       endif
     endfor
   endif
-  textedit.SetCursor(bufnr, get(params, 'cursor', null))
+  if !empty(get(params, 'edits', [])) || Holds(get(params, 'fields', []), get(params, 'cursor', null))
+    textedit.SetCursor(bufnr, get(params, 'cursor', null))
+  endif
   Update(bufnr, get(params, 'fields', []))
   b.last = {rejected: get(params, 'rejected', ''), overflow: get(params, 'overflow', '')}
   b.stats.applied += 1
@@ -728,6 +783,9 @@ def OnChanged(p: dict<any>)
     return
   endif
   var b = Buf(p.bufnr)
+  if get(p, 'undo', false)
+    b.undone[string(p.version)] = true
+  endif
   if !empty(b.fields) && get(b, 'refresh', 0) == 0
     b.refresh = timer_start(REFRESH_MS, (_) => Refresh(p.bufnr))
   endif

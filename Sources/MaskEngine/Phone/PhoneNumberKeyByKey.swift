@@ -1,14 +1,14 @@
-/// Reading a national number a key at a time, for a field's kept state (`PhoneField-kept.swift`).
+/// Reading a national number a key at a time, for a field's as-you-type state (`PhoneFieldAsYouType.swift`).
 ///
 /// `PhoneNumber(keys:home:)` runs the region's number patterns (the general one and each type's)
 /// over the whole number, twice (with and without its national prefix), on every key. A number typed
-/// nationally keeps, instead, each pattern's digit-automaton state after the number and after the
+/// nationally holds, instead, each pattern's digit-automaton state after the number and after the
 /// number less its national prefix: a key is then one step of each, and the verdicts read the states.
-/// The result is the stateless reading's (`PhoneKeptTests` compares them at every step).
+/// The result is the stateless reading's (`PhoneKeyByKeyTests` compares them at every step).
 extension PhoneNumber {
-    /// The automaton states after the digits read so far; `Reading()` is "nothing read".
-    struct Reading: Sendable {
-        /// How many digits the states are after (-1: none kept).
+    /// The automaton states after the digits read so far; `KeyByKeyReading()` is "nothing read".
+    struct KeyByKeyReading: Sendable {
+        /// How many digits the states are after (-1: none yet).
         fileprivate var count = -1
         /// No longer number can start with an international prefix (the field's region's, `00` in GB).
         fileprivate var national = false
@@ -20,31 +20,23 @@ extension PhoneNumber {
         fileprivate var states: [Int32] = []
     }
 
-    /// `PhoneNumber(keys: keys, home: home)`, updating `reading`, which is `Reading()` or what this left
+    /// `PhoneNumber(keys: keys, home: home)`, updating `reading`, which is `KeyByKeyReading()` or what this left
     /// for the keys before the last.
-    ///
-    /// The region (`PhoneField.uncountedHome`) and its automata are lent, not counted: they live as long as the
-    /// process (`PhoneMetadata`), and counting them cost three retains and releases a key.
-    static func read(_ keys: [UInt8], home: Unmanaged<PhoneRegion>?, reading: inout Reading) -> PhoneNumber {
-        if let home, keys.first != UInt8(ascii: "+") {
-            let number = home._withUnsafeGuaranteedRef { home -> PhoneNumber? in
-                guard home.readsKeyByKey else { return nil }
-                return home.uncountedNumberAutomata!._withUnsafeGuaranteedRef { automata in
-                    readNationally(keys, home: home, automata: automata, reading: &reading)
-                }
-            }
-            if let number { return number }
+    static func read(_ keys: [UInt8], home: PhoneRegion?, reading: inout KeyByKeyReading) -> PhoneNumber {
+        if let home, keys.first != UInt8(ascii: "+"), home.readsKeyByKey, let automata = home.numberAutomata,
+           let number = readNationally(keys, home: home, automata: automata, reading: &reading) {
+            return number
         }
         // International, a region whose patterns or prefix rule need the whole reading, or an international
         // prefix typed nationally.
-        reading = Reading()
-        return PhoneNumber(keys: keys, home: home?.takeUnretainedValue())
+        reading = KeyByKeyReading()
+        return PhoneNumber(keys: keys, home: home)
     }
 
     /// `read` of a number typed nationally in `home`, whose number automata are `automata`; nil when the keys
     /// start with an international prefix.
     private static func readNationally(_ keys: [UInt8], home: PhoneRegion, automata: PhoneRegion.NumberAutomata,
-                                       reading: inout Reading) -> PhoneNumber? {
+                                       reading: inout KeyByKeyReading) -> PhoneNumber? {
         let count = keys.count
         let resumes = reading.count >= 0 && reading.count == count - 1
         if !(resumes && reading.national) {

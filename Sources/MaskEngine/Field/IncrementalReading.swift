@@ -1,10 +1,10 @@
-/// A slot program's reading of a field's text, kept by a `MaskField` so the next edit reads only what changed.
+/// A slot program's reading of a field's text, held by a `MaskField` so the next edit reads only what changed.
 ///
 /// It holds the field's text as bytes and a reading of a text that starts with `shared` of them (the
 /// text before the last edit); `read` resumes it there. A value held in place by the handle, so its arrays
 /// change in place (a copied handle's arrays are copied when one of them changes). Unchecked: the reading's
 /// `Cuts` box is the one reference that is not an array, and it too is copied before it changes when shared.
-struct KeptReading: FieldReading, @unchecked Sendable {
+struct IncrementalReading: FieldReading, @unchecked Sendable {
     /// The field's text, as bytes.
     private(set) var units: [UInt8] = []
     /// The string `units` holds, as it was given: the handle passes it back with the next edit, and a string
@@ -32,8 +32,8 @@ struct KeptReading: FieldReading, @unchecked Sendable {
         guard take(text) else { return nil }
     }
 
-    /// Makes `text` the field's text, keeping what its start shares with the one before.
-    /// - Returns: false when `text` is not ASCII (nothing is then kept worth resuming).
+    /// Makes `text` the field's text, keeping the reading of what its start shares with the one before.
+    /// - Returns: false when `text` is not ASCII (no reading is then worth resuming).
     mutating func take(_ text: String) -> Bool {
         if text == self.text { return true }
         var text = text
@@ -64,7 +64,7 @@ struct KeptReading: FieldReading, @unchecked Sendable {
     }
 
     /// The bytes of an edit's inserted text, or nil when it is not ASCII: a keystroke's byte is an array made
-    /// once, a longer text's go in one buffer kept from edit to edit (no longer shared by then), so typing
+    /// once, a longer text's go in one buffer held from edit to edit (no longer shared by then), so typing
     /// allocates no array for them.
     mutating func units(inserted text: String) -> [UInt8]? {
         let utf8 = text.utf8
@@ -73,10 +73,10 @@ struct KeptReading: FieldReading, @unchecked Sendable {
             // A keystroke: one byte, whose array is made once.
             let byte = utf8[utf8.startIndex]
             guard byte < 0x80, byte != 0x0D else { return nil }
-            return KeptReading.singleBytes[Int(byte)]
+            return Self.singleBytes[Int(byte)]
         }
         if count == 0 { return [] }
-        // A paste's buffer is not kept: only a few bytes are worth the room.
+        // A paste's buffer is not held on to: only a few bytes are worth the room.
         if inserted.count > 64 { inserted = [] }
         inserted.removeAll(keepingCapacity: true)
         var text = text
@@ -91,9 +91,9 @@ struct KeptReading: FieldReading, @unchecked Sendable {
     /// `[b]` for every ASCII byte `b`.
     private static let singleBytes: [[UInt8]] = (0..<128).map { [UInt8($0)] }
 
-    /// Reads `units` with `program`, resuming the kept reading when it is `program`'s.
+    /// Reads `units` with `program`, resuming the reading held when it is `program`'s.
     mutating func read(with program: Program) {
-        // The edit before kept the reading of its own text, which is this one.
+        // The edit before left the reading of its own text, which is this one.
         if program === self.program, shared == units.count, shared == decomposition.trace.count { return }
         if program === self.program {
             program.decompose(units, resuming: &decomposition, sharing: shared)
@@ -128,7 +128,7 @@ struct KeptReading: FieldReading, @unchecked Sendable {
     var layout: Layout<UInt8> { decomposition.layout }
 
     /// Renders the edit's layout, which is the field's text now. A text that reads back element by element
-    /// is kept with its reading, made from the layout without reading (the next edit reads nothing); another is
+    /// is held with its reading, made from the layout without reading (the next edit reads nothing); another is
     /// taken while what it shares with the last is known, and read where it differs by the next edit.
     mutating func took(_ program: Program, _ layout: Layout<UInt8>) -> String {
         let limit = program.limit(of: layout)

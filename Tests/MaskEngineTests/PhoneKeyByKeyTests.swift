@@ -2,14 +2,15 @@ import XCTest
 @testable import MaskEngine
 import TestSupport
 
-/// The phone field's kept state (`PhoneField-kept.swift`) gives exactly the stateless results: every
-/// step of libphonenumber's example numbers typed key by key, and random editing sessions that
-/// mostly type at the end (the kept path) with every other kind of edit between (the fallback).
-final class PhoneKeptTests: XCTestCase {
+/// The phone field's as-you-type state (`PhoneFieldAsYouType.swift`, with the number read key by key,
+/// `PhoneNumberKeyByKey.swift`) gives exactly the stateless results: every step of libphonenumber's example
+/// numbers typed key by key, and random editing sessions that mostly type at the end (the key-by-key path)
+/// with every other kind of edit between (the fallback).
+final class PhoneKeyByKeyTests: XCTestCase {
     /// Every conformance number typed through a `MaskField` equals `Mask.apply` at every step, and
-    /// the kept path is the one taken (a kept state after each key but a full number's).
+    /// the key-by-key path is the one taken (a formatter held after each key but a full number's).
     func testConformanceNumbersTypedThroughTheHandle_equalTheStatelessPath() throws {
-        var steps = 0, kept = 0
+        var steps = 0, held = 0
         var masks: [String: Mask] = [:]
         for c in PhoneConformanceTests.cases {
             let region = c.national ? c.region : nil
@@ -17,7 +18,7 @@ final class PhoneKeptTests: XCTestCase {
             masks[region ?? ""] = mask
             guard case .phone(let field) = mask.kind else { return XCTFail("not a phone mask") }
             var handle = MaskField(mask)
-            var state = PhoneField.Kept()
+            var state = PhoneField.AsYouTypeState()
             var text = "", caret = 0
             for key in c.keys {
                 let edit = FieldEdit.insert(String(key), at: caret..<caret)
@@ -25,15 +26,15 @@ final class PhoneKeptTests: XCTestCase {
                 let got = handle.apply(edit)
                 steps += 1
                 XCTAssertEqual(got, expected, "\(region ?? "intl") \(c.keys): \(text) + \(key)")
-                XCTAssertEqual(field.apply(edit, to: text, keeping: &state), expected)
+                XCTAssertEqual(field.apply(edit, to: text, resuming: &state), expected)
                 if got != expected { break }
                 (text, caret) = (expected.text, expected.caret)
-                if state.holdsState { kept += 1 }
+                if state.holdsState { held += 1 }
             }
         }
         XCTAssertEqual(steps, 24_181)
         // Only a number that is full keeps nothing more (its next digit is refused whole).
-        XCTAssertGreaterThan(kept, steps * 9 / 10)
+        XCTAssertGreaterThan(held, steps * 9 / 10)
     }
 
     /// Random sessions over many regions: runs of digits typed at the end, with deletions, edits

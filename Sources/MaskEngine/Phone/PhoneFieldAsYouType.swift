@@ -1,44 +1,46 @@
-/// The `phone` preset's part of a `MaskField`: what it keeps between edits.
+/// The `phone` preset's part of a `MaskField`: the as-you-type formatter of the field's text.
 ///
 /// A phone field typed key by key is what libphonenumber's `AsYouTypeFormatter` is built for: one
-/// formatter per field, fed a digit per key. The handle keeps the same: the formatter after the
+/// formatter per field, fed a digit per key. The handle holds the same: the formatter after the
 /// keys of the field's text. A digit typed after every element of that text (the caret at the end
-/// of the number, as when typing it) is one more `input` to the kept formatter; any other edit
-/// takes the stateless path, whose formatter is kept in its turn. Either way the result is the
-/// stateless `apply`'s (`MaskFieldTests` and `PhoneKeptTests` compare them at every step).
+/// of the number, as when typing it) is one more `input` to that formatter; any other edit
+/// takes the stateless path, whose formatter the handle holds in its turn. Either way the result is the
+/// stateless `apply`'s (`MaskFieldTests` and `PhoneKeyByKeyTests` compare them at every step).
 extension PhoneField {
-    /// What a `MaskField` keeps between edits of a phone field; `Kept()` is "nothing kept".
+    /// What a `MaskField` holds between edits of a phone field: the formatter of its text, when it has one;
+    /// `AsYouTypeState()` holds none.
     ///
     /// A value the handle holds and passes `inout`: a key changes it in place (its arrays are not copied,
     /// their storage being unshared), and a copied handle copies it as any value.
-    struct Kept: Sendable {
-        /// The state, when `holdsState`. Not an optional: reading a field of an optional's payload in place
-        /// copied the payload, arrays and all.
-        fileprivate var state: State
-        /// Whether a formatter state is kept (the next digit typed at the end is one `input`).
+    struct AsYouTypeState: Sendable {
+        /// The text's formatter, when `holdsState`. Not an optional: reading a field of an optional's payload in
+        /// place copies the payload, arrays and all.
+        fileprivate var current: TextState
+        /// Whether a text's formatter is held (the next digit typed at the end is one `input`).
         private(set) var holdsState = false
 
-        init() { state = State(Typed(formatter: AsYouTypeFormatter(region: nil), full: false), count: 0, afterLastElement: 0) }
+        init() {
+            current = TextState(Typed(formatter: AsYouTypeFormatter(region: nil), full: false), count: 0, afterLastElement: 0)
+        }
 
-        /// Keeps `state`, or nothing.
-        fileprivate mutating func keep(_ state: State?) {
-            if let state { self.state = state }
+        /// Holds `state`, or nothing.
+        fileprivate mutating func hold(_ state: TextState?) {
+            if let state { current = state }
             holdsState = state != nil
         }
     }
 
-    /// The kept state.
-    fileprivate struct State: Sendable {
+    /// The formatter after the keys of a text the field shows, and where that text ends and its last key stands.
+    fileprivate struct TextState: Sendable {
         /// The formatter after the keys of `text`, and whether the number was full.
         var typed: Typed
         /// The length of the text the state is of (it is ASCII: the formatter's output), and the offset just
-        /// after its last element. The text itself is not kept: the caller's text is the one the state is of
-        /// (`MaskField` resets the state whenever its text is another), and only its length is checked again
-        /// (keeping the string to compare cost a retain and a release a key).
+        /// after its last element. The text itself is not held: the caller's text is the one the state is of
+        /// (`MaskField` resets the state whenever its text is another), and only its length is checked again.
         var count = 0
         var afterLastElement = 0
-        /// The number's patterns' states after its digits (kept only while its keys are typed one by one).
-        var reading = PhoneNumber.Reading()
+        /// The number's patterns' states after its digits (held only while its keys are typed one by one).
+        var reading = PhoneNumber.KeyByKeyReading()
 
         init(_ typed: Typed, count: Int, afterLastElement: Int) {
             self.typed = typed
@@ -54,16 +56,16 @@ extension PhoneField {
             self.init(typed, count: typed.formatter.output.count, afterLastElement: after)
         }
 
-        /// The ASCII digit `edit` types after every element of the kept text, when that is all it does
+        /// The ASCII digit `edit` types after every element of the text, when that is all it does
         /// and the number can take it; nil for any other edit, which the stateless path reads.
         ///
         /// The stateless path then reads the text's keys, appends the digit (nothing is deleted: the
-        /// range is empty; nothing comes after it), and feeds the formatter the keys: the kept
+        /// range is empty; nothing comes after it), and feeds the formatter the keys: the held
         /// formatter's keys and the digit. A full number refuses the digit, and an empty international
         /// field adds the `+` first: both take the stateless path.
         ///
-        /// Mutating only so that it reads the state in place: a call on the handle's state that cannot
-        /// change it copied all of it (280 bytes) first. The same goes for `afterLastKey()`.
+        /// Mutating only so that it reads the state in place: a non-mutating call on the handle's state copies
+        /// all of it first. The same goes for `afterLastKey()`.
         mutating func typedDigit(_ edit: FieldEdit, to text: String, in field: PhoneField) -> UInt8? {
             guard !typed.full, text.utf8.count == count, field.region != nil || !typed.formatter.keys.isEmpty else { return nil }
             let utf8 = edit.text.utf8
@@ -108,39 +110,39 @@ extension PhoneField {
         }
     }
 
-    /// `apply(edit, to: text)`, using and updating `kept`.
+    /// `apply(edit, to: text)`, resuming and updating `state`.
     ///
-    /// `kept` is either `Kept()` or what this function (or `format(_:selection:keeping:)`) left
+    /// `state` is either `AsYouTypeState()` or what this function (or `format(_:selection:resuming:)`) left
     /// after producing `text`: `MaskField` resets it whenever its caller's text is another.
-    func apply(_ edit: FieldEdit, to text: String, keeping kept: inout Kept) -> FieldResult {
-        if !kept.holdsState, text.isEmpty, region != nil {
+    func apply(_ edit: FieldEdit, to text: String, resuming state: inout AsYouTypeState) -> FieldResult {
+        if !state.holdsState, text.isEmpty, region != nil {
             // An empty national field: the formatter before any key (an international one shows a `+` first).
-            kept.keep(State(Typed(formatter: blank, full: false), count: 0, afterLastElement: 0))
+            state.hold(TextState(Typed(formatter: blank, full: false), count: 0, afterLastElement: 0))
         }
-        if kept.holdsState, let key = kept.state.typedDigit(edit, to: text, in: self) {
-            if let (number, after) = kept.state.type(key, in: self) {
+        if state.holdsState, let key = state.current.typedDigit(edit, to: text, in: self) {
+            if let (number, after) = state.current.type(key, in: self) {
                 // As the stateless path: the caret after the keys before the edit and the one typed, which is
                 // the end of the text.
-                let shown = kept.state.typed.formatter.output.count
-                let result = result(keys: kept.state.typed.formatter.keys, text: kept.state.typed.formatter.output,
-                                    full: kept.state.typed.full, number: number, selection: shown..<shown,
+                let shown = state.current.typed.formatter.output.count
+                let result = result(keys: state.current.typed.formatter.keys, text: state.current.typed.formatter.output,
+                                    full: state.current.typed.full, number: number, selection: shown..<shown,
                                     rejected: "", overflow: [])
-                kept.state.count = shown
-                kept.state.afterLastElement = after
+                state.current.count = shown
+                state.current.afterLastElement = after
                 return result
             }
             // Never expected: the stateless path shows it.
-            kept.keep(nil)
+            state.hold(nil)
         }
         let (result, typed) = applying(edit, to: text)
-        kept.keep(typed.flatMap { State($0, text: result.text) })
+        state.hold(typed.flatMap { TextState($0, text: result.text) })
         return result
     }
 
-    /// `format(text, selection:)`, leaving in `kept` the state of the result's text.
-    func format(_ text: String, selection: Range<Int>?, keeping kept: inout Kept) -> FieldResult {
+    /// `format(text, selection:)`, leaving in `state` the formatter of the result's text.
+    func format(_ text: String, selection: Range<Int>?, resuming state: inout AsYouTypeState) -> FieldResult {
         let (result, typed) = formatting(text, selection: selection)
-        kept.keep(State(typed, text: result.text))
+        state.hold(TextState(typed, text: result.text))
         return result
     }
 }
@@ -168,9 +170,9 @@ extension PhoneField {
 extension PhoneField.Typed {
     /// Feeds the formatter one more key (in place: no copy of its arrays), and gives its keys read
     /// as a number, resuming `reading`.
-    mutating func type(_ key: UInt8, in field: PhoneField, reading: inout PhoneNumber.Reading) -> PhoneNumber {
+    mutating func type(_ key: UInt8, in field: PhoneField, reading: inout PhoneNumber.KeyByKeyReading) -> PhoneNumber {
         formatter.input(key)
-        let number = PhoneNumber.read(formatter.keys, home: field.uncountedHome, reading: &reading)
+        let number = PhoneNumber.read(formatter.keys, home: field.home, reading: &reading)
         full = field.isFull(keys: formatter.keys, callingCode: formatter.callingCode, metadata: formatter.metadata,
                             nationalDigits: formatter.nationalNumber.count) { number }
         return number
