@@ -722,7 +722,14 @@ final class Document {
     /// touched it (what an editor's undo or redo does, also across a field closed and opened again by a rule),
     /// remembering the text this one had before it.
     /// - Complexity: O(`historyDepth`) but for comparing texts of the same length as the field's new text.
+    /// A deletion of one character is read as the Backspace or Delete it most likely is, even when it gives back an
+    /// earlier text: the engine's deletion rules (a whole enum word, the `0` before a decimal mark) need it, and such
+    /// an undo only removes the character it brought.
     private func givesBack(_ touch: FieldTouch) -> Bool {
+        if touch.edit.text.isEmpty, touch.edit.range.count == 1 {
+            remember(touch.oldText)
+            return false
+        }
         let length = touch.newText.unicodeScalars.count
         let found = fieldHistory.contains { $0.unicodeScalars.count == length && $0.sameScalars(touch.newText) }
         remember(touch.oldText)
