@@ -27,16 +27,18 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         // Release builds of the daemon are one static executable (Swift runtime, jansson and the C library linked
         // in, with lld, which has no warnings about the C library's dlopen): editors spawn it often, and without
-        // the dynamic loader and libstdc++'s start-up it answers `initialize` about 1.5 ms sooner (BENCHMARKS.md).
+        // the dynamic loader and libstdc++'s start-up it answers `initialize` sooner (BENCHMARKS.md, row 4).
         .executableTarget(name: "maskd", dependencies: ["MaskServer", "MaskEngine", "JSONRPC", "JSON"],
                           linkerSettings: [.unsafeFlags(["-static-executable", "-use-ld=lld"],
                                                         .when(configuration: .release))]),
         // Benchmarks: `swift run -c release maskd-bench` (see BENCHMARKS.md); not part of the daemon.
         .executableTarget(name: "maskd-bench", dependencies: ["MaskEngine", "JSON"], path: "bench/Sources/maskd-bench"),
 
-        .testTarget(name: "MaskEngineTests", dependencies: ["MaskEngine"]),
-        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        // What the tests share (the seeded generator; reliability/soak compiles the same file).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "MaskEngineTests", dependencies: ["MaskEngine", "TestSupport"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON"]),
-        .testTarget(name: "MaskServerTests", dependencies: ["MaskServer", "MaskEngine", "JSONRPC", "JSON"]),
+        .testTarget(name: "MaskServerTests", dependencies: ["MaskServer", "MaskEngine", "JSONRPC", "JSON", "TestSupport"]),
     ]
 )

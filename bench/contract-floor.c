@@ -1,8 +1,8 @@
 /* contract-floor: the least a server can do per keystroke and still send what maskd's protocol asks for.
  *
  * floor-echo (../shared/bench/) answers a didChange with a didFormat that has no edits and no fields. maskd's
- * contract (PROTOCOL.md) asks for more: each field's state (`FieldState`, every member) and the edits that put in
- * the separators, which the editor applies and echoes back in a didChange of its own. This program formats
+ * contract (Protocol/protocol.md) asks for more: each field's state (`FieldState`, every member) and the edits
+ * that put in the separators, which the editor applies and echoes back in a didChange of its own. This program formats
  * nothing either: it is floor-echo itself (its source is included, so the framing, the parsing and the writing
  * are the same code) with one change, the answer to a didChange: it replays the didFormats maskd sent for the same
  * keys, so that what it costs beyond floor-echo is only the transport of the contract's messages:

@@ -49,25 +49,6 @@ func usage(_ problem: String) -> Never {
   exit(2)
 }
 
-/// SplitMix64, so that a run is reproducible from its seed.
-struct Random {
-  var state: UInt64
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  mutating func int(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-
-  mutating func chance(_ percent: Int) -> Bool { int(100) < percent }
-
-  mutating func pick<T>(_ items: [T]) -> T { items[int(items.count)] }
-}
-
 // MARK: - The daemon on pipes
 
 final class Daemon {
@@ -272,7 +253,7 @@ func lspRange(_ line: Int, _ start: Int, _ end: Int) -> JSONValue {
 final class Soak {
   let options: Options
   let daemon: Daemon
-  var random: Random
+  var random: SeededRandom
   var documents: [Document] = []
   var failures = 0
   var checked = 0
@@ -282,7 +263,7 @@ final class Soak {
   init(_ options: Options) {
     self.options = options
     daemon = Daemon(binary: options.binary)
-    random = Random(state: options.seed)
+    random = SeededRandom(seed: options.seed)
   }
 
   func failure(_ message: String) {
@@ -339,19 +320,19 @@ final class Soak {
   func keystroke(_ d: Int, _ f: Int) {
     var field = documents[d].fields[f]
     let count = field.text.count
-    if random.chance(5) { field.caret = random.int(count + 1) }
+    if random.chance(5) { field.caret = random.int(below: count + 1) }
     var selection = field.caret..<field.caret
     if random.chance(4), count > 0 {
-      let a = random.int(count + 1), b = random.int(count + 1)
+      let a = random.int(below: count + 1), b = random.int(below: count + 1)
       selection = min(a, b)..<max(a, b)
     }
     var edit: FieldEdit
-    let roll = random.int(100)
+    let roll = random.int(below: 100)
     if roll < 72 {
       edit = .insert(random.pick(keys), at: selection)
     } else if roll < 80 {
       var paste = ""
-      for _ in 0..<(1 + random.int(10)) { paste += random.pick(keys) }
+      for _ in 0..<(1 + random.int(below: 10)) { paste += random.pick(keys) }
       edit = .insert(paste, at: selection)
     } else if !selection.isEmpty {
       edit = .backspace(selection)
@@ -436,9 +417,9 @@ final class Soak {
   func warmUp() {
     var visits = [(Int, Int)]()
     for d in documents.indices { for f in documents[d].fields.indices { visits.append((d, f)) } }
-    for i in stride(from: visits.count - 1, to: 0, by: -1) { visits.swapAt(i, random.int(i + 1)) }
+    for i in stride(from: visits.count - 1, to: 0, by: -1) { visits.swapAt(i, random.int(below: i + 1)) }
     for (d, f) in visits {
-      for _ in 0..<(1 + random.int(4)) { keystroke(d, f) }
+      for _ in 0..<(1 + random.int(below: 4)) { keystroke(d, f) }
     }
     warmUpKeystrokes = checked
   }
@@ -465,14 +446,14 @@ final class Soak {
     for k in 1...options.keystrokes {
       // A person stays in a field for a while, then moves to another one, in any document.
       if run == 0 {
-        d = random.int(documents.count)
-        f = random.int(documents[d].fields.count)
-        run = 1 + random.int(30)
+        d = random.int(below: documents.count)
+        f = random.int(below: documents[d].fields.count)
+        run = 1 + random.int(below: 30)
       }
       run -= 1
       keystroke(d, f)
       if k % 10_000 == 0 {
-        compareFields(random.int(documents.count))
+        compareFields(random.int(below: documents.count))
         let rss = daemon.rss()
         if k > options.keystrokes / 2 { rssPeakSecondHalf = max(rssPeakSecondHalf, rss) }
         print("soak: \(k) keystrokes, RSS \(rss) KiB, \(failures) mismatches")

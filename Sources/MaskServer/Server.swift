@@ -63,7 +63,7 @@ public final class Server {
     var workspaceFolders: [WorkspaceFolder] = []
     /// `initializationOptions.rules` (or what `workspace/didChangeConfiguration` replaced them with).
     var clientRules: JSONValue?
-    /// The compiled field rules, each folder's file first, then the client's (`Features/Rules.swift`).
+    /// The compiled field rules, each folder's file first, then the client's (`Features/RuleLoading.swift`).
     var ruleSources: [RuleSource] = []
     /// Some workspace folder had a `.maskd.json` when the rules were last read.
     var hasRulesFile = false

@@ -2,6 +2,7 @@
 
 import Dispatch
 import JSON
+import TestSupport
 import XCTest
 
 final class JSONValueTests: XCTestCase {
@@ -183,7 +184,7 @@ final class JSONValueTests: XCTestCase {
   /// Writing piece by piece (what a long array gets) gives the text one jansson tree gives, whatever is long:
   /// random documents written with every threshold from 1 (every container in pieces) up.
   func testSerializeInto_piecewise_writesWhatOneTreeWrites() {
-    var generator = SplitMix(seed: 14)
+    var generator = SeededRandom(seed: 14)
     for _ in 0..<300 {
       let value = generator.nextJSON(nestingUpTo: 5)
       let whole = value.serialized()
@@ -246,13 +247,13 @@ final class JSONValueTests: XCTestCase {
   /// levels) is what `json_dumps` writes for the same tree: random values, shallow and deeper than the recursion,
   /// short and longer than the buffer (also when only their escapes make them longer); and they parse back.
   func testSerializeInto_writesWhatJsonDumpsWrites() throws {
-    var generator = SplitMix(seed: 15)
+    var generator = SeededRandom(seed: 15)
     for round in 0..<400 {
       var value = generator.nextJSON(nestingUpTo: round % 2 == 0 ? 5 : 3)
       switch round % 5 {
-      case 1: value = ["long": .string(String(repeating: "a", count: 3_000 + generator.next(below: 2_000))), "v": value]
-      case 2: value = ["escapes": .string(String(repeating: "\u{1}\"", count: 600 + generator.next(below: 400))), "v": value]
-      case 3: for level in 0..<(20 + generator.next(below: 40)) { value = level % 2 == 0 ? [value, 1] : ["k": value] }
+      case 1: value = ["long": .string(String(repeating: "a", count: 3_000 + generator.int(below: 2_000))), "v": value]
+      case 2: value = ["escapes": .string(String(repeating: "\u{1}\"", count: 600 + generator.int(below: 400))), "v": value]
+      case 3: for level in 0..<(20 + generator.int(below: 40)) { value = level % 2 == 0 ? [value, 1] : ["k": value] }
       default: break
       }
       var bytes: [UInt8] = [7]
@@ -279,7 +280,7 @@ final class JSONValueTests: XCTestCase {
     failures.initialize(repeating: 0, count: 8)
     defer { failures.deallocate() }
     DispatchQueue.concurrentPerform(iterations: 8) { thread in
-      var generator = SplitMix(seed: UInt64(100 + thread))
+      var generator = SeededRandom(seed: UInt64(100 + thread))
       for round in 0..<300 {
         let value: JSONValue = ["thread": .int(Int64(thread)), "round": .int(Int64(round)),
                                 "v": generator.nextJSON(nestingUpTo: 4)]
@@ -308,27 +309,27 @@ final class JSONValueTests: XCTestCase {
   /// value, or the same error at the same place, for random documents (valid, cut short, with bytes changed, with
   /// invalid UTF-8) cut at random places, multi-byte characters cut across chunks among them.
   func testParseChunks_sameAsWhole_forRandomDocumentsAndCuts() {
-    var generator = SplitMix(seed: 41)
+    var generator = SeededRandom(seed: 41)
     let pieces = ["a", "é", "日本", "😀", "\\\"", "\\u00e9", "\\ud83d\\ude00", "\\u0000", " ", "\\n"]
     func randomText(_ depth: Int) -> String {
-      switch generator.next(below: depth > 3 ? 5 : 7) {
+      switch generator.int(below: depth > 3 ? 5 : 7) {
       case 0: return "null"
-      case 1: return generator.next(below: 2) == 0 ? "true" : "false"
+      case 1: return generator.int(below: 2) == 0 ? "true" : "false"
       case 2: return String(Int64(bitPattern: generator.next()))
-      case 3: return "\(Double(generator.next(below: 2_000_001)) / 7 - 100_000)"
-      case 4: return "\"" + (0..<generator.next(below: 40)).map { _ in pieces[generator.next(below: pieces.count)] }.joined() + "\""
-      case 5: return "[" + (0..<generator.next(below: 5)).map { _ in randomText(depth + 1) }.joined(separator: ", ") + "]"
+      case 3: return "\(Double(generator.int(below: 2_000_001)) / 7 - 100_000)"
+      case 4: return "\"" + (0..<generator.int(below: 40)).map { _ in pieces[generator.int(below: pieces.count)] }.joined() + "\""
+      case 5: return "[" + (0..<generator.int(below: 5)).map { _ in randomText(depth + 1) }.joined(separator: ", ") + "]"
       default:
-        return "{" + (0..<generator.next(below: 5)).map { "\"k\($0)é\": " + randomText(depth + 1) }.joined(separator: ",\n") + "}"
+        return "{" + (0..<generator.int(below: 5)).map { "\"k\($0)é\": " + randomText(depth + 1) }.joined(separator: ",\n") + "}"
       }
     }
     let invalid: [[UInt8]] = [[0xFF], [0xC3], [0xE6, 0x97], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0]]
     for round in 0..<400 {
       var bytes = Array(randomText(0).utf8)
       switch round % 5 {
-      case 1 where !bytes.isEmpty: bytes.removeLast(generator.next(below: bytes.count) + 1)
-      case 2 where !bytes.isEmpty: bytes[generator.next(below: bytes.count)] = UInt8(truncatingIfNeeded: generator.next())
-      case 3: bytes.insert(contentsOf: invalid[generator.next(below: invalid.count)], at: generator.next(below: bytes.count + 1))
+      case 1 where !bytes.isEmpty: bytes.removeLast(generator.int(below: bytes.count) + 1)
+      case 2 where !bytes.isEmpty: bytes[generator.int(below: bytes.count)] = UInt8(truncatingIfNeeded: generator.next())
+      case 3: bytes.insert(contentsOf: invalid[generator.int(below: invalid.count)], at: generator.int(below: bytes.count + 1))
       default: break
       }
       let whole = Result { try JSONValue.parse(bytes) }
@@ -336,7 +337,7 @@ final class JSONValueTests: XCTestCase {
         var chunks: [[UInt8]] = []
         var offset = 0
         while offset < bytes.count {
-          let size = cutting == 0 ? 1 : 1 + generator.next(below: cutting == 3 ? 3000 : 9)
+          let size = cutting == 0 ? 1 : 1 + generator.int(below: cutting == 3 ? 3000 : 9)
           chunks.append(Array(bytes[offset..<min(bytes.count, offset + size)]))
           offset += size
         }
@@ -422,37 +423,23 @@ private func monotonicNanoseconds() -> UInt64 {
   return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
 }
 
-/// A small deterministic generator for the property tests.
-private struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-  mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}
-
-extension SplitMix {
+private extension SeededRandom {
   /// A random value: scalars, strings with escapes, NULs and non-ASCII, and containers up to `depth` levels (a third
   /// of their keys with a NUL, which jansson writes but does not read).
   mutating func nextJSON(nestingUpTo depth: Int) -> JSONValue {
-    let kind = depth <= 0 ? next(below: 6) : next(below: 8)
+    let kind = depth <= 0 ? int(below: 6) : int(below: 8)
     switch kind {
     case 0: return .null
-    case 1: return .bool(next(below: 2) == 0)
+    case 1: return .bool(int(below: 2) == 0)
     case 2: return .int(Int64(bitPattern: next()))
-    case 3: return .double(Double(next(below: 2_000_001)) / 7 - 100_000)
+    case 3: return .double(Double(int(below: 2_000_001)) / 7 - 100_000)
     case 4, 5:
       let pieces = ["a", "é", "\"", "\u{0}", "\n", "日本", "😀", " ", "\\"]
-      return .string((0..<next(below: 5)).map { _ in pieces[next(below: pieces.count)] }.joined())
-    case 6: return .array((0..<next(below: 6)).map { _ in nextJSON(nestingUpTo: depth - 1) })
+      return .string((0..<int(below: 5)).map { _ in pieces[int(below: pieces.count)] }.joined())
+    case 6: return .array((0..<int(below: 6)).map { _ in nextJSON(nestingUpTo: depth - 1) })
     default:
-      return .object(JSONObject((0..<next(below: 6)).map { _ in
-        ("k\(next(below: 4))" + (next(below: 3) == 0 ? "\u{0}" : ""), nextJSON(nestingUpTo: depth - 1))
+      return .object(JSONObject((0..<int(below: 6)).map { _ in
+        ("k\(int(below: 4))" + (int(below: 3) == 0 ? "\u{0}" : ""), nextJSON(nestingUpTo: depth - 1))
       }))
     }
   }

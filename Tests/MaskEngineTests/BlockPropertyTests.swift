@@ -1,5 +1,6 @@
 import XCTest
 @testable import MaskEngine
+import TestSupport
 
 /// Random `pattern` masks with range and enum blocks, and random sessions on them.
 final class BlockPropertyTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import MaskEngine
+import TestSupport
 
 /// `Mask.closing`: what closing a field adds, the zeros of a number mask's `padFraction`, and nothing else.
 final class ClosingTests: XCTestCase {

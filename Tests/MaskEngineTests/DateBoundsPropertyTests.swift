@@ -1,5 +1,6 @@
 import XCTest
 @testable import MaskEngine
+import TestSupport
 
 /// The `date` preset's `min` and `max` against a reference that lists every date in the range: for random
 /// ranges and orders, a date in range typed key by key gives the date, and one outside is stopped at

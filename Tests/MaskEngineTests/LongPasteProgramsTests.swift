@@ -1,5 +1,6 @@
 import XCTest
 @testable import MaskEngine
+import TestSupport
 
 /// A long paste into a mask of several programs (`oneOf`, the card brands, the IBAN countries) is read by
 /// each program it tries, but the rest after the field is full is sorted once, by the program that wins:

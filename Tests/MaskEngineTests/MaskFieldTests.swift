@@ -1,5 +1,6 @@
 import XCTest
 @testable import MaskEngine
+import TestSupport
 
 /// A `MaskField` gives exactly the stateless `Mask.apply`'s results, over random masks of every kind
 /// and random editing sessions, including callers whose text is not the one the handle produced.

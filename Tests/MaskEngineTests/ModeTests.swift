@@ -1,5 +1,6 @@
 import XCTest
 @testable import MaskEngine
+import TestSupport
 
 /// The modes of `Protocol/masks.md`: overwrite, right-to-left and definitions, by the cases a person sees,
 /// and the engine's properties over random masks in every mode.

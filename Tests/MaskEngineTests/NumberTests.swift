@@ -1,5 +1,6 @@
 import XCTest
 @testable import MaskEngine
+import TestSupport
 
 /// Tests of `NumberField`: typing, deleting, pasting, zeros, signs, limits and properties.
 final class NumberTests: XCTestCase {

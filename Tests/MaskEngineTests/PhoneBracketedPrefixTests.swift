@@ -1,5 +1,6 @@
 import XCTest
 @testable import MaskEngine
+import TestSupport
 
 /// The national prefix written in brackets after a calling code (`+44 (0) 20 7946 0958`) is dropped
 /// as libphonenumber's `parse` drops it, the same typed key by key as pasted.

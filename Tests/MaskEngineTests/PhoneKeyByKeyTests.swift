@@ -1,5 +1,6 @@
 import XCTest
 @testable import MaskEngine
+import TestSupport
 
 /// The phone field's as-you-type state (`PhoneFieldAsYouType.swift`, with the number read key by key,
 /// `PhoneNumberKeyByKey.swift`) gives exactly the stateless results: every step of libphonenumber's example

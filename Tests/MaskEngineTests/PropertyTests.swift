@@ -1,28 +1,6 @@
 import XCTest
 @testable import MaskEngine
-
-/// A small seeded generator (SplitMix64), so every property run is reproducible.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func int(_ range: Range<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.count))
-    }
-
-    mutating func chance(_ percent: Int) -> Bool { int(0..<100) < percent }
-
-    mutating func pick<T>(_ items: [T]) -> T { items[int(0..<items.count)] }
-}
+import TestSupport
 
 /// Random masks and random editing sessions, checked against the engine's invariants.
 final class PropertyTests: XCTestCase {

@@ -138,7 +138,7 @@ final class DocumentScaleTests: XCTestCase {
     }
 
     /// A megabyte pasted into a card field against its 23-character result: one replacement of the changed
-    /// middle, found without searching the product of the lengths (which took gigabytes before).
+    /// middle, found without searching the product of the lengths (which would take gigabytes).
     func testTextDiff_hugeDifference_isOneReplacement() {
         let old = Array("4111 " + String(repeating: "4", count: 1_000_000))
         let new = Array("4111 4444 4444 4444 444")

@@ -1,4 +1,4 @@
-// maskd tests: the server bugs the fuzz target found (fuzz/targets/server.swift, RELIABILITY.md).
+// maskd tests: the server bugs the fuzz target found (fuzz/targets/server.swift), each as its smallest session.
 import Foundation
 import JSON
 import XCTest
@@ -14,8 +14,8 @@ final class ServerFuzzRegressionTests: XCTestCase {
                                                  "contentChanges": changes])
     }
 
-    /// S1: a `\r` typed right before a `\n` makes one `\r\n` line break, as the editor counts lines.
-    func testS1_carriageReturnBeforeLineFeed_isOneLineBreak() throws {
+    /// a `\r` typed right before a `\n` makes one `\r\n` line break, as the editor counts lines.
+    func testCarriageReturnBeforeLineFeed_isOneLineBreak() throws {
         let client = try DaemonClient()
         client.initialize()
         open(client, "a\nb")
@@ -26,8 +26,8 @@ final class ServerFuzzRegressionTests: XCTestCase {
         _ = client.finish()
     }
 
-    /// S2: a full-content change while an openField's and a setMask's edits await their echo.
-    func testS2_fullChangeOverPendingOpenFieldAndSetMask_keepsServing() throws {
+    /// a full-content change while an openField's and a setMask's edits await their echo.
+    func testFullChangeOverPendingOpenFieldAndSetMask_keepsServing() throws {
         let client = try DaemonClient()
         client.initialize()
         open(client, "abcdefg")
@@ -42,10 +42,10 @@ final class ServerFuzzRegressionTests: XCTestCase {
         _ = client.finish()
     }
 
-    /// S3: two fields that meet (an empty one right before another) both insert at one column. The `didFormat`
+    /// two fields that meet (an empty one right before another) both insert at one column. The `didFormat`
     /// lists the earlier field's insertion first, so its text comes first (LSP), and the editor's echo of the two,
     /// in either order, is recognised as the echo: it gets no `didFormat` of its own.
-    func testS3_insertionsOfTwoFieldsAtOneColumn_areEchoedInEitherOrder() throws {
+    func testInsertionsOfTwoFieldsAtOneColumn_areEchoedInEitherOrder() throws {
         for reversed in [false, true] {
             let client = try DaemonClient()
             client.initialize()
@@ -95,9 +95,9 @@ final class ServerFuzzRegressionTests: XCTestCase {
         }
     }
 
-    /// S4: a full-content change that only decomposes an `é` (canonically equal, other scalars) reaches the
+    /// a full-content change that only decomposes an `é` (canonically equal, other scalars) reaches the
     /// daemon's copy: it holds the editor's scalars, not text that merely compares equal.
-    func testS4_fullContentChange_toCanonicallyEqualText_isApplied() throws {
+    func testFullContentChange_toCanonicallyEqualText_isApplied() throws {
         let client = try DaemonClient()
         client.initialize()
         open(client, "x\u{E9}")
@@ -109,9 +109,9 @@ final class ServerFuzzRegressionTests: XCTestCase {
         _ = client.finish()
     }
 
-    /// S5: the echo of a formatting edit that empties a line between a `\r` and a `\n` joins them into one line
-    /// break, as the editor counts lines (S1 through the echo path).
-    func testS5_echoEmptyingALineBetweenCRAndLF_joinsThem() throws {
+    /// the echo of a formatting edit that empties a line between a `\r` and a `\n` joins them into one line
+    /// break, as the editor counts lines (the same rule as a typed `\r`).
+    func testEchoEmptyingALineBetweenCRAndLF_joinsThem() throws {
         let client = try DaemonClient()
         client.initialize()
         open(client, "Z\rZZ\r")

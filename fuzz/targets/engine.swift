@@ -20,16 +20,17 @@
 //   as pasting it, unless its `regex` option refused the paste whole. (Where a literal also fits a slot, as the `1`
 //   of `+1 ([000])`, an eager field steps over it when typed, by engine.md's rule, so the two may differ.)
 //
-// Known engine bugs (RELIABILITY.md) fail the run like any other. With MASKD_FUZZ_KNOWN_BUGS=skip in the environment
-// they are stepped around, so that a long run can look for new ones: `oneOf` masks (bugs 1-4, 6, 7) and masks
-// of bug 9 are only checked for crashes and bounds, the characters of bug 5 are not typed, and the sizes of bug 10
+// The bugs this target found are checked at start-up and fail the run like any other (see `regressions`). With
+// MASKD_FUZZ_KNOWN_BUGS=skip in the environment their classes are stepped around, so that a long run can look for
+// new bugs while one is open: `oneOf` masks and masks with a literal an earlier slot accepts are only checked for
+// crashes and bounds, characters that merge with what precedes them are not typed, and sizes at the edges of `Int`
 // are not drawn.
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-// `ByteSource` and `skipKnownBugs` are in shared/FuzzInput.swift.
+// `ByteSource` and `skipKnownBugs` are in fuzz/targets/shared/FuzzInput.swift.
 
 func fail(_ message: String) -> Never {
   fatalError("engine: " + message)
@@ -51,7 +52,7 @@ let typeable: [String] = [
   "\u{FE0F}", "ﬁ", "İ",
 ]
 
-/// What typing and pasting draw from: without the characters of known bug 5 when skipping known bugs.
+/// What typing and pasting draw from: without the characters that merge (`mayMerge`) when skipping known bugs.
 let keys: [String] = skipKnownBugs ? typeable.filter { !$0.contains(where: mayMerge) } : typeable
 
 let regexes: [String] = [
@@ -65,8 +66,8 @@ func makeNotation(_ source: inout ByteSource) -> String {
   return notation
 }
 
-/// Sizes, positions and lengths: small ones mostly, now and then one at the edges of `Int` (known bug 10: they
-/// overflow or expand into enormous masks, so they are left out when skipping known bugs).
+/// Sizes, positions and lengths: small ones mostly, now and then one at the edges of `Int` (they can overflow or
+/// expand into enormous masks, which the engine must refuse; left out when skipping known bugs).
 func makeCount(_ source: inout ByteSource, below limit: Int, from lowest: Int = 0) -> Int {
   let edges = [Int.max, Int.max / 2 + 1, 1 << 40, 1_000_000_000, -1, Int.min]
   let byte = source.byte()
@@ -178,14 +179,15 @@ func allPrograms(_ mask: Mask) -> [Program] {
   case .slots(let program): return [program]
   case .oneOf(let programs): return programs
   case .dynamic(let dynamic): return dynamic.all
-  case .number, .phone: return []
+  case .number, .phone, .postal: return []
   }
 }
 
-/// Whether the engine's counts of entered characters apply: not to number or phone masks, whose digits move about.
+/// Whether the engine's counts of entered characters apply: not to number, phone or postal masks, whose characters
+/// and separators move about as the format that fits changes.
 func countsEntered(_ mask: Mask) -> Bool {
   switch mask.kind {
-  case .number, .phone: return false
+  case .number, .phone, .postal: return false
   default: return true
   }
 }
@@ -219,18 +221,18 @@ func matchesLiteral(_ mask: Mask, _ c: Character) -> Bool {
   return allPrograms(mask).contains { program in program.elements.contains { $0.literal == normalized } }
 }
 
-/// Known bug 5: an `any` slot takes a character that merges with what precedes it when rendered (a lone combining
+/// An `any` slot once took a character that merges with what precedes it when rendered (a lone combining
 /// mark, U+FE0F, ZWJ, a second regional indicator): `[*]-[*]` with `a` then U+0301 gives `a-́`, which formats to
 /// `a--́`. Whether `c` is such a character.
 func mayMerge(_ c: Character) -> Bool {
   ["a", "1", "-", "🇫", "😀"].contains { (String($0) + String(c)).count < 2 }
 }
 
-/// Known bug 9: a literal that an optional or `…` slot before it accepts is read back as an entered character, so
-/// formatting is not idempotent (`[9a]ab` formats `12` to `1ab`, then `1aab`); with `eager` and `[A…]x` every
-/// keystroke adds an `x`. In an eager field, the literals after a `…` block appear only from the second entered
-/// character on (`[0…] kg` shows `1`, then `12 kg`), so typing and pasting differ. Whether the mask has either.
-func hasKnownBug9(_ mask: Mask) -> Bool {
+/// A literal that an optional or `…` slot before it accepts was once read back as an entered character, so
+/// formatting was not idempotent (`[9a]ab` formats `12` to `1ab`, then `1aab`); with `eager` and `[A…]x` every
+/// keystroke added an `x`. In an eager field, the literals after a `…` block appeared only from the second entered
+/// character on (`[0…] kg` showed `1`, then `12 kg`), so typing and pasting differed. Whether the mask has either.
+func hasLiteralAnEarlierSlotTakes(_ mask: Mask) -> Bool {
   allPrograms(mask).contains { program in
     if program.eager, let repeating = program.elements.firstIndex(where: \.repeats),
       program.elements[(repeating + 1)...].contains(where: { !$0.isSlot })
@@ -275,10 +277,10 @@ struct Session {
   var selection = 0..<0
   var log: [String] = []
   /// Whether idempotence and the counts of entered characters are checked: not for the open class
-  /// (`hasAmbiguousAlternatives`), nor for any `oneOf` mask when skipping known bugs (1-4, 6 and 7 were all about how
+  /// (`hasAmbiguousAlternatives`), nor for any `oneOf` mask when skipping known bugs (most bugs found were about how
   /// `oneOf` chooses its alternative).
   var checksContent: Bool {
-    !hasAmbiguousAlternatives(mask) && !(skipKnownBugs && (isOneOf(mask) || hasKnownBug9(mask)))
+    !hasAmbiguousAlternatives(mask) && !(skipKnownBugs && (isOneOf(mask) || hasLiteralAnEarlierSlotTakes(mask)))
   }
 
   init(spec: MaskSpec, mask: Mask) {
@@ -401,8 +403,8 @@ func longText(_ source: inout ByteSource) -> String {
   var piece = randomText(&source, upTo: 12)
   if piece.isEmpty { piece = source.pick(keys) }
   let length = 256 << (source.byte() % 8)
-  // Scalars add up exactly when strings join, so the count is kept, not recounted (which was quadratic: a
-  // 32,000-character text of one-scalar pieces took more than the fuzzer's 10 s under load).
+  // Scalars add up exactly when strings join, so the count is kept, not recounted (recounting is quadratic, and
+  // a long text would outlast the fuzzer's 10 s timeout).
   let pieceScalars = piece.unicodeScalars.count
   var text = ""
   var scalars = 0
@@ -453,7 +455,7 @@ func runSession(_ source: inout ByteSource) {
         let dropsSilently: Bool
         if case .phone = session.mask.kind { dropsSilently = true } else { dropsSilently = false }
         // A `regex` cut (opening keeps the longest start the expression can accept) takes the literals the text
-        // showed with the characters it cuts, typed or not (seed 3: `138 0013 8000` under a new expression keeps
+        // showed with the characters it cuts, typed or not (`138 0013 8000` under a new expression keeps
         // `138 0013`), and reports only the entered characters: RELIABILITY.md, "regex cuts".
         let regexCuts = hasRegex(session.spec)
         if !dropsSilently, !regexCuts, reportedAtMost < long.count - r.text.count {
@@ -511,48 +513,48 @@ func runSession(_ source: inout ByteSource) {
 /// The bugs this target found, as minimal cases that state the right behaviour; checked once at start-up (not when
 /// skipping known bugs). Each returns nil when the engine behaves, else what it did.
 let regressions: [(name: String, check: () throws -> String?)] = [
-  ("1: a backspace with nothing to delete in a oneOf keeps the field", {
+  ("oneof-empty-backspace: a backspace with nothing to delete in a oneOf keeps the field", {
     let mask = try Mask.compile(MaskSpec(.oneOf([.notation("[00]"), .notation("[AA]")])))
     let r = mask.apply(.backspace(0..<0), to: "12")
     return r.text == "12" ? nil : "`12` became \(r.text.debugDescription) (overflow \(r.overflow.debugDescription))"
   }),
-  ("2: a literal of one oneOf alternative is not read as entered by another", {
+  ("oneof-foreign-literal: a literal of one oneOf alternative is not read as entered by another", {
     let mask = try Mask.compile(MaskSpec(.oneOf([.notation("+1 ([000]) [000]-[0000]"), .notation("[000] [0000] [0000]")]),
                                          eager: true))
     let empty = mask.format("")
     let typed = mask.apply(.insert("5", at: empty.selection), to: empty.text)
     return typed.text == "+1 (5" ? nil : "typing 5 into \(empty.text.debugDescription) gave \(typed.text.debugDescription)"
   }),
-  ("3: oneOf of three keeps the first on a tie after an edit", {
+  ("oneof-tie: oneOf of three keeps the first on a tie after an edit", {
     let mask = try Mask.compile(MaskSpec(.oneOf([.notation("[0000]"), .notation("x[0000]"), .notation("[0]")])))
     let r = mask.apply(.insert("2", at: 1..<1), to: mask.format("1").text)
     return mask.format(r.text).text == r.text ? nil : "typing 2 after 1 gave \(r.text.debugDescription), which formats "
       + "to \(mask.format(r.text).text.debugDescription)"
   }),
-  ("4: a regex on a oneOf alternative is not ignored", {
+  ("oneof-regex: a regex on a oneOf alternative is not ignored", {
     let mask = try? Mask.compile(MaskSpec(.oneOf([MaskSpec(.notation("[00]"), regex: "^1$")])))
     guard let r = mask?.apply(.insert("2", at: 0..<0), to: "") else { return nil }
     return r.text.isEmpty ? nil : "typing 2 gave \(r.text.debugDescription) though the regex is ^1$"
   }),
-  ("5: a lone combining mark does not merge with a literal", {
+  ("lone-combining-mark: a lone combining mark does not merge with a literal", {
     let mask = try Mask.compile("[*]-[*]")
     let r = mask.apply(.insert("\u{301}", at: 1..<1), to: "a")
     let again = mask.format(r.text).text
     return again == r.text && r.caret <= r.text.count ? nil
       : "gave \(r.text.debugDescription) with the caret at \(r.caret) of \(r.text.count), formatting to \(again.debugDescription)"
   }),
-  ("6: format on a oneOf with regex chooses after cutting", {
+  ("oneof-regex-format: format on a oneOf with regex chooses after cutting", {
     let mask = try Mask.compile(MaskSpec(.oneOf([MaskSpec(.notation("#[00]"), eager: true), .notation("[99]")]), regex: "^1"))
     let r = mask.format("23")
     return mask.format(r.text).text == r.text ? nil : "23 formats to \(r.text.debugDescription), then to \(mask.format(r.text).text.debugDescription)"
   }),
-  ("7: typing a literal only a later oneOf alternative has is idempotent", {
+  ("oneof-later-literal: typing a literal only a later oneOf alternative has is idempotent", {
     let mask = try Mask.compile(MaskSpec(.oneOf([.notation("[00000]"), .notation("  [0]    ")])))
     let r = mask.apply(.insert(" ", at: 0..<0), to: "")
     return mask.format(r.text).text == r.text ? nil : "typing a space gave \(r.text.debugDescription), which formats to "
       + "\(mask.format(r.text).text.debugDescription)"
   }),
-  ("9a: a mask whose literal an optional slot before it takes is refused as ambiguous", {
+  ("optional-slot-literal: a mask whose literal an optional slot before it takes is refused as ambiguous", {
     for notation in ["[9a]ab", "[A…]x"] {
       do {
         _ = try Mask.compile(notation)
@@ -563,26 +565,26 @@ let regressions: [(name: String, check: () throws -> String?)] = [
     }
     return nil
   }),
-  ("9b: eager literals after a … block show from the first character", {
+  ("eager-after-ellipsis: eager literals after a … block show from the first character", {
     let mask = try Mask.compile(MaskSpec(.notation("[0…] kg"), eager: true))
     let one = mask.apply(.insert("1", at: 0..<0), to: "").text, two = mask.apply(.insert("2", at: 1..<1), to: one).text
     return one == "1 kg" && two == "12 kg" ? nil : "[0…] kg: 1 gave \(one.debugDescription), 12 gave \(two.debugDescription)"
   }),
-  ("14: eager shows no literal after a … that slots follow (never reached), so format is idempotent", {
+  ("eager-before-unreached-slots: eager shows no literal after a … that slots follow (never reached), so format is idempotent", {
     let mask = try Mask.compile(MaskSpec(.notation("a aa{…}a😀[0…]{.}a+1 (A[0…]a"), eager: true))
     let r = mask.format("a aa…a😀11111.a+1 (A")
     return mask.format(r.text).text == r.text ? nil : "a aa…a😀11111.a+1 (A formats to \(r.text.debugDescription), "
       + "then to \(mask.format(r.text).text.debugDescription)"
   }),
-  ("11: a number mask's fraction and maxInteger are bounded by the field's size", {
+  ("number-size: a number mask's fraction and maxInteger are bounded by the field's size", {
     let refused = [NumberSpec(fraction: 1 << 62), NumberSpec(maxInteger: Int.max)].allSatisfy { spec in
       (try? Mask.compile(MaskSpec(.number(spec)))) == nil
     }
     return refused ? nil : "a number mask with fraction 2^62 or maxInteger Int.max compiled"
   }),
   // Last: a trap here ends the process (its name is printed before, so the log shows which).
-  ("10: group sizes that overflow are refused, not a trap", {
-    fputs("engine regression 10: compiling {\"groups\": [Int.max, 1]} (a trap here is the bug)\n", stderr)
+  ("huge-groups: group sizes that overflow are refused, not a trap", {
+    fputs("engine regression huge-groups: compiling {\"groups\": [Int.max, 1]} (a trap here is the bug)\n", stderr)
     _ = try? Mask.compile(MaskSpec(.groups([Int.max, 1])))
     return nil
   }),

@@ -15,26 +15,6 @@
 import Glibc
 #endif
 
-/// Draws small numbers from the fuzzer's bytes, then zeros when they run out.
-struct ByteSource {
-  private let bytes: [UInt8]
-  private var index = 0
-
-  init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-  mutating func byte() -> UInt8 {
-    guard index < bytes.count else { return 0 }
-    defer { index += 1 }
-    return bytes[index]
-  }
-
-  /// The bytes not drawn yet.
-  mutating func rest() -> [UInt8] {
-    defer { index = bytes.count }
-    return index < bytes.count ? Array(bytes[index...]) : []
-  }
-}
-
 /// Stops the run with a message that libFuzzer records next to the crashing input.
 func fail(_ message: String) -> Never {
   fatalError("frames: " + message)
@@ -95,13 +75,10 @@ func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
   return nil
 }
 
-/// Whether steps around known bugs are taken (MASKD_FUZZ_KNOWN_BUGS=skip).
-let skipKnownBugs = getenv("MASKD_FUZZ_KNOWN_BUGS").map { String(cString: $0) } == "skip"
-
-/// Known bug F1: how many skipped bytes an error reports depends on how the input was cut when a header line is
-/// too long (4,201 `A`s then `Coutf8t-Length: 2\r\n\r\nok`: `skipped 4216 bytes, including a header line longer than
-/// 4096 bytes` fed at once, `skipped 4089 bytes, ...` fed 7 bytes at a time), and so can the number of errors.
-/// Messages are the same either way; skipping known bugs, only they are compared.
+/// How many skipped bytes an error reports once depended on how the input was cut when a header line is too long
+/// (4,201 `A`s then `Coutf8t-Length: 2\r\n\r\nok`: `skipped 4216 bytes, including a header line longer than 4096
+/// bytes` fed at once, `skipped 4089 bytes, ...` fed 7 bytes at a time), and so could the number of errors.
+/// Messages were the same either way; skipping known bugs (`skipKnownBugs`), only they are compared.
 func sameEvents(_ a: [FrameEvent], _ b: [FrameEvent]) -> Bool {
   guard skipKnownBugs else { return a == b }
   func messages(_ events: [FrameEvent]) -> [[UInt8]] {
@@ -117,11 +94,11 @@ func checkRegressions() {
   stream += Array("Coutf8t-Length: 2\r\n\r\nok".utf8)
   let whole = run(stream, sizes: [], limit: 64), cut = run(stream, sizes: [7], limit: 64)
   if whole.events != cut.events {
-    fputs("frames regression F1: the skipped-byte count of an error depends on chunking: FAILS\n", stderr)
-    fail("bug F1: 4,201 A then Coutf8t-Length: 2, at once: \(whole.events.first.map { "\($0)" } ?? "-"); "
+    fputs("frames regression long-line-skip-count: the skipped-byte count of an error depends on chunking: FAILS\n", stderr)
+    fail("long-line-skip-count: 4,201 A then Coutf8t-Length: 2, at once: \(whole.events.first.map { "\($0)" } ?? "-"); "
       + "7 bytes at a time: \(cut.events.first.map { "\($0)" } ?? "-")")
   }
-  // F2: fed at once, an over-long line was skipped past its end, over the well-formed header line after it
+  // long-line-skip-end: fed at once, an over-long line was skipped past its end, over the well-formed header line after it
   // (`skipped 4210 bytes`, then the message); fed 7 bytes at a time, that line began a block (`skipped 4202
   // bytes`, a block without Content-Length, then the message).
   var stream2 = [UInt8](repeating: UInt8(ascii: "A"), count: 4200)
@@ -130,8 +107,8 @@ func checkRegressions() {
   for sizes in [[7], [1]] {
     let cut2 = run(stream2, sizes: sizes, limit: 64)
     if whole2.events != cut2.events {
-      fputs("frames regression F2: an over-long line's skip crosses its line end when fed at once: FAILS\n", stderr)
-      fail("bug F2: 4,200 A then a line X: y, at once: \(whole2.events); in chunks \(sizes): \(cut2.events)")
+      fputs("frames regression long-line-skip-end: an over-long line's skip crosses its line end when fed at once: FAILS\n", stderr)
+      fail("long-line-skip-end: 4,200 A then a line X: y, at once: \(whole2.events); in chunks \(sizes): \(cut2.events)")
     }
   }
 }
@@ -143,12 +120,12 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMut
 }
 
 func checkRaw(_ source: inout ByteSource) {
-  let limit = Int(source.byte()) * 4
+  let limit = Int(source.uint8()) * 4
   // 0: the splitter gathers every body; else bodies this long or longer come as chunks.
-  let chunkingByte = Int(source.byte())
+  let chunkingByte = Int(source.uint8())
   let chunkingFrom = chunkingByte == 0 ? nil : chunkingByte
   var sizes: [Int] = []
-  for _ in 0..<Int(source.byte() % 8) { sizes.append(Int(source.byte())) }
+  for _ in 0..<Int(source.uint8() % 8) { sizes.append(Int(source.uint8())) }
   let stream = source.rest()
 
   let chunked = run(stream, sizes: sizes, limit: limit, chunkingFrom: chunkingFrom)
@@ -184,8 +161,8 @@ func checkRaw(_ source: inout ByteSource) {
 
 func checkFramed(_ source: inout ByteSource) {
   var sizes: [Int] = []
-  for _ in 0..<Int(source.byte() % 8) { sizes.append(Int(source.byte())) }
-  let style = source.byte()
+  for _ in 0..<Int(source.uint8() % 8) { sizes.append(Int(source.uint8())) }
+  let style = source.uint8()
   let rest = source.rest()
   let bodies = rest.split(separator: 0xFF, omittingEmptySubsequences: false).map(Array.init)
   var stream: [UInt8] = []
@@ -214,7 +191,7 @@ func checkFramed(_ source: inout ByteSource) {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   var source = ByteSource(Array(UnsafeBufferPointer(start: data, count: size)))
-  if source.byte() & 1 == 0 {
+  if source.uint8() & 1 == 0 {
     checkRaw(&source)
   } else {
     checkFramed(&source)

@@ -14,33 +14,6 @@
 import Glibc
 #endif
 
-/// Draws numbers from the fuzzer's bytes, then zeros when they run out.
-struct ByteSource {
-  private let bytes: [UInt8]
-  private var index = 0
-
-  init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-  var isEmpty: Bool { index >= bytes.count }
-
-  mutating func byte() -> UInt8 {
-    guard index < bytes.count else { return 0 }
-    defer { index += 1 }
-    return bytes[index]
-  }
-
-  mutating func uint64() -> UInt64 {
-    var value: UInt64 = 0
-    for _ in 0..<8 { value = value << 8 | UInt64(byte()) }
-    return value
-  }
-
-  mutating func rest() -> [UInt8] {
-    defer { index = bytes.count }
-    return index < bytes.count ? Array(bytes[index...]) : []
-  }
-}
-
 func fail(_ message: String) -> Never {
   fatalError("json: " + message)
 }
@@ -63,15 +36,15 @@ func checkRoundTrip(_ value: JSONValue, origin: String) {
 /// A string of `count` scalars drawn from the input: ASCII, controls and NUL, escapes, and any valid scalar.
 func makeString(_ source: inout ByteSource, allowNUL: Bool) -> String {
   var scalars = String.UnicodeScalarView()
-  for _ in 0..<Int(source.byte() % 12) {
-    let kind = source.byte()
+  for _ in 0..<Int(source.uint8() % 12) {
+    let kind = source.uint8()
     var value: UInt32
     switch kind % 6 {
-    case 0: value = UInt32(source.byte() % 0x20)  // Controls, NUL among them.
-    case 1: value = UInt32([0x22, 0x5C, 0x2F, 0x7F][Int(source.byte() % 4)])  // Quote, backslash, slash, DEL.
-    case 2: value = UInt32(source.byte()) << 8 | UInt32(source.byte())  // The BMP, surrogates excluded below.
-    case 3: value = 0x10000 + (UInt32(source.byte()) << 12 | UInt32(source.byte()) << 4) % 0x100000  // Astral.
-    default: value = 0x20 + UInt32(source.byte() % 0x5F)  // Printable ASCII.
+    case 0: value = UInt32(source.uint8() % 0x20)  // Controls, NUL among them.
+    case 1: value = UInt32([0x22, 0x5C, 0x2F, 0x7F][Int(source.uint8() % 4)])  // Quote, backslash, slash, DEL.
+    case 2: value = UInt32(source.uint8()) << 8 | UInt32(source.uint8())  // The BMP, surrogates excluded below.
+    case 3: value = 0x10000 + (UInt32(source.uint8()) << 12 | UInt32(source.uint8()) << 4) % 0x100000  // Astral.
+    default: value = 0x20 + UInt32(source.uint8() % 0x5F)  // Printable ASCII.
     }
     if !allowNUL, value == 0 { value = 0x30 }
     scalars.append(Unicode.Scalar(value) ?? "?")
@@ -81,28 +54,28 @@ func makeString(_ source: inout ByteSource, allowNUL: Bool) -> String {
 
 /// A value whose nesting is at most `depth` more levels.
 func makeValue(_ source: inout ByteSource, depth: Int) -> JSONValue {
-  let kind = source.byte()
+  let kind = source.uint8()
   switch kind % 10 {
   case 0: return .null
   case 1: return .bool(kind & 0x10 != 0)
   case 2:
     let edges: [Int64] = [0, -1, 1, .max, .min, 1 << 53, (1 << 53) + 1, -(1 << 53) - 1]
-    return .int(kind & 0x10 != 0 ? edges[Int(source.byte() % 8)] : Int64(bitPattern: source.uint64()))
+    return .int(kind & 0x10 != 0 ? edges[Int(source.uint8() % 8)] : Int64(bitPattern: source.uint64()))
   case 3:
     let double = Double(bitPattern: source.uint64())
-    return .double(double.isFinite ? double : Double(source.byte()) / 8)
+    return .double(double.isFinite ? double : Double(source.uint8()) / 8)
   case 4, 5: return .string(makeString(&source, allowNUL: true))
   case 6, 7:
     guard depth > 0 else { return .int(Int64(kind)) }
     var elements: [JSONValue] = []
-    for _ in 0..<Int(source.byte() % 6) { elements.append(makeValue(&source, depth: depth - 1)) }
+    for _ in 0..<Int(source.uint8() % 6) { elements.append(makeValue(&source, depth: depth - 1)) }
     return .array(elements)
   default:
     guard depth > 0 else { return .string("") }
     // jansson refuses NUL in keys, as JSONValue.parse documents; keys here have none.
     var pairs: [(String, JSONValue)] = []
-    for _ in 0..<Int(source.byte() % 6) {
-      let key = source.byte() & 0x80 != 0 && !pairs.isEmpty ? pairs[0].0 : makeString(&source, allowNUL: false)
+    for _ in 0..<Int(source.uint8() % 6) {
+      let key = source.uint8() & 0x80 != 0 && !pairs.isEmpty ? pairs[0].0 : makeString(&source, allowNUL: false)
       pairs.append((key, makeValue(&source, depth: depth - 1)))
     }
     return .object(JSONObject(pairs))
@@ -135,8 +108,8 @@ func checkDepthLimit() {
       if total <= JSONValue.maximumDepth {
         checkRoundTrip(deep, origin: "nested \(total)")
       } else {
-        // A value of maximumDepth containers around a scalar is written whole and then refused by the parser
-        // (reported in RELIABILITY.md); only make sure nothing too deep is accepted.
+        // Past the depth the parser takes, the serialiser writes the deepest containers as null (regression
+        // deepest-container); only make sure nothing too deep is accepted.
         if let back = try? JSONValue.parse(deep.serialized()), valueDepth(back) > JSONValue.maximumDepth {
           fail("parsed a value \(valueDepth(back)) deep, over the maximum depth")
         }
@@ -161,12 +134,12 @@ func valueDepth(_ value: JSONValue) -> Int {
 /// A number of any size in valid JSON (up to 400 digits, exponents up to 999 either way, inside strings too) must
 /// parse: as an exact integer, or a finite double, and the value must survive a round trip.
 func checkBigNumber(_ source: inout ByteSource) {
-  var number = source.byte() & 1 == 0 ? "" : "-"
-  let digits = 1 + Int(source.byte()) + Int(source.byte() % 145)
-  number += String(UnicodeScalar(UInt8(ascii: "1") + source.byte() % 9))
-  for _ in 1..<digits { number += String(UnicodeScalar(UInt8(ascii: "0") + source.byte() % 10)) }
-  if source.byte() & 1 == 1 { number += "." + String(source.byte() % 100) }
-  if source.byte() & 1 == 1 { number += (source.byte() & 1 == 0 ? "e" : "E-") + String(Int(source.byte()) * 4) }
+  var number = source.uint8() & 1 == 0 ? "" : "-"
+  let digits = 1 + Int(source.uint8()) + Int(source.uint8() % 145)
+  number += String(UnicodeScalar(UInt8(ascii: "1") + source.uint8() % 9))
+  for _ in 1..<digits { number += String(UnicodeScalar(UInt8(ascii: "0") + source.uint8() % 10)) }
+  if source.uint8() & 1 == 1 { number += "." + String(source.uint8() % 100) }
+  if source.uint8() & 1 == 1 { number += (source.uint8() & 1 == 0 ? "e" : "E-") + String(Int(source.uint8()) * 4) }
   let text = "{\"n\":\(number),\"s\":\"\(number)\",\"a\":[\(number),\(number)]}"
   let value: JSONValue
   do {
@@ -183,26 +156,26 @@ func checkBigNumber(_ source: inout ByteSource) {
   checkRoundTrip(value, origin: "big number \(number)")
 }
 
-/// The bug this target found, checked once at start-up unless MASKD_FUZZ_KNOWN_BUGS=skip: what the serialiser
-/// writes in full, the parser must read. `maximumDepth` arrays around a scalar are written whole (the scalar is a
-/// level deeper) and then refused.
+/// The bugs this target found, checked once at start-up unless skipping known bugs (MASKD_FUZZ_KNOWN_BUGS=skip):
+/// what the serialiser writes in full, the parser must read (`maximumDepth` arrays around a scalar were written
+/// whole, the scalar a level deeper, and then refused); numbers past 64 bits or the double range must parse.
 func checkRegressions() {
-  guard getenv("MASKD_FUZZ_KNOWN_BUGS").map({ String(cString: $0) }) != "skip" else { return }
+  guard !skipKnownBugs else { return }
   let value = nested(JSONValue.maximumDepth, around: .null)
   let text = value.serialized()
   if (try? JSONValue.parse(text)) == nil {
-    fputs("json regression J1: \(JSONValue.maximumDepth) containers around null serialise to text the parser refuses: FAILS\n", stderr)
-    fail("bug J1: serialize() wrote \(JSONValue.maximumDepth) nested containers around a scalar, and parse() refuses the text")
+    fputs("json regression deepest-container: \(JSONValue.maximumDepth) containers around null serialise to text the parser refuses: FAILS\n", stderr)
+    fail("deepest-container: serialize() wrote \(JSONValue.maximumDepth) nested containers around a scalar, and parse() refuses the text")
   }
-  fputs("json regression J1: ok\n", stderr)
-  // J2: valid JSON with numbers past 64 bits or past the double range was refused, and its request never answered.
+  fputs("json regression deepest-container: ok\n", stderr)
+  // big-numbers: valid JSON with numbers past 64 bits or past the double range was refused, and its request never answered.
   for text in ["{\"id\":7,\"n\":18446744073709552000}", "[1e400,-1e400]", "{\"s\":\"1e400\",\"n\":1e400}"] {
     guard (try? JSONValue.parse(Array(text.utf8))) != nil else {
-      fputs("json regression J2: \(text) is refused: FAILS\n", stderr)
-      fail("bug J2: valid JSON with a number past 64 bits or past the double range does not parse: \(text)")
+      fputs("json regression big-numbers: \(text) is refused: FAILS\n", stderr)
+      fail("big-numbers: valid JSON with a number past 64 bits or past the double range does not parse: \(text)")
     }
   }
-  fputs("json regression J2: ok\n", stderr)
+  fputs("json regression big-numbers: ok\n", stderr)
 }
 
 @_cdecl("LLVMFuzzerInitialize")
@@ -215,7 +188,7 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMut
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   var source = ByteSource(Array(UnsafeBufferPointer(start: data, count: size)))
-  let mode = source.byte()
+  let mode = source.uint8()
   if mode & 3 == 2 {
     checkBigNumber(&source)
   } else if mode & 1 == 0 {

@@ -13,7 +13,8 @@
 // - the daemon has exactly the editor's open documents, each with the editor's text, scalar for scalar;
 // - every field the daemon reports covers text of the editor's document equal to the field's `text`.
 // Every input runs twice: once with the daemon's pieces, once with every line cut into pieces of a few bytes.
-// Known bugs fail the run; MASKD_FUZZ_KNOWN_BUGS=skip steps around them (S1: `allPieces`, S2: full content).
+// The bugs this target found fail the run (`checkRegressions`); MASKD_FUZZ_KNOWN_BUGS=skip steps around their
+// classes (a lone `\r` in `allPieces`, full content over unechoed edits).
 
 #if canImport(Glibc)
 import Glibc
@@ -22,7 +23,7 @@ import JSON
 import JSONRPC
 import MaskEngine
 
-// `ByteSource` and `skipKnownBugs` are in shared/FuzzInput.swift.
+// `ByteSource` and `skipKnownBugs` are in fuzz/targets/shared/FuzzInput.swift.
 
 func fail(_ message: String) -> Never {
   fatalError("server: " + message)
@@ -155,9 +156,9 @@ let masks: [JSONValue] = [
 /// Whether every step is printed as it is taken (MASKD_FUZZ_TRACE=1), to read a crash's story.
 let trace = getenv("MASKD_FUZZ_TRACE") != nil
 
-/// Known bug S1: a `\r` inserted right before a `\n` (or brought next to one) makes one `\r\n` line break for the
-/// editor, but the daemon keeps two lines, so every later line number is off by one. Skipping known bugs leaves
-/// out the lone `\r`.
+/// A `\r` inserted right before a `\n` (or brought next to one) makes one `\r\n` line break for the editor, which
+/// the daemon once kept as two lines, every later line number off by one. Skipping known bugs leaves out the lone
+/// `\r`.
 let allPieces: [String] = [
   "1", "2", "5", "0", "a", "Z", " ", "-", "(", "é", "e\u{301}", "😀", "👍🏽", "１", "\n", "\r\n", "\r", "\t", "\u{0}",
   "555", "12345678", "abc", "ß", "\u{200D}", "🇫🇷",
@@ -396,8 +397,8 @@ final class Session {
       }
       change(uri, changes, drop: drop)
     case 9 where editor[uri] != nil && !(skipKnownBugs && !(server.documents[uri]?.pending.isEmpty ?? true)):
-      // Known bug S2: a change while edits of an openField or didFormat and of a later setMask are pending (never
-      // echoed) can kill the daemon (String index out of bounds in String.scalarSlice, from Document.splice).
+      // A change while edits of an openField or didFormat and of a later setMask are pending (never echoed) once
+      // killed the daemon (String index out of bounds in String.scalarSlice, from Document.splice).
       // Skipping known bugs, the editor echoes every openField and setMask, and sends no full content meanwhile.
       // Full content: the text with a piece replaced, or something else entirely.
       var copy = editor[uri]!
@@ -489,35 +490,35 @@ func checkRegressions() {
                                         "contentChanges": changes])
   }
   var failed: [String] = []
-  // S1: "\r" typed before "\n" makes one line break.
+  // cr-before-lf: "\r" typed before "\n" makes one line break.
   var s = session()
   s.notify("textDocument/didOpen", ["textDocument": ["uri": "file:///a", "languageId": "plaintext", "version": 1, "text": "a\nb"]])
   change(s, 2, [["range": range((0, 1, 0, 1)), "text": "\r"]])
   let reply = s.request("maskd/openField", ["textDocument": ["uri": "file:///a"], "range": range((1, 0, 1, 1)), "mask": "[*]"])
-  let s1 = s.result(reply) == nil
-  fputs("server regression S1: a \\r typed before a \\n joins them into one line break: \(s1 ? "FAILS: " + "\(reply)" : "ok")\n", stderr)
-  if s1 { failed.append("S1: after typing \\r before \\n in \"a\\nb\", line 1 is not \"b\": \(reply)") }
-  // S2, last: it traps. Edits of an openField and a setMask pending, then a full-content change.
-  fputs("server regression S2: a full-content change over unechoed openField and setMask edits (a trap here is the bug)\n", stderr)
+  let crBeforeLF = s.result(reply) == nil
+  fputs("server regression cr-before-lf: a \\r typed before a \\n joins them into one line break: \(crBeforeLF ? "FAILS: " + "\(reply)" : "ok")\n", stderr)
+  if crBeforeLF { failed.append("cr-before-lf: after typing \\r before \\n in \"a\\nb\", line 1 is not \"b\": \(reply)") }
+  // change-over-unechoed, last: it traps. Edits of an openField and a setMask pending, then a full-content change.
+  fputs("server regression change-over-unechoed: a full-content change over unechoed openField and setMask edits (a trap here is the bug)\n", stderr)
   s = session()
   s.notify("textDocument/didOpen", ["textDocument": ["uri": "file:///a", "languageId": "plaintext", "version": 1, "text": "abcdefg"]])
   s.request("maskd/openField", ["textDocument": ["uri": "file:///a"], "range": range((0, 2, 0, 7)), "mask": "[AAA]-[000]", "field": "f1"])
   s.request("maskd/setMask", ["textDocument": ["uri": "file:///a"], "field": "f1", "mask": "[000]"])
   change(s, 2, [["text": ""]])
-  fputs("server regression S2: ok\n", stderr)
-  // G1: twelve `**` against a path forty folders deep (the old matcher retried every split: minutes).
+  fputs("server regression change-over-unechoed: ok\n", stderr)
+  // many-double-stars: twelve `**` against a path forty folders deep (the old matcher retried every split: minutes).
   let deep = Array(repeating: "a", count: 40).joined(separator: "/") + "/c.txt"
   let many = Array(repeating: "**", count: 12).joined(separator: "/")
-  guard let g1 = try? Glob(many + "/b"), let g1Match = try? Glob(many + "/c.txt"),
-        !g1.matches(deep), g1Match.matches(deep) else { fail("G1: a glob of twelve ** matches wrongly") }
-  fputs("server regression G1: ok\n", stderr)
-  // P1: a character past a line's end is its end (LSP 3.17): a change ending there is applied, not refused.
+  guard let missing = try? Glob(many + "/b"), let matching = try? Glob(many + "/c.txt"),
+        !missing.matches(deep), matching.matches(deep) else { fail("many-double-stars: a glob of twelve ** matches wrongly") }
+  fputs("server regression many-double-stars: ok\n", stderr)
+  // past-line-end: a character past a line's end is its end (LSP 3.17): a change ending there is applied, not refused.
   s = session()
   s.notify("textDocument/didOpen", ["textDocument": ["uri": "file:///a", "languageId": "plaintext", "version": 1, "text": "abc\nd"]])
   change(s, 2, [["range": range((0, 1, 0, 40)), "text": "x"]])
-  let p1 = s.request("maskd/openField", ["textDocument": ["uri": "file:///a"], "range": range((0, 0, 0, 2)), "mask": "[aa]"])
-  if s.result(p1)?["state"]?["text"]?.stringValue != "ax" { failed.append("P1: a change ending past its line: \(p1)") }
-  fputs("server regression P1: \(failed.contains { $0.hasPrefix("P1") } ? "FAILS" : "ok")\n", stderr)
+  let pastEnd = s.request("maskd/openField", ["textDocument": ["uri": "file:///a"], "range": range((0, 0, 0, 2)), "mask": "[aa]"])
+  if s.result(pastEnd)?["state"]?["text"]?.stringValue != "ax" { failed.append("past-line-end: a change ending past its line: \(pastEnd)") }
+  fputs("server regression past-line-end: \(failed.contains { $0.hasPrefix("past-line-end") } ? "FAILS" : "ok")\n", stderr)
   if !failed.isEmpty { fail("\(failed.count) regressions fail:\n  " + failed.joined(separator: "\n  ")) }
 }
 

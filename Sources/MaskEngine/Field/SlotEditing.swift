@@ -154,7 +154,7 @@ extension Program {
             newCells.removeAll(keepingCapacity: true)
             // At least a whole field's room: a kept spare array then serves every keystroke to come.
             newCells.reserveCapacity(min(max(cells.count + inserted.count, elements.count + 1), Program.maximumCells))
-            // From a buffer, copied at once (appending an array slice cost about 100 instructions a key to set up).
+            // From a buffer, copied at once (appending an array slice has a setup cost paid on every key).
             cells.withUnsafeBufferPointer { newCells.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<k0])) }
             // In an eager field the literals just before the caret appeared by themselves, so
             // reading starts before them: typing one of them steps over it, as pasting would. Not

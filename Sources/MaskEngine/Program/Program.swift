@@ -316,8 +316,8 @@ extension Program {
                     cursor = info.repeats ? e : e + 1
                     return .cell
                 }
-                // Past the last optional slot the character walks to the mask's end (and is cut there,
-                // issue 24); only slots after a `…`, never reached, refuse it.
+                // Past the last optional slot the character walks to the mask's end (and is cut there, into
+                // `overflow`, so nothing typed is lost silently); only slots after a `…`, never reached, refuse it.
                 guard info.isOptional, e + 1 < reachableEnd || reachableEnd == count else { return .rejected }
                 e += 1
             }
@@ -433,7 +433,7 @@ extension Program {
         // `eager` shows the literals that follow the last entered character. Literals the person typed
         // past an optional slot left empty (`a[9]b` with `ab` typed) end the text where the typing ended:
         // what follows them appears when typed, so the text is the same whether it was typed key by key or
-        // pasted (RELIABILITY.md bug 13).
+        // pasted.
         // Literals after a `…` that slots follow are never reached, so they never show: reading does not
         // walk to them either, and a text showing them would not format to itself.
         let base = layout.cells.last.map { $0.element + 1 } ?? 0

@@ -11,7 +11,7 @@ public struct MaskSpec: Hashable, Sendable {
         case pattern(String)
         /// Slot groups joined by `separator`, `[4, 4, 4, 4, 3]`.
         case groups([Int])
-        /// The seeds' form: 0-based indexes in the formatted text where `separator` stands.
+        /// Separators at fixed places: 0-based indexes in the formatted text where `separator` stands.
         case separatorAt([Int])
         /// A named preset (`phone.cn`, `card`, ...); options apply on top of it.
         case preset(String)

@@ -1,4 +1,4 @@
-// maskd: how a change moves, clips and feeds the fields it meets (PROTOCOL.md, field tracking).
+// maskd: how a change moves, clips and feeds the fields it meets (Protocol/protocol.md, field tracking).
 import MaskEngine
 
 extension Document {

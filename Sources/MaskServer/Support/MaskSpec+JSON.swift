@@ -1,4 +1,4 @@
-// maskd: the JSON `MaskSpec` of PROTOCOL.md section 1, read into the engine's `MaskSpec`.
+// maskd: the JSON `MaskSpec` of Protocol/masks.md, read into the engine's `MaskSpec`.
 import JSON
 import MaskEngine
 import Synchronization

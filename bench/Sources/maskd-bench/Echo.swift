@@ -1,4 +1,4 @@
-// maskd-bench: row 10, one didChange echoing the edits of many fields opened by one maskd/openFields.
+// maskd-bench: row 11, one didChange echoing the edits of many fields opened by one maskd/openFields.
 import JSON
 
 enum EchoBench {

@@ -18,7 +18,7 @@ struct EngineCase {
         ]
     }
 
-    /// The bracket masks of issue 14, typed as RedMadRobot's input-mask was measured (`FACTS.md`): the card's 19
+    /// The bracket masks, typed as RedMadRobot's input-mask was measured (`Masks.redMadRobotCard`): the card's 19
     /// digits and a US phone's 10.
     static func bracket() throws -> [EngineCase] {
         [
@@ -50,12 +50,13 @@ enum Masks {
     static let iban = MaskSpec(.preset("iban"))
     /// The numbers typed into the `phone` preset, here and in its phonenumbers baseline: region and digits.
     static let phoneNumbers = [("GB", "01212345678"), ("CN", "13800138000")]
-    /// Issue 14's bracket masks and the card number typed into the first (its backspace row is `6222 02|00 …`).
+    /// The bracket masks and the card number typed into the first (its backspace row is `6222 02|00 …`).
     static let bracketCard = "[0000] [0000] [0000] [0000] [999]"
     static let bracketPhone = "+1 ([000]) [000]-[0000]"
     static let bracketCardDigits = "6222020000001234567"
-    /// RedMadRobot's input-mask, per keystroke, from `FACTS.md` (measured beside this engine in one process on
-    /// 2026-12-03; its sources cannot be fetched on these machines, so it is not run here): low and high.
+    /// RedMadRobot's input-mask, per keystroke, low and high, as recorded on the machine the goals were set on
+    /// (measured beside this engine in one process; its sources are not part of this repository, so it is not run
+    /// here).
     static let redMadRobotCard = (2_700.0, 2_900.0)
     static let redMadRobotPhone = (2_000.0, 2_200.0)
     static let redMadRobotBackspace = (3_900.0, 4_000.0)

@@ -1,4 +1,4 @@
-// maskd-bench: the messages a client sends (PROTOCOL.md section 3), built as JSON values.
+// maskd-bench: the messages a client sends (Protocol/protocol.md), built as JSON values.
 import Glibc
 import JSON
 

@@ -102,7 +102,7 @@ struct Counts {
     var pasteLength: Int, pasteReps: Int
     /// Row 9: keystrokes per long-line session, the long line's length and the fields sharing a line.
     var lineKeystrokes: Int, lineLength: Int, lineFields: Int
-    /// Row 10: the fields opened and echoed, smaller then ten times larger, and the runs of each.
+    /// Row 11: the fields opened and echoed, smaller then ten times larger, and the runs of each.
     var echoFields: (Int, Int), echoRuns: Int
     /// The longest any single read from a server may wait, in seconds.
     var timeout: Double
@@ -238,7 +238,7 @@ section("engine", number: "1") {
         add("\(c.name) typed", samples, target: c.name.hasPrefix("card"))
         report.note("engine \(c.name): \(c.keys.count) keys typed give \"\(text)\".")
         guard c.name.hasPrefix("card") else { continue }
-        // Issue 14: the card preset typed as an editor's field calls it, through a kept `MaskField`.
+        // The card preset typed as an editor's field calls it, through a kept `MaskField`.
         let (kept, keptText) = EngineBench.typing(c, reps: counts.engineReps, warmup: counts.engineWarmup, handle: true)
         report.add(Row(number: "1", name: "engine: \(c.name) typed through MaskField, ns/keystroke",
                        median: formatDuration(kept.median), p99: formatDuration(kept.p99),
@@ -249,12 +249,12 @@ section("engine", number: "1") {
     let (deletion, what) = try EngineBench.midFieldDeletion(reps: counts.engineReps, warmup: counts.engineWarmup)
     add("card: mid-field backspace, full field", deletion, target: false)
     report.note("engine deletion: \(what).")
-    // Issue 14's bracket rows, against RedMadRobot's figures in FACTS.md (not run here: its sources cannot be fetched).
+    // The bracket rows, against RedMadRobot's recorded figures (not run here: its sources are not in the repository).
     func addBracket(_ name: String, _ samples: Samples, redMadRobot: (Double, Double), goal: Double) {
         let speedup = redMadRobot.0 / samples.median
         report.add(Row(number: "1", name: "engine: \(name), ns/keystroke", median: formatDuration(samples.median),
                        p99: formatDuration(samples.p99),
-                       baseline: "RedMadRobot \(formatDuration(redMadRobot.0))-\(formatDuration(redMadRobot.1)) (FACTS.md)",
+                       baseline: "RedMadRobot \(formatDuration(redMadRobot.0))-\(formatDuration(redMadRobot.1)) (recorded)",
                        ratio: formatRatio(speedup) + "-" + formatRatio(redMadRobot.1 / samples.median) + " faster",
                        target: "≤ \(formatDuration(goal)), ≥ 6x", result: Verdict.check(samples.median <= goal && speedup >= 6)))
     }
@@ -284,8 +284,8 @@ section("engine", number: "1") {
     addBracket("bracket card, backspace at `6222 02|00 …`, full field, through MaskField", keptDeletion,
                redMadRobot: Masks.redMadRobotBackspace, goal: 600)
     addStateless("bracket card, backspace at `6222 02|00 …`, full field", bracketDeletion, handle: keptDeletion)
-    report.note("engine bracket deletion: \(bracketWhat). RedMadRobot's figures are FACTS.md's (one process, batches "
-        + "taking turns, 2026-12-03); its sources cannot be fetched here, so they are not re-measured in this run.")
+    report.note("engine bracket deletion: \(bracketWhat). RedMadRobot's figures are recorded ones (one process, batches "
+        + "taking turns, on the machine the goals were set on); they are not re-measured in this run.")
 }
 
 // MARK: 2 and 3. Keystroke round trips: one line, and a big document (which 5 measures too)
@@ -647,13 +647,13 @@ section("paste", number: "8") {
     }.joined(separator: ", ") + ".")
 }
 
-// MARK: 10. The echo of many opened fields
+// MARK: 11. The echo of many opened fields
 
-section("echo", number: "10") {
+section("echo", number: "11") {
     let small = try EchoBench.run(maskd: maskd, fields: counts.echoFields.0, runs: counts.echoRuns, timeout: counts.timeout)
     let large = try EchoBench.run(maskd: maskd, fields: counts.echoFields.1, runs: counts.echoRuns, timeout: counts.timeout)
     for outcome in [small, large] {
-        report.add(Row(number: "10", name: "daemon: maskd/openFields of \(DaemonBench.formatCount(outcome.fields)) card fields",
+        report.add(Row(number: "11", name: "daemon: maskd/openFields of \(DaemonBench.formatCount(outcome.fields)) card fields",
                        median: formatDuration(outcome.open.median), p99: "—", baseline: "—", ratio: "—", target: "—",
                        result: "—"))
     }
@@ -663,7 +663,7 @@ section("echo", number: "10") {
         let perEdit = (b / Double(large.edits)) / (a / Double(small.edits))
         for (outcome, median) in [(small, a), (large, b)] {
             let isLarge = outcome.fields == large.fields
-            report.add(Row(number: "10", name: "daemon: one didChange echoing \(DaemonBench.formatCount(outcome.edits)) "
+            report.add(Row(number: "11", name: "daemon: one didChange echoing \(DaemonBench.formatCount(outcome.edits)) "
                             + "edits of \(DaemonBench.formatCount(outcome.fields)) fields, \(shape.rawValue)",
                            median: formatDuration(median), p99: "—",
                            baseline: isLarge ? "\(DaemonBench.formatCount(small.fields)) fields " + formatDuration(a) : "—",

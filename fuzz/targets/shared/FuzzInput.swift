@@ -1,11 +1,11 @@
-// Shared by the fuzz targets `engine` and `server` (fuzz/run compiles it into both): reading the fuzzer's bytes,
-// and the switch that steps around known bugs.
+// Shared by every fuzz target (fuzz/run compiles it into each): reading the fuzzer's bytes, and the switch that
+// steps around known bugs.
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Draws small numbers from the fuzzer's bytes; `isEmpty` once they run out.
+/// Draws numbers from the fuzzer's bytes, then zeros once they run out (`isEmpty`).
 struct ByteSource {
   private let bytes: [UInt8]
   private var index = 0
@@ -14,10 +14,25 @@ struct ByteSource {
 
   var isEmpty: Bool { index >= bytes.count }
 
-  mutating func byte() -> Int {
+  mutating func byte() -> Int { Int(uint8()) }
+
+  mutating func uint8() -> UInt8 {
     guard index < bytes.count else { return 0 }
     defer { index += 1 }
-    return Int(bytes[index])
+    return bytes[index]
+  }
+
+  /// Eight bytes, the first the most significant.
+  mutating func uint64() -> UInt64 {
+    var value: UInt64 = 0
+    for _ in 0..<8 { value = value << 8 | UInt64(uint8()) }
+    return value
+  }
+
+  /// The bytes not drawn yet.
+  mutating func rest() -> [UInt8] {
+    defer { index = bytes.count }
+    return index < bytes.count ? Array(bytes[index...]) : []
   }
 
   mutating func pick<T>(_ items: [T]) -> T { items[byte() % items.count] }

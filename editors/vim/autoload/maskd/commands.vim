@@ -5,7 +5,7 @@ import autoload './client.vim'
 import autoload './fields.vim'
 import autoload './offset.vim'
 
-# The presets of PROTOCOL.md section 4, for completion before the daemon has started.
+# The presets of Protocol/presets.md, for completion before the daemon has started.
 const KNOWN_PRESETS = ['amount', 'bankcard.cn', 'card', 'date', 'expiry', 'iban', 'id.cn',
   'phone', 'phone.cn', 'phone.us', 'postal', 'time']
 

@@ -494,7 +494,7 @@ def Cmp(a: dict<any>, b: dict<any>): number
 enddef
 
 # Moves the recorded ranges of `bufnr`'s fields by `change` as the daemon moves its fields
-# (PROTOCOL.md section 3, field tracking): an edit outside a field shifts it, an insertion
+# (Protocol/protocol.md, field tracking): an edit outside a field shifts it, an insertion
 # at either boundary or inside belongs to it (a line break at its end does not), a deletion
 # overlapping it clips it.  The daemon's states replace these as they come; while it is
 # away these are what opening the fields again takes.

@@ -1,13 +1,14 @@
 import XCTest
 @testable import MaskEngine
 
-/// Every behaviour the five seed documents describe (`shared/SEEDS.md`), one test each.
-final class SeedTests: XCTestCase {
-    // MARK: Seed 1: separators at fixed positions with a length limit
+/// Typing, deleting, pasting and re-masking in each basic form of mask (separators at fixed positions, character
+/// classes, `#` patterns, bracket notation, a bank card that keeps the caret), as a person sees them.
+final class MaskFormTypingTests: XCTestCase {
+    // MARK: Separators at fixed positions with a length limit
 
     private let mobile = try! Mask.compile(MaskSpec(.separatorAt([3, 8]), maxLength: 11))
 
-    func testSeed1_mobile344_typedFromEmpty_groupsAsTyped() {
+    func testSeparatorAt_mobile344_typedFromEmpty_groupsAsTyped() {
         var f = TypingField(mobile)
         f.type("138"); check(f, "138|")
         f.type("0"); check(f, "138 0|")
@@ -16,14 +17,14 @@ final class SeedTests: XCTestCase {
         XCTAssertTrue(f.last!.complete)
     }
 
-    func testSeed1_limitCount_stopsAtElevenDigits() {
+    func testSeparatorAt_limitCount_stopsAtElevenDigits() {
         var f = TypingField(mobile, "138 0013 8000|")
         f.type("9")
         check(f, "138 0013 8000|")
         XCTAssertEqual(f.last?.overflow, "9")
     }
 
-    func testSeed1_idCard684_blanksAt6And15() {
+    func testSeparatorAt_idCard684_blanksAt6And15() {
         let id = try! Mask.compile(MaskSpec(.separatorAt([6, 15]), accept: .digitsX, maxLength: 18))
         var f = TypingField(id)
         f.type("11010519491231002x")
@@ -31,14 +32,14 @@ final class SeedTests: XCTestCase {
         XCTAssertEqual(f.last?.value, "11010519491231002X")
     }
 
-    func testSeed1_bankCard24_blanksEveryFifth() {
+    func testSeparatorAt_bankCard24_blanksEveryFifth() {
         let card = try! Mask.compile(MaskSpec(.separatorAt([4, 9, 14, 19, 24]), maxLength: 24))
         var f = TypingField(card)
         f.type("622202000000123456789012")
         check(f, "6222 0200 0000 1234 5678 9012|")
     }
 
-    func testSeed1_typingInTheMiddle_caretAfterTypedDigitStepsOverSpace() {
+    func testSeparatorAt_typingInTheMiddle_caretAfterTypedDigitStepsOverSpace() {
         var f = TypingField(mobile, "138 001|3 8000")
         f.type("5")
         // The digits behind re-flow; the caret lands after the 5, past the space it pushed.
@@ -49,19 +50,19 @@ final class SeedTests: XCTestCase {
         check(g, "139| 8001 3")
     }
 
-    func testSeed1_backspaceAfterSeparator_deletesTheDigitBeforeIt() {
+    func testSeparatorAt_backspaceAfterSeparator_deletesTheDigitBeforeIt() {
         var f = TypingField(mobile, "138 |0013 8000")
         f.backspace()
         check(f, "13|0 0138 000")
     }
 
-    func testSeed1_deleteInTheMiddle_regroupsAndKeepsCaret() {
+    func testSeparatorAt_deleteInTheMiddle_regroupsAndKeepsCaret() {
         var f = TypingField(mobile, "138 00|13 8000")
         f.backspace()
         check(f, "138 0|138 000")
     }
 
-    func testSeed1_deleteAtTheEnd_isPlain() {
+    func testSeparatorAt_deleteAtTheEnd_isPlain() {
         var f = TypingField(mobile, "138 0013 8|")
         f.backspace()
         check(f, "138 0013|")
@@ -69,14 +70,14 @@ final class SeedTests: XCTestCase {
         check(f, "138 001|")
     }
 
-    func testSeed1_deleteSelection_caretAtStartOfRange() {
+    func testSeparatorAt_deleteSelection_caretAtStartOfRange() {
         var f = TypingField(mobile, "138 0013 8000")
         f.select(2..<7)  // "8 001"
         f.backspace()
         check(f, "13|3 8000")
     }
 
-    func testSeed1_hole_formatChangeMidInput_reflows() {
+    func testSeparatorAt_hole_formatChangeMidInput_reflows() {
         let before = try! Mask.compile(MaskSpec(.separatorAt([2, 5]), maxLength: 8))
         let after = try! Mask.compile(MaskSpec(.separatorAt([3, 6]), maxLength: 8))
         var f = TypingField(before)
@@ -86,31 +87,31 @@ final class SeedTests: XCTestCase {
         XCTAssertEqual(marked(r), "123 45|")
     }
 
-    func testSeed1_hole_paste_filtersAndReports() {
+    func testSeparatorAt_hole_paste_filtersAndReports() {
         var f = TypingField(mobile)
         f.paste("tel: 138-0013-8000!")
         check(f, "138 0013 8000|")
         XCTAssertEqual(f.last?.rejected, "tel: --!")
     }
 
-    // MARK: Seed 2: character classes and a custom separator
+    // MARK: Character classes and a custom separator
 
     private let dashed = try! Mask.compile(MaskSpec(.separatorAt([3, 8]), separator: "-", maxLength: 11))
 
-    func testSeed2_customSeparator_dashedPhone() {
+    func testCharacterClass_customSeparator_dashedPhone() {
         var f = TypingField(dashed)
         f.type("13800138000")
         check(f, "138-0013-8000|")
     }
 
-    func testSeed2_typingTheSeparatorWhereItIsNotDue_isRefused() {
+    func testCharacterClass_typingTheSeparatorWhereItIsNotDue_isRefused() {
         var f = TypingField(dashed, "13|")
         f.type("-")
         check(f, "13|")
         XCTAssertEqual(f.last?.rejected, "-")
     }
 
-    func testSeed2_typingTheSeparatorWhereItIsDue_stepsOverIt() {
+    func testCharacterClass_typingTheSeparatorWhereItIsDue_stepsOverIt() {
         var f = TypingField(dashed, "138|")
         f.type("-")
         check(f, "138-|")
@@ -118,21 +119,21 @@ final class SeedTests: XCTestCase {
         check(f, "138-0|")
     }
 
-    func testSeed2_characterOutsideTheClass_isRefused() {
+    func testCharacterClass_characterOutsideTheClass_isRefused() {
         var f = TypingField(dashed, "138|")
         f.type("a")
         check(f, "138|")
         XCTAssertEqual(f.last?.rejected, "a")
     }
 
-    func testSeed2_idCard6444_acceptsCheckCharacterX() {
+    func testCharacterClass_idCard6444_acceptsCheckCharacterX() {
         let id = try! Mask.compile(MaskSpec(.separatorAt([6, 11, 16]), accept: .digitsX, maxLength: 18))
         var f = TypingField(id)
         f.type("44052418800101001x")
         check(f, "440524 1880 0101 001X|")
     }
 
-    func testSeed2_lettersOnly_andAnything() {
+    func testCharacterClass_lettersOnly_andAnything() {
         var letters = TypingField(try! Mask.compile(MaskSpec(.groups([3, 3]), accept: .letters)))
         letters.type("ab1c")
         check(letters, "abc|")
@@ -141,15 +142,15 @@ final class SeedTests: XCTestCase {
         check(any, "a1/?!|")
     }
 
-    func testSeed2_backspaceRightAfterSeparator_deletesItAndTheCharacterBefore() {
+    func testCharacterClass_backspaceRightAfterSeparator_deletesItAndTheCharacterBefore() {
         var f = TypingField(dashed, "138-|0")
         f.backspace()
         check(f, "13|0")
     }
 
-    // MARK: Seed 3: `#` patterns
+    // MARK: `#` patterns
 
-    func testSeed3_cardPattern_literalsAppearByThemselves() {
+    func testHashPattern_cardPattern_literalsAppearByThemselves() {
         let card = try! Mask.compile(MaskSpec(.pattern("#### #### #### ####")))
         var f = TypingField(card)
         f.type("41111111")
@@ -158,7 +159,7 @@ final class SeedTests: XCTestCase {
         check(f, "4111 1111 1|")
     }
 
-    func testSeed3_phonePattern_personNeverTypesLiterals() {
+    func testHashPattern_phonePattern_personNeverTypesLiterals() {
         let phone = try! Mask.compile(MaskSpec(.pattern("+1 (###) ###-####")))
         var f = TypingField(phone)
         f.type("5551234567")
@@ -166,14 +167,14 @@ final class SeedTests: XCTestCase {
         XCTAssertEqual(f.last?.value, "5551234567")
     }
 
-    func testSeed3_settingTextProgrammatically_appliesThePattern() {
+    func testHashPattern_settingTextProgrammatically_appliesThePattern() {
         let phone = try! Mask.compile(MaskSpec(.pattern("+1 (###) ###-####")))
         let r = phone.format("555.123.4567")
         XCTAssertEqual(r.text, "+1 (555) 123-4567")
         XCTAssertEqual(r.value, "5551234567")
     }
 
-    func testSeed3_customSlotCharacterAndClass() {
+    func testHashPattern_customSlotCharacterAndClass() {
         let plate = try! Mask.compile(MaskSpec(.pattern("@@-@@@"), slot: "@", accept: .alnum, letterCase: .upper))
         XCTAssertEqual(plate.format("ab1c2").text, "AB-1C2")
     }
@@ -183,7 +184,7 @@ final class SeedTests: XCTestCase {
         try! Mask.compile(MaskSpec(.pattern("### #### ####"), regex: regex))
     }
 
-    func testSeed3_regex_editThatBreaksItIsRefused_textAndCaretUnchanged() {
+    func testHashPattern_regex_editThatBreaksItIsRefused_textAndCaretUnchanged() {
         let m = mobilePattern("1[3-9]\\d{9}")
         // Typing a 2 after the leading 1 can never match: refused and reported.
         var f = TypingField(m, "1|38 0013 8000")
@@ -206,7 +207,7 @@ final class SeedTests: XCTestCase {
         check(f, "15|8 0013 8000")
     }
 
-    func testSeed3_regex_newExpressionAdaptsTheExistingText() {
+    func testHashPattern_regex_newExpressionAdaptsTheExistingText() {
         let before = mobilePattern("1[3-9]\\d{9}")
         var f = TypingField(before)
         f.type("13800138000")
@@ -227,9 +228,9 @@ final class SeedTests: XCTestCase {
         XCTAssertEqual(after.format("13800138000").text, "138 0013")
     }
 
-    // MARK: Seed 4: bracket notation
+    // MARK: Bracket notation
 
-    func testSeed4_sevenPrefix_tenDigitValue() {
+    func testBracket_sevenPrefix_tenDigitValue() {
         let m = compiled("7 ([000]) [000] - [0000]")
         let r = m.format("9161234567")
         XCTAssertEqual(r.text, "7 (916) 123 - 4567")
@@ -237,7 +238,7 @@ final class SeedTests: XCTestCase {
         XCTAssertTrue(r.complete)
     }
 
-    func testSeed4_optionalTail_sixToTenDigits() {
+    func testBracket_optionalTail_sixToTenDigits() {
         let m = compiled("7 ([000]) [000] - [9999]")
         XCTAssertTrue(m.format("916123").complete)
         XCTAssertEqual(m.format("916123").value, "916123")
@@ -245,7 +246,7 @@ final class SeedTests: XCTestCase {
         XCTAssertEqual(m.format("916123456789").value, "9161234567")
     }
 
-    func testSeed4_extractedSeven_sevenToElevenDigits() {
+    func testBracket_extractedSeven_sevenToElevenDigits() {
         let m = compiled("{7} ([000]) [000] - [9999]")
         var f = TypingField(m)
         f.type("916123")
@@ -258,7 +259,7 @@ final class SeedTests: XCTestCase {
         XCTAssertEqual(m.format("79161234567").value, "79161234567")
     }
 
-    func testSeed4_sicNotationWithoutBrackets_isRefusedAndTheIntendedOneWorks() {
+    func testBracket_sicNotationWithoutBrackets_isRefusedAndTheIntendedOneWorks() {
         XCTAssertThrowsError(try Mask.compile("(0000)/-(0000)/-(0000)/-(0000)")) { error in
             XCTAssertEqual((error as? MaskError)?.message, "the mask has no slot to fill")
         }
@@ -266,8 +267,8 @@ final class SeedTests: XCTestCase {
         XCTAssertEqual(m.format("1234567812345678").value, "1234567812345678")
     }
 
-    func testSeed4_alnumWithExtractedLetter_fiveToNineCharacters() {
-        // SEEDS.md says "5 to 10"; the mask holds 4 + {A} + 1 optional + 3 optional = 5 to 9.
+    func testBracket_alnumWithExtractedLetter_fiveToNineCharacters() {
+        // The mask holds 4 + {A} + 1 optional + 3 optional: 5 to 9 characters.
         let m = compiled("[____]{A}[-] [999]")
         // Lazily the {A} waits for the next key, so four characters are not yet complete...
         XCTAssertEqual(m.format("ab12").text, "ab12")
@@ -282,7 +283,7 @@ final class SeedTests: XCTestCase {
         XCTAssertEqual(long.value, "ab12Ac345")
     }
 
-    func testSeed4_clearValueAndCompleteness_reportedAfterEveryKey() {
+    func testBracket_clearValueAndCompleteness_reportedAfterEveryKey() {
         var f = TypingField(compiled("7 ([000]) [000] - [0000]"))
         f.type("916123456")
         XCTAssertFalse(f.last!.complete)
@@ -292,11 +293,11 @@ final class SeedTests: XCTestCase {
         XCTAssertEqual(f.last?.problems, [])
     }
 
-    // MARK: Seed 5: the bank card that keeps the caret (Alipay, not WeChat)
+    // MARK: The bank card that keeps the caret (Alipay, not WeChat)
 
     private let bankCard = try! Mask.compile(MaskSpec(.groups([4, 4, 4, 4, 4])))
 
-    func testSeed5_alipayMidDeletion_caretStaysAndRightDigitGoesInAtOnce() {
+    func testBankCard_alipayMidDeletion_caretStaysAndRightDigitGoesInAtOnce() {
         var f = TypingField(bankCard)
         f.type("6222020000001234567")
         check(f, "6222 0200 0000 1234 567|")
@@ -307,14 +308,14 @@ final class SeedTests: XCTestCase {
         check(f, "6222 03|00 0000 1234 567")
     }
 
-    func testSeed5_caretLeftOfSpaceAfterDeletion_stepsBackOverIt() {
+    func testBankCard_caretLeftOfSpaceAfterDeletion_stepsBackOverIt() {
         var f = TypingField(bankCard, "6222 0|200 0000")
         f.backspace()
         // Four digits to the left: the caret sits after them, not after the space.
         check(f, "6222| 2000 000")
     }
 
-    func testSeed5_lettersRefused_andTwentyDigitsAtMost() {
+    func testBankCard_lettersRefused_andTwentyDigitsAtMost() {
         var f = TypingField(bankCard, "6222 0200 0000 1234 5678|")
         f.type("9")
         check(f, "6222 0200 0000 1234 5678|")

@@ -1,4 +1,4 @@
-// maskd: field rules: read from the client and the workspace folders, compiled once, tried per touched line.
+// maskd: loading field rules: read from the client and the workspace folders, compiled once, tried per touched line.
 import JSON
 import JSONRPC
 

@@ -1,4 +1,4 @@
-// maskd: open documents and their changes.
+// maskd: the document lifecycle a client drives: open, change, close.
 import JSON
 
 extension Server {

@@ -1,4 +1,4 @@
-// maskd: field sessions: open, re-mask, close, list, hint.
+// maskd: the field requests: open, re-mask, close, list, hint.
 import JSON
 import JSONRPC
 import MaskEngine
