@@ -170,7 +170,12 @@ let pieces = skipKnownBugs ? allPieces.filter { $0 != "\r" } : allPieces
 
 final class Session {
   var server: Server!
-  var outbox: [(String, JSONValue)] = []
+  let channel = FuzzOutbound()
+  /// The notifications and requests the server sent since the last step cleared them.
+  var outbox: [(String, JSONValue)] {
+    get { channel.sent }
+    set { channel.sent = newValue }
+  }
   var editor: [String: EditorDocument] = [:]
   var encoding = PositionEncoding.utf16
   var nextID: Int64 = 1
@@ -182,7 +187,7 @@ final class Session {
   }
 
   init() {
-    server = Server(version: "fuzz") { [unowned self] method, params in self.outbox.append((method, params)) }
+    server = Server(version: "fuzz", outbound: channel)
   }
 
   func context() -> String { "steps:\n  " + log.suffix(16).joined(separator: "\n  ") }
@@ -194,8 +199,11 @@ final class Session {
     nextID += 1
     log.append("request \(method) \(params.serializedString().prefix(trace ? 4000 : 160))")
     outbox.removeAll()
-    let answer = server.handle(.request(id: id, method: method, params: params))
+    channel.responses.removeAll()
+    _ = server.handle(.request(id: id, method: method, params: params))
     server.publishChanges()
+    if channel.responses.count > 1 { fail("request \(method) was answered \(channel.responses.count) times\n" + context()) }
+    let answer = channel.responses.first
     guard let reply = answer else {
       fail("request \(method) got no answer\n" + context())
     }
@@ -210,8 +218,10 @@ final class Session {
 
   func notify(_ method: String, _ params: JSONValue) {
     log.append("notify \(method) \(params.serializedString().prefix(trace ? 4000 : 160))")
-    let answer = server.handle(.notification(method: method, params: params))
+    channel.responses.removeAll()
+    _ = server.handle(.notification(method: method, params: params))
     server.publishChanges()
+    let answer = channel.responses.first
     if let reply = answer {
       fail("notification \(method) was answered: \(reply)\n" + context())
     }
@@ -598,5 +608,31 @@ func run(_ bytes: [UInt8]) {
     steps += 1
     session.step(&source)
     session.checkDocuments()
+  }
+}
+
+/// The server's outbound channel in the fuzzer: notifications and requests in `sent`, answers in `responses`.
+final class FuzzOutbound: Outbound {
+  var sent: [(String, JSONValue)] = []
+  var responses: [Message] = []
+  let isWritingLongList = false
+  private var requests: Int64 = 0
+
+  func send(_ message: OutgoingMessage) -> RequestID? {
+    switch message {
+    case let .notification(method, params):
+      sent.append((method, params.value))
+      return nil
+    case let .request(method, params):
+      requests += 1
+      sent.append((method, params.value))
+      return .int(requests)
+    case let .response(id, .success(result)):
+      responses.append(.response(id: id, result: result.value))
+      return nil
+    case let .response(id, .failure(error)):
+      responses.append(.errorResponse(id: id, error: error))
+      return nil
+    }
   }
 }

@@ -510,7 +510,7 @@ final class Document {
                                                                          end: Position(line: lineIndex, character: start.character + newUnits)),
                                            text: result.text, result: result, rule: ruleOrigins[span.id]))
         }
-        snapshots.sort { $0.range.start < $1.range.start }
+        snapshots.sort { ($0.range.start, $0.range.end, $0.id) < ($1.range.start, $1.range.end, $1.id) }
         pending.add(newPending)
         return (edits, fieldEdits, carets, snapshots)
     }
@@ -705,7 +705,7 @@ final class Document {
         var formatted = formatEdits(outcome.results)
         if !outcome.asTheyStand.isEmpty {
             formatted.snapshots += outcome.asTheyStand.compactMap(snapshot)
-            formatted.snapshots.sort { $0.range.start < $1.range.start }
+            formatted.snapshots.sort { ($0.range.start, $0.range.end, $0.id) < ($1.range.start, $1.range.end, $1.id) }
         }
         // nil when no person's change is behind the edits (a field read afresh after an echo): the caret stays.
         var caret: Position?
