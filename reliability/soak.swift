@@ -233,6 +233,10 @@ struct Document {
   var version = 1
   var lines: [String]
   var fields: [Field] = []
+  /// Every text a field of the document had before a change touched it: the daemon keeps a change (other than one
+  /// keystroke) that gives a field back such a text as the editor has it, an undo or a redo (protocol.md, "giving a
+  /// text back"), and the soak accepts that answer too.
+  var givenBack: Set<String> = []
 }
 
 func utf16Length(_ s: Substring) -> Int { s.utf16.count }
@@ -380,7 +384,19 @@ final class Soak {
     let cursor = params["cursor"]?["character"]?.intValue
     let expectedCursor = field.start + utf16Offset(expected.text, character: expected.caret)
     checked += 1
-    if shown != expected.text || fieldEnd != units.count || state?["text"]?.stringValue != expected.text
+    let keystroke = edit.text.count <= 1 && edit.range.count <= 1
+    var naive = Array(field.text)
+    naive.replaceSubrange(edit.range, with: Array(edit.text))
+    let keptAsItStands = String(naive)
+    let givesBack = !keystroke && documents[d].givenBack.contains(keptAsItStands)
+    documents[d].givenBack.insert(field.text)
+    let nativeEnd = field.start + keptAsItStands.utf16.count
+    if givesBack, nativeEnd == units.count,
+       String(decoding: units[min(field.start, units.count)...], as: UTF16.self) == keptAsItStands,
+       state?["text"]?.stringValue == keptAsItStands {
+      field.text = keptAsItStands
+      field.caret = edit.range.lowerBound + edit.text.count
+    } else if shown != expected.text || fieldEnd != units.count || state?["text"]?.stringValue != expected.text
       || cursor != expectedCursor || params["rejected"]?.stringValue != expected.rejected
       || params["overflow"]?.stringValue != expected.overflow
     {

@@ -723,11 +723,12 @@ final class Document {
     /// touched it (what an editor's undo or redo does, also across a field closed and opened again by a rule),
     /// remembering the text this one had before it.
     /// - Complexity: O(`historyDepth`) but for comparing texts of the same length as the field's new text.
-    /// A deletion of one character is read as the Backspace or Delete it most likely is, even when it gives back an
-    /// earlier text: the engine's deletion rules (a whole enum word, the `0` before a decimal mark) need it, and such
-    /// an undo only removes the character it brought.
+    /// One keystroke (a character typed, over at most one character, or one deleted) is read as the key it most
+    /// likely is, even when it gives back an earlier text: the engine's rules for it (a whole enum word deleted, the
+    /// `0` before a decimal mark, a character refused) apply, and an undo of one typed or deleted character only
+    /// takes out or puts back that character.
     private func givesBack(_ touch: FieldTouch) -> Bool {
-        if touch.edit.text.isEmpty, touch.edit.range.count == 1 {
+        if touch.edit.text.count <= 1, touch.edit.range.count <= 1, touch.edit.text.count + touch.edit.range.count > 0 {
             remember(touch.oldText)
             return false
         }
