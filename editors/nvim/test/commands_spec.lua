@@ -115,7 +115,7 @@ H.case('completion of preset names', function()
   local got = vim.fn.getcompletion('MaskdField phone.', 'cmdline')
   local phones = vim.tbl_contains(got, 'phone.us') and vim.tbl_contains(got, 'phone.cn')
   H.eq(true, phones, 'phone presets in ' .. vim.inspect(got))
-  H.eq({ 'zip' }, vim.fn.getcompletion('MaskdSetMask z', 'cmdline'), 'own presets')
+  H.eq({ 'zip' }, vim.fn.getcompletion('MaskdSetMask zi', 'cmdline'), 'own presets')
   H.eq(true, vim.tbl_contains(vim.fn.getcompletion('MaskdField ph', 'cmdline'), 'phone'), 'the phone preset')
   H.eq({ 'GA', 'GB', 'GD', 'GE', 'GF', 'GG', 'GH', 'GI', 'GL', 'GM', 'GN', 'GP', 'GQ', 'GR', 'GT', 'GU', 'GW', 'GY' },
     vim.fn.getcompletion('MaskdField phone G', 'cmdline'), 'region codes after phone')
