@@ -458,7 +458,11 @@ func runSession(_ source: inout ByteSource) {
         // showed with the characters it cuts, typed or not (`138 0013 8000` under a new expression keeps
         // `138 0013`), and reports only the entered characters: RELIABILITY.md, "regex cuts".
         let regexCuts = hasRegex(session.spec)
-        if !dropsSilently, !regexCuts, reportedAtMost < long.count - r.text.count {
+        // A right-to-left field reads the text from its end, so a character equal to one of its literals there is
+        // consumed as that literal, which shows only once an entered character stands before it (engine.md, modes).
+        let consumedAsLiterals = session.mask.rightToLeftNotation == nil ? 0
+            : long.filter { !$0.isLetter && !$0.isNumber }.count
+        if !dropsSilently, !regexCuts, reportedAtMost + consumedAsLiterals < long.count - r.text.count {
           fail("opening over \(long.count) characters kept \(r.text.count) and reported only "
             + "\(r.rejected.count + r.overflow.count) (\(reportedAtMost) scalars)\n" + session.context())
         }
