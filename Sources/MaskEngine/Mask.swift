@@ -67,6 +67,12 @@ public final class Mask: @unchecked Sendable {
         return mask
     }
 
+    /// Compiles `spec` afresh, sharing no object with any other compile: for a thread of its own, since
+    /// threads sharing one mask's objects contend for their reference counts.
+    public static func compileUnshared(_ spec: MaskSpec) throws -> Mask {
+        try MaskCompiler.compile(spec)
+    }
+
     /// Compiles bracket notation with no options.
     public static func compile(_ notation: String) throws -> Mask {
         try compile(.notation(notation))

@@ -21,14 +21,18 @@ let longestLine = 1 << 16
 /// bytes as with one; what has been read is written before waiting for more input either way, so a caller may
 /// stream batches through one process.
 /// - Returns: the exit code: 0, or 1 when a line was reported (with `check`, any line not complete and valid).
-func formatLines(_ mask: Mask, json: Bool, check: Bool, output: LineOutput = .text, jobs: Int = 1) -> Int32 {
+/// - Parameter threadMask: a copy of `mask` for each thread, sharing no object with it (threads sharing objects
+///   contend for their reference counts).
+func formatLines(_ mask: Mask, json: Bool, check: Bool, output: LineOutput = .text, jobs: Int = 1,
+                 threadMask: () -> Mask) -> Int32 {
     let formatting = LineFormatting(mask: mask, json: json, check: check, output: output)
     let summary = check && !json
     if jobs <= 1 {
         var sink = FormattingHere(formatting: formatting)
         return readLines(into: &sink, summary: summary)
     }
-    var sink = FormattingInParallel(formatting: formatting, jobs: jobs)
+    let perThread = (0..<jobs).map { _ in LineFormatting(mask: threadMask(), json: json, check: check, output: output) }
+    var sink = FormattingInParallel(formatting: formatting, perThread: perThread)
     return readLines(into: &sink, summary: summary)
 }
 

@@ -44,12 +44,12 @@ struct FormattingInParallel: LineSink {
     /// Blocks wait for their turn in `waiting`, at most `limit` of them: nothing more to write early.
     let unwritten = 0
 
-    init(formatting: LineFormatting, jobs: Int) {
+    init(formatting: LineFormatting, perThread: [LineFormatting]) {
         // jansson seeds its hash function on first use; do that once here, before any worker uses it.
         _ = JSONValue.object(["seed": .int(0)]).serialized()
-        pool = FormattingPool(formatting: formatting, threads: jobs)
+        pool = FormattingPool(perThread: perThread)
         here = formatting
-        limit = 2 * jobs
+        limit = 2 * perThread.count
     }
 
     mutating func lines(_ block: UnsafeBufferPointer<UInt8>, firstLine: Int, final: Bool) {
@@ -130,13 +130,16 @@ final class FormattingPool {
     private var queueHead = 0
     private var closing = false
     private var threads: [pthread_t] = []
+    /// Each thread's own formatting (its own compiled mask), taken by the thread that starts.
+    private var unclaimed: [LineFormatting]
     private let formatting: LineFormatting
 
-    init(formatting: LineFormatting, threads count: Int) {
-        self.formatting = formatting
+    init(perThread: [LineFormatting]) {
+        formatting = perThread[0]
+        unclaimed = perThread
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&changed, nil)
-        for _ in 0..<count {
+        for _ in perThread {
             var thread = pthread_t()
             let context = Unmanaged.passRetained(self).toOpaque()
             guard pthread_create(&thread, nil, { context in
@@ -192,7 +195,9 @@ final class FormattingPool {
     }
 
     private func work() {
-        var formatting = self.formatting
+        pthread_mutex_lock(&mutex)
+        var formatting = unclaimed.popLast() ?? self.formatting
+        pthread_mutex_unlock(&mutex)
         while true {
             pthread_mutex_lock(&mutex)
             while queueHead == queue.count, !closing { pthread_cond_wait(&changed, &mutex) }

@@ -67,9 +67,9 @@ func runFormat(_ arguments: [String]) throws -> Int32 {
     }
     if parsed.positional.isEmpty || parsed.positional == ["-"] {
         guard parsed.options["caret"] == nil else { throw UsageError(message: "--caret needs a TEXT argument") }
-        let mask: Mask
+        let spec: MaskSpec, mask: Mask
         do {
-            mask = try ApplyResult.compileMask(try maskArgument(try parsed.required("mask")), name: "--mask")
+            (spec, mask) = try MaskSpec.compileJSON(try maskArgument(try parsed.required("mask")), path: "--mask")
         } catch let error as MessageError {
             throw UsageError(message: error.message, showUsage: false)
         }
@@ -77,7 +77,7 @@ func runFormat(_ arguments: [String]) throws -> Int32 {
         let jobs = try parsed.integer("jobs") ?? availableCores()
         guard jobs >= 1 else { throw UsageError(message: "--jobs takes a number of threads, 1 or more, got \(jobs)") }
         return formatLines(mask, json: parsed.flags.contains("json"), check: parsed.flags.contains("check"),
-                           output: output, jobs: jobs)
+                           output: output, jobs: jobs, threadMask: { (try? Mask.compileUnshared(spec)) ?? mask })
     }
     guard !parsed.flags.contains("check") else {
         throw UsageError(message: "--check is for lines on standard input (no TEXT argument)")

@@ -213,7 +213,7 @@ extension MaskSpec {
     /// Reads and compiles a JSON mask.
     /// - Throws: `-32602` for a malformed spec or a `MaskError`, with the offset in `data`.
     /// - Parameter path: made only when the mask is read afresh (a known one has no error to name).
-    static func compileJSON(_ value: JSONValue, path makePath: @autoclosure () -> String) throws -> (MaskSpec, Mask) {
+    public static func compileJSON(_ value: JSONValue, path makePath: @autoclosure () -> String) throws -> (MaskSpec, Mask) {
         // Every maskd/apply names its mask: the same JSON reads to the same spec, so it is read once.
         if let known = compiledJSON.withLock({ $0.known(value) }) { return known }
         let path = makePath()
