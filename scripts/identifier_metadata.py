@@ -682,6 +682,11 @@ FORMATS.update({
 })
 CHECK_POSITIONS.update({'isbn': lambda n: [n - 1], 'grid': lambda n: [n - 1]})
 
+import identifier_formats_world as world  # noqa: E402 (after the helpers; it imports nothing of this file)
+FORMATS.update(world.FORMATS)
+NAMED.update(world.RULES)
+CHECK_POSITIONS.update(world.CHECK_POSITIONS)
+
 
 def positions(alphabet):
     """The allowed characters of each position of an alphabet string."""
@@ -749,13 +754,14 @@ def docstring_examples(module):
 
 def stdnum_valid(module, number):
     """stdnum's is_valid of a compact form; an exception other than its validation errors (cn.ric's lookup of a
-    province code with no county raises KeyError) counts as invalid. A text stdnum's compact() changes (a country
-    prefix it strips: `GB888828009` is the 9-digit `888828009`) is not what is typed into a preset's slots."""
+    province code with no county raises KeyError, gh.tin's int() of a letter ValueError) counts as invalid. A
+    text stdnum's compact() changes (a country prefix it strips: `GB888828009` is the 9-digit `888828009`) is
+    not what is typed into a preset's slots."""
     try:
         if module.compact(number) != number:
             return False
         return module.is_valid(number)
-    except KeyError:
+    except (KeyError, ValueError):
         return False
 
 
@@ -1042,6 +1048,7 @@ COUNTRIES = {
     'jp': 'Japan', 'kr': 'South Korea', 'mx': 'Mexico', 'nl': 'Netherlands', 'no': 'Norway', 'pl': 'Poland',
     'pt': 'Portugal', 'se': 'Sweden', 'us': 'United States', 'za': 'South Africa',
 }
+COUNTRIES.update(world.COUNTRIES)
 
 
 def main():
@@ -1060,7 +1067,7 @@ def main():
     report = []
     for name in (args.only.split(',') if args.only else FORMATS):
         module = importlib.import_module('stdnum.' + '.'.join(
-            p + '_' if p in ('in', 'is', 'do') else p for p in name.split('.')))
+            p + '_' if p in ('in', 'is') else p for p in name.split('.')))
         documented, valid = make_numbers(module, name, rng)
         checked, invalid = verify(module, name, valid)
         upper = all(module.compact(n.lower()) == n for ns in valid.values() for n in ns)

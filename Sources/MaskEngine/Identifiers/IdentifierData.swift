@@ -528,6 +528,258 @@ extension IdentifierCatalog {
                 .member(span: (11, 13), values: "AS,BC,BS,CC,CH,CL,CM,CS,DF,DG,GR,GT,HG,JC,MC,MN,MS,NE,NL,NT,OC,PL,QR,QT,SL,SP,SR,TC,TL,TS,VZ,YN,ZS", label: "state code"),
                 .named("mx.curp.check", problem: "check digit does not match"),
             ]),
+        IdentifierFormat(
+            name: "ar.dni", country: "Argentina",
+            title: "DNI (Documento Nacional de Identidad, Argentinian national identity nr.)",
+            example: "20.123.456", upper: true,
+            notations: ["[0].[000].[000]", "[00].[000].[000]"],
+            definitions: [:],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "au.acn", country: "Australia",
+            title: "ACN (Australian Company Number)",
+            example: "004 085 616", upper: true,
+            notations: ["[000] [000] [000]"],
+            definitions: [:],
+            checks: [
+                .weighted(start: 0, weights: [-8, -7, -6, -5, -4, -3, -2, -1], modulus: 10, add: 0, values: .dec, fold: false, table: "0123456789", at: 8),
+            ]),
+        IdentifierFormat(
+            name: "az.voen", country: "Azerbaijan",
+            title: "VÖEN (Vergi ödəyicisinin eyniləşdirmə nömrəsi, Azerbaijan tax number)",
+            example: "1401555071", upper: true,
+            notations: ["[000000000B]"],
+            definitions: ["B": "[12]"],
+            checks: [
+                .weighted(start: 0, weights: [4, 1, 8, 6, 2, 7, 5, 3], modulus: 11, add: 0, values: .dec, fold: false, table: "0123456789?", at: 8),
+            ]),
+        IdentifierFormat(
+            name: "ca.bc_phn", country: "Canada",
+            title: "BC PHN (British Columbia Personal Health Number)",
+            example: "9698 658 215", upper: true,
+            notations: ["{9}[000] [000] [000]"],
+            definitions: [:],
+            checks: [
+                .weighted(start: 1, weights: [2, 4, 8, 5, 10, 9, 7, 3], modulus: 11, add: 0, values: .dec, fold: false, table: "0?987654321", at: 9),
+            ]),
+        IdentifierFormat(
+            name: "cn.uscc", country: "China",
+            title: "USCC (Unified Social Credit Code, 统一社会信用代码, China tax number)",
+            example: "91110000600037341L", upper: true,
+            notations: ["[00000000BBBBBBBBBB]"],
+            definitions: ["B": "[0-9A-HJ-NP-RTUW-Y]"],
+            checks: [
+                .named("cn.uscc.check", problem: "check character does not match"),
+            ]),
+        IdentifierFormat(
+            name: "cr.cpf", country: "Costa Rica",
+            title: "CPF (Cédula de Persona Física, Costa Rica physical person ID number)",
+            example: "03-0455-0175", upper: true,
+            notations: ["{0}[0]-[0000]-[0000]"],
+            definitions: [:],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "cr.cpj", country: "Costa Rica",
+            title: "CPJ (Cédula de Persona Jurídica, Costa Rica tax number)",
+            example: "3-101-999999", upper: true,
+            notations: ["[B]-[000]-[000000]"],
+            definitions: ["B": "[2-5]"],
+            checks: [
+                .member(span: (0, 4), values: "2100,2200,2300,2400,4000,5001,3002,3003,3004,3005,3006,3007,3008,3009,3010,3011,3012,3013,3014,3101,3102,3103,3104,3105,3106,3107,3108,3109,3110", label: "class and type"),
+            ]),
+        IdentifierFormat(
+            name: "cr.cr", country: "Costa Rica",
+            title: "CR (Cédula de Residencia, Costa Rica foreigners ID number)",
+            example: "155812994816", upper: true,
+            notations: ["[B0000000000]", "[B00000000000]"],
+            definitions: ["B": "[1]"],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "cu.ni", country: "Cuba",
+            title: "NI (Número de identidad, Cuban identity card numbers)",
+            example: "91021027775", upper: true,
+            notations: ["[00000000000]"],
+            definitions: [:],
+            checks: [
+                .named("cu.ni.date", problem: "not a valid birth date"),
+            ]),
+        IdentifierFormat(
+            name: "do.rnc", country: "Dominican Republic",
+            title: "RNC (Registro Nacional del Contribuyente, Dominican Republic tax number)",
+            example: "1-01-85004-3", upper: true,
+            notations: ["[0]-[00]-[00000]-[0]"],
+            definitions: [:],
+            checks: [
+                .named("do.rnc.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "do.ncf", country: "Dominican Republic",
+            title: "NCF (Números de Comprobante Fiscal, Dominican Republic receipt number)",
+            example: "E310000000005", upper: true,
+            notations: ["[B0000000000]", "[C000000000000]", "[D000000000000000000]"],
+            definitions: ["B": "[B]", "C": "[E]", "D": "[AP]"],
+            checks: [
+                .named("do.ncf.type", problem: "not a document type"),
+            ]),
+        IdentifierFormat(
+            name: "dz.nif", country: "Algeria",
+            title: "NIF, sometimes N.I.F. (Numéro d'Identification Fiscale, Algeria tax number)",
+            example: "416001000000007", upper: true,
+            notations: ["[000000000000000]", "[00000000000000000000]"],
+            definitions: [:],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "ec.ci", country: "Ecuador",
+            title: "CI (Cédula de identidad, Ecuadorian personal identity code)",
+            example: "1714307103", upper: true,
+            notations: ["[00B0000000]"],
+            definitions: ["B": "[0-6]"],
+            checks: [
+                .member(span: (0, 2), values: "01,02,03,04,05,06,07,08,09,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,30,50", label: "province"),
+                .weighted(start: 0, weights: [2, 1, 2, 1, 2, 1, 2, 1, 2, 1], modulus: 10, add: 0, values: .dec, fold: true, table: "0111111111", at: -1),
+            ]),
+        IdentifierFormat(
+            name: "ec.ruc", country: "Ecuador",
+            title: "RUC (Registro Único de Contribuyentes, Ecuadorian company tax number)",
+            example: "1792060346001", upper: true,
+            notations: ["[00B0000000000]"],
+            definitions: ["B": "[0-69]"],
+            checks: [
+                .member(span: (0, 2), values: "01,02,03,04,05,06,07,08,09,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,30,50", label: "province"),
+                .named("ec.ruc.check", problem: "check digit or establishment number does not match"),
+            ]),
+        IdentifierFormat(
+            name: "eg.tn", country: "Egypt",
+            title: "Tax Registration Number (الرقم الضريبي, Egypt tax number)",
+            example: "100-531-385", upper: true,
+            notations: ["[000]-[000]-[000]"],
+            definitions: [:],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "gh.tin", country: "Ghana",
+            title: "TIN (Taxpayer Identification Number, Ghana tax number)",
+            example: "C0000803561", upper: true,
+            notations: ["[B]{0}{0}[0000000C]"],
+            definitions: ["B": "[CGPQV]", "C": "[0-9X]"],
+            checks: [
+                .weighted(start: 1, weights: [1, 2, 3, 4, 5, 6, 7, 8, 9], modulus: 11, add: 0, values: .dec, fold: false, table: "0123456789X", at: 10),
+            ]),
+        IdentifierFormat(
+            name: "gn.nifp", country: "Guinea",
+            title: "NIFp (Numéro d'Identification Fiscale Permanent, Guinea tax number)",
+            example: "693-770-885", upper: true,
+            notations: ["[000]-[000]-[000]"],
+            definitions: [:],
+            checks: [
+                .luhn(span: (0, -1)),
+            ]),
+        IdentifierFormat(
+            name: "gt.nit", country: "Guatemala",
+            title: "NIT (Número de Identificación Tributaria, Guatemala tax number)",
+            example: "576937-K", upper: true,
+            notations: ["[B]-[C]", "[B0]-[C]", "[B00]-[C]", "[B000]-[C]", "[B0000]-[C]", "[B00000]-[C]", "[B000000]-[C]", "[B0000000]-[C]", "[B00000000]-[C]", "[B000000000]-[C]", "[B0000000000]-[C]"],
+            definitions: ["B": "[1-9]", "C": "[0-9K]"],
+            checks: [
+                .named("gt.nit.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "il.hp", country: "Israel",
+            title: "Company Number (מספר חברה, or short ח.פ. Israeli company number)",
+            example: "516179157", upper: true,
+            notations: ["{5}[00000000]"],
+            definitions: [:],
+            checks: [
+                .luhn(span: (0, -1)),
+            ]),
+        IdentifierFormat(
+            name: "il.idnr", country: "Israel",
+            title: "Identity Number (Mispar Zehut, מספר זהות, Israeli identity number)",
+            example: "03933742-3", upper: true,
+            notations: ["[00000000]-[0]"],
+            definitions: [:],
+            checks: [
+                .notZero(span: (0, -1)),
+                .luhn(span: (0, -1)),
+            ]),
+        IdentifierFormat(
+            name: "in.epic", country: "India",
+            title: "EPIC (Electoral Photo Identity Card, Indian Voter ID)",
+            example: "WKH1186253", upper: true,
+            notations: ["[BBB0000000]"],
+            definitions: ["B": "[A-Z]"],
+            checks: [
+                .luhn(span: (3, -1)),
+            ]),
+        IdentifierFormat(
+            name: "in.vid", country: "India",
+            title: "VID (Indian personal virtual identity number)",
+            example: "2341 2341 2341 2341", upper: true,
+            notations: ["[B000] [0000] [0000] [0000]"],
+            definitions: ["B": "[2-9]"],
+            checks: [
+                .named("notPalindrome", problem: "a palindrome is not a VID"),
+                .verhoeff(span: (0, -1)),
+            ]),
+        IdentifierFormat(
+            name: "jp.in", country: "Japan",
+            title: "IN (個人番号, kojin bangō, Japanese Individual Number)",
+            example: "6214 9832 0257", upper: true,
+            notations: ["[0000] [0000] [0000]"],
+            definitions: [:],
+            checks: [
+                .weighted(start: 0, weights: [6, 5, 4, 3, 2, 7, 6, 5, 4, 3, 2], modulus: 11, add: 0, values: .dec, fold: false, table: "00987654321", at: 11),
+            ]),
+        IdentifierFormat(
+            name: "ke.pin", country: "Kenya",
+            title: "PIN (Personal Identification Number, Kenya tax number)",
+            example: "P051365947M", upper: true,
+            notations: ["[B000000000C]"],
+            definitions: ["B": "[AP]", "C": "[A-Z]"],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "kr.brn", country: "South Korea",
+            title: "BRN (사업자 등록 번호, South Korea Business Registration Number)",
+            example: "116-82-00276", upper: true,
+            notations: ["[000]-[00]-[00000]"],
+            definitions: [:],
+            checks: [
+                .named("kr.brn.parts", problem: "office, type or serial number is not issued"),
+            ]),
+        IdentifierFormat(
+            name: "ma.ice", country: "Morocco",
+            title: "ICE (Identifiant Commun de l’Entreprise, التعريف الموحد للمقاولة, Morocco tax number)",
+            example: "001561191000066", upper: true,
+            notations: ["[000000000000000]"],
+            definitions: [:],
+            checks: [
+                .named("ma.ice.check", problem: "check digits do not match"),
+            ]),
+        IdentifierFormat(
+            name: "mu.nid", country: "Mauritius",
+            title: "ID number (Mauritian national identifier)",
+            example: "O2702766056983", upper: true,
+            notations: ["[B000000000000C]"],
+            definitions: ["B": "[A-Z]", "C": "[0-9A-G]"],
+            checks: [
+                .weighted(start: 0, weights: [14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2], modulus: 17, add: 0, values: .alnum36, fold: false, table: "0GFEDCBA987654321", at: 13),
+                .named("mu.nid.date", problem: "not a valid birth date"),
+            ]),
+        IdentifierFormat(
+            name: "mx.rfc", country: "Mexico",
+            title: "RFC (Registro Federal de Contribuyentes, Mexican tax number)",
+            example: "GODE 561231 GR8", upper: true,
+            notations: ["[BBBB] [000000]", "[BBB] [000000] [CCC]", "[BBBB] [000000] [CCC]"],
+            definitions: ["B": "[&A-Z]", "C": "[0-9A-Z]"],
+            checks: [
+                .notMember(span: (0, 4), values: "BUEI,BUEY,CACA,CACO,CAGA,CAGO,CAKA,CAKO,COGE,COJA,COJE,COJI,COJO,CULO,FETO,GUEY,JOTO,KACA,KACO,KAGA,KAGO,KAKA,KOGE,KOJO,KULO,MAME,MAMO,MEAR,MEAS,MEON,MION,MOCO,MULA,PEDA,PEDO,PENE,PUTA,PUTO,QULO,RATA,RUIN", label: "name code"),
+                .named("mx.rfc.date", problem: "not a valid date"),
+            ]),
     ]
 
     /// Each IBAN country's BBAN layout from the IBAN registry: `n` digits, `a` letters, `c` either.
