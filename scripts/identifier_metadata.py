@@ -682,6 +682,11 @@ FORMATS.update({
 })
 CHECK_POSITIONS.update({'isbn': lambda n: [n - 1], 'grid': lambda n: [n - 1]})
 
+import identifier_formats_europe_a as europe_a  # noqa: E402 (reads the helpers above)
+europe_a.define(sys.modules[__name__])
+FORMATS.update(europe_a.FORMATS)
+NAMED.update(europe_a.RULES)
+
 
 def positions(alphabet):
     """The allowed characters of each position of an alphabet string."""
@@ -875,7 +880,7 @@ def verify(module, name, valid):
             for _ in range(30):
                 chars = list(number)
                 kind = rng.random()
-                if kind < 0.7:
+                if kind < 0.7 or length == 1:
                     i = rng.randrange(length)
                     chars[i] = rng.choice(alphabets[i])
                 else:
@@ -1042,6 +1047,7 @@ COUNTRIES = {
     'jp': 'Japan', 'kr': 'South Korea', 'mx': 'Mexico', 'nl': 'Netherlands', 'no': 'Norway', 'pl': 'Poland',
     'pt': 'Portugal', 'se': 'Sweden', 'us': 'United States', 'za': 'South Africa',
 }
+COUNTRIES.update(europe_a.COUNTRIES)
 
 
 def main():

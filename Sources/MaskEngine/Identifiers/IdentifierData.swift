@@ -528,6 +528,210 @@ extension IdentifierCatalog {
                 .member(span: (11, 13), values: "AS,BC,BS,CC,CH,CL,CM,CS,DF,DG,GR,GT,HG,JC,MC,MN,MS,NE,NL,NT,OC,PL,QR,QT,SL,SP,SR,TC,TL,TS,VZ,YN,ZS", label: "state code"),
                 .named("mx.curp.check", problem: "check digit does not match"),
             ]),
+        IdentifierFormat(
+            name: "ad.nrt", country: "Andorra",
+            title: "NRT (Número de Registre Tributari, Andorra tax number)",
+            example: "U-132950-X", upper: true,
+            notations: ["[B]-[000000]-[C]"],
+            definitions: ["B": "[AC-GLOPU]", "C": "[A-Z]"],
+            checks: [
+                .named("ad.nrt.range", problem: "number is outside the range of its type of entity"),
+            ]),
+        IdentifierFormat(
+            name: "al.nipt", country: "Albania",
+            title: "NIPT, NUIS (Numri i Identifikimit për Personin e Tatueshëm, Albanian tax number)",
+            example: "J91402501L", upper: true,
+            notations: ["[B00000000C]"],
+            definitions: ["B": "[A-M]", "C": "[A-Z]"],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "at.tin", country: "Austria",
+            title: "Abgabenkontonummer (Austrian tax identification number)",
+            example: "59-119/9013", upper: true,
+            notations: ["[00]-[000]/[0000]"],
+            definitions: [:],
+            checks: [
+                .luhn(span: (0, -1)),
+                .member(span: (0, 2), values: "03,04,06,07,08,09,10,12,15,16,18,22,23,29,33,38,41,46,51,52,53,54,57,59,61,65,67,68,69,71,72,81,82,83,84,90,91,93,97,98", label: "tax office"),
+            ]),
+        IdentifierFormat(
+            name: "at.vnr", country: "Austria",
+            title: "VNR, SVNR, VSNR (Versicherungsnummer, Austrian social security number)",
+            example: "1237010180", upper: true,
+            notations: ["[B000000000]"],
+            definitions: ["B": "[1-9]"],
+            checks: [
+                .weighted(start: 0, weights: [3, 7, 9, 0, 5, 8, 4, 2, 1, 6], modulus: 11, add: 0, values: .dec, fold: false, table: "0123456789?", at: 3),
+            ]),
+        IdentifierFormat(
+            name: "be.nn", country: "Belgium",
+            title: "NN, NISS, RRN (Belgian national number)",
+            example: "85.07.30-033.28", upper: true,
+            notations: ["[00].[00].[00]-[000].[00]"],
+            definitions: [:],
+            checks: [
+                .named("be.nn.check", problem: "check digits do not match"),
+                .member(span: (2, 4), values: "00,01,02,03,04,05,06,07,08,09,10,11,12", label: "month"),
+            ]),
+        IdentifierFormat(
+            name: "be.bis", country: "Belgium",
+            title: "BIS (Belgian BIS number)",
+            example: "98.47.28-997.65", upper: true,
+            notations: ["[00].[00].[00]-[000].[00]"],
+            definitions: [:],
+            checks: [
+                .named("be.nn.check", problem: "check digits do not match"),
+                .member(span: (2, 4), values: "20,21,22,23,24,25,26,27,28,29,30,31,32,40,41,42,43,44,45,46,47,48,49,50,51,52", label: "month"),
+            ]),
+        IdentifierFormat(
+            name: "be.ssn", country: "Belgium",
+            title: "SSN, INSZ, NISS (Belgian social security number)",
+            example: "85.07.30-033.28", upper: true,
+            notations: ["[00].[00].[00]-[000].[00]"],
+            definitions: [:],
+            checks: [
+                .named("be.nn.check", problem: "check digits do not match"),
+                .member(span: (2, 4), values: "00,01,02,03,04,05,06,07,08,09,10,11,12,20,21,22,23,24,25,26,27,28,29,30,31,32,40,41,42,43,44,45,46,47,48,49,50,51,52", label: "month"),
+            ]),
+        IdentifierFormat(
+            name: "be.eid", country: "Belgium",
+            title: "eID Number (Belgian electronic Identity Card Number)",
+            example: "000-0011032-71", upper: true,
+            notations: ["[000]-[0000000]-[00]"],
+            definitions: [:],
+            checks: [
+                .named("be.mod97", problem: "check digits do not match"),
+            ]),
+        IdentifierFormat(
+            name: "be.ogm_vcs", country: "Belgium",
+            title: "Belgian OGM-VCS",
+            example: "010/8068/17183", upper: true,
+            notations: ["[000]/[0000]/[00000]"],
+            definitions: [:],
+            checks: [
+                .named("be.mod97", problem: "check digits do not match"),
+            ]),
+        IdentifierFormat(
+            name: "bg.egn", country: "Bulgaria",
+            title: "EGN (ЕГН, Единен граждански номер, Bulgarian personal identity codes)",
+            example: "7523169263", upper: true,
+            notations: ["[00B0C00000]"],
+            definitions: ["B": "[0-5]", "C": "[0-3]"],
+            checks: [
+                .named("bg.egn.date", problem: "not a valid birth date"),
+                .weighted(start: 0, weights: [2, 4, 8, 5, 10, 9, 7, 3, 6], modulus: 11, add: 0, values: .dec, fold: false, table: "01234567890", at: 9),
+            ]),
+        IdentifierFormat(
+            name: "bg.pnf", country: "Bulgaria",
+            title: "PNF (ЛНЧ, Личен номер на чужденец, Bulgarian number of a foreigner)",
+            example: "7111042925", upper: true,
+            notations: ["[0000000000]"],
+            definitions: [:],
+            checks: [
+                .weighted(start: 0, weights: [21, 19, 17, 13, 11, 9, 7, 3, 1], modulus: 10, add: 0, values: .dec, fold: false, table: "0123456789", at: 9),
+            ]),
+        IdentifierFormat(
+            name: "bg.vat", country: "Bulgaria",
+            title: "VAT (Идентификационен номер по ДДС, Bulgarian VAT number)",
+            example: "175074752", upper: true,
+            notations: ["[000000000]", "[0000000000]"],
+            definitions: [:],
+            checks: [
+                .named("bg.vat.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "cy.vat", country: "Cyprus",
+            title: "Αριθμός Εγγραφής Φ.Π.Α. (Cypriot VAT number)",
+            example: "10259033P", upper: true,
+            notations: ["[00000000B]"],
+            definitions: ["B": "[A-Z]"],
+            checks: [
+                .notMember(span: (0, 2), values: "12", label: "prefix"),
+                .named("cy.vat.check", problem: "check letter does not match"),
+            ]),
+        IdentifierFormat(
+            name: "cz.rc", country: "Czechia",
+            title: "RČ (Rodné číslo, the Czech birth number)",
+            example: "710319/2745", upper: true,
+            notations: ["[000000]/[000]", "[000000]/[0000]"],
+            definitions: [:],
+            checks: [
+                .named("cz.rc.date", problem: "not a valid birth date"),
+                .named("cz.rc.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "cz.dic", country: "Czechia",
+            title: "DIČ (Daňové identifikační číslo, Czech VAT number)",
+            example: "25123891", upper: true,
+            notations: ["[B0000000]", "[000000000]", "[0000000000]"],
+            definitions: ["B": "[0-8]"],
+            checks: [
+                .named("cz.dic.check", problem: "check digit or birth date does not match"),
+            ]),
+        IdentifierFormat(
+            name: "de.stnr", country: "Germany",
+            title: "St.-Nr. (Steuernummer, German tax number)",
+            example: "181/815/08155", upper: true,
+            notations: ["[00]/[000]/[00000]", "[000]/[000]/[00000]", "[0000000000000]"],
+            definitions: [:],
+            checks: [
+                .named("de.stnr.region", problem: "not the number of a state's tax office"),
+            ]),
+        IdentifierFormat(
+            name: "de.wkn", country: "Germany",
+            title: "Wertpapierkennnummer (German securities identification code)",
+            example: "A0MNRK", upper: true,
+            notations: ["[BBBBBB]"],
+            definitions: ["B": "[0-9A-HJ-NP-Z]"],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "dk.cpr", country: "Denmark",
+            title: "CPR (personnummer, the Danish citizen number)",
+            example: "211062-5629", upper: true,
+            notations: ["[B0C000]-[0000]"],
+            definitions: ["B": "[0-3]", "C": "[01]"],
+            checks: [
+                .named("dk.cpr.date", problem: "not a valid birth date"),
+            ]),
+        IdentifierFormat(
+            name: "dk.cvr", country: "Denmark",
+            title: "CVR (Momsregistreringsnummer, Danish VAT number)",
+            example: "13585628", upper: true,
+            notations: ["[B0000000]"],
+            definitions: ["B": "[1-9]"],
+            checks: [
+                .weighted(start: 0, weights: [2, 7, 6, 5, 4, 3, 2, 1], modulus: 11, add: 0, values: .dec, fold: false, table: "01111111111", at: -1),
+            ]),
+        IdentifierFormat(
+            name: "ee.ik", country: "Estonia",
+            title: "Isikukood (Estonian Personal ID number)",
+            example: "36805280109", upper: true,
+            notations: ["[B00C0D00000]"],
+            definitions: ["B": "[1-8]", "C": "[01]", "D": "[0-3]"],
+            checks: [
+                .named("ee.ik.date", problem: "not a valid birth date"),
+                .named("ee.ik.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "ee.kmkr", country: "Estonia",
+            title: "KMKR (Käibemaksukohuslase, Estonian VAT number)",
+            example: "100931558", upper: true,
+            notations: ["[000000000]"],
+            definitions: [:],
+            checks: [
+                .weighted(start: 0, weights: [3, 7, 1, 3, 7, 1, 3, 7, 1], modulus: 10, add: 0, values: .dec, fold: false, table: "0111111111", at: -1),
+            ]),
+        IdentifierFormat(
+            name: "ee.registrikood", country: "Estonia",
+            title: "Registrikood (Estonian organisation registration code)",
+            example: "12345678", upper: true,
+            notations: ["[B0000000]"],
+            definitions: ["B": "[17-9]"],
+            checks: [
+                .named("ee.ik.check", problem: "check digit does not match"),
+            ]),
     ]
 
     /// Each IBAN country's BBAN layout from the IBAN registry: `n` digits, `a` letters, `c` either.
