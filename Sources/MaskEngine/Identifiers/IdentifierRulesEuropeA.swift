@@ -18,6 +18,19 @@ extension IdentifierRules {
         case "ee.ik.date": return estonianIKDate(chars)
         case "ee.ik.check": return estonianCheck(chars)
         case "de.stnr.region": return germanTaxNumberRegion(chars)
+        case "es.ccc.check": return spanishBankAccountCheck(chars)
+        case "es.cups.check": return spanishCUPSCheck(chars)
+        case "es.referenciacatastral.check": return spanishCadastralCheck(chars)
+        case "fi.associationid.low": return chars.count >= 3 || finnishLowAssociations.contains(value(chars, 0, chars.count))
+        case "fr.nif.check": return frenchNIFCheck(chars)
+        case "gb.sedol.digits": return CheckDigits.digit(chars[0]) == nil || chars.allSatisfy { CheckDigits.digit($0) != nil }
+        case "gb.upn.check": return britishUPNCheck(chars)
+        case "gr.amka.date": return greekAMKADate(chars)
+        case "ie.pps.check": return irishPPSCheck(chars)
+        case "ie.vat.check": return irishVATCheck(chars)
+        case "eu.ecnumber.check": return ecNumberCheck(chars)
+        case "eu.eic.check": return energyIdentificationCheck(chars)
+        case "eu.banknote.check": return euroBanknoteCheck(chars)
         default: return nil
         }
     }
@@ -161,5 +174,123 @@ extension IdentifierRules {
         guard chars.count == 13 else { return true }
         guard chars[4] == UInt8(ascii: "0") else { return false }
         return chars[0] == UInt8(ascii: "5") || chars[0] == UInt8(ascii: "9") || germanStates.contains(value(chars, 0, 2))
+    }
+
+    /// Spanish bank account (CCC): each check digit weights its ten digits (bank and office after two zeros,
+    /// then the account) by 1, 2, 4, 8, ... modulo 11, and is 11 minus that (0 and 1 stay as they are).
+    static func spanishBankAccountCheck(_ chars: [UInt8]) -> Bool {
+        func check(_ digits: [UInt8]) -> Int {
+            var s = 0
+            for (i, b) in digits.enumerated() { s += (Int(b) - 48) << i }
+            s %= 11
+            return s < 2 ? s : 11 - s
+        }
+        let zero = UInt8(ascii: "0")
+        return isDigit(chars[8], check([zero, zero] + chars[0..<8])) && isDigit(chars[9], check(Array(chars[10..<20])))
+    }
+
+    private static let spanishLetters: [UInt8] = Array("TRWAGMYFPDXBNJZSQVHLCKE".utf8)
+
+    /// Spanish CUPS: the sixteen digits modulo 529, in base 23, are the two check letters.
+    static func spanishCUPSCheck(_ chars: [UInt8]) -> Bool {
+        guard let r = CheckDigits.remainder(chars[2..<18], 529) else { return false }
+        return chars[18] == spanishLetters[r / 23] && chars[19] == spanishLetters[r % 23]
+    }
+
+    private static let cadastralLetters: [UInt8] = Array("MQWERTYUIOPASDFGHJKLBZX".utf8)
+
+    /// Spanish cadastral reference: a check letter for the plot and one for the sheet, each of eleven characters
+    /// (the part and the four of the property) weighted, letters counted from A = 1 with Ñ after N.
+    static func spanishCadastralCheck(_ chars: [UInt8]) -> Bool {
+        func check(_ part: [UInt8]) -> UInt8 {
+            let weights = [13, 15, 12, 5, 4, 17, 9, 21, 3, 7, 1]
+            var s = 0
+            for (w, b) in zip(weights, part) {
+                let v = CheckDigits.digit(b) ?? (Int(b) - 64 + (b > UInt8(ascii: "N") ? 1 : 0))
+                s += w * v
+            }
+            return cadastralLetters[s % 23]
+        }
+        return chars[18] == check(Array(chars[0..<7] + chars[14..<18])) && chars[19] == check(Array(chars[7..<18]))
+    }
+
+    private static let finnishLowAssociations: Set<Int> = [
+        1, 6, 7, 9, 12, 14, 15, 16, 18, 22, 23, 24, 27, 28, 29, 35, 36, 38, 40, 41, 42, 43, 45, 46,
+        50, 52, 55, 58, 60, 64, 65, 68, 72, 75, 76, 77, 78, 83, 84, 85, 89, 92,
+    ]
+
+    /// French tax number (NIF): the first ten digits modulo 511 are the last three.
+    static func frenchNIFCheck(_ chars: [UInt8]) -> Bool {
+        guard let r = CheckDigits.remainder(chars[0..<10], 511) else { return false }
+        return value(chars, 10, 3) == r
+    }
+
+    private static let upnAlphabet: [UInt8] = Array("ABCDEFGHJKLMNPQRTUVWXYZ0123456789".utf8)
+
+    /// British UPN: the twelve characters after the check letter weighted 2 to 13, modulo 23, pick it.
+    static func britishUPNCheck(_ chars: [UInt8]) -> Bool {
+        var s = 0
+        for (i, b) in chars.dropFirst().enumerated() {
+            guard let v = upnAlphabet.firstIndex(of: b) else { return false }
+            s += (i + 2) * v
+        }
+        return chars[0] == upnAlphabet[s % 23]
+    }
+
+    /// Greek AMKA: DDMMYY, a date of the 1900s or else of the 2000s.
+    static func greekAMKADate(_ chars: [UInt8]) -> Bool {
+        let day = value(chars, 0, 2), month = value(chars, 2, 2), year = 1900 + value(chars, 4, 2)
+        return CheckDigits.isDate(year: year, month: month, day: day) || CheckDigits.isDate(year: year + 100, month: month, day: day)
+    }
+
+    private static let irishLetters: [UInt8] = Array("WABCDEFGHIJKLMNOPQRSTUV".utf8)
+
+    /// The Irish check letter: seven digits weighted 8 to 2, and the letter after the check letter (none or W is
+    /// 0, A 1, ...) weighted 9, modulo 23.
+    private static func irishCheck(_ digits: [UInt8], _ extra: UInt8?) -> UInt8 {
+        let body = [UInt8](repeating: UInt8(ascii: "0"), count: max(0, 7 - digits.count)) + digits
+        var s = digitSum(body[...], [8, 7, 6, 5, 4, 3, 2])
+        if let extra { s += 9 * (irishLetters.firstIndex(of: extra) ?? 0) }
+        return irishLetters[s % 23]
+    }
+
+    /// Irish PPS number: the check letter of the seven digits, and of the letter after it when that is A, B or H.
+    static func irishPPSCheck(_ chars: [UInt8]) -> Bool {
+        let extra = chars.count == 9 && Array("ABH".utf8).contains(chars[8]) ? chars[8] : nil
+        return chars[7] == irishCheck(Array(chars[0..<7]), extra)
+    }
+
+    /// Irish VAT: seven digits with their check letter (and the letter after it), or the old form whose second
+    /// character is a letter, + or *, checked as its five digits with the first after them.
+    static func irishVATCheck(_ chars: [UInt8]) -> Bool {
+        if chars[0..<7].allSatisfy({ CheckDigits.digit($0) != nil }) {
+            return chars[7] == irishCheck(Array(chars[0..<7]), chars.count == 9 ? chars[8] : nil)
+        }
+        guard CheckDigits.digit(chars[1]) == nil else { return false }
+        return chars[7] == irishCheck(Array(chars[2..<7]) + [chars[0]], nil)
+    }
+
+    /// EC number: the six digits weighted 1 to 6, modulo 11, give the last (10 is shown as its first digit, 1).
+    static func ecNumberCheck(_ chars: [UInt8]) -> Bool {
+        let digits = chars.filter { CheckDigits.digit($0) != nil }
+        let s = digitSum(digits[0..<6], [1, 2, 3, 4, 5, 6]) % 11
+        return isDigit(digits[6], s == 10 ? 1 : s)
+    }
+
+    private static let eicAlphabet: [UInt8] = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-".utf8)
+
+    /// Energy Identification Code: the fifteen characters (0-9, A-Z, `-`) weighted 16 down to 2 give the last.
+    static func energyIdentificationCheck(_ chars: [UInt8]) -> Bool {
+        var s = 0
+        for (i, b) in chars.prefix(15).enumerated() {
+            guard let v = eicAlphabet.firstIndex(of: b) else { return false }
+            s += (16 - i) * v
+        }
+        return chars[15] == eicAlphabet[36 - CheckDigits.modulo(s - 1, 37)]
+    }
+
+    /// Euro banknote serial number: its digits and its letters' character codes add up to a multiple of 9.
+    static func euroBanknoteCheck(_ chars: [UInt8]) -> Bool {
+        chars.reduce(0) { $0 + (CheckDigits.digit($1) ?? Int($1)) } % 9 == 0
     }
 }
