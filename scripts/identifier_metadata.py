@@ -686,6 +686,10 @@ import identifier_formats_world as world  # noqa: E402 (after the helpers; it im
 FORMATS.update(world.FORMATS)
 NAMED.update(world.RULES)
 CHECK_POSITIONS.update(world.CHECK_POSITIONS)
+import identifier_formats_europe_a as europe_a  # noqa: E402 (reads the helpers above)
+europe_a.define(sys.modules[__name__])
+FORMATS.update(europe_a.FORMATS)
+NAMED.update(europe_a.RULES)
 
 
 def positions(alphabet):
@@ -881,7 +885,7 @@ def verify(module, name, valid):
             for _ in range(30):
                 chars = list(number)
                 kind = rng.random()
-                if kind < 0.7:
+                if kind < 0.7 or length == 1:
                     i = rng.randrange(length)
                     chars[i] = rng.choice(alphabets[i])
                 else:
@@ -1049,6 +1053,7 @@ COUNTRIES = {
     'pt': 'Portugal', 'se': 'Sweden', 'us': 'United States', 'za': 'South Africa',
 }
 COUNTRIES.update(world.COUNTRIES)
+COUNTRIES.update(europe_a.COUNTRIES)
 
 
 def main():
