@@ -682,6 +682,11 @@ FORMATS.update({
 })
 CHECK_POSITIONS.update({'isbn': lambda n: [n - 1], 'grid': lambda n: [n - 1]})
 
+import identifier_formats_europe_b as europe_b  # noqa: E402 (reads the helpers above)
+europe_b.define(sys.modules[__name__])
+FORMATS.update(europe_b.FORMATS)
+NAMED.update(europe_b.RULES)
+
 
 def positions(alphabet):
     """The allowed characters of each position of an alphabet string."""
@@ -749,13 +754,13 @@ def docstring_examples(module):
 
 def stdnum_valid(module, number):
     """stdnum's is_valid of a compact form; an exception other than its validation errors (cn.ric's lookup of a
-    province code with no county raises KeyError) counts as invalid. A text stdnum's compact() changes (a country
+    province code with no county raises KeyError), or a compact() that refuses the text (meid's), counts as invalid. A text stdnum's compact() changes (a country
     prefix it strips: `GB888828009` is the 9-digit `888828009`) is not what is typed into a preset's slots."""
     try:
         if module.compact(number) != number:
             return False
         return module.is_valid(number)
-    except KeyError:
+    except (KeyError, stdnum.exceptions.ValidationError):
         return False
 
 
@@ -875,7 +880,7 @@ def verify(module, name, valid):
             for _ in range(30):
                 chars = list(number)
                 kind = rng.random()
-                if kind < 0.7:
+                if kind < 0.7 or length == 1:
                     i = rng.randrange(length)
                     chars[i] = rng.choice(alphabets[i])
                 else:
@@ -1042,6 +1047,7 @@ COUNTRIES = {
     'jp': 'Japan', 'kr': 'South Korea', 'mx': 'Mexico', 'nl': 'Netherlands', 'no': 'Norway', 'pl': 'Poland',
     'pt': 'Portugal', 'se': 'Sweden', 'us': 'United States', 'za': 'South Africa',
 }
+COUNTRIES.update(europe_b.COUNTRIES)
 
 
 def main():
