@@ -682,6 +682,14 @@ FORMATS.update({
 })
 CHECK_POSITIONS.update({'isbn': lambda n: [n - 1], 'grid': lambda n: [n - 1]})
 
+import identifier_formats_world as world  # noqa: E402 (after the helpers; it imports nothing of this file)
+FORMATS.update(world.FORMATS)
+NAMED.update(world.RULES)
+CHECK_POSITIONS.update(world.CHECK_POSITIONS)
+import identifier_formats_europe_a as europe_a  # noqa: E402 (reads the helpers above)
+europe_a.define(sys.modules[__name__])
+FORMATS.update(europe_a.FORMATS)
+NAMED.update(europe_a.RULES)
 import identifier_formats_europe_b as europe_b  # noqa: E402 (reads the helpers above)
 europe_b.define(sys.modules[__name__])
 FORMATS.update(europe_b.FORMATS)
@@ -754,13 +762,14 @@ def docstring_examples(module):
 
 def stdnum_valid(module, number):
     """stdnum's is_valid of a compact form; an exception other than its validation errors (cn.ric's lookup of a
-    province code with no county raises KeyError), or a compact() that refuses the text (meid's), counts as invalid. A text stdnum's compact() changes (a country
-    prefix it strips: `GB888828009` is the 9-digit `888828009`) is not what is typed into a preset's slots."""
+    province code with no county raises KeyError, gh.tin's int() of a letter ValueError, meid's compact() of a
+    letter past F its ValidationError) counts as invalid. A text stdnum's compact() changes (a country prefix it
+    strips: `GB888828009` is the 9-digit `888828009`) is not what is typed into a preset's slots."""
     try:
         if module.compact(number) != number:
             return False
         return module.is_valid(number)
-    except (KeyError, stdnum.exceptions.ValidationError):
+    except (KeyError, ValueError):
         return False
 
 
@@ -1047,6 +1056,8 @@ COUNTRIES = {
     'jp': 'Japan', 'kr': 'South Korea', 'mx': 'Mexico', 'nl': 'Netherlands', 'no': 'Norway', 'pl': 'Poland',
     'pt': 'Portugal', 'se': 'Sweden', 'us': 'United States', 'za': 'South Africa',
 }
+COUNTRIES.update(world.COUNTRIES)
+COUNTRIES.update(europe_a.COUNTRIES)
 COUNTRIES.update(europe_b.COUNTRIES)
 
 
@@ -1066,7 +1077,7 @@ def main():
     report = []
     for name in (args.only.split(',') if args.only else FORMATS):
         module = importlib.import_module('stdnum.' + '.'.join(
-            p + '_' if p in ('in', 'is', 'do') else p for p in name.split('.')))
+            p + '_' if p in ('in', 'is') else p for p in name.split('.')))
         documented, valid = make_numbers(module, name, rng)
         checked, invalid = verify(module, name, valid)
         upper = all(module.compact(n.lower()) == n for ns in valid.values() for n in ns)

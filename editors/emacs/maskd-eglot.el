@@ -357,13 +357,14 @@ new daemon gets the whole text."
 
 (defun maskd-eglot-open-field (mask beg end &optional id force)
   "Open a field with MASK over BEG..END through eglot's connection.
-MASK, ID, FORCE and the result are as for `maskd-open-field'; an undo
+With END nil the daemon chooses the field around BEG.  MASK, ID,
+FORCE and the result are as for `maskd-open-field'; an undo
 of the open closes the field and gives the text back."
   (let ((result (maskd-eglot--request
                  :maskd/openField
-                 (append (list :textDocument (maskd-eglot--document)
-                               :range (maskd--range beg end)
-                               :mask mask)
+                 (append (list :textDocument (maskd-eglot--document))
+                         (maskd--where beg end)
+                         (list :mask mask)
                          (and id (list :field id))
                          (and force (list :force t))))))
     (maskd-eglot--apply-result result mask)
@@ -386,7 +387,7 @@ As `maskd-open-fields'."
                                             (maskd-eglot--document)))
          (errors (maskd-apply-open-results
                   (plist-get answer :results)
-                  (make-list (length ranges) mask)
+                  (make-list (length (plist-get answer :results)) mask)
                   (maskd-eglot--edits-applier (plist-get answer :version))
                   (list #'maskd-eglot-close-field #'maskd-eglot-open-field))))
     (maskd-eglot--manage)
@@ -404,21 +405,19 @@ field per line."
          (and (use-region-p) (region-end))
          current-prefix-arg))
   (maskd--reporting
-    (let* ((mask (if (stringp mask)
-                     (maskd--resolve-mask mask #'maskd-eglot--presets)
-                   mask))
-           (bounds (if beg
-                       (cons beg (or end beg))
-                     (maskd-widest-run (maskd--word-bounds) mask
-                                       #'maskd-eglot--request))))
+    (let ((mask (if (stringp mask)
+                    (maskd--resolve-mask mask #'maskd-eglot--presets)
+                  mask)))
       (when (use-region-p)
         (deactivate-mark))
-      (if (> (count-lines (car bounds) (cdr bounds)) 1)
-          (let* ((ranges (maskd-line-ranges (car bounds) (cdr bounds)))
-                 (errors (maskd-eglot-open-fields mask ranges force)))
-            (maskd-report-open-errors (length ranges) errors)
+      (if (and beg (> (count-lines beg (or end beg)) 1))
+          (let* ((before (length maskd--fields))
+                 (errors (maskd-eglot-open-fields mask (list (cons beg end)) force)))
+            (maskd-report-open-errors
+             (+ (- (length maskd--fields) before) (length errors)) errors)
             errors)
-        (maskd-eglot-open-field mask (car bounds) (cdr bounds) nil force)))))
+        ;; Without a region the daemon chooses the field around point.
+        (maskd-eglot-open-field mask (or beg (point)) (and beg (or end beg)) nil force)))))
 
 (defun maskd-eglot--presets ()
   "Return the names of the presets of the current buffer's eglot server."

@@ -1163,89 +1163,6 @@ preset's region needs (`phone GB'), rather than completing a word."
 (defvar maskd--mask-history nil
   "Masks given to `maskd-field' and `maskd-set-mask'.")
 
-(defun maskd--word-bounds ()
-  "Return (BEG . END) of the word at point, where `maskd-field' begins.
-That is the run of non-blank characters that ends at point or
-contains it, or an empty range at point when the character before
-point is a blank."
-  (if (or (bobp) (memq (char-before) '(?\s ?\t ?\n)))
-      (cons (point) (point))
-    (save-excursion
-      (let ((end (progn (skip-chars-forward "^ \t\n") (point)))
-            (beg (progn (skip-chars-backward "^ \t\n") (point))))
-        (cons beg end)))))
-
-(defun maskd--runs-around (beg end)
-  "Return the spans (B . E) of words around the word BEG..END, widest first.
-The words are on its line, one blank apart, at most three on each
-side; the word alone is not among them."
-  (save-excursion
-    (let ((left (list beg))
-          (right (list end)))
-      (goto-char beg)
-      ;; One blank, then a word, before the leftmost word so far.
-      (while (and (< (length left) 4)
-                  (memq (char-before) '(?\s ?\t))
-                  (> (1- (point)) (line-beginning-position))
-                  (not (memq (char-before (1- (point))) '(?\s ?\t))))
-        (backward-char 1)
-        (skip-chars-backward "^ \t\n")
-        (push (point) left))
-      (goto-char end)
-      (while (and (< (length right) 4)
-                  (looking-at "[ \t][^ \t\n]+"))
-        (goto-char (match-end 0))
-        (push (point) right))
-      (sort (cl-loop for b in left
-                     nconc (cl-loop for e in right
-                                    unless (and (= b beg) (= e end))
-                                    collect (cons b e)))
-            (lambda (x y) (> (- (cdr x) (car x)) (- (cdr y) (car y))))))))
-
-(defun maskd-widest-run (bounds mask request)
-  "Return BOUNDS, the word at point, widened to words around it read by MASK.
-The widest run of words one blank apart around it (at most three on
-each side) that MASK reads without dropping a letter, a digit or
-anything else (`maskd/apply': nothing in `rejected' or `overflow'),
-so that formatted text such as `+1 (555) 123-4567' is taken whole;
-else BOUNDS.  REQUEST is the driver's function of a method and params."
-  (if (= (car bounds) (cdr bounds))
-      bounds
-    (or (seq-find
-         (lambda (run)
-           (let ((result (condition-case nil
-                             (funcall request :maskd/apply
-                                      (list :mask mask
-                                            :text (buffer-substring-no-properties
-                                                   (car run) (cdr run))))
-                           (maskd-error nil))))
-             (and result
-                  (equal "" (plist-get result :rejected))
-                  (equal "" (plist-get result :overflow)))))
-         (maskd--runs-around (car bounds) (cdr bounds)))
-        bounds)))
-
-(defun maskd-line-ranges (beg end)
-  "Return the fields a region BEG..END over several lines opens: one per line.
-Each is (B . E), the part of its line inside the region without the
-blanks around it; lines with nothing else are left out."
-  (save-excursion
-    (goto-char beg)
-    (let ((ranges nil))
-      (while (< (point) end)
-        (let* ((b (point))
-               (e (min end (line-end-position))))
-          (save-excursion
-            (skip-chars-forward " \t" e)
-            (setq b (point))
-            (goto-char e)
-            (skip-chars-backward " \t" b)
-            (setq e (point)))
-          (when (< b e)
-            (push (cons b e) ranges)))
-        (forward-line 1))
-      (nreverse ranges))))
-
 (defun maskd--apply-result (result &optional mask)
   "Apply an openField or setMask RESULT: its edits, cursor and state.
 MASK is the MaskSpec the field was opened with."
@@ -1415,6 +1332,10 @@ OPEN to open the field again over the same range."
 
 (defun maskd-open-field (mask beg end &optional id force)
   "Open a field with MASK over BEG..END of the current buffer.
+With END nil the daemon chooses the field around BEG (`maskd/openField'
+with `at'): the word that ends at BEG or holds the character before
+it, widened to the words around it that MASK reads whole, or an empty
+field at BEG after a blank.
 MASK is a MaskSpec as the daemon takes it: a string in bracket
 notation or a plist or hash table standing for a JSON object.  ID
 names the field (the daemon picks one when it is nil).  The text is
@@ -1428,17 +1349,27 @@ unless FORCE is non-nil."
   (maskd--ensure-open)
   (let ((result (maskd--request
                  :maskd/openField
-                 (append (list :textDocument (maskd--document)
-                               :range (maskd--range beg end)
-                               :mask mask)
+                 (append (list :textDocument (maskd--document))
+                         (maskd--where beg end)
+                         (list :mask mask)
                          (and id (list :field id))
                          (and force (list :force t))))))
     (maskd--apply-result result mask)
     (maskd--push-undo-open (plist-get result :field))
     result))
 
+(defun maskd--where (beg end)
+  "Return the params saying where `maskd/openField' opens: BEG..END.
+With END nil, `:at' BEG, where the daemon chooses the range."
+  (if end
+      (list :range (maskd--range beg end))
+    (list :at (maskd--position beg))))
+
 (defun maskd-open-fields (mask ranges &optional force)
   "Open a field with MASK over each of RANGES, a list of (BEG . END).
+A range over several lines opens a field on each of its lines, over
+the line's part without the blanks around it (the daemon splits it;
+lines with nothing else get none).
 They go to the daemon in one `maskd/openFields', with FORCE as for
 `maskd-open-field'.  Return the list of errors of the ranges that were
 not opened (plists with `:code' and `:message'); signal `maskd-error'
@@ -1450,7 +1381,7 @@ when the request itself fails."
                  (maskd-line-entries mask ranges force) #'maskd--request
                  (maskd--document))))
     (maskd-apply-open-results (plist-get answer :results)
-                              (make-list (length ranges) mask)
+                              (make-list (length (plist-get answer :results)) mask)
                               (maskd--edits-applier (plist-get answer :version))
                               (list #'maskd-close-field #'maskd-open-field))))
 
@@ -1488,20 +1419,18 @@ Lisp, it opens anyway."
          (and (use-region-p) (region-end))
          current-prefix-arg))
   (maskd--reporting
-    (let* ((mask (if (stringp mask) (maskd--resolve-mask mask) mask))
-           (bounds (if beg
-                       (cons beg (or end beg))
-                     (progn (maskd--connection)
-                            (maskd-widest-run (maskd--word-bounds) mask
-                                              #'maskd--request)))))
+    (let ((mask (if (stringp mask) (maskd--resolve-mask mask) mask)))
       (when (use-region-p)
         (deactivate-mark))
-      (if (> (count-lines (car bounds) (cdr bounds)) 1)
-          (let* ((ranges (maskd-line-ranges (car bounds) (cdr bounds)))
-                 (errors (maskd-open-fields mask ranges force)))
-            (maskd-report-open-errors (length ranges) errors)
+      (if (and beg (> (count-lines beg (or end beg)) 1))
+          (let* ((before (length maskd--fields))
+                 (errors (maskd-open-fields mask (list (cons beg end)) force)))
+            (maskd-report-open-errors
+             (+ (- (length maskd--fields) before) (length errors)) errors)
             errors)
-        (let ((result (maskd-open-field mask (car bounds) (cdr bounds) nil force)))
+        ;; Without a region the daemon chooses the field around point.
+        (let ((result (maskd-open-field mask (or beg (point)) (and beg (or end beg))
+                                        nil force)))
           (when (called-interactively-p 'interactive)
             (message "[maskd] field %s  %s" (plist-get result :field)
                      (maskd-describe (plist-get result :state))))

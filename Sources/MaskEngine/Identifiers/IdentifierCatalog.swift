@@ -3,7 +3,7 @@ public enum IdentifierCatalog {
     /// Every format by preset name.
     static let byName: [String: IdentifierFormat] = {
         var formats: [String: IdentifierFormat] = [:]
-        for format in generated { formats[format.name] = format }
+        for format in generated { formats[format.name] = format.prepared() }
         return formats
     }()
 

@@ -38,6 +38,9 @@ enum IdentifierCheck: Sendable {
     case member(span: (Int, Int), values: String, label: String)
     /// The span is none of `values` (comma-separated).
     case notMember(span: (Int, Int), values: String, label: String)
+    /// The span is (`issued`) or is not one of `entries`: a `member` or `notMember` check prepared for use
+    /// (`prepared()`), its list made a set once.
+    case table(span: (Int, Int), entries: Set<String>, issued: Bool, label: String)
     /// The span is not one digit repeated.
     case notAllSame(span: (Int, Int))
     /// The span is not all zeros.
@@ -46,6 +49,19 @@ enum IdentifierCheck: Sendable {
     case named(String, problem: String)
 
     static let checkDigitMismatch = "check digit does not match"
+
+    /// The check ready to run on many numbers: a `member` or `notMember` list becomes a set, since a check runs on
+    /// every line `maskd format` reads and a list (ISIN's countries) has hundreds of entries.
+    func prepared() -> IdentifierCheck {
+        switch self {
+        case let .member(span, values, label), let .notMember(span, values, label):
+            let entries = Set(values.split(separator: ",").map(String.init))
+            if case .member = self { return .table(span: span, entries: entries, issued: true, label: label) }
+            return .table(span: span, entries: entries, issued: false, label: label)
+        default:
+            return self
+        }
+    }
 
     /// The problem with `chars` (the compact number's ASCII bytes), or nil when the check passes.
     func problem(_ chars: [UInt8]) -> String? {
@@ -78,6 +94,10 @@ enum IdentifierCheck: Sendable {
         case let .notMember(span, values, label):
             let value = String(decoding: part(span), as: UTF8.self)
             if values.split(separator: ",").contains(Substring(value)) { return "\(label) \(value) is not issued" }
+            return nil
+        case let .table(span, entries, issued, label):
+            let value = String(decoding: part(span), as: UTF8.self)
+            if entries.contains(value) != issued { return "\(label) \(value) is not issued" }
             return nil
         case .notAllSame(let span):
             let p = part(span)

@@ -529,6 +529,651 @@ extension IdentifierCatalog {
                 .named("mx.curp.check", problem: "check digit does not match"),
             ]),
         IdentifierFormat(
+            name: "ar.dni", country: "Argentina",
+            title: "DNI (Documento Nacional de Identidad, Argentinian national identity nr.)",
+            example: "20.123.456", upper: true,
+            notations: ["[0].[000].[000]", "[00].[000].[000]"],
+            definitions: [:],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "au.acn", country: "Australia",
+            title: "ACN (Australian Company Number)",
+            example: "004 085 616", upper: true,
+            notations: ["[000] [000] [000]"],
+            definitions: [:],
+            checks: [
+                .weighted(start: 0, weights: [-8, -7, -6, -5, -4, -3, -2, -1], modulus: 10, add: 0, values: .dec, fold: false, table: "0123456789", at: 8),
+            ]),
+        IdentifierFormat(
+            name: "az.voen", country: "Azerbaijan",
+            title: "VÖEN (Vergi ödəyicisinin eyniləşdirmə nömrəsi, Azerbaijan tax number)",
+            example: "1401555071", upper: true,
+            notations: ["[000000000B]"],
+            definitions: ["B": "[12]"],
+            checks: [
+                .weighted(start: 0, weights: [4, 1, 8, 6, 2, 7, 5, 3], modulus: 11, add: 0, values: .dec, fold: false, table: "0123456789?", at: 8),
+            ]),
+        IdentifierFormat(
+            name: "ca.bc_phn", country: "Canada",
+            title: "BC PHN (British Columbia Personal Health Number)",
+            example: "9698 658 215", upper: true,
+            notations: ["{9}[000] [000] [000]"],
+            definitions: [:],
+            checks: [
+                .weighted(start: 1, weights: [2, 4, 8, 5, 10, 9, 7, 3], modulus: 11, add: 0, values: .dec, fold: false, table: "0?987654321", at: 9),
+            ]),
+        IdentifierFormat(
+            name: "cn.uscc", country: "China",
+            title: "USCC (Unified Social Credit Code, 统一社会信用代码, China tax number)",
+            example: "91110000600037341L", upper: true,
+            notations: ["[00000000BBBBBBBBBB]"],
+            definitions: ["B": "[0-9A-HJ-NP-RTUW-Y]"],
+            checks: [
+                .named("cn.uscc.check", problem: "check character does not match"),
+            ]),
+        IdentifierFormat(
+            name: "cr.cpf", country: "Costa Rica",
+            title: "CPF (Cédula de Persona Física, Costa Rica physical person ID number)",
+            example: "03-0455-0175", upper: true,
+            notations: ["{0}[0]-[0000]-[0000]"],
+            definitions: [:],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "cr.cpj", country: "Costa Rica",
+            title: "CPJ (Cédula de Persona Jurídica, Costa Rica tax number)",
+            example: "3-101-999999", upper: true,
+            notations: ["[B]-[000]-[000000]"],
+            definitions: ["B": "[2-5]"],
+            checks: [
+                .member(span: (0, 4), values: "2100,2200,2300,2400,4000,5001,3002,3003,3004,3005,3006,3007,3008,3009,3010,3011,3012,3013,3014,3101,3102,3103,3104,3105,3106,3107,3108,3109,3110", label: "class and type"),
+            ]),
+        IdentifierFormat(
+            name: "cr.cr", country: "Costa Rica",
+            title: "CR (Cédula de Residencia, Costa Rica foreigners ID number)",
+            example: "155812994816", upper: true,
+            notations: ["[B0000000000]", "[B00000000000]"],
+            definitions: ["B": "[1]"],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "cu.ni", country: "Cuba",
+            title: "NI (Número de identidad, Cuban identity card numbers)",
+            example: "91021027775", upper: true,
+            notations: ["[00000000000]"],
+            definitions: [:],
+            checks: [
+                .named("cu.ni.date", problem: "not a valid birth date"),
+            ]),
+        IdentifierFormat(
+            name: "do.rnc", country: "Dominican Republic",
+            title: "RNC (Registro Nacional del Contribuyente, Dominican Republic tax number)",
+            example: "1-01-85004-3", upper: true,
+            notations: ["[0]-[00]-[00000]-[0]"],
+            definitions: [:],
+            checks: [
+                .named("do.rnc.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "do.ncf", country: "Dominican Republic",
+            title: "NCF (Números de Comprobante Fiscal, Dominican Republic receipt number)",
+            example: "E310000000005", upper: true,
+            notations: ["[B0000000000]", "[C000000000000]", "[D000000000000000000]"],
+            definitions: ["B": "[B]", "C": "[E]", "D": "[AP]"],
+            checks: [
+                .named("do.ncf.type", problem: "not a document type"),
+            ]),
+        IdentifierFormat(
+            name: "dz.nif", country: "Algeria",
+            title: "NIF, sometimes N.I.F. (Numéro d'Identification Fiscale, Algeria tax number)",
+            example: "416001000000007", upper: true,
+            notations: ["[000000000000000]", "[00000000000000000000]"],
+            definitions: [:],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "ec.ci", country: "Ecuador",
+            title: "CI (Cédula de identidad, Ecuadorian personal identity code)",
+            example: "1714307103", upper: true,
+            notations: ["[00B0000000]"],
+            definitions: ["B": "[0-6]"],
+            checks: [
+                .member(span: (0, 2), values: "01,02,03,04,05,06,07,08,09,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,30,50", label: "province"),
+                .weighted(start: 0, weights: [2, 1, 2, 1, 2, 1, 2, 1, 2, 1], modulus: 10, add: 0, values: .dec, fold: true, table: "0111111111", at: -1),
+            ]),
+        IdentifierFormat(
+            name: "ec.ruc", country: "Ecuador",
+            title: "RUC (Registro Único de Contribuyentes, Ecuadorian company tax number)",
+            example: "1792060346001", upper: true,
+            notations: ["[00B0000000000]"],
+            definitions: ["B": "[0-69]"],
+            checks: [
+                .member(span: (0, 2), values: "01,02,03,04,05,06,07,08,09,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,30,50", label: "province"),
+                .named("ec.ruc.check", problem: "check digit or establishment number does not match"),
+            ]),
+        IdentifierFormat(
+            name: "eg.tn", country: "Egypt",
+            title: "Tax Registration Number (الرقم الضريبي, Egypt tax number)",
+            example: "100-531-385", upper: true,
+            notations: ["[000]-[000]-[000]"],
+            definitions: [:],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "gh.tin", country: "Ghana",
+            title: "TIN (Taxpayer Identification Number, Ghana tax number)",
+            example: "C0000803561", upper: true,
+            notations: ["[B]{0}{0}[0000000C]"],
+            definitions: ["B": "[CGPQV]", "C": "[0-9X]"],
+            checks: [
+                .weighted(start: 1, weights: [1, 2, 3, 4, 5, 6, 7, 8, 9], modulus: 11, add: 0, values: .dec, fold: false, table: "0123456789X", at: 10),
+            ]),
+        IdentifierFormat(
+            name: "gn.nifp", country: "Guinea",
+            title: "NIFp (Numéro d'Identification Fiscale Permanent, Guinea tax number)",
+            example: "693-770-885", upper: true,
+            notations: ["[000]-[000]-[000]"],
+            definitions: [:],
+            checks: [
+                .luhn(span: (0, -1)),
+            ]),
+        IdentifierFormat(
+            name: "gt.nit", country: "Guatemala",
+            title: "NIT (Número de Identificación Tributaria, Guatemala tax number)",
+            example: "576937-K", upper: true,
+            notations: ["[B]-[C]", "[B0]-[C]", "[B00]-[C]", "[B000]-[C]", "[B0000]-[C]", "[B00000]-[C]", "[B000000]-[C]", "[B0000000]-[C]", "[B00000000]-[C]", "[B000000000]-[C]", "[B0000000000]-[C]"],
+            definitions: ["B": "[1-9]", "C": "[0-9K]"],
+            checks: [
+                .named("gt.nit.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "il.hp", country: "Israel",
+            title: "Company Number (מספר חברה, or short ח.פ. Israeli company number)",
+            example: "516179157", upper: true,
+            notations: ["{5}[00000000]"],
+            definitions: [:],
+            checks: [
+                .luhn(span: (0, -1)),
+            ]),
+        IdentifierFormat(
+            name: "il.idnr", country: "Israel",
+            title: "Identity Number (Mispar Zehut, מספר זהות, Israeli identity number)",
+            example: "03933742-3", upper: true,
+            notations: ["[00000000]-[0]"],
+            definitions: [:],
+            checks: [
+                .notZero(span: (0, -1)),
+                .luhn(span: (0, -1)),
+            ]),
+        IdentifierFormat(
+            name: "in.epic", country: "India",
+            title: "EPIC (Electoral Photo Identity Card, Indian Voter ID)",
+            example: "WKH1186253", upper: true,
+            notations: ["[BBB0000000]"],
+            definitions: ["B": "[A-Z]"],
+            checks: [
+                .luhn(span: (3, -1)),
+            ]),
+        IdentifierFormat(
+            name: "in.vid", country: "India",
+            title: "VID (Indian personal virtual identity number)",
+            example: "2341 2341 2341 2341", upper: true,
+            notations: ["[B000] [0000] [0000] [0000]"],
+            definitions: ["B": "[2-9]"],
+            checks: [
+                .named("notPalindrome", problem: "a palindrome is not a VID"),
+                .verhoeff(span: (0, -1)),
+            ]),
+        IdentifierFormat(
+            name: "jp.in", country: "Japan",
+            title: "IN (個人番号, kojin bangō, Japanese Individual Number)",
+            example: "6214 9832 0257", upper: true,
+            notations: ["[0000] [0000] [0000]"],
+            definitions: [:],
+            checks: [
+                .weighted(start: 0, weights: [6, 5, 4, 3, 2, 7, 6, 5, 4, 3, 2], modulus: 11, add: 0, values: .dec, fold: false, table: "00987654321", at: 11),
+            ]),
+        IdentifierFormat(
+            name: "ke.pin", country: "Kenya",
+            title: "PIN (Personal Identification Number, Kenya tax number)",
+            example: "P051365947M", upper: true,
+            notations: ["[B000000000C]"],
+            definitions: ["B": "[AP]", "C": "[A-Z]"],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "kr.brn", country: "South Korea",
+            title: "BRN (사업자 등록 번호, South Korea Business Registration Number)",
+            example: "116-82-00276", upper: true,
+            notations: ["[000]-[00]-[00000]"],
+            definitions: [:],
+            checks: [
+                .named("kr.brn.parts", problem: "office, type or serial number is not issued"),
+            ]),
+        IdentifierFormat(
+            name: "ma.ice", country: "Morocco",
+            title: "ICE (Identifiant Commun de l’Entreprise, التعريف الموحد للمقاولة, Morocco tax number)",
+            example: "001561191000066", upper: true,
+            notations: ["[000000000000000]"],
+            definitions: [:],
+            checks: [
+                .named("ma.ice.check", problem: "check digits do not match"),
+            ]),
+        IdentifierFormat(
+            name: "mu.nid", country: "Mauritius",
+            title: "ID number (Mauritian national identifier)",
+            example: "O2702766056983", upper: true,
+            notations: ["[B000000000000C]"],
+            definitions: ["B": "[A-Z]", "C": "[0-9A-G]"],
+            checks: [
+                .weighted(start: 0, weights: [14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2], modulus: 17, add: 0, values: .alnum36, fold: false, table: "0GFEDCBA987654321", at: 13),
+                .named("mu.nid.date", problem: "not a valid birth date"),
+            ]),
+        IdentifierFormat(
+            name: "mx.rfc", country: "Mexico",
+            title: "RFC (Registro Federal de Contribuyentes, Mexican tax number)",
+            example: "GODE 561231 GR8", upper: true,
+            notations: ["[BBBB] [000000]", "[BBB] [000000] [CCC]", "[BBBB] [000000] [CCC]"],
+            definitions: ["B": "[&A-Z]", "C": "[0-9A-Z]"],
+            checks: [
+                .notMember(span: (0, 4), values: "BUEI,BUEY,CACA,CACO,CAGA,CAGO,CAKA,CAKO,COGE,COJA,COJE,COJI,COJO,CULO,FETO,GUEY,JOTO,KACA,KACO,KAGA,KAGO,KAKA,KOGE,KOJO,KULO,MAME,MAMO,MEAR,MEAS,MEON,MION,MOCO,MULA,PEDA,PEDO,PENE,PUTA,PUTO,QULO,RATA,RUIN", label: "name code"),
+                .named("mx.rfc.date", problem: "not a valid date"),
+            ]),
+        IdentifierFormat(
+            name: "ad.nrt", country: "Andorra",
+            title: "NRT (Número de Registre Tributari, Andorra tax number)",
+            example: "U-132950-X", upper: true,
+            notations: ["[B]-[000000]-[C]"],
+            definitions: ["B": "[AC-GLOPU]", "C": "[A-Z]"],
+            checks: [
+                .named("ad.nrt.range", problem: "number is outside the range of its type of entity"),
+            ]),
+        IdentifierFormat(
+            name: "al.nipt", country: "Albania",
+            title: "NIPT, NUIS (Numri i Identifikimit për Personin e Tatueshëm, Albanian tax number)",
+            example: "J91402501L", upper: true,
+            notations: ["[B00000000C]"],
+            definitions: ["B": "[A-M]", "C": "[A-Z]"],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "at.tin", country: "Austria",
+            title: "Abgabenkontonummer (Austrian tax identification number)",
+            example: "59-119/9013", upper: true,
+            notations: ["[00]-[000]/[0000]"],
+            definitions: [:],
+            checks: [
+                .luhn(span: (0, -1)),
+                .member(span: (0, 2), values: "03,04,06,07,08,09,10,12,15,16,18,22,23,29,33,38,41,46,51,52,53,54,57,59,61,65,67,68,69,71,72,81,82,83,84,90,91,93,97,98", label: "tax office"),
+            ]),
+        IdentifierFormat(
+            name: "at.vnr", country: "Austria",
+            title: "VNR, SVNR, VSNR (Versicherungsnummer, Austrian social security number)",
+            example: "1237010180", upper: true,
+            notations: ["[B000000000]"],
+            definitions: ["B": "[1-9]"],
+            checks: [
+                .weighted(start: 0, weights: [3, 7, 9, 0, 5, 8, 4, 2, 1, 6], modulus: 11, add: 0, values: .dec, fold: false, table: "0123456789?", at: 3),
+            ]),
+        IdentifierFormat(
+            name: "be.nn", country: "Belgium",
+            title: "NN, NISS, RRN (Belgian national number)",
+            example: "85.07.30-033.28", upper: true,
+            notations: ["[00].[00].[00]-[000].[00]"],
+            definitions: [:],
+            checks: [
+                .named("be.nn.check", problem: "check digits do not match"),
+                .member(span: (2, 4), values: "00,01,02,03,04,05,06,07,08,09,10,11,12", label: "month"),
+            ]),
+        IdentifierFormat(
+            name: "be.bis", country: "Belgium",
+            title: "BIS (Belgian BIS number)",
+            example: "98.47.28-997.65", upper: true,
+            notations: ["[00].[00].[00]-[000].[00]"],
+            definitions: [:],
+            checks: [
+                .named("be.nn.check", problem: "check digits do not match"),
+                .member(span: (2, 4), values: "20,21,22,23,24,25,26,27,28,29,30,31,32,40,41,42,43,44,45,46,47,48,49,50,51,52", label: "month"),
+            ]),
+        IdentifierFormat(
+            name: "be.ssn", country: "Belgium",
+            title: "SSN, INSZ, NISS (Belgian social security number)",
+            example: "85.07.30-033.28", upper: true,
+            notations: ["[00].[00].[00]-[000].[00]"],
+            definitions: [:],
+            checks: [
+                .named("be.nn.check", problem: "check digits do not match"),
+                .member(span: (2, 4), values: "00,01,02,03,04,05,06,07,08,09,10,11,12,20,21,22,23,24,25,26,27,28,29,30,31,32,40,41,42,43,44,45,46,47,48,49,50,51,52", label: "month"),
+            ]),
+        IdentifierFormat(
+            name: "be.eid", country: "Belgium",
+            title: "eID Number (Belgian electronic Identity Card Number)",
+            example: "000-0011032-71", upper: true,
+            notations: ["[000]-[0000000]-[00]"],
+            definitions: [:],
+            checks: [
+                .named("be.mod97", problem: "check digits do not match"),
+            ]),
+        IdentifierFormat(
+            name: "be.ogm_vcs", country: "Belgium",
+            title: "Belgian OGM-VCS",
+            example: "010/8068/17183", upper: true,
+            notations: ["[000]/[0000]/[00000]"],
+            definitions: [:],
+            checks: [
+                .named("be.mod97", problem: "check digits do not match"),
+            ]),
+        IdentifierFormat(
+            name: "bg.egn", country: "Bulgaria",
+            title: "EGN (ЕГН, Единен граждански номер, Bulgarian personal identity codes)",
+            example: "7523169263", upper: true,
+            notations: ["[00B0C00000]"],
+            definitions: ["B": "[0-5]", "C": "[0-3]"],
+            checks: [
+                .named("bg.egn.date", problem: "not a valid birth date"),
+                .weighted(start: 0, weights: [2, 4, 8, 5, 10, 9, 7, 3, 6], modulus: 11, add: 0, values: .dec, fold: false, table: "01234567890", at: 9),
+            ]),
+        IdentifierFormat(
+            name: "bg.pnf", country: "Bulgaria",
+            title: "PNF (ЛНЧ, Личен номер на чужденец, Bulgarian number of a foreigner)",
+            example: "7111042925", upper: true,
+            notations: ["[0000000000]"],
+            definitions: [:],
+            checks: [
+                .weighted(start: 0, weights: [21, 19, 17, 13, 11, 9, 7, 3, 1], modulus: 10, add: 0, values: .dec, fold: false, table: "0123456789", at: 9),
+            ]),
+        IdentifierFormat(
+            name: "bg.vat", country: "Bulgaria",
+            title: "VAT (Идентификационен номер по ДДС, Bulgarian VAT number)",
+            example: "175074752", upper: true,
+            notations: ["[000000000]", "[0000000000]"],
+            definitions: [:],
+            checks: [
+                .named("bg.vat.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "cy.vat", country: "Cyprus",
+            title: "Αριθμός Εγγραφής Φ.Π.Α. (Cypriot VAT number)",
+            example: "10259033P", upper: true,
+            notations: ["[00000000B]"],
+            definitions: ["B": "[A-Z]"],
+            checks: [
+                .notMember(span: (0, 2), values: "12", label: "prefix"),
+                .named("cy.vat.check", problem: "check letter does not match"),
+            ]),
+        IdentifierFormat(
+            name: "cz.rc", country: "Czechia",
+            title: "RČ (Rodné číslo, the Czech birth number)",
+            example: "710319/2745", upper: true,
+            notations: ["[000000]/[000]", "[000000]/[0000]"],
+            definitions: [:],
+            checks: [
+                .named("cz.rc.date", problem: "not a valid birth date"),
+                .named("cz.rc.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "cz.dic", country: "Czechia",
+            title: "DIČ (Daňové identifikační číslo, Czech VAT number)",
+            example: "25123891", upper: true,
+            notations: ["[B0000000]", "[000000000]", "[0000000000]"],
+            definitions: ["B": "[0-8]"],
+            checks: [
+                .named("cz.dic.check", problem: "check digit or birth date does not match"),
+            ]),
+        IdentifierFormat(
+            name: "de.stnr", country: "Germany",
+            title: "St.-Nr. (Steuernummer, German tax number)",
+            example: "181/815/08155", upper: true,
+            notations: ["[00]/[000]/[00000]", "[000]/[000]/[00000]", "[0000000000000]"],
+            definitions: [:],
+            checks: [
+                .named("de.stnr.region", problem: "not the number of a state's tax office"),
+            ]),
+        IdentifierFormat(
+            name: "de.wkn", country: "Germany",
+            title: "Wertpapierkennnummer (German securities identification code)",
+            example: "A0MNRK", upper: true,
+            notations: ["[BBBBBB]"],
+            definitions: ["B": "[0-9A-HJ-NP-Z]"],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "dk.cpr", country: "Denmark",
+            title: "CPR (personnummer, the Danish citizen number)",
+            example: "211062-5629", upper: true,
+            notations: ["[B0C000]-[0000]"],
+            definitions: ["B": "[0-3]", "C": "[01]"],
+            checks: [
+                .named("dk.cpr.date", problem: "not a valid birth date"),
+            ]),
+        IdentifierFormat(
+            name: "dk.cvr", country: "Denmark",
+            title: "CVR (Momsregistreringsnummer, Danish VAT number)",
+            example: "13585628", upper: true,
+            notations: ["[B0000000]"],
+            definitions: ["B": "[1-9]"],
+            checks: [
+                .weighted(start: 0, weights: [2, 7, 6, 5, 4, 3, 2, 1], modulus: 11, add: 0, values: .dec, fold: false, table: "01111111111", at: -1),
+            ]),
+        IdentifierFormat(
+            name: "ee.ik", country: "Estonia",
+            title: "Isikukood (Estonian Personal ID number)",
+            example: "36805280109", upper: true,
+            notations: ["[B00C0D00000]"],
+            definitions: ["B": "[1-8]", "C": "[01]", "D": "[0-3]"],
+            checks: [
+                .named("ee.ik.date", problem: "not a valid birth date"),
+                .named("ee.ik.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "ee.kmkr", country: "Estonia",
+            title: "KMKR (Käibemaksukohuslase, Estonian VAT number)",
+            example: "100931558", upper: true,
+            notations: ["[000000000]"],
+            definitions: [:],
+            checks: [
+                .weighted(start: 0, weights: [3, 7, 1, 3, 7, 1, 3, 7, 1], modulus: 10, add: 0, values: .dec, fold: false, table: "0111111111", at: -1),
+            ]),
+        IdentifierFormat(
+            name: "ee.registrikood", country: "Estonia",
+            title: "Registrikood (Estonian organisation registration code)",
+            example: "12345678", upper: true,
+            notations: ["[B0000000]"],
+            definitions: ["B": "[17-9]"],
+            checks: [
+                .named("ee.ik.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "es.ccc", country: "Spain",
+            title: "CCC (Código Cuenta Corriente, Spanish Bank Account Code)",
+            example: "1234 1234 16 12345 67890", upper: true,
+            notations: ["[0000] [0000] [00] [00000] [00000]"],
+            definitions: [:],
+            checks: [
+                .named("es.ccc.check", problem: "check digits do not match"),
+            ]),
+        IdentifierFormat(
+            name: "es.cups", country: "Spain",
+            title: "CUPS (Código Unificado de Punto de Suministro, Spanish meter point number)",
+            example: "ES 1234 1234 5678 9012 JY", upper: true,
+            notations: ["[B]{S} [0000] [0000] [0000] [0000] [CC]", "[B]{S} [0000] [0000] [0000] [0000] [CC] [0D]"],
+            definitions: ["B": "[E]", "C": "[A-HJ-NP-TV-Z]", "D": "[CFPRX-Z]"],
+            checks: [
+                .named("es.cups.check", problem: "check letters do not match"),
+            ]),
+        IdentifierFormat(
+            name: "es.referenciacatastral", country: "Spain",
+            title: "Referencia Catastral (Spanish real estate property id)",
+            example: "7837301 VG8173B 0001 TT", upper: true,
+            notations: ["[BBBBBBB] [BBBBBBB] [BBBB] [CC]"],
+            definitions: ["B": "[0-9A-Z]", "C": "[ABD-MO-UW-Z]"],
+            checks: [
+                .named("es.referenciacatastral.check", problem: "check letters do not match"),
+            ]),
+        IdentifierFormat(
+            name: "fi.alv", country: "Finland",
+            title: "ALV nro (Arvonlisäveronumero, Finnish VAT number)",
+            example: "20774740", upper: true,
+            notations: ["[00000000]"],
+            definitions: [:],
+            checks: [
+                .weighted(start: 0, weights: [7, 9, 10, 5, 8, 4, 2, 1], modulus: 11, add: 0, values: .dec, fold: false, table: "01111111111", at: -1),
+            ]),
+        IdentifierFormat(
+            name: "fi.ytunnus", country: "Finland",
+            title: "Y-tunnus (Finnish business identifier)",
+            example: "2077474-0", upper: true,
+            notations: ["[0000000]-[0]"],
+            definitions: [:],
+            checks: [
+                .weighted(start: 0, weights: [7, 9, 10, 5, 8, 4, 2, 1], modulus: 11, add: 0, values: .dec, fold: false, table: "01111111111", at: -1),
+            ]),
+        IdentifierFormat(
+            name: "fi.associationid", country: "Finland",
+            title: "Finnish Association Identifier",
+            example: "123.123", upper: true,
+            notations: ["[0]", "[00]", "[000]", "[0].[000]", "[00].[000]", "[000].[000]"],
+            definitions: [:],
+            checks: [
+                .named("fi.associationid.low", problem: "not a number of one of the oldest associations"),
+            ]),
+        IdentifierFormat(
+            name: "fi.veronumero", country: "Finland",
+            title: "Veronumero (Finnish individual tax number)",
+            example: "123456789123", upper: true,
+            notations: ["[000000000000]"],
+            definitions: [:],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "fo.vn", country: "Faroe Islands",
+            title: "V-number (Vinnutal, Faroe Islands tax number)",
+            example: "623857", upper: true,
+            notations: ["[000000]"],
+            definitions: [:],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "fr.nif", country: "France",
+            title: "NIF (Numéro d'Immatriculation Fiscale, French tax identification number)",
+            example: "30 23 217 600 053", upper: true,
+            notations: ["[B0] [00] [000] [000] [000]"],
+            definitions: ["B": "[0-3]"],
+            checks: [
+                .named("fr.nif.check", problem: "check digits do not match"),
+            ]),
+        IdentifierFormat(
+            name: "fr.accise", country: "France",
+            title: "n° d'accise (French number to identify taxpayers of excise taxes)",
+            example: "FR023004N9448", upper: true,
+            notations: ["{F}{R}{0}[00000B000C]"],
+            definitions: ["B": "[BCEN]", "C": "[0-9A-Z]"],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "gb.sedol", country: "United Kingdom",
+            title: "SEDOL number (Stock Exchange Daily Official List number)",
+            example: "B15KXQ8", upper: true,
+            notations: ["[BBBBBB0]"],
+            definitions: ["B": "[0-9B-DF-HJ-NP-TV-Z]"],
+            checks: [
+                .named("gb.sedol.digits", problem: "a SEDOL that starts with a digit has only digits"),
+                .weighted(start: 0, weights: [1, 3, 1, 7, 3, 9], modulus: 10, add: 0, values: .alnum36, fold: false, table: "0987654321", at: 6),
+            ]),
+        IdentifierFormat(
+            name: "gb.upn", country: "United Kingdom",
+            title: "UPN (English Unique Pupil Number)",
+            example: "B801200005001", upper: true,
+            notations: ["[B00000000000C]"],
+            definitions: ["B": "[A-HJ-NP-RT-Z]", "C": "[0-9A-HJ-NP-RT-Z]"],
+            checks: [
+                .member(span: (1, 4), values: "201,202,203,204,205,206,207,208,209,210,211,212,213,301,302,303,304,305,306,307,308,309,310,311,312,313,314,315,316,317,318,319,320,330,331,332,333,334,335,336,340,341,342,343,344,350,351,352,353,354,355,356,357,358,359,370,371,372,373,380,381,382,383,384,390,391,392,393,394,420,800,801,802,803,805,806,807,808,810,811,812,813,815,816,821,822,823,825,826,830,831,835,836,837,840,841,845,846,850,851,852,855,856,857,860,861,865,866,867,868,869,870,871,872,873,874,876,877,878,879,880,881,882,883,884,885,886,887,888,889,890,891,892,893,894,895,896,908,909,916,919,921,925,926,928,929,931,933,935,936,937,938", label: "local authority"),
+                .named("gb.upn.check", problem: "check letter does not match"),
+            ]),
+        IdentifierFormat(
+            name: "gr.amka", country: "Greece",
+            title: "AMKA (Αριθμός Μητρώου Κοινωνικής Ασφάλισης, Greek social security number)",
+            example: "01013099997", upper: true,
+            notations: ["[B0C00000000]"],
+            definitions: ["B": "[0-3]", "C": "[01]"],
+            checks: [
+                .luhn(span: (0, -1)),
+                .named("gr.amka.date", problem: "not a valid birth date"),
+            ]),
+        IdentifierFormat(
+            name: "gr.vat", country: "Greece",
+            title: "FPA, ΦΠΑ, ΑΦΜ (Αριθμός Φορολογικού Μητρώου, the Greek VAT number)",
+            example: "094259216", upper: true,
+            notations: ["[000000000]"],
+            definitions: [:],
+            checks: [
+                .weighted(start: 0, weights: [256, 128, 64, 32, 16, 8, 4, 2], modulus: 11, add: 0, values: .dec, fold: false, table: "01234567890", at: 8),
+            ]),
+        IdentifierFormat(
+            name: "hr.oib", country: "Croatia",
+            title: "OIB (Osobni identifikacijski broj, Croatian identification number)",
+            example: "33392005961", upper: true,
+            notations: ["[00000000000]"],
+            definitions: [:],
+            checks: [
+                .mod11_10(span: (0, -1)),
+            ]),
+        IdentifierFormat(
+            name: "hu.anum", country: "Hungary",
+            title: "ANUM (Közösségi adószám, Hungarian VAT number)",
+            example: "12892312", upper: true,
+            notations: ["[00000000]"],
+            definitions: [:],
+            checks: [
+                .weighted(start: 0, weights: [9, 7, 3, 1, 9, 7, 3, 1], modulus: 10, add: 0, values: .dec, fold: false, table: "0111111111", at: -1),
+            ]),
+        IdentifierFormat(
+            name: "ie.pps", country: "Ireland",
+            title: "PPS No (Personal Public Service Number, Irish personal number)",
+            example: "6433435F", upper: true,
+            notations: ["[0000000B]", "[0000000BC]"],
+            definitions: ["B": "[A-W]", "C": "[ABHTWX]"],
+            checks: [
+                .named("ie.pps.check", problem: "check letter does not match"),
+            ]),
+        IdentifierFormat(
+            name: "ie.vat", country: "Ireland",
+            title: "VAT (Irish tax reference number)",
+            example: "6433435F", upper: true,
+            notations: ["[0B00000C]", "[0B00000CC]"],
+            definitions: ["B": "[*+0-9A-Z]", "C": "[A-W]"],
+            checks: [
+                .named("ie.vat.check", problem: "check letter does not match"),
+            ]),
+        IdentifierFormat(
+            name: "eu.ecnumber", country: "European Union",
+            title: "EC Number (European Community number)",
+            example: "200-001-8", upper: true,
+            notations: ["[000]{-}[000]{-}[0]"],
+            definitions: [:],
+            checks: [
+                .named("eu.ecnumber.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "eu.eic", country: "European Union",
+            title: "EIC (European Energy Identification Code)",
+            example: "22XWATTPLUS----G", upper: false,
+            notations: ["[BBBBBBBBBBBBBBBC]"],
+            definitions: ["B": "[-0-9A-Z]", "C": "[0-9A-Z]"],
+            checks: [
+                .named("eu.eic.check", problem: "check character does not match"),
+            ]),
+        IdentifierFormat(
+            name: "eu.banknote", country: "European Union",
+            title: "Euro banknote serial numbers",
+            example: "P36007033744", upper: true,
+            notations: ["[BC0000000000]"],
+            definitions: ["B": "[B-HJL-NPR-Z]", "C": "[0-9A-Z]"],
+            checks: [
+                .named("eu.banknote.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
             name: "is.kennitala", country: "Iceland",
             title: "Kennitala (Icelandic personal and organisation identity code)",
             example: "450401-3150", upper: true,

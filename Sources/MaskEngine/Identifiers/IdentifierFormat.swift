@@ -29,6 +29,12 @@ struct IdentifierFormat: Sendable {
                         definitions: definitions.isEmpty ? nil : definitions)
     }
 
+    /// The format with its checks prepared to run on many numbers (`IdentifierCheck.prepared`).
+    func prepared() -> IdentifierFormat {
+        IdentifierFormat(name: name, country: country, title: title, example: example, upper: upper,
+                         notations: notations, definitions: definitions, checks: checks.map { $0.prepared() })
+    }
+
     /// The problem with a complete value (the compact number), or nil when it is valid.
     func problem(_ value: String) -> String? {
         let chars = Array(value.utf8)

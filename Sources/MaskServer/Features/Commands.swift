@@ -4,7 +4,7 @@ import JSONRPC
 
 /// `maskd.openField`: opens a field and applies its edits through `workspace/applyEdit`.
 ///
-/// Arguments: `[{"textDocument": {"uri", "version"?}, "range", "mask": MaskSpec, "field"?}]`,
+/// Arguments: `[{"textDocument": {"uri", "version"?}, "range" or "at", "mask": MaskSpec, "field"?}]`,
 /// the params of `maskd/openField`.
 enum OpenFieldCommand {
     static let name = "maskd.openField"
@@ -35,7 +35,7 @@ extension Server {
                                        + "does not offer (capabilities.workspace.applyEdit)")
             }
             let (document, outcome) = try Server.rebasing(to: "params.arguments[0]") {
-                try openFieldOutcome(uri: open.uri, version: open.version, range: open.range, spec: open.spec,
+                try openFieldOutcome(uri: open.uri, version: open.version, place: open.place, spec: open.spec,
                                      mask: open.mask, id: open.field, force: open.force)
             }
             applyEdits(uri: open.uri, version: document.version, outcome.edits, what: "open field")

@@ -30,9 +30,9 @@ extension Server {
         ]
     }
 
-    func openField(uri: String, version: Int?, range: TextRange, spec: MaskSpec, mask: Mask, id: String?,
+    func openField(uri: String, version: Int?, place: FieldPlace, spec: MaskSpec, mask: Mask, id: String?,
                    force: Bool) throws -> JSONValue {
-        let (document, outcome) = try openFieldOutcome(uri: uri, version: version, range: range, spec: spec, mask: mask,
+        let (document, outcome) = try openFieldOutcome(uri: uri, version: version, place: place, spec: spec, mask: mask,
                                                        id: id, force: force)
         fieldsChanged(uri)
         return Server.fieldResult(document, outcome)
@@ -41,12 +41,47 @@ extension Server {
     /// Opens a field (`maskd/openField`, the `maskd.openField` command); the caller then calls
     /// `fieldsChanged`, once the edits are on their way.
     /// - Returns: the document and what opening the field proposes; the edits are pending.
-    func openFieldOutcome(uri: String, version: Int?, range: TextRange, spec: MaskSpec, mask: Mask, id: String?,
+    func openFieldOutcome(uri: String, version: Int?, place: FieldPlace, spec: MaskSpec, mask: Mask, id: String?,
                           force: Bool) throws
         -> (Document, (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)) {
         let document = try fieldDocument(uri, version: version)
-        let placed = try Server.placeField(in: document, uri: uri, range: range, mask: mask, id: id, force: force)
+        let placed: (id: String, result: FieldResult)
+        switch place {
+        case .range(let range):
+            placed = try Server.placeField(in: document, uri: uri, range: range, mask: mask, id: id, force: force)
+        case .at(let position):
+            let at: ScalarPosition
+            switch document.scalarPosition(position) {
+            case .failure(let problem): throw MessageError.invalidParams("params.at: \(problem.reason)")
+            case .success(let p): at = p
+            }
+            let (start, end) = Server.fieldExtent(in: document, at: at, mask: mask)
+            placed = try Server.placeField(in: document, uri: uri, start: start, end: end, key: "at", mask: mask, id: id,
+                                           force: force)
+        }
         return (document, document.proposeOpened([placed.id: placed.result])[placed.id]!)
+    }
+
+    /// Where `maskd/openField` with `at` opens its field (``FieldExtent/candidates(in:at:)``): the first run of
+    /// words around the cursor that overlaps no field and that `mask` reads dropping nothing (no `rejected`, no
+    /// `overflow`, punctuation included), else the word under the cursor alone, else the empty range at `at`.
+    /// - Complexity: O(the line) to read it, plus reading at most 15 runs through the mask.
+    static func fieldExtent(in document: Document, at: ScalarPosition, mask: Mask) -> (ScalarPosition, ScalarPosition) {
+        let line = Array(document.lines.slice(line: at.line, from: 0, to: document.lines.length(ofLine: at.line))
+            .unicodeScalars)
+        func position(_ column: Int) -> ScalarPosition { ScalarPosition(line: at.line, column: column) }
+        guard let (word, runs) = FieldExtent.candidates(in: line, at: at.column) else { return (at, at) }
+        let fields = document.fields(touching: at.line, from: runs.first?.lowerBound ?? word.lowerBound,
+                                     to: runs.first?.upperBound ?? word.upperBound)
+        for run in runs where !fields.contains(where: { $0.start < run.upperBound && run.lowerBound < $0.end }) {
+            var text = String.UnicodeScalarView()
+            text.append(contentsOf: line[run])
+            let result = mask.format(String(text))
+            if result.rejected.isEmpty && result.overflow.isEmpty {
+                return (position(run.lowerBound), position(run.upperBound))
+            }
+        }
+        return (position(word.lowerBound), position(word.upperBound))
     }
 
     /// `maskd/openFields`: each entry opened as `openField` would, all proposed in one pass, published once.
@@ -57,19 +92,39 @@ extension Server {
     func openFields(uri: String, version: Int?, entries: [Result<OpenFieldsRequest.Entry, MessageError>]) throws
         -> JSONValue {
         let document = try fieldDocument(uri, version: version)
-        var placed: [Result<String, MessageError>] = []
+        // Per result, in order: the field placed, or the error and, for a line of an entry over several lines, the
+        // range it was for.
+        var placed: [Result<String, PartError>] = []
         var results: [String: FieldResult] = [:]
-        for entry in entries {
-            do {
-                let entry = try entry.get()
-                let field = try Server.rebasing(to: entry.path) {
-                    try Server.placeField(in: document, uri: uri, range: entry.range, mask: entry.mask, id: entry.field,
-                                          force: entry.force)
+        for read in entries {
+            let entry: OpenFieldsRequest.Entry
+            switch read {
+            case .failure(let error):
+                placed.append(.failure(PartError(error: error, range: nil)))
+                continue
+            case .success(let e): entry = e
+            }
+            // nil: the entry's own range, on one line (or refused as any range is).
+            var parts: [TextRange?] = [nil]
+            if entry.range.start.line < entry.range.end.line {
+                do {
+                    parts = try Server.rebasing(to: entry.path) { try Server.lineParts(of: entry.range, in: document) }
+                } catch let error as MessageError {
+                    placed.append(.failure(PartError(error: error, range: nil)))
+                    continue
                 }
-                results[field.id] = field.result
-                placed.append(.success(field.id))
-            } catch let error as MessageError {
-                placed.append(.failure(error))
+            }
+            for part in parts {
+                do {
+                    let field = try Server.rebasing(to: entry.path) {
+                        try Server.placeField(in: document, uri: uri, range: part ?? entry.range, mask: entry.mask,
+                                              id: entry.field, force: entry.force)
+                    }
+                    results[field.id] = field.result
+                    placed.append(.success(field.id))
+                } catch let error as MessageError {
+                    placed.append(.failure(PartError(error: error, range: part)))
+                }
             }
         }
         let outcomes = results.isEmpty ? [:] : document.proposeOpened(results)
@@ -78,11 +133,43 @@ extension Server {
             "results": .array(placed.map { entry in
                 switch entry {
                 case .success(let id): return Server.fieldResult(document, outcomes[id]!)
-                case .failure(let error): return ["error": error.json]
+                case .failure(let part):
+                    guard let range = part.range else { return ["error": part.error.json] }
+                    return ["error": part.error.json, "range": .from(range)]
                 }
             }),
             "version": .from(document.version),
         ]
+    }
+
+    /// An entry of `maskd/openFields` that failed, with the range of its line when it is one line of an entry over
+    /// several.
+    private struct PartError: Error {
+        let error: MessageError
+        let range: TextRange?
+    }
+
+    /// The fields an `openFields` entry over several lines opens: one per line from its start's to its end's, over
+    /// that line's part of the range (from the start on the first, to the end on the last, whole between) without
+    /// its leading and trailing blanks; a part with nothing else is left out.
+    /// - Throws: `-32602` for a range outside the document or whose end comes before its start.
+    /// - Complexity: O(the lines' lengths).
+    private static func lineParts(of range: TextRange, in document: Document) throws -> [TextRange] {
+        let start: ScalarPosition, end: ScalarPosition
+        switch document.scalarRange(range) {
+        case .failure(let problem): throw MessageError.invalidParams("params.range: \(problem.reason)")
+        case .success(let (s, e)): (start, end) = (s, e)
+        }
+        var parts: [TextRange] = []
+        for line in start.line...end.line {
+            let length = document.lines.length(ofLine: line)
+            let from = line == start.line ? start.column : 0, to = line == end.line ? end.column : length
+            let text = Array(document.lines.slice(line: line, from: 0, to: length).unicodeScalars)
+            guard let part = FieldExtent.trimmed(text, from: from, to: to) else { continue }
+            parts.append(TextRange(start: document.position(ScalarPosition(line: line, column: part.lowerBound)),
+                                   end: document.position(ScalarPosition(line: line, column: part.upperBound))))
+        }
+        return parts
     }
 
     /// Checks that a field can open over `range` of `document` and places it there (nothing proposed yet).
@@ -100,12 +187,21 @@ extension Server {
         case .failure(let problem): throw MessageError.invalidParams("params.range: \(problem.reason)")
         case .success(let (s, e)): (start, end) = (s, e)
         }
+        return try placeField(in: document, uri: uri, start: start, end: end, key: "range", mask: mask, id: id,
+                              force: force)
+    }
+
+    /// As ``placeField(in:uri:range:mask:id:force:)``, over scalar positions of one line; `key` names the params
+    /// member an overlap is blamed on.
+    private static func placeField(in document: Document, uri: String, start: ScalarPosition, end: ScalarPosition,
+                                   key: String, mask: Mask, id: String?, force: Bool) throws
+        -> (id: String, result: FieldResult) {
         if let id, document.sessions[id] != nil {
             throw MessageError.invalidParams("params.field: field '\(id)' is already open in '\(uri)'")
         }
         if let other = document.fields(touching: start.line, from: start.column, to: end.column)
             .first(where: { $0.start < end.column && start.column < $0.end }) {
-            throw MessageError.invalidParams("params.range: overlaps field '\(other.id)'")
+            throw MessageError.invalidParams("params.\(key): overlaps field '\(other.id)'")
         }
         let text = document.lines.slice(line: start.line, from: start.column, to: end.column)
         let result = mask.format(text)

@@ -97,7 +97,7 @@ struct Counts {
     var bigLines: Int, perPosition: Int
     var startupRuns: Int
     var batches: Int, perBatch: Int
-    var bulkLines: Int, bulkRuns: Int, pythonBulkLines: Int, parallelBulkLines: Int
+    var bulkLines: Int, bulkRuns: Int, pythonBulkLines: Int, parallelBulkLines: Int, identifierLines: Int
     /// Row 8: the pasted length and the pastes per mask kind.
     var pasteLength: Int, pasteReps: Int
     /// Row 9: keystrokes per long-line session, the long line's length and the fields sharing a line.
@@ -110,14 +110,16 @@ struct Counts {
     static let full = Counts(engineReps: 20_000, engineWarmup: 2_000, pythonReps: 2_000, pythonWarmup: 200,
                              keystrokes: 10_000, rounds: 10, keystrokeWarmup: 200, bigLines: 100_000,
                              perPosition: 3_000, startupRuns: 50, batches: 5, perBatch: 10_000,
-                             bulkLines: 1_000_000, bulkRuns: 3, pythonBulkLines: 100_000, parallelBulkLines: 400_000, pasteLength: 1_000_000,
+                             bulkLines: 1_000_000, bulkRuns: 3, pythonBulkLines: 100_000, parallelBulkLines: 400_000,
+                             identifierLines: 1_000_000, pasteLength: 1_000_000,
                              pasteReps: 5,
                              lineKeystrokes: 3_000, lineLength: 1_000_000, lineFields: 1_000,
                              echoFields: (1_000, 10_000), echoRuns: 3, timeout: 120)
     static let quick = Counts(engineReps: 200, engineWarmup: 20, pythonReps: 20, pythonWarmup: 5,
                               keystrokes: 200, rounds: 2, keystrokeWarmup: 10, bigLines: 1_000,
                               perPosition: 40, startupRuns: 3, batches: 2, perBatch: 200,
-                              bulkLines: 2_000, bulkRuns: 1, pythonBulkLines: 200, parallelBulkLines: 2_000, pasteLength: 10_000,
+                              bulkLines: 2_000, bulkRuns: 1, pythonBulkLines: 200, parallelBulkLines: 2_000,
+                              identifierLines: 2_000, pasteLength: 10_000,
                               pasteReps: 1,
                               lineKeystrokes: 60, lineLength: 1_000_000, lineFields: 1_000,
                               echoFields: (100, 1_000), echoRuns: 1, timeout: 10)
@@ -584,6 +586,42 @@ section("bulk", number: "10") {
         + "\"\(first.1)\").")
 }
 
+
+// MARK: 12. Identifiers in bulk, against python-stdnum
+
+section("bulk", number: "12") {
+    guard let python = options.python, FileManager.default.fileExists(atPath: python) else {
+        report.note("identifiers in bulk: skipped: \(options.noPythonReason.isEmpty ? "no Python venv" : options.noPythonReason)")
+        return
+    }
+    let script = "bench/identifiers_bulk.py"
+    let object = try BulkBench.script(python, [script, options.maskd, "Protocol/vectors/identifiers-conformance/identifiers.json",
+                                               "\(counts.identifierLines)", "\(counts.bulkRuns)"],
+                                      timeout: counts.timeout * 20)
+    if let skipped = object["skipped"]?.stringValue {
+        report.note("identifiers in bulk: skipped: \(skipped)")
+        return
+    }
+    guard let maskdRates = object["rates"]?["maskd"]?.arrayValue?.compactMap(\.doubleValue),
+          let stdnumRates = object["rates"]?["stdnum"]?.arrayValue?.compactMap(\.doubleValue), !maskdRates.isEmpty,
+          let lines = object["lines"]?.doubleValue, let presets = object["presets"]?.doubleValue,
+          let disagree = object["disagree"]?.doubleValue
+    else { throw BenchFailure("identifiers in bulk: \(script) gave no rates") }
+    guard disagree == 0 else { throw BenchFailure("identifiers in bulk: maskd and stdnum disagreed on \(Int(disagree)) lines") }
+    let ours = Samples(maskdRates), theirs = Samples(stdnumRates)
+    report.add(Row(number: "12", name: "baseline: stdnum validate + format per line, mixed identifiers",
+                   median: formatRate(theirs.median, unit: "lines"), p99: formatRate(theirs.p1, unit: "lines"),
+                   baseline: "—", ratio: "—", target: "—", result: "—"))
+    let ratio = ours.median / theirs.median
+    report.add(Row(number: "12", name: "maskd format --check < lines, mixed identifiers, whole processes",
+                   median: formatRate(ours.median, unit: "lines"), p99: formatRate(ours.p1, unit: "lines"),
+                   baseline: "stdnum " + formatRate(theirs.median, unit: "lines"),
+                   ratio: formatRatio(ratio) + " faster", target: "≥ 50x", result: Verdict.check(ratio >= 50)))
+    report.note("identifiers in bulk: \(Int(lines)) lines of \(Int(presets)) identifier presets (the identifier "
+        + "conformance vectors' numbers, valid and invalid, the same share each), one maskd process per preset on the "
+        + "machine's cores against stdnum in one Python process, taking turns, \(counts.bulkRuns) rounds; every line's "
+        + "validity, and every valid line's text (isbn and ismn aside), agreed with stdnum.")
+}
 
 // MARK: 9. Long lines
 

@@ -874,12 +874,26 @@ Under eglot, the maskd-eglot command of the same name."
   (should (= 500 (line-number-at-pos)))
   (should (eq t (plist-get (maskd-field-state) :valid))))
 
-(ert-deftest maskd-test-line-ranges ()
-  "A region over lines gives each line's non-blank part inside the region."
-  (with-temp-buffer
-    (insert "ab cd\n\n  ef  \ngh")
-    (should (equal '((2 . 6) (10 . 12) (15 . 16))
-                   (maskd-line-ranges 2 16)))))
+(maskd-test--deftest open-lines-split-by-daemon
+  "A region over lines: a field on each line's part, blank lines skipped."
+  (maskd-test--buffer "Tel: 5551234567\n  2015550123  \n\n   \n3125550199 x")
+  (goto-char (point-min))
+  (forward-line 1)
+  (let ((errors (maskd-test--call 'maskd-field "phone.us" (point) (- (point-max) 2))))
+    (should (null errors)))
+  (should (equal "Tel: 5551234567\n  +1 (201) 555-0123  \n\n   \n+1 (312) 555-0199 x"
+                 (buffer-string)))
+  (should (= 2 (length maskd--fields))))
+
+(maskd-test--deftest open-at-point-widest-run
+  "Without a region the daemon takes the formatted number whole, not the label."
+  (maskd-test--buffer "Tel: +1 (555) 123-4567 x")
+  (goto-char 11)
+  (maskd-test--call 'maskd-field "phone.us")
+  (should (equal "Tel: +1 (555) 123-4567 x" (buffer-string)))
+  (let ((range (plist-get (maskd-field-state) :range)))
+    (should (equal '(5 22) (list (plist-get (plist-get range :start) :character)
+                                 (plist-get (plist-get range :end) :character))))))
 
 ;;;; The daemon's exit
 

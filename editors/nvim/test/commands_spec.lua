@@ -81,6 +81,22 @@ H.case(':MaskdField on the word under the cursor', function()
   H.eq('', maskd.status(), 'status() off the field')
 end)
 
+H.case(':MaskdField on formatted text: the daemon takes the widest run that fits, not the label', function()
+  H.buffer({ 'Tel: +1 (555) 123-4567 x' })
+  api.nvim_win_set_cursor(0, { 1, 10 })
+  H.command('MaskdField phone.us')
+  H.eq({ 'Tel: +1 (555) 123-4567 x' }, lines(), 'buffer')
+  local r = fields.list(api.nvim_get_current_buf())[1].range
+  H.eq({ 0, 5, 22 }, { r.start.line, r.start.character, r['end'].character }, 'range')
+end)
+
+H.case(':MaskdField over lines: the daemon splits the range, lines with nothing skipped', function()
+  H.buffer({ 'Tel: 5551234567', '  2015550123  ', '', '   ', '3125550199' })
+  H.command('2,5MaskdField phone.us')
+  H.eq({ 'Tel: 5551234567', '  +1 (201) 555-0123  ', '', '   ', '+1 (312) 555-0199' }, lines(), 'buffer')
+  H.eq(2, #fields.list(api.nvim_get_current_buf()), 'fields')
+end)
+
 H.case(':MaskdField on a Visual selection, with a preset name', function()
   H.buffer({ 'call 5551234567 now' })
   H.command(function()

@@ -41,8 +41,31 @@ def TestWordRange()
   # On a blank: an empty field right after it.
   H.Command('MaskdField phone.us')
   H.Eq({start: {line: 0, character: 5}, end: {line: 0, character: 5}}, H.FirstField().range, 'range')
+  # Formatted text around the word is taken whole, the label left out (the daemon decides).
+  H.Buffer(['Tel: +1 (555) 123-4567 x'])
+  cursor(1, 11)
+  H.Command('MaskdField phone.us')
+  H.Eq({start: {line: 0, character: 5}, end: {line: 0, character: 22}}, H.FirstField().range, 'the widest run')
+  H.Eq('Tel: +1 (555) 123-4567 x', getline(1), 'text unchanged')
 enddef
 H.Case(':MaskdField without a range takes the word under the cursor', TestWordRange)
+
+def TestLineRange()
+  H.Buffer(['Tel: 5551234567', '  2015550123  ', '', '   ', '3125550199'])
+  H.Command(':2,5MaskdField phone.us')
+  H.Eq(['Tel: 5551234567', '  +1 (201) 555-0123  ', '', '   ', '+1 (312) 555-0199'], getline(1, '$'),
+    'a field on each line with text, the blanks around it left out')
+  H.Eq(2, len(fields.List(bufnr('%'))), 'two fields')
+enddef
+H.Case(':MaskdField over lines: the daemon splits the range', TestLineRange)
+
+def TestCompleteStartsTheDaemon()
+  client.Stop()
+  H.Eq(['phone', 'phone.cn', 'phone.us'], commands.Complete('ph', 'MaskdField ph', 13),
+    "the daemon's presets, from its initialize result")
+  H.Eq(true, client.Running(), 'completion started the daemon')
+enddef
+H.Case('completion before the daemon runs starts it', TestCompleteStartsTheDaemon)
 
 def TestMaskForms()
   H.Buffer(['123456'])

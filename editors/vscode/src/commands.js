@@ -43,26 +43,6 @@ async function restartDaemon(vscode, session) {
 }
 
 /**
- * The fields a command over `selections` opens: one per line of each selection, the part of the
- * line inside it without the blanks around it (lines with nothing else are left out).
- * @returns {import('vscode').Range[]}
- */
-function lineRanges(vscode, document, selections) {
-  const ranges = [];
-  for (const selection of selections) {
-    for (let line = selection.start.line; line <= selection.end.line; line++) {
-      const text = document.lineAt(line).text;
-      let start = line === selection.start.line ? selection.start.character : 0;
-      let end = line === selection.end.line ? selection.end.character : text.length;
-      while (start < end && /\s/.test(text[start])) start++;
-      while (end > start && /\s/.test(text[end - 1])) end--;
-      if (start < end) ranges.push(new vscode.Range(line, start, line, end));
-    }
-  }
-  return ranges;
-}
-
-/**
  * A mask given as a string: a bare word (letters, digits, `.`, `_`, `-`) is the name of a preset,
  * `phone` and a region code (`phone GB`) the phone preset for that region's national numbers,
  * `postal` and one (`postal GB`) the postal preset for that region's codes;
@@ -82,8 +62,9 @@ function resolveMask(mask, presets) {
 }
 
 /**
- * "maskd: Format Field As...": makes the selection (or an empty field at the caret) a field, or
- * gives the field at the caret a new mask.
+ * "maskd: Format Field As...": makes the selection a field, or without one the words at the caret
+ * that the mask reads whole (the daemon chooses them: `+1 (555) 123-4567` whole, a label left out;
+ * after a blank an empty field at the caret), or gives the field at the caret a new mask.
  *
  * Without `mask` a quick pick offers the daemon's presets and a custom mask; keybindings and
  * other extensions may pass a MaskSpec instead (a string without `[` names a preset).
@@ -104,12 +85,14 @@ async function formatFieldAs(vscode, session, mask, options = {}) {
     if (mask === undefined) return undefined;
     mask = resolveMask(mask, session.presets);
     if (selections.length > 1 || selection.start.line !== selection.end.line) {
-      // One field per line of every selection, in one request.
-      const ranges = lineRanges(vscode, document, selections);
+      // One field per line of every selection, in one request: the daemon splits a selection over
+      // several lines (each line's part without the blanks around it, lines with nothing else left
+      // out). Carets without a selection among them open nothing.
+      const ranges = selections.filter((s) => !s.isEmpty).map((s) => new vscode.Range(s.start, s.end));
       const outcome = await session.openFields(document, ranges, mask, force);
       if (outcome.errors.length > 0) {
         vscode.window.showErrorMessage(
-          `maskd: opened ${outcome.opened} of ${ranges.length} fields; the first refused: ${outcome.errors[0].message}`,
+          `maskd: opened ${outcome.opened} of ${outcome.opened + outcome.errors.length} fields; the first refused: ${outcome.errors[0].message}`,
         );
       } else {
         vscode.window.setStatusBarMessage(`maskd: opened ${outcome.opened} fields`, 3000);
@@ -120,7 +103,7 @@ async function formatFieldAs(vscode, session, mask, options = {}) {
     const result =
       existing && (selection.isEmpty || sameRange(existing.range, selection))
         ? await session.setMask(document, existing.field, mask, selection.active, force)
-        : await session.openField(document, new vscode.Range(selection.start, selection.end), mask, force);
+        : await session.openField(document, selection.isEmpty ? selection.active : new vscode.Range(selection.start, selection.end), mask, force);
     const dropped = [result.rejected && `refused "${result.rejected}"`, result.overflow && `cut "${result.overflow}"`]
       .filter(Boolean)
       .join(', ');
@@ -302,6 +285,5 @@ module.exports = {
   pickMask,
   parseMask,
   resolveMask,
-  lineRanges,
   describe,
 };

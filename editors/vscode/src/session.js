@@ -503,15 +503,18 @@ class Session {
   // MARK: Fields
 
   /**
-   * Opens a field over `range` (one line; empty for a field to type into); with `force` even where
-   * the mask drops letters or digits of the text (otherwise the daemon refuses, -32803).
+   * Opens a field over `where`: a Range (one line; empty for a field to type into), or a Position,
+   * around which the daemon chooses the range (`at`: the widest run of words there that the mask
+   * reads whole, or an empty field after a blank); with `force` even where the mask drops letters
+   * or digits of the text (otherwise the daemon refuses, -32803).
+   * @param {import('vscode').Range | import('vscode').Position} where
    * @returns {Promise<import('./protocol').FieldResult>} after its edits and caret are applied.
    */
-  async openField(document, range, mask, force = false) {
+  async openField(document, where, mask, force = false) {
     const state = await this.track(document);
     const result = await this.client.request(Method.openField, {
       textDocument: textDocumentIdentifier(document, true),
-      range: edits.fromRange(range),
+      ...(where.start === undefined ? { at: edits.fromPosition(where) } : { range: edits.fromRange(where) }),
       mask,
       ...(force ? { force } : {}),
     });
@@ -521,7 +524,8 @@ class Session {
   }
 
   /**
-   * Opens one field with `mask` over each of `ranges` (one line each), in one `maskd/openFields`.
+   * Opens one field with `mask` over each of `ranges`, in one `maskd/openFields`; the daemon opens one
+   * on each line of a range over several lines.
    * @returns {Promise<{opened: number, errors: {code: number, message: string}[]}>}
    */
   async openFields(document, ranges, mask, force = false) {

@@ -279,6 +279,31 @@ test('an undo of typing after a label leaves the label as it was', async () => {
   assert.equal(H.marked(editor), 'Tel: |');
 });
 
+test('without a selection the daemon chooses the field at the caret: formatted text whole, not the label', async () => {
+  const { api } = await H.activate();
+  const editor = H.openEditor('Tel: +1 (5|55) 123-4567 x');
+  const result = await vscode.commands.executeCommand('maskd.formatFieldAs', 'phone.us');
+  await H.settle(editor);
+  assert.deepEqual(result.state.range, { start: { line: 0, character: 5 }, end: { line: 0, character: 22 } });
+  assert.equal(editor.document.getText(), 'Tel: +1 (555) 123-4567 x');
+  assert.equal(api.fieldsOf(editor.document).length, 1);
+  // Right after a word that the label would spoil: the word alone.
+  const typed = H.openEditor('Tel: 5551234567|');
+  await vscode.commands.executeCommand('maskd.formatFieldAs', 'phone.us');
+  await H.settle(typed);
+  assert.equal(H.marked(typed), 'Tel: +1 (555) 123-4567|');
+});
+
+test('a selection over lines: the daemon opens a field on each line with text, the blanks around it left out', async () => {
+  const { api } = await H.activate();
+  const editor = H.openEditor('Tel: 5551234567\n|  2015550123  \n\n   \n3125550199| x');
+  const outcome = await vscode.commands.executeCommand('maskd.formatFieldAs', 'phone.us');
+  await H.settle(editor);
+  assert.equal(outcome.opened, 2);
+  assert.equal(editor.document.getText(), 'Tel: 5551234567\n  +1 (201) 555-0123  \n\n   \n+1 (312) 555-0199 x');
+  assert.equal(api.fieldsOf(editor.document).length, 2);
+});
+
 test('over several lines and selections, one field per line opens in one request', async () => {
   const { api } = await H.activate();
   const lines = Array.from({ length: 1000 }, () => '  411111111111111  ');

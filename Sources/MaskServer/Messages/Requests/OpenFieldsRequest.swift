@@ -5,10 +5,13 @@ import MaskEngine
 
 /// Opens many field sessions in one request, each as `maskd/openField` would. *(maskd extension)*
 ///
-/// - Parameters: `{"textDocument": {"uri", "version"?}, "fields": [{"range", "mask", "field"?, "force"?}, ...]}`.
-/// - Returns: `{"results": [...], "version"}`: per entry, in order, the `openField` result or
-///   `{"error": {"code", "message"}}` when that entry alone failed (bad params or mask, a range across lines or
-///   outside the document, an overlap, an id in use, `-32803`); the others open all the same.
+/// - Parameters: `{"textDocument": {"uri", "version"?}, "fields": [{"range", "mask", "field"?, "force"?}, ...]}`;
+///   an entry whose range spans lines opens a field on each of its lines (the line's part of the range without the
+///   blanks around it; a line with nothing else is left out).
+/// - Returns: `{"results": [...], "version"}`: per field, in order, the `openField` result or
+///   `{"error": {"code", "message"}, "range"?}` when that field alone failed (bad params or mask, a range outside
+///   the document, an overlap, an id in use, `-32803`; `range` is its line's part for an entry over several lines);
+///   the others open all the same.
 struct OpenFieldsRequest: RequestMessage {
     static let method = "maskd/openFields"
 
@@ -30,6 +33,10 @@ struct OpenFieldsRequest: RequestMessage {
             range = try p.range("range")
             (_, mask) = try MaskSpec.compileJSON(try p.required("mask"), path: p.name("mask"))
             field = try p.optionalString("field")
+            if field != nil && range.start.line < range.end.line {
+                throw MessageError.invalidParams("\(p.name("field")): an entry over several lines opens a field on "
+                    + "each line, so it takes no field id")
+            }
             force = try p.optionalBool("force") ?? false
         }
     }

@@ -219,36 +219,23 @@ local function lsp_range(bufnr, row, s, e)
   return { start = edits.position(bufnr, row, s), ['end'] = edits.position(bufnr, row, e) }
 end
 
-local function is_blank(ch)
-  return ch == '' or ch:match('^%s$') ~= nil
-end
-
---- The range :MaskdField takes without a selection, as (row, start byte, end byte).
---- On a non-blank character: the WORD around it. On a blank or an empty line: an empty
---- range right after the cursor's character, so a field opens after `Phone: `. In Insert
---- mode the caret is between characters: the WORD that ends at it, or an empty range there.
-function M.word_range()
+--- Where :MaskdField opens without a selection, as an LSP Position for maskd/openField's
+--- `at`: the daemon takes the word holding the character just before it (widened to the
+--- words around it that the mask reads whole), or opens an empty field there after a blank.
+--- In Normal mode the cursor stands on a character, so that is the place after it; in Insert
+--- mode the caret itself.
+function M.cursor_at()
   local row, col = unpack(api.nvim_win_get_cursor(0))
   row = row - 1
   local line = edits.line(0, row)
-  local insert = api.nvim_get_mode().mode:sub(1, 1) == 'i'
-  local probe = insert and col or col + 1
-  if is_blank(line:sub(probe, probe)) or probe == 0 then
-    local at = insert and col or math.min(col + (line == '' and 0 or 1), #line)
-    -- Step over the rest of a multibyte blank so the range starts on a character boundary.
-    while at < #line and bit.band(line:byte(at + 1), 0xC0) == 0x80 do
-      at = at + 1
+  if api.nvim_get_mode().mode:sub(1, 1) ~= 'i' and col < #line then
+    col = col + 1
+    -- Step over the rest of a multibyte character.
+    while col < #line and bit.band(line:byte(col + 1), 0xC0) == 0x80 do
+      col = col + 1
     end
-    return row, at, at
   end
-  local s, e = probe, probe
-  while s > 1 and not is_blank(line:sub(s - 1, s - 1)) do
-    s = s - 1
-  end
-  while e < #line and not is_blank(line:sub(e + 1, e + 1)) do
-    e = e + 1
-  end
-  return row, s - 1, e
+  return edits.position(0, row, col)
 end
 
 --- The range of the last Visual selection, as (row, start byte, end byte), or nil and a
@@ -414,20 +401,10 @@ function M.open_field(mask, opts, cb)
   ensure_setup()
   opts = opts or {}
   local bufnr = opts.bufnr or api.nvim_get_current_buf()
-  if not opts.range then
-    local row, s, e = M.word_range()
-    if s == e then
-      opts = vim.tbl_extend('force', opts, { range = lsp_range(bufnr, row, s, e) })
-    else
-      -- The word may be part of text that was formatted before (`+1 (555) 123-4567`):
-      -- take the widest run of words around it that the mask reads whole.
-      M.widest_run(bufnr, mask, opts, row, s, e, function(first, last)
-        M.open_field(mask, vim.tbl_extend('force', opts, { range = lsp_range(bufnr, row, first, last) }), cb)
-      end)
-      return
-    end
-  end
   local range = opts.range
+  -- Without a range the daemon chooses it around the cursor (formatted text such as
+  -- `+1 (555) 123-4567` whole, a label left out).
+  local at = not range and M.cursor_at() or nil
   local spec
   -- Preset names resolve once the daemon has said which presets it has.
   local params = with_spec(mask, opts, function(s)
@@ -435,6 +412,7 @@ function M.open_field(mask, opts, cb)
     return {
       textDocument = document(bufnr),
       range = range,
+      at = at,
       mask = s,
       field = opts.field,
       force = opts.force or nil,
@@ -509,23 +487,27 @@ local function apply_many(bufnr, list, results, version, join)
   local all, states, errors = {}, {}, {}
   local current = api.nvim_get_current_buf() == bufnr
   local caret = current and cursor_position(bufnr)
+  -- An entry over several lines has a result per line: the results are then not the
+  -- entries', and an error says its line's range itself.
+  local own = #results == #list
   for i, r in ipairs(results) do
+    local entry = own and list[i] or { range = type(r) == 'table' and r.range or nil, mask = list[1].mask }
     if type(r) == 'table' and r.error then
-      table.insert(errors, { list[i].range.start.line, tostring(r.error.message) })
+      table.insert(errors, { entry.range and entry.range.start.line or -1, tostring(r.error.message) })
     elseif type(r) == 'table' then
       local list_edits = type(r.edits) == 'table' and r.edits or {}
-      local mergeable = not caret or list[i].range.start.line ~= caret.line
+      local mergeable = own and (not caret or entry.range.start.line ~= caret.line)
       if mergeable and #list_edits > 1 and type(r.state) == 'table' and type(r.state.text) == 'string' then
         -- A field's edits lie within the range it was opened over: one replacement of the
         -- range by the field's text is the same change, a third of the buffer updates
         -- (not on the caret's line, where the edits say how the caret moves).
-        table.insert(all, { range = list[i].range, newText = r.state.text })
+        table.insert(all, { range = entry.range, newText = r.state.text })
       else
         vim.list_extend(all, list_edits)
       end
       if type(r.state) == 'table' then
         table.insert(states, r.state)
-        fields.remember(bufnr, r.state.field, list[i].mask)
+        fields.remember(bufnr, r.state.field, entry.mask)
       end
     end
   end
@@ -603,39 +585,46 @@ client.on_restart = function(bufnrs)
   end
 end
 
---- The ranges, one per line, of :MaskdField over lines line1..line2 (1-based): the Visual
---- selection's part of each line when the range is the last selection (characterwise: from
---- its start on the first line to its end on the last; blockwise: its columns), else each
---- line without its leading and trailing blanks. As LSP Ranges.
+--- The ranges of :MaskdField over lines line1..line2 (1-based), as LSP Ranges: the Visual
+--- selection when the range is the last selection (characterwise: one range from its start
+--- to its end; blockwise: its columns on each line), else one range over the whole lines.
+--- The daemon opens a field on each line of a range over several lines, over that line's
+--- part without the blanks around it, and skips the lines with nothing else.
 function M.line_ranges(bufnr, line1, line2)
   local s, e = vim.fn.getpos("'<"), vim.fn.getpos("'>")
   local mode = (s[2] == line1 and e[2] == line2) and vim.fn.visualmode() or ''
+  --- Whole characters: the end moves past the rest of a multibyte one.
+  local function char_end(line, last)
+    while last < #line and bit.band(line:byte(last + 1), 0xC0) == 0x80 do
+      last = last + 1
+    end
+    return last
+  end
+  local first_line, last_line = edits.line(bufnr, line1 - 1), edits.line(bufnr, line2 - 1)
+  if mode == 'v' then
+    return {
+      {
+        start = edits.position(bufnr, line1 - 1, math.min(s[3] - 1, #first_line)),
+        ['end'] = edits.position(bufnr, line2 - 1, char_end(last_line, math.min(e[3], #last_line))),
+      },
+    }
+  elseif mode ~= '\22' then
+    return { { start = { line = line1 - 1, character = 0 }, ['end'] = edits.position(bufnr, line2 - 1, #last_line) } }
+  end
   local out = {}
   for lnum = line1, line2 do
     local row = lnum - 1
     local line = edits.line(bufnr, row)
-    local first, last
-    if mode == 'v' then
-      first = lnum == line1 and math.min(s[3] - 1, #line) or 0
-      last = lnum == line2 and math.min(e[3], #line) or #line
-    elseif mode == '\22' then
-      first = math.min(math.min(s[3], e[3]) - 1, #line)
-      last = math.min(math.max(s[3], e[3]), #line)
-    else
-      first = #(line:match('^%s*'))
-      last = math.max(first, #line - #(line:match('%s*$')))
-    end
-    -- Whole characters: the end moves past the rest of a multibyte one.
-    while last < #line and bit.band(line:byte(last + 1), 0xC0) == 0x80 do
-      last = last + 1
-    end
+    local first = math.min(math.min(s[3], e[3]) - 1, #line)
+    local last = char_end(line, math.min(math.max(s[3], e[3]), #line))
     table.insert(out, lsp_range(bufnr, row, first, last))
   end
   return out
 end
 
---- Opens a field with `mask` over each of `ranges` (one per line) in one request; says in
---- one line how many opened and why the others did not. `cb(errors)` runs at the end.
+--- Opens a field with `mask` over each of `ranges` in one request (a range over several
+--- lines: one on each of its lines, as the daemon splits it); says in one line how many
+--- opened and why the others did not. `cb(errors)` runs at the end.
 function M.open_fields(mask, ranges, opts, cb)
   ensure_setup()
   opts = opts or {}
@@ -662,78 +651,12 @@ function M.open_fields(mask, ranges, opts, cb)
     open_many(bufnr, list, opts.force, function(results, version)
       local errors = apply_many(bufnr, list, results, version, false)
       if #errors > 0 then
-        notify(('%d of %d fields opened; line %d: %s'):format(#list - #errors, #list, errors[1][1] + 1, errors[1][2]),
+        notify(('%d of %d fields opened; line %d: %s'):format(#results - #errors, #results, errors[1][1] + 1, errors[1][2]),
           vim.log.levels.WARN)
       end
       finish(bufnr, cb, nil, errors)
     end)
   end)
-end
-
---- The words of line `row` around the word [s, e) that are one blank apart, as
---- {first, last} byte spans containing it, widest first (at most three words each side).
-local function runs_around(line, s, e)
-  local words = {}
-  for from, word in line:gmatch('()(%S+)') do
-    table.insert(words, { from - 1, from - 1 + #word })
-  end
-  local k
-  for i, w in ipairs(words) do
-    if w[1] == s then
-      k = i
-    end
-  end
-  local out = {}
-  if not k then
-    return out
-  end
-  local lo, hi = k, k
-  while lo > 1 and k - lo < 3 and words[lo][1] - words[lo - 1][2] == 1 do
-    lo = lo - 1
-  end
-  while hi < #words and hi - k < 3 and words[hi + 1][1] - words[hi][2] == 1 do
-    hi = hi + 1
-  end
-  for i = lo, k do
-    for j = k, hi do
-      if i ~= j or i ~= k then
-        table.insert(out, { words[i][1], words[j][2] })
-      end
-    end
-  end
-  table.sort(out, function(a, b)
-    return a[2] - a[1] > b[2] - b[1]
-  end)
-  return out
-end
-
---- Calls `cb(first, last)` with the widest run of words around the word [s, e) of line
---- `row` that `mask` reads without dropping a letter or a digit (maskd/apply), else the
---- word itself.
-function M.widest_run(bufnr, mask, opts, row, s, e, cb)
-  local line = edits.line(bufnr, row)
-  local runs = runs_around(line, s, e)
-  local function try(i)
-    local run = runs[i]
-    if not run then
-      cb(s, e)
-      return
-    end
-    local params = with_spec(mask, opts, function(spec)
-      return { mask = spec, text = line:sub(run[1] + 1, run[2]) }
-    end)
-    client.request(bufnr, 'maskd/apply', params, function(err, result)
-      if err and not (type(err) == 'table' and err.code == -32602) then
-        -- The open reports it (a missing daemon, an unknown preset).
-        cb(s, e)
-      elseif type(result) == 'table' and result.rejected == '' and result.overflow == '' then
-        cb(run[1], run[2])
-      else
-        try(i + 1)
-      end
-    end)
-  end
-  try(1)
 end
 
 --- :MaskdField[!] {preset|mask}: over the Visual selection when given a range (over several

@@ -5,10 +5,6 @@ import autoload './client.vim'
 import autoload './fields.vim'
 import autoload './offset.vim'
 
-# The presets of Protocol/presets.md, for completion before the daemon has started.
-const KNOWN_PRESETS = ['amount', 'bankcard.cn', 'card', 'date', 'expiry', 'iban', 'id.cn',
-  'phone', 'phone.cn', 'phone.us', 'postal', 'time']
-
 def Error(text: string)
   echohl ErrorMsg
   echomsg 'maskd: ' .. text
@@ -75,10 +71,11 @@ enddef
 
 # Masks -------------------------------------------------------------------------------------
 
-# Returns the preset names for completion: g:maskd_presets first, then the daemon's.
+# Returns the preset names for completion: g:maskd_presets first, then the daemon's (from
+# its initialize result; completing starts it, as the command completed will).
 export def PresetNames(): list<string>
   var names = sort(keys(get(g:, 'maskd_presets', {})))
-  for name in client.Running() ? client.Presets() : KNOWN_PRESETS
+  for name in client.Running() || client.Start() ? client.Presets() : []
     if index(names, name) < 0
       add(names, name)
     endif
@@ -92,7 +89,8 @@ export def Complete(lead: string, line: string, pos: number): list<string>
   var preset = matchstr(strpart(line, 0, pos), '^\s*\S\+\s\+\zs\(phone\|postal\)\ze\s\+\S*$')
   if preset != ''
     var upper = toupper(lead)
-    var codes = preset == 'phone' ? client.PhoneRegions() : client.PostalRegions()
+    var codes = !client.Running() && !client.Start() ? []
+      : preset == 'phone' ? client.PhoneRegions() : client.PostalRegions()
     return filter(copy(codes), (_, c) => strpart(c, 0, len(upper)) ==# upper)
   endif
   return filter(PresetNames(), (_, n) => strpart(n, 0, len(lead)) ==# lead)
@@ -141,30 +139,29 @@ def ResolveOrSay(arg: string): any
   return null
 enddef
 
-# Returns the ranges, one per line, of :MaskdField over lines line1..line2: the Visual
-# selection's part of each line when the range is the last selection (characterwise: from
-# its start on the first line to its end on the last; blockwise: its columns), else each
-# line without its leading and trailing blanks.
+# Returns the ranges of :MaskdField over lines line1..line2, as LSP Ranges: the Visual
+# selection when the range is the last selection (characterwise: one range from its start to
+# its end; blockwise: its columns on each line), else one range over the whole lines.  The
+# daemon opens a field on each line of a range over several lines, over that line's part
+# without the blanks around it, and skips the lines with nothing else.
 export def LineRanges(line1: number, line2: number): list<dict<any>>
   var bufnr = bufnr('%')
   var first = getpos("'<")
   var last = getpos("'>")
   var vmode = first[1] == line1 && last[1] == line2 ? visualmode() : ''
+  var lastText = getline(line2)
+  if vmode ==# 'v'
+    var s = min([first[2] - 1, len(getline(line1))])
+    var e = min([last[2] - 1 + len(matchstr(strpart(lastText, last[2] - 1), '^.')), len(lastText)])
+    return [{start: offset.Position(bufnr, line1, s), end: offset.Position(bufnr, line2, e)}]
+  elseif vmode !=# "\<C-v>"
+    return [{start: {line: line1 - 1, character: 0}, end: offset.Position(bufnr, line2, len(lastText))}]
+  endif
   var out: list<dict<any>> = []
   for lnum in range(line1, line2)
     var text = getline(lnum)
-    var s: number
-    var e: number
-    if vmode ==# 'v'
-      s = lnum == line1 ? min([first[2] - 1, len(text)]) : 0
-      e = lnum == line2 ? min([last[2] - 1 + len(matchstr(strpart(text, last[2] - 1), '^.')), len(text)]) : len(text)
-    elseif vmode ==# "\<C-v>"
-      s = min([min([first[2], last[2]]) - 1, len(text)])
-      e = min([max([first[2], last[2]]), len(text)])
-    else
-      s = len(matchstr(text, '^\s*'))
-      e = max([s, len(text) - len(matchstr(text, '\s*$'))])
-    endif
+    var s = min([min([first[2], last[2]]) - 1, len(text)])
+    var e = min([max([first[2], last[2]]), len(text)])
     add(out, {start: offset.Position(bufnr, lnum, s), end: offset.Position(bufnr, lnum, e)})
   endfor
   return out
@@ -172,30 +169,18 @@ enddef
 
 # Ranges ------------------------------------------------------------------------------------
 
-# Returns the range :MaskdField takes without a selection, as an LSP Range.  On a non-blank
-# character: the WORD around it.  On a blank or an empty line: an empty range right after the
-# cursor's character, so that a field opens after "Phone: ".  In Insert mode the caret is
-# between characters: the WORD that ends at it, or an empty range there.
-export def WordRange(): dict<any>
-  var bufnr = bufnr('%')
+# Returns where :MaskdField opens without a selection, as {at: Position} for maskd/openField:
+# the daemon takes the WORD holding the character just before that position, widened to the
+# words around it that the mask reads whole, or opens an empty field there after a blank.  In
+# Normal mode the cursor stands on a character, so the position is after it (on the blank of
+# "Phone: " a field opens after it); in Insert mode it is the caret.
+export def CursorAt(): dict<any>
   var lnum = line('.')
-  var text = getline(lnum)
   var caret = col('.') - 1
-  var s: number
-  var e: number
-  if mode() =~ '^[iR]'
-    var word = matchstr(strpart(text, 0, caret), '\S*$')
-    [s, e] = [caret - len(word), caret]
-  else
-    var ch = matchstr(strpart(text, caret), '^.')
-    if ch == '' || ch =~ '^\s$'
-      [s, e] = [caret + len(ch), caret + len(ch)]
-    else
-      s = caret - len(matchstr(strpart(text, 0, caret), '\S*$'))
-      e = caret + len(matchstr(strpart(text, caret), '^\S*'))
-    endif
+  if mode() !~ '^[iR]'
+    caret += len(matchstr(strpart(getline(lnum), caret), '^.'))
   endif
-  return {start: offset.Position(bufnr, lnum, s), end: offset.Position(bufnr, lnum, e)}
+  return {at: offset.Position(bufnr('%'), lnum, caret)}
 enddef
 
 # Returns the range of the last Visual selection as an LSP Range, or a String saying why
@@ -239,12 +224,12 @@ export def Field(arg: string, count: number, line1: number, line2: number, force
     fields.OpenMany(bufnr('%'), mapnew(ranges, (_, r) => ({range: r, mask: spec})), force, (got) => {
       var [opened, errors] = got
       if !empty(errors)
-        Warn(printf('%d of %d fields opened; line %d: %s', opened, len(ranges), errors[0][0] + 1, errors[0][1]))
+        Warn(printf('%d of %d fields opened; line %d: %s', opened, opened + len(errors), errors[0][0] + 1, errors[0][1]))
       endif
     })
     return
   endif
-  var range = count > 0 ? VisualRange() : WordRange()
+  var range = count > 0 ? VisualRange() : CursorAt()
   if type(range) == v:t_string
     Error(range)
     return
@@ -255,9 +240,6 @@ export def Field(arg: string, count: number, line1: number, line2: number, force
   var spec = ResolveOrSay(arg)
   if spec == null
     return
-  endif
-  if count == 0 && range.start != range.end
-    range = WidestRun(range, spec)
   endif
   var normal = mode() !~ '^[iR]'
   fields.Open(bufnr('%'), range, spec, '', force, (reply) => Opened(reply, normal))
@@ -285,55 +267,6 @@ def Opened(reply: dict<any>, normal: bool)
       feedkeys('i', 'in')
     endif
   endif
-enddef
-
-# Returns the widest run of words around the word `range` (one blank apart, at most three
-# each side) that MaskSpec `spec` reads without dropping a letter or a digit (maskd/apply),
-# else `range`: text formatted before (+1 (555) 123-4567) is taken whole.
-def WidestRun(range: dict<any>, spec: any): dict<any>
-  var bufnr = bufnr('%')
-  var lnum = range.start.line + 1
-  var text = getline(lnum)
-  var s = offset.ByteCol(text, range.start.character)
-  var words: list<list<number>> = []
-  var at = 0
-  while true
-    var m = matchstrpos(text, '\S\+', at)
-    if m[1] < 0
-      break
-    endif
-    add(words, [m[1], m[2]])
-    at = m[2]
-  endwhile
-  var k = indexof(words, (_, w) => w[0] == s)
-  if k < 0
-    return range
-  endif
-  var lo = k
-  var hi = k
-  while lo > 0 && k - lo < 3 && words[lo][0] - words[lo - 1][1] == 1
-    lo -= 1
-  endwhile
-  while hi < len(words) - 1 && hi - k < 3 && words[hi + 1][0] - words[hi][1] == 1
-    hi += 1
-  endwhile
-  var runs: list<list<number>> = []
-  for i in range(lo, k)
-    for j in range(k, hi)
-      if i != j || i != k
-        add(runs, [words[i][0], words[j][1]])
-      endif
-    endfor
-  endfor
-  sort(runs, (a, b) => (b[1] - b[0]) - (a[1] - a[0]))
-  for [first, last] in runs
-    var reply = client.Request('maskd/apply', {mask: spec, text: strpart(text, first, last - first)})
-    var r = get(reply, 'result', {})
-    if type(r) == v:t_dict && get(r, 'rejected', 'x') == '' && get(r, 'overflow', 'x') == ''
-      return {start: offset.Position(bufnr, lnum, first), end: offset.Position(bufnr, lnum, last)}
-    endif
-  endfor
-  return range
 enddef
 
 # Calls `Fn(state)` with the daemon's FieldState of the field at the cursor (touching it,

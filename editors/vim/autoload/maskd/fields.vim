@@ -597,7 +597,8 @@ def Call(method: string, params: dict<any>, Finish: func, Done: any): dict<any>
   return {}
 enddef
 
-# Opens a field over LSP Range `range` of `bufnr` with MaskSpec `mask` (and id `id` unless
+# Opens a field over LSP Range `range` of `bufnr` (or, given {at: Position}, where the daemon
+# chooses around that cursor: maskd/openField's `at`) with MaskSpec `mask` (and id `id` unless
 # empty; `force`: even where text would be lost), attaching the buffer first.  Returns the
 # daemon's response ({result} or {error}), or with `Done` (a Funcref) returns at once and
 # calls Done(response) when it comes.  An answer that comes after the person typed on has
@@ -610,7 +611,12 @@ export def Open(bufnr: number, range: dict<any>, mask: any, id = '', force = fal
     endif
     return e
   endif
-  var params: dict<any> = {textDocument: {}, range: range, mask: mask}
+  var params: dict<any> = {textDocument: {}, mask: mask}
+  if has_key(range, 'at')
+    params.at = range.at
+  else
+    params.range = range
+  endif
   if id != ''
     params.field = id
   endif
@@ -627,8 +633,9 @@ export def Open(bufnr: number, range: dict<any>, mask: any, id = '', force = fal
   }, Done)
 enddef
 
-# Opens the fields `entries` ({range, mask, field?} each, one per line) of `bufnr` in one
-# maskd/openFields.  Returns [opened, errors]: the count, and [line, message] for each entry
+# Opens the fields `entries` ({range, mask, field?} each; a range over several lines opens
+# a field on each of its lines, as the daemon splits it) of `bufnr` in one
+# maskd/openFields.  Returns [opened, errors]: the count, and [line, message] for each field
 # that did not open.  With `Done` (a Funcref) it returns [] at once and calls Done(that)
 # when the answer comes.
 export def OpenMany(bufnr: number, entries: list<dict<any>>, force = false, Done: any = 0): list<any>
@@ -664,14 +671,18 @@ def ApplyMany(bufnr: number, entries: list<dict<any>>, reply: dict<any>): list<a
   var all: list<any> = []
   var states: list<any> = []
   var errors: list<any> = []
+  # An entry over several lines has a result per line: the results are then not the
+  # entries', and an error says its line's range itself.
+  var own = len(results) == len(entries)
   for i in range(len(results))
     var r = results[i]
     if type(r) == v:t_dict && has_key(r, 'error')
-      add(errors, [ranges[i].start.line, get(r.error, 'message', '')])
+      var where = own ? ranges[i] : get(r, 'range', {start: {line: -1}})
+      add(errors, [where.start.line, get(r.error, 'message', '')])
     elseif type(r) == v:t_dict
       var edits = get(r, 'edits', [])
       var state = get(r, 'state', {})
-      var mergeable = !current || ranges[i].start.line != caret.line
+      var mergeable = own && (!current || ranges[i].start.line != caret.line)
       if mergeable && type(edits) == v:t_list && len(edits) > 1 && type(state) == v:t_dict && type(get(state, 'text', 0)) == v:t_string
         # A field's edits lie within the range it was opened over: one replacement of the
         # range by the field's text is the same change, in a third of the buffer updates
@@ -681,7 +692,7 @@ def ApplyMany(bufnr: number, entries: list<dict<any>>, reply: dict<any>): list<a
         extend(all, edits)
       endif
       add(states, state)
-      Remember(bufnr, get(r, 'field', ''), entries[i].mask)
+      Remember(bufnr, get(r, 'field', ''), entries[own ? i : 0].mask)
     endif
   endfor
   if !empty(all) && StillAt(bufnr, get(reply.result, 'version', -1))
