@@ -690,6 +690,10 @@ import identifier_formats_europe_a as europe_a  # noqa: E402 (reads the helpers 
 europe_a.define(sys.modules[__name__])
 FORMATS.update(europe_a.FORMATS)
 NAMED.update(europe_a.RULES)
+import identifier_formats_europe_b as europe_b  # noqa: E402 (reads the helpers above)
+europe_b.define(sys.modules[__name__])
+FORMATS.update(europe_b.FORMATS)
+NAMED.update(europe_b.RULES)
 
 
 def positions(alphabet):
@@ -758,9 +762,9 @@ def docstring_examples(module):
 
 def stdnum_valid(module, number):
     """stdnum's is_valid of a compact form; an exception other than its validation errors (cn.ric's lookup of a
-    province code with no county raises KeyError, gh.tin's int() of a letter ValueError) counts as invalid. A
-    text stdnum's compact() changes (a country prefix it strips: `GB888828009` is the 9-digit `888828009`) is
-    not what is typed into a preset's slots."""
+    province code with no county raises KeyError, gh.tin's int() of a letter ValueError, meid's compact() of a
+    letter past F its ValidationError) counts as invalid. A text stdnum's compact() changes (a country prefix it
+    strips: `GB888828009` is the 9-digit `888828009`) is not what is typed into a preset's slots."""
     try:
         if module.compact(number) != number:
             return False
@@ -1054,6 +1058,7 @@ COUNTRIES = {
 }
 COUNTRIES.update(world.COUNTRIES)
 COUNTRIES.update(europe_a.COUNTRIES)
+COUNTRIES.update(europe_b.COUNTRIES)
 
 
 def main():

@@ -1173,6 +1173,400 @@ extension IdentifierCatalog {
             checks: [
                 .named("eu.banknote.check", problem: "check digit does not match"),
             ]),
+        IdentifierFormat(
+            name: "is.kennitala", country: "Iceland",
+            title: "Kennitala (Icelandic personal and organisation identity code)",
+            example: "450401-3150", upper: true,
+            notations: ["[B0C000]-[000D]"],
+            definitions: ["B": "[0-7]", "C": "[01]", "D": "[09]"],
+            checks: [
+                .named("is.kennitala.date", problem: "not a valid date"),
+                .weighted(start: 0, weights: [3, 2, 7, 6, 5, 4, 3, 2, 1, 0], modulus: 11, add: 0, values: .dec, fold: false, table: "01111111111", at: -1),
+            ]),
+        IdentifierFormat(
+            name: "is.vsk", country: "Iceland",
+            title: "VSK number (Virðisaukaskattsnúmer, Icelandic VAT number)",
+            example: "00621", upper: true,
+            notations: ["[00000]", "[000000]"],
+            definitions: [:],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "it.aic", country: "Italy",
+            title: "AIC (Italian code for identification of drugs)",
+            example: "000307052", upper: true,
+            notations: ["[BCCCCC]", "[D00000000]"],
+            definitions: ["B": "[0-2]", "C": "[0-9B-DF-HJ-NP-Z]", "D": "[0]"],
+            checks: [
+                .named("it.aic.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "li.peid", country: "Liechtenstein",
+            title: "PEID (Liechtenstein tax code for individuals and entities)",
+            example: "1234567", upper: true,
+            notations: ["[B000]", "[B0000]", "[B00000]", "[B000000]", "[B0000000]", "[B00000000]", "[B000000000]", "[B0000000000]", "[B00000000000]"],
+            definitions: ["B": "[1-9]"],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "lt.asmens", country: "Lithuania",
+            title: "Asmens kodas (Lithuanian, personal numbers)",
+            example: "33309240064", upper: true,
+            notations: ["[00000000000]"],
+            definitions: [:],
+            checks: [
+                .named("lt.asmens.date", problem: "not a valid birth date"),
+                .named("lt.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "lt.pvm", country: "Lithuania",
+            title: "PVM (Pridėtinės vertės mokestis mokėtojo kodas, Lithuanian VAT number)",
+            example: "119511515", upper: true,
+            notations: ["[000000000]", "[0000000000]{1}[0]"],
+            definitions: [:],
+            checks: [
+                .named("lt.pvm.type", problem: "the digit before the check digit must be 1"),
+                .named("lt.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "lu.tva", country: "Luxembourg",
+            title: "TVA (taxe sur la valeur ajoutée, Luxembourgian VAT number)",
+            example: "15027442", upper: true,
+            notations: ["[00000000]"],
+            definitions: [:],
+            checks: [
+                .named("lu.tva.check", problem: "check digits do not match"),
+            ]),
+        IdentifierFormat(
+            name: "lv.pvn", country: "Latvia",
+            title: "PVN (Pievienotās vērtības nodokļa, Latvian VAT number)",
+            example: "40003521600", upper: true,
+            notations: ["[00000000000]"],
+            definitions: [:],
+            checks: [
+                .named("lv.pvn.check", problem: "check digit or birth date does not match"),
+            ]),
+        IdentifierFormat(
+            name: "mc.tva", country: "Monaco",
+            title: "n° TVA (taxe sur la valeur ajoutée, Monacan VAT number)",
+            example: "FR53000004605", upper: true,
+            notations: ["{F}{R}[BB]{0}{0}{0}[000000]"],
+            definitions: ["B": "[0-9A-HJ-NP-Z]"],
+            checks: [
+                .named("mc.tva.check", problem: "check digits do not match"),
+            ]),
+        IdentifierFormat(
+            name: "md.idno", country: "Moldova",
+            title: "IDNO (Moldavian company identification number)",
+            example: "1008600038413", upper: true,
+            notations: ["[0000000000000]"],
+            definitions: [:],
+            checks: [
+                .weighted(start: 0, weights: [7, 3, 1, 7, 3, 1, 7, 3, 1, 7, 3, 1], modulus: 10, add: 0, values: .dec, fold: false, table: "0123456789", at: 12),
+            ]),
+        IdentifierFormat(
+            name: "me.pib", country: "Montenegro",
+            title: "PIB (Poreski Identifikacioni Broj, Montenegro tax number)",
+            example: "02655284", upper: true,
+            notations: ["[00000000]"],
+            definitions: [:],
+            checks: [
+                .weighted(start: 0, weights: [8, 7, 6, 5, 4, 3, 2], modulus: 11, add: 0, values: .dec, fold: false, table: "00987654321", at: 7),
+            ]),
+        IdentifierFormat(
+            name: "mk.edb", country: "North Macedonia",
+            title: "ЕДБ (Едниствен Даночен Број, North Macedonia tax number)",
+            example: "4030000375897", upper: true,
+            notations: ["[0000000000000]"],
+            definitions: [:],
+            checks: [
+                .weighted(start: 0, weights: [7, 6, 5, 4, 3, 2, 7, 6, 5, 4, 3, 2], modulus: 11, add: 0, values: .dec, fold: false, table: "00987654321", at: 12),
+            ]),
+        IdentifierFormat(
+            name: "mt.vat", country: "Malta",
+            title: "VAT (Maltese VAT number)",
+            example: "11679112", upper: true,
+            notations: ["[B0000000]"],
+            definitions: ["B": "[1-9]"],
+            checks: [
+                .weighted(start: 0, weights: [3, 4, 6, 7, 8, 9, 10, 1], modulus: 37, add: 0, values: .dec, fold: false, table: "0111111111111111111111111111111111111", at: -1),
+            ]),
+        IdentifierFormat(
+            name: "nl.brin", country: "Netherlands",
+            title: "BRIN number (the Dutch school identification number)",
+            example: "05KO", upper: true,
+            notations: ["[00BB]", "[00BB00]"],
+            definitions: ["B": "[A-Z]"],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "nl.identiteitskaartnummer", country: "Netherlands",
+            title: "Identiteitskaartnummer, Paspoortnummer (the Dutch passport number)",
+            example: "EM0000000", upper: true,
+            notations: ["[BBCCCCCC0]"],
+            definitions: ["B": "[A-NP-Z]", "C": "[0-9A-NP-Z]"],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "nl.onderwijsnummer", country: "Netherlands",
+            title: "Onderwijsnummer (the Dutch student identification number)",
+            example: "101222331", upper: true,
+            notations: ["{1}{0}[0000000]"],
+            definitions: [:],
+            checks: [
+                .named("nl.onderwijsnummer.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "no.fodselsnummer", country: "Norway",
+            title: "Fødselsnummer (Norwegian birth number, the national identity number)",
+            example: "151086 95088", upper: true,
+            notations: ["[B0C000] [00000]"],
+            definitions: ["B": "[0-7]", "C": "[0145]"],
+            checks: [
+                .named("no.fodselsnummer.date", problem: "not a valid birth date"),
+                .weighted(start: 0, weights: [3, 7, 6, 1, 8, 9, 4, 5, 2], modulus: 11, add: 0, values: .dec, fold: false, table: "0?987654321", at: 9),
+                .weighted(start: 0, weights: [5, 4, 3, 2, 7, 6, 5, 4, 3, 2], modulus: 11, add: 0, values: .dec, fold: false, table: "0?987654321", at: 10),
+            ]),
+        IdentifierFormat(
+            name: "no.orgnr", country: "Norway",
+            title: "Orgnr (Organisasjonsnummer, Norwegian organisation number)",
+            example: "988 077 917", upper: true,
+            notations: ["[000] [000] [000]"],
+            definitions: [:],
+            checks: [
+                .weighted(start: 0, weights: [3, 2, 7, 6, 5, 4, 3, 2, 1], modulus: 11, add: 0, values: .dec, fold: false, table: "01111111111", at: -1),
+            ]),
+        IdentifierFormat(
+            name: "no.mva", country: "Norway",
+            title: "MVA (Merverdiavgift, Norwegian VAT number)",
+            example: "NO 995 525 828 MVA", upper: true,
+            notations: ["NO [000] [000] [000] {M}{V}{A}"],
+            definitions: [:],
+            checks: [
+                .weighted(start: 0, weights: [3, 2, 7, 6, 5, 4, 3, 2, 1], modulus: 11, add: 0, values: .dec, fold: false, table: "01111111111", at: -1),
+            ]),
+        IdentifierFormat(
+            name: "pl.regon", country: "Poland",
+            title: "REGON (Rejestr Gospodarki Narodowej, Polish register of economic units)",
+            example: "192598184", upper: true,
+            notations: ["[000000000]", "[00000000000000]"],
+            definitions: [:],
+            checks: [
+                .weighted(start: 0, weights: [8, 9, 2, 3, 4, 5, 6, 7], modulus: 11, add: 0, values: .dec, fold: false, table: "01234567890", at: 8),
+                .named("pl.regon.long", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "pt.cc", country: "Portugal",
+            title: "CC (Número de Cartão de Cidadão, Portuguese Identity number)",
+            example: "00000000 0 ZZ4", upper: true,
+            notations: ["[00000000] [0] [BB0]"],
+            definitions: ["B": "[0-9A-Z]"],
+            checks: [
+                .named("pt.cc.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "ro.cnp", country: "Romania",
+            title: "CNP (Cod Numeric Personal, Romanian Numerical Personal Code)",
+            example: "1630615123457", upper: true,
+            notations: ["[B00C0D0000000]"],
+            definitions: ["B": "[1-9]", "C": "[01]", "D": "[0-3]"],
+            checks: [
+                .named("ro.cnp.date", problem: "not a valid birth date"),
+                .member(span: (7, 9), values: "01,02,03,04,05,06,07,08,09,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,51,52,70,80,81,82,83", label: "county"),
+                .weighted(start: 0, weights: [2, 7, 9, 1, 4, 6, 3, 5, 8, 2, 7, 9], modulus: 11, add: 0, values: .dec, fold: false, table: "01234567891", at: 12),
+            ]),
+        IdentifierFormat(
+            name: "ro.cui", country: "Romania",
+            title: "CUI or CIF (Codul Unic de Înregistrare, Romanian company identifier)",
+            example: "18547290", upper: true,
+            notations: ["[B0]", "[B00]", "[B000]", "[B0000]", "[B00000]", "[B000000]", "[B0000000]", "[B00000000]", "[B000000000]"],
+            definitions: ["B": "[1-9]"],
+            checks: [
+                .named("ro.cui.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "rs.pib", country: "Serbia",
+            title: "PIB (Poreski Identifikacioni Broj, Serbian tax identification number)",
+            example: "101134702", upper: true,
+            notations: ["[000000000]"],
+            definitions: [:],
+            checks: [
+                .mod11_10(span: (0, -1)),
+            ]),
+        IdentifierFormat(
+            name: "se.orgnr", country: "Sweden",
+            title: "Orgnr (Organisationsnummer, Swedish company number)",
+            example: "123456-7897", upper: true,
+            notations: ["[000000]-[0000]"],
+            definitions: [:],
+            checks: [
+                .luhn(span: (0, -1)),
+            ]),
+        IdentifierFormat(
+            name: "se.personnummer", country: "Sweden",
+            title: "Personnummer (Swedish personal identity number)",
+            example: "880320-0016", upper: true,
+            notations: ["[00B0C0D0000]", "[0000B0C0D0000]"],
+            definitions: ["B": "[01]", "C": "[0-3]", "D": "[+-]"],
+            checks: [
+                .named("se.personnummer.date", problem: "not a valid birth date"),
+                .named("se.personnummer.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "se.vat", country: "Sweden",
+            title: "VAT (Moms, Mervärdesskatt, Swedish VAT number)",
+            example: "123456789701", upper: true,
+            notations: ["[0000000000]{0}{1}"],
+            definitions: [:],
+            checks: [
+                .luhn(span: (0, 10)),
+            ]),
+        IdentifierFormat(
+            name: "si.ddv", country: "Slovenia",
+            title: "ID za DDV (Davčna številka, Slovenian VAT number)",
+            example: "50223054", upper: true,
+            notations: ["[B0000000]"],
+            definitions: ["B": "[1-9]"],
+            checks: [
+                .weighted(start: 0, weights: [8, 7, 6, 5, 4, 3, 2], modulus: 11, add: 0, values: .dec, fold: false, table: "?0987654321", at: 7),
+            ]),
+        IdentifierFormat(
+            name: "si.emso", country: "Slovenia",
+            title: "Enotna matična številka občana (Unique Master Citizen Number)",
+            example: "0101006500006", upper: true,
+            notations: ["[B0C0000000000]"],
+            definitions: ["B": "[0-3]", "C": "[01]"],
+            checks: [
+                .named("si.emso.date", problem: "not a valid birth date"),
+                .weighted(start: 0, weights: [7, 6, 5, 4, 3, 2, 7, 6, 5, 4, 3, 2], modulus: 11, add: 0, values: .dec, fold: false, table: "00987654321", at: 12),
+            ]),
+        IdentifierFormat(
+            name: "si.maticna", country: "Slovenia",
+            title: "Matična številka poslovnega registra (Corporate Registration Number)",
+            example: "9331310", upper: true,
+            notations: ["[0000000]", "[0000000B00]"],
+            definitions: ["B": "[0-9A-Z]"],
+            checks: [
+                .weighted(start: 0, weights: [7, 6, 5, 4, 3, 2], modulus: 11, add: 0, values: .dec, fold: false, table: "?0987654321", at: 6),
+                .notMember(span: (7, 10), values: "000", label: "unit number"),
+            ]),
+        IdentifierFormat(
+            name: "sm.coe", country: "San Marino",
+            title: "COE (Codice operatore economico, San Marino national tax number)",
+            example: "51", upper: true,
+            notations: ["[B]", "[B0]", "[B00]", "[B000]", "[B0000]"],
+            definitions: ["B": "[1-9]"],
+            checks: [
+                .named("sm.coe.low", problem: "not an issued number"),
+            ]),
+        IdentifierFormat(
+            name: "ua.edrpou", country: "Ukraine",
+            title: "ЄДРПОУ, EDRPOU (Identifier for enterprises and organizations in Ukraine)",
+            example: "32855961", upper: true,
+            notations: ["[00000000]"],
+            definitions: [:],
+            checks: [
+                .named("ua.edrpou.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "ua.rntrc", country: "Ukraine",
+            title: "РНОКПП, RNTRC (Individual taxpayer registration number in Ukraine)",
+            example: "1759013776", upper: true,
+            notations: ["[0000000000]"],
+            definitions: [:],
+            checks: [
+                .weighted(start: 0, weights: [-1, 5, 7, 9, 4, 6, 10, 5, 7], modulus: 11, add: 0, values: .dec, fold: false, table: "01234567890", at: 9),
+            ]),
+        IdentifierFormat(
+            name: "cusip", country: "International",
+            title: "CUSIP number (financial security identification number)",
+            example: "DUS0421C5", upper: true,
+            notations: ["[BBBBBBBB0]"],
+            definitions: ["B": "[#*0-9@-Z]"],
+            checks: [
+                .named("securities.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "figi", country: "International",
+            title: "FIGI (Financial Instrument Global Identifier)",
+            example: "BBG000BLNQ16", upper: true,
+            notations: ["[BB]{G}[CCCCCCCC0]"],
+            definitions: ["B": "[B-DF-HJ-NP-TV-Z]", "C": "[0-9B-DF-HJ-NP-TV-Z]"],
+            checks: [
+                .notMember(span: (0, 2), values: "BS,BM,GG,GB,VG", label: "prefix"),
+                .named("securities.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "imo", country: "International",
+            title: "IMO number (International Maritime Organization number)",
+            example: "IMO 9319466", upper: true,
+            notations: ["IMO [0000000]"],
+            definitions: [:],
+            checks: [
+                .weighted(start: 0, weights: [7, 6, 5, 4, 3, 2], modulus: 10, add: 0, values: .dec, fold: false, table: "0123456789", at: 6),
+            ]),
+        IdentifierFormat(
+            name: "isni", country: "International",
+            title: "ISNI (International Standard Name Identifier)",
+            example: "0000 0001 2281 955X", upper: true,
+            notations: ["[0000] [0000] [0000] [000B]"],
+            definitions: ["B": "[0-9X]"],
+            checks: [
+                .mod11_2(span: (0, -1)),
+            ]),
+        IdentifierFormat(
+            name: "iso11649", country: "International",
+            title: "ISO 11649 (Structured Creditor Reference)",
+            example: "RF18 5390 0754 7034", upper: true,
+            notations: ["[B]{F}[CC] [C]", "[B]{F}[CC] [CC]", "[B]{F}[CC] [CCC]", "[B]{F}[CC] [CCCC]", "[B]{F}[CC] [CCCC] [C]", "[B]{F}[CC] [CCCC] [CC]", "[B]{F}[CC] [CCCC] [CCC]", "[B]{F}[CC] [CCCC] [CCCC]", "[B]{F}[CC] [CCCC] [CCCC] [C]", "[B]{F}[CC] [CCCC] [CCCC] [CC]", "[B]{F}[CC] [CCCC] [CCCC] [CCC]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [C]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [CC]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [CCC]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [CCCC]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [CCCC] [C]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [CCCC] [CC]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [CCCC] [CCC]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [CCCC] [CCCC]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [CCCC] [CCCC] [C]"],
+            definitions: ["B": "[R]", "C": "[0-9A-Z]"],
+            checks: [
+                .named("iso11649.check", problem: "check digits do not match"),
+            ]),
+        IdentifierFormat(
+            name: "iso9362", country: "International",
+            title: "BIC (ISO 9362 Business identifier codes)",
+            example: "AGRIFRPP882", upper: true,
+            notations: ["[BBBBBBCC]", "[BBBBBBCCCCC]"],
+            definitions: ["B": "[A-Z]", "C": "[0-9A-Z]"],
+            checks: [
+                .member(span: (4, 6), values: "AD,AE,AF,AG,AI,AL,AM,AO,AQ,AR,AS,AT,AU,AW,AX,AZ,BA,BB,BD,BE,BF,BG,BH,BI,BJ,BL,BM,BN,BO,BQ,BR,BS,BT,BV,BW,BY,BZ,CA,CC,CD,CF,CG,CH,CI,CK,CL,CM,CN,CO,CR,CU,CV,CW,CX,CY,CZ,DE,DJ,DK,DM,DO,DZ,EC,EE,EG,EH,ER,ES,ET,FI,FJ,FK,FM,FO,FR,GA,GB,GD,GE,GF,GG,GH,GI,GL,GM,GN,GP,GQ,GR,GS,GT,GU,GW,GY,HK,HM,HN,HR,HT,HU,ID,IE,IL,IM,IN,IO,IQ,IR,IS,IT,JE,JM,JO,JP,KE,KG,KH,KI,KM,KN,KP,KR,KW,KY,KZ,LA,LB,LC,LI,LK,LR,LS,LT,LU,LV,LY,MA,MC,MD,ME,MF,MG,MH,MK,ML,MM,MN,MO,MP,MQ,MR,MS,MT,MU,MV,MW,MX,MY,MZ,NA,NC,NE,NF,NG,NI,NL,NO,NP,NR,NU,NZ,OM,PA,PE,PF,PG,PH,PK,PL,PM,PN,PR,PS,PT,PW,PY,QA,RE,RO,RS,RU,RW,SA,SB,SC,SD,SE,SG,SH,SI,SJ,SK,SL,SM,SN,SO,SR,SS,ST,SV,SX,SY,SZ,TC,TD,TF,TG,TH,TJ,TK,TL,TM,TN,TO,TR,TT,TV,TW,TZ,UA,UG,UM,US,UY,UZ,VA,VC,VE,VG,VI,VN,VU,WF,WS,XK,YE,YT,ZA,ZM,ZW", label: "country code"),
+            ]),
+        IdentifierFormat(
+            name: "isrc", country: "International",
+            title: "ISRC (International Standard Recording Code)",
+            example: "US-SKG-19-12345", upper: true,
+            notations: ["[BB]-[CCC]-[00]-[00000]"],
+            definitions: ["B": "[A-Z]", "C": "[0-9A-Z]"],
+            checks: [
+                .member(span: (0, 2), values: "AD,AE,AF,AG,AI,AL,AM,AN,AO,AQ,AR,AS,AT,AU,AW,AX,AZ,BA,BB,BC,BD,BE,BF,BG,BH,BI,BJ,BK,BL,BM,BN,BO,BP,BQ,BR,BS,BT,BV,BW,BX,BY,BZ,CA,CB,CC,CD,CF,CG,CH,CI,CK,CL,CM,CN,CO,CP,CR,CS,CU,CV,CW,CX,CY,CZ,DE,DG,DJ,DK,DM,DO,DZ,EC,EE,EG,EH,ER,ES,ET,FI,FJ,FK,FM,FO,FR,FX,GA,GB,GD,GE,GF,GG,GH,GI,GL,GM,GN,GP,GQ,GR,GS,GT,GU,GW,GX,GY,HK,HM,HN,HR,HT,HU,ID,IE,IL,IM,IN,IO,IQ,IR,IS,IT,JE,JM,JO,JP,KE,KG,KH,KI,KM,KN,KP,KR,KS,KW,KY,KZ,LA,LB,LC,LI,LK,LR,LS,LT,LU,LV,LY,MA,MC,MD,ME,MF,MG,MH,MK,ML,MM,MN,MO,MP,MQ,MR,MS,MT,MU,MV,MW,MX,MY,MZ,NA,NC,NE,NF,NG,NI,NL,NO,NP,NR,NU,NZ,OM,PA,PE,PF,PG,PH,PK,PL,PM,PN,PR,PS,PT,PW,PY,QA,QM,QN,QT,QZ,RE,RO,RS,RU,RW,SA,SB,SC,SD,SE,SG,SH,SI,SJ,SK,SL,SM,SN,SO,SR,SS,ST,SV,SX,SY,SZ,TC,TD,TF,TG,TH,TJ,TK,TL,TM,TN,TO,TR,TT,TV,TW,TZ,UA,UG,UK,UM,US,UY,UZ,VA,VC,VE,VG,VI,VN,VU,WF,WS,XK,YE,YT,YU,ZA,ZB,ZM,ZW,ZZ", label: "country code"),
+            ]),
+        IdentifierFormat(
+            name: "meid", country: "International",
+            title: "MEID (Mobile Equipment Identifier)",
+            example: "AF 01 23 45 0A BC DE", upper: true,
+            notations: ["[BB] [BB] [BB] [BB] [BB] [BB] [BB]"],
+            definitions: ["B": "[0-9A-F]"],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "casrn", country: "International",
+            title: "CAS RN (Chemical Abstracts Service Registry Number)",
+            example: "87-86-5", upper: true,
+            notations: ["[B0]{-}[00]{-}[0]", "[B00]{-}[00]{-}[0]", "[B000]{-}[00]{-}[0]", "[B0000]{-}[00]{-}[0]", "[B00000]{-}[00]{-}[0]", "[B000000]{-}[00]{-}[0]"],
+            definitions: ["B": "[1-9]"],
+            checks: [
+                .named("casrn.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "imsi", country: "International",
+            title: "IMSI (International Mobile Subscriber Identity)",
+            example: "429011234567890", upper: true,
+            notations: ["[00000000000000]", "[000000000000000]"],
+            definitions: [:],
+            checks: [
+                .member(span: (0, 3), values: "001,202,204,206,208,212,213,214,216,218,219,220,221,222,226,228,230,231,232,234,235,238,240,242,244,246,247,248,250,255,257,259,260,262,266,268,270,272,274,276,278,280,282,283,284,286,288,289,290,292,293,294,295,297,302,308,310,311,312,313,314,316,330,334,338,340,342,344,346,348,350,352,354,356,358,360,362,363,364,365,366,368,370,372,374,376,400,401,402,404,405,410,412,413,414,415,416,417,418,419,420,421,422,424,425,426,427,428,429,432,434,436,437,438,440,441,450,452,454,455,456,457,460,466,467,470,472,502,505,510,514,515,520,525,528,530,536,537,539,540,541,542,543,544,545,546,547,548,549,550,551,552,553,554,555,602,603,604,605,606,607,608,609,610,611,612,613,614,615,616,617,618,619,620,621,622,623,624,625,626,627,628,629,630,631,632,633,634,635,636,637,638,639,640,641,642,643,645,646,647,648,649,650,651,652,653,654,655,657,658,659,702,704,706,708,710,712,714,716,722,724,730,732,734,736,738,740,742,744,746,748,750,901,902,991,995,999", label: "mobile country code"),
+            ]),
     ]
 
     /// Each IBAN country's BBAN layout from the IBAN registry: `n` digits, `a` letters, `c` either.

@@ -28,7 +28,7 @@ extension IdentifierRules {
         case "ismn.check": return eanCheck(chars.count == 10 ? Array("9790".utf8) + chars[1...] : chars)
         case "mx.curp.date": return mexicanCURPDate(chars)
         case "mx.curp.check": return mexicanCURPCheck(chars)
-        default: return worldRule(name, chars) ?? europeARule(name, chars)
+        default: return worldRule(name, chars) ?? europeARule(name, chars) ?? europeBRule(name, chars)
         }
     }
 
