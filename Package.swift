@@ -12,8 +12,12 @@ let package = Package(
     ],
     targets: [
         // The pure formatting engine: no I/O, no JSON, no Foundation.
-        .target(name: "MaskEngine", exclude: ["Phone/LICENSE-libphonenumber", "Postal/LICENSE-address-data",
-                                              "Identifiers/LICENSE-stdnum"]),
+        .target(
+            name: "MaskEngine",
+            exclude: [
+                "Phone/LICENSE-libphonenumber", "Postal/LICENSE-address-data",
+                "Identifiers/LICENSE-stdnum",
+            ]),
         // Debian's libjansson-dev, seen through pkg-config; only `JSON` imports it.
         .systemLibrary(
             name: "CJansson",
@@ -23,22 +27,29 @@ let package = Package(
         .target(name: "JSON", dependencies: ["CJansson"]),
         .target(name: "JSONRPC", dependencies: ["JSON"]),
         // Release only: run-time exclusivity checks on the document's class-held arrays cost 4% of a daemon keystroke.
-        .target(name: "MaskServer", dependencies: ["MaskEngine", "JSONRPC", "JSON"],
-                swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
+        .target(
+            name: "MaskServer", dependencies: ["MaskEngine", "JSONRPC", "JSON"],
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         // Release builds of the daemon are one static executable (Swift runtime, jansson and the C library linked
         // in, with lld, which has no warnings about the C library's dlopen): editors spawn it often, and without
         // the dynamic loader and libstdc++'s start-up it answers `initialize` sooner (BENCHMARKS.md, row 4).
-        .executableTarget(name: "maskd", dependencies: ["MaskServer", "MaskEngine", "JSONRPC", "JSON"],
-                          linkerSettings: [.unsafeFlags(["-static-executable", "-use-ld=lld"],
-                                                        .when(configuration: .release))]),
+        .executableTarget(
+            name: "maskd", dependencies: ["MaskServer", "MaskEngine", "JSONRPC", "JSON"],
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-static-executable", "-use-ld=lld"],
+                    .when(configuration: .release))
+            ]),
         // Benchmarks: `swift run -c release maskd-bench` (see BENCHMARKS.md); not part of the daemon.
-        .executableTarget(name: "maskd-bench", dependencies: ["MaskEngine", "JSON"], path: "bench/Sources/maskd-bench"),
+        .executableTarget(
+            name: "maskd-bench", dependencies: ["MaskEngine", "JSON"], path: "bench/Sources/maskd-bench"),
 
         // What the tests share (the seeded generator; reliability/soak compiles the same file).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MaskEngineTests", dependencies: ["MaskEngine", "TestSupport"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON"]),
-        .testTarget(name: "MaskServerTests", dependencies: ["MaskServer", "MaskEngine", "JSONRPC", "JSON", "TestSupport"]),
+        .testTarget(
+            name: "MaskServerTests", dependencies: ["MaskServer", "MaskEngine", "JSONRPC", "JSON", "TestSupport"]),
     ]
 )

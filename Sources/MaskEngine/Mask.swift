@@ -204,7 +204,8 @@ public final class Mask: @unchecked Sendable {
     func reading(of text: String) -> IncrementalReading? {
         switch kind {
         case .slots, .dynamic:
-            guard asciiLiterals, rightToLeftNotation == nil, var reading = IncrementalReading(text), let (program, _) = singleCandidate(for: reading.units)
+            guard asciiLiterals, rightToLeftNotation == nil, var reading = IncrementalReading(text),
+                let (program, _) = singleCandidate(for: reading.units)
             else { return nil }
             reading.read(with: program)
             return reading
@@ -256,9 +257,11 @@ public final class Mask: @unchecked Sendable {
             best = (program, outcome, brand)
         }
         let (program, outcome, brand) = best!
-        let caretOffset = min(outcome.caret, outcome.layout.cells.count + program.literalsBefore[program.limit(of: outcome.layout)])
-        return result(program, outcome.layout, text: program.text(of: outcome.layout), selection: caretOffset..<caretOffset,
-                      rejected: "", overflow: outcome.cuts.sorted().overflow, brand: brand)
+        let caretOffset = min(
+            outcome.caret, outcome.layout.cells.count + program.literalsBefore[program.limit(of: outcome.layout)])
+        return result(
+            program, outcome.layout, text: program.text(of: outcome.layout), selection: caretOffset..<caretOffset,
+            rejected: "", overflow: outcome.cuts.sorted().overflow, brand: brand)
     }
 
     // MARK: - The slot path, over bytes or characters
@@ -271,8 +274,11 @@ public final class Mask: @unchecked Sendable {
 
     private func format<U: FieldUnit>(_ chars: [U], selection: Range<Int>?) -> FieldResult {
         let selection = clamp(selection ?? chars.count..<chars.count, chars.count)
-        var best: (program: Program, d: Program.Decomposition<U>, layout: Layout<U>, brand: String?, cut: String,
-                   reproduces: Bool)? = nil
+        var best:
+            (
+                program: Program, d: Program.Decomposition<U>, layout: Layout<U>, brand: String?, cut: String,
+                reproduces: Bool
+            )? = nil
         for (program, brand) in candidates(for: chars) {
             let d = program.decompose(chars, carets: true)
             var layout = d.layout
@@ -305,13 +311,15 @@ public final class Mask: @unchecked Sendable {
         let lower = program.carriedOffset(selection.lowerBound, through: d, textLength: length)
         let upper = program.carriedOffset(selection.upperBound, through: d, textLength: length)
         let carried = min(lower, length)..<min(max(upper, lower), length)
-        return result(program, layout, text: program.text(of: layout), selection: carried, rejected: rejected,
-                      overflow: overflow, brand: brand)
+        return result(
+            program, layout, text: program.text(of: layout), selection: carried, rejected: rejected,
+            overflow: overflow, brand: brand)
     }
 
     /// - Parameter reading: the text's units and how to read them (a `MaskField` resumes its `IncrementalReading`).
     private func apply<R: FieldReading>(_ edit: FieldEdit, inserted: [R.Unit], text: String, reading: inout R)
-        -> FieldResult {
+        -> FieldResult
+    {
         typealias U = R.Unit
         let count = reading.units.count
         let range = clamp(edit.range, count)
@@ -326,11 +334,13 @@ public final class Mask: @unchecked Sendable {
         if candidates.count > 1, !(outcome.refused && outcome.inserted == nil) {
             let exact = outcome
             for (i, other) in candidates.enumerated() where i != current {
-                let replayed = other.0.replay(before: exact.before.lazy.map { $0.char }, inserted: exact.inserted,
-                                              after: exact.after.lazy.map { $0.char })
+                let replayed = other.0.replay(
+                    before: exact.before.lazy.map { $0.char }, inserted: exact.inserted,
+                    after: exact.after.lazy.map { $0.char })
                 if replayed.refused { continue }
                 if outcome.refused
-                    || better(other.0, replayed.layout, than: chosen.program, outcome.layout, preferFirst: i < current) {
+                    || better(other.0, replayed.layout, than: chosen.program, outcome.layout, preferFirst: i < current)
+                {
                     chosen = (other.0, other.1)
                     outcome = replayed
                 }
@@ -338,14 +348,16 @@ public final class Mask: @unchecked Sendable {
         }
         if case .dynamic(let dynamic) = kind, !outcome.refused {
             // The entered characters may now call for another program (the brand changed).
-            let (next, brand) = reading.program(of: dynamic, forPrefix: U.alnumPrefix(outcome.layout.cells.lazy.map { $0.char }))
+            let (next, brand) = reading.program(
+                of: dynamic, forPrefix: U.alnumPrefix(outcome.layout.cells.lazy.map { $0.char }))
             if next !== chosen.program {
                 // The edit is replayed in the new program from every entered character (those before
                 // it, the inserted text, those after it), not from the cells the old program kept: a
                 // longer brand takes what the shorter one cut. What the new program cuts is then the
                 // whole overflow, in text order, and the caret keeps its count of characters to its left.
-                outcome = next.replay(before: outcome.before.lazy.map { $0.char }, inserted: outcome.inserted,
-                                      after: outcome.after.lazy.map { $0.char })
+                outcome = next.replay(
+                    before: outcome.before.lazy.map { $0.char }, inserted: outcome.inserted,
+                    after: outcome.after.lazy.map { $0.char })
                 chosen.program = next
             }
             chosen.brand = brand
@@ -366,16 +378,19 @@ public final class Mask: @unchecked Sendable {
                 let caret = outcome.refused ? min(outcome.caret, count) : Self.caretBefore(edit, range)
                 selection = caret..<caret
             }
-            return result(program, unchanged, text: text, selection: selection,
-                          rejected: cuts.rejected, overflow: cuts.overflow,
-                          brand: currentBrand)
+            return result(
+                program, unchanged, text: text, selection: selection,
+                rejected: cuts.rejected, overflow: cuts.overflow,
+                brand: currentBrand)
         }
-        let length = outcome.layout.cells.count + chosen.program.literalsBefore[chosen.program.limit(of: outcome.layout)]
+        let length =
+            outcome.layout.cells.count + chosen.program.literalsBefore[chosen.program.limit(of: outcome.layout)]
         let caret = min(outcome.caret, length)
         let cuts = outcome.cuts.isEmpty ? (rejected: "", overflow: "") : outcome.cuts.sorted()
         let edited = reading.took(chosen.program, outcome.layout)
-        return result(chosen.program, outcome.layout, text: edited, value: value,
-                      selection: caret..<caret, rejected: cuts.rejected, overflow: cuts.overflow, brand: chosen.brand)
+        return result(
+            chosen.program, outcome.layout, text: edited, value: value,
+            selection: caret..<caret, rejected: cuts.rejected, overflow: cuts.overflow, brand: chosen.brand)
     }
 
     // MARK: - Choosing among programs
@@ -453,7 +468,8 @@ public final class Mask: @unchecked Sendable {
             // another would read more of its literals as entered characters.
             let reproduces = chars.isEmpty || program.renders(layout, as: chars)
             if i == 0 || (reproduces && !bestReproduces)
-                || (reproduces == bestReproduces && better(program, layout, than: programs[best], bestLayout)) {
+                || (reproduces == bestReproduces && better(program, layout, than: programs[best], bestLayout))
+            {
                 best = i
                 bestLayout = layout
                 bestReproduces = reproduces
@@ -464,8 +480,10 @@ public final class Mask: @unchecked Sendable {
 
     /// `oneOf`'s rule: more entered characters kept wins, then complete over incomplete; on a
     /// full tie the earlier program (the incumbent unless `preferFirst`) stays.
-    private func better<U>(_ a: Program, _ la: Layout<U>, than b: Program, _ lb: Layout<U>,
-                           preferFirst: Bool = false) -> Bool {
+    private func better<U>(
+        _ a: Program, _ la: Layout<U>, than b: Program, _ lb: Layout<U>,
+        preferFirst: Bool = false
+    ) -> Bool {
         if la.cells.count != lb.cells.count { return la.cells.count > lb.cells.count }
         let ca = a.missing(in: la) == 0, cb = b.missing(in: lb) == 0
         if ca != cb { return ca }
@@ -507,12 +525,18 @@ public final class Mask: @unchecked Sendable {
     /// - Parameter known: the layout's value when it was written already; else it is written when read, but for a
     ///   complete field with validators, which check it now.
     @inline(never)
-    private func result<U>(_ program: Program, _ layout: Layout<U>, text: String, value known: String? = nil,
-                           selection: Range<Int>, rejected: String, overflow: String, brand: String?) -> FieldResult {
+    private func result<U>(
+        _ program: Program, _ layout: Layout<U>, text: String, value known: String? = nil,
+        selection: Range<Int>, rejected: String, overflow: String, brand: String?
+    ) -> FieldResult {
         let tail = program.tail(of: layout)
-        var value = known.map { DeferredValue.string($0) } ?? U.deferredValue(program, layout.cells, limit: program.limit(of: layout))
-        let problems = tail.missing > 0 ? program.missingProblem(tail.missing)
-                                        : problemsOfComplete(program, layout, brand: brand, value: &value)
+        var value =
+            known.map { DeferredValue.string($0) }
+            ?? U.deferredValue(program, layout.cells, limit: program.limit(of: layout))
+        let problems =
+            tail.missing > 0
+            ? program.missingProblem(tail.missing)
+            : problemsOfComplete(program, layout, brand: brand, value: &value)
         return FieldResult(
             text: text, selection: selection, complete: tail.missing == 0, valid: problems.isEmpty, problems: problems,
             next: tail.next, placeholder: tail.placeholder, mask: program.notation, brand: brand, rejected: rejected,
@@ -521,8 +545,10 @@ public final class Mask: @unchecked Sendable {
 
     /// A complete field's problems: its blocks', the card brand's, the validators' (which read the value: it is
     /// written now and kept written).
-    private func problemsOfComplete<U>(_ program: Program, _ layout: Layout<U>, brand: String?,
-                                       value: inout DeferredValue) -> [String] {
+    private func problemsOfComplete<U>(
+        _ program: Program, _ layout: Layout<U>, brand: String?,
+        value: inout DeferredValue
+    ) -> [String] {
         // Most lists are empty: one is taken as it is, and only a second one is appended.
         var problems = program.blockProblems(layout)
         if case .dynamic(let dynamic) = kind {
@@ -530,7 +556,8 @@ public final class Mask: @unchecked Sendable {
             if problems.isEmpty { problems = more } else { problems += more }
         }
         if checks.onlyLuhn, program.extractsNoLiterals,
-           let sum = Checks.luhnSum(asciiDigits: layout.cells.lazy.map { $0.char.asciiByte ?? 0 }) {
+            let sum = Checks.luhnSum(asciiDigits: layout.cells.lazy.map { $0.char.asciiByte ?? 0 })
+        {
             // The value is the cells' characters, all digits: Luhn's sum is taken over them, and the value stays unwritten.
             if sum % 10 != 0 { problems.append(Checks.luhnMismatch) }
         } else if !checks.validators.isEmpty {
@@ -576,7 +603,8 @@ struct FreshReading<Unit: FieldUnit>: FieldReading {
     private(set) var layout = Layout<Unit>()
 
     mutating func edit(_ edit: FieldEdit, inserted: [Unit], with program: Program, replayable: Bool)
-        -> Program.EditOutcome<Unit> {
+        -> Program.EditOutcome<Unit>
+    {
         let d = program.decompose(units)
         layout = d.layout
         return program.edit(edit, inserted: inserted, chars: units, decomposition: d, replayable: replayable)

@@ -76,9 +76,11 @@ public final class Server {
     ///   - clock: monotonic milliseconds (tests pass their own, to run the diagnostics' delay without waiting).
     ///   - readFile: reads a file by path, for the workspace's `.maskd.json` (without it, only the client's rules
     ///     apply).
-    public init(version: String, log: Logger = .silent, outbound: any Outbound,
-                clock: @escaping () -> UInt64 = monotonicMilliseconds,
-                readFile: ((String) -> [UInt8]?)? = nil) {
+    public init(
+        version: String, log: Logger = .silent, outbound: any Outbound,
+        clock: @escaping () -> UInt64 = monotonicMilliseconds,
+        readFile: ((String) -> [UInt8]?)? = nil
+    ) {
         self.readFile = readFile
         self.version = version
         self.log = log

@@ -1,8 +1,8 @@
 // maskd: `maskd demo`, a scripted editing session against a real daemon, checking itself.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 import JSON
 import JSONRPC
@@ -120,8 +120,10 @@ final class DemoEditor {
     }
 
     static func range(_ line: Int, _ start: Int, _ end: Int) -> JSONValue {
-        ["start": ["line": .int(Int64(line)), "character": .int(Int64(start))],
-         "end": ["line": .int(Int64(line)), "character": .int(Int64(end))]]
+        [
+            "start": ["line": .int(Int64(line)), "character": .int(Int64(start))],
+            "end": ["line": .int(Int64(line)), "character": .int(Int64(end))],
+        ]
     }
 
     /// Applies edits (against the current text) and echoes them as the editor's own change.
@@ -129,15 +131,20 @@ final class DemoEditor {
         var changes: [JSONValue] = []
         for edit in edits.reversed() {
             let r = edit["range"]!, line = r["start"]!["line"]!.intValue!
-            replace(line, r["start"]!["character"]!.intValue!, r["end"]!["character"]!.intValue!,
-                    edit["newText"]!.stringValue!)
+            replace(
+                line, r["start"]!["character"]!.intValue!, r["end"]!["character"]!.intValue!,
+                edit["newText"]!.stringValue!)
             changes.append(["range": r, "text": edit["newText"]!])
         }
         if let c = newCursor, !c.isNull { cursor = (c["line"]!.intValue!, c["character"]!.intValue!) }
         guard !changes.isEmpty else { return }
         version += 2
-        notify("textDocument/didChange", ["textDocument": ["uri": .string(uri), "version": .int(Int64(version))],
-                                          "contentChanges": .array(changes)], quiet: true)
+        notify(
+            "textDocument/didChange",
+            [
+                "textDocument": ["uri": .string(uri), "version": .int(Int64(version))],
+                "contentChanges": .array(changes),
+            ], quiet: true)
         print("  → textDocument/didChange (the editor's echo of those edits: no didFormat comes back)")
     }
 
@@ -146,9 +153,17 @@ final class DemoEditor {
         replace(line, start, end, text)
         cursor = (line, start + text.utf16.count)
         version += 2
-        notify("textDocument/didChange", ["textDocument": ["uri": .string(uri), "version": .int(Int64(version))],
-                                          "contentChanges": [["range": DemoEditor.range(line, start, end),
-                                                              "text": .string(text)]]], quiet: quiet)
+        notify(
+            "textDocument/didChange",
+            [
+                "textDocument": ["uri": .string(uri), "version": .int(Int64(version))],
+                "contentChanges": [
+                    [
+                        "range": DemoEditor.range(line, start, end),
+                        "text": .string(text),
+                    ]
+                ],
+            ], quiet: quiet)
         _ = request("maskd/fields", ["textDocument": ["uri": .string(uri)]], quiet: true)
         for format in formats { applyEdits(format["edits"]?.arrayValue ?? [], cursor: format["cursor"]) }
         formats.removeAll()
@@ -188,21 +203,35 @@ func runDemo(_ arguments: [String]) throws -> Int32 {
     step("Start the daemon and open a document")
     _ = editor.request("initialize", ["processId": nil, "capabilities": [:]])
     editor.notify("initialized", [:])
-    editor.notify("textDocument/didOpen", ["textDocument": ["uri": .string(editor.uri), "languageId": "plaintext",
-                                                            "version": 1, "text": .string(editor.lines.joined(separator: "\n"))]])
+    editor.notify(
+        "textDocument/didOpen",
+        [
+            "textDocument": [
+                "uri": .string(editor.uri), "languageId": "plaintext",
+                "version": 1, "text": .string(editor.lines.joined(separator: "\n")),
+            ]
+        ])
 
     step("Open a phone field after 'Phone: ' and a card field after 'Card: '")
-    for (line, start, mask, id) in [(0, 7, "+1 ([000]) [000]-[0000]", "phone"), (1, 6, "[0000] [0000] [0000] [0000] [999]", "card")] {
-        let result = editor.request("maskd/openField", ["textDocument": ["uri": .string(editor.uri)],
-                                                        "range": DemoEditor.range(line, start, start),
-                                                        "mask": .string(mask), "field": .string(id)])
+    for (line, start, mask, id) in [
+        (0, 7, "+1 ([000]) [000]-[0000]", "phone"), (1, 6, "[0000] [0000] [0000] [0000] [999]", "card"),
+    ] {
+        let result = editor.request(
+            "maskd/openField",
+            [
+                "textDocument": ["uri": .string(editor.uri)],
+                "range": DemoEditor.range(line, start, start),
+                "mask": .string(mask), "field": .string(id),
+            ])
         editor.applyEdits(result["edits"]?.arrayValue ?? [], cursor: result["cursor"])
     }
 
     step("Type 5551234567 into the phone field, key by key")
     editor.cursor = (0, 7)
-    let phoneSteps = ["+1 (5|", "+1 (55|", "+1 (555|", "+1 (555) 1|", "+1 (555) 12|", "+1 (555) 123|",
-                      "+1 (555) 123-4|", "+1 (555) 123-45|", "+1 (555) 123-456|", "+1 (555) 123-4567|"]
+    let phoneSteps = [
+        "+1 (5|", "+1 (55|", "+1 (555|", "+1 (555) 1|", "+1 (555) 12|", "+1 (555) 123|",
+        "+1 (555) 123-4|", "+1 (555) 123-45|", "+1 (555) 123-456|", "+1 (555) 123-4567|",
+    ]
     for (key, expected) in zip("5551234567", phoneSteps) {
         print("  key '\(key)'")
         editor.personChange(0, editor.cursor.character, editor.cursor.character, String(key), quiet: key != "5")
@@ -229,30 +258,49 @@ func runDemo(_ arguments: [String]) throws -> Int32 {
     editor.expect("Phone: +1 (800) 555-0199|")
 
     step("Change the card field's mask mid-input to 4-6-5 groups (as for Amex)")
-    let result = editor.request("maskd/setMask", ["textDocument": ["uri": .string(editor.uri)], "field": "card",
-                                                  "mask": ["groups": [4, 6, 5], "accept": "digits"]])
+    let result = editor.request(
+        "maskd/setMask",
+        [
+            "textDocument": ["uri": .string(editor.uri)], "field": "card",
+            "mask": ["groups": [4, 6, 5], "accept": "digits"],
+        ])
     editor.applyEdits(result["edits"]?.arrayValue ?? [], cursor: result["cursor"])
     editor.expect("Card: 4111 111111 11111|")
 
     step("Open a field with the card preset after 'Pay with: ': the brand follows the prefix")
-    let pay = editor.request("maskd/openField", ["textDocument": ["uri": .string(editor.uri)],
-                                                 "range": DemoEditor.range(2, 10, 10), "mask": ["preset": "card"],
-                                                 "field": "pay"])
+    let pay = editor.request(
+        "maskd/openField",
+        [
+            "textDocument": ["uri": .string(editor.uri)],
+            "range": DemoEditor.range(2, 10, 10), "mask": ["preset": "card"],
+            "field": "pay",
+        ])
     editor.applyEdits(pay["edits"]?.arrayValue ?? [], cursor: pay["cursor"])
     editor.cursor = (2, 10)
     func state() -> JSONValue {
-        editor.request("maskd/formatHints", ["textDocument": ["uri": .string(editor.uri)],
-                                             "position": ["line": .int(Int64(editor.cursor.line)),
-                                                          "character": .int(Int64(editor.cursor.character))]],
-                       quiet: true)
+        editor.request(
+            "maskd/formatHints",
+            [
+                "textDocument": ["uri": .string(editor.uri)],
+                "position": [
+                    "line": .int(Int64(editor.cursor.line)),
+                    "character": .int(Int64(editor.cursor.character)),
+                ],
+            ],
+            quiet: true)
     }
     func describe(_ s: JSONValue) -> String {
         let brand = s["brand"]?.stringValue ?? "none yet"
         let problems = (s["problems"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: "; ")
         return "brand: \(brand), valid: \(s["valid"]?.boolValue == true)" + (problems.isEmpty ? "" : ", \(problems)")
     }
-    for (i, (key, expected)) in zip("3782822463", ["3|", "37|", "378|", "3782|", "3782 8|", "3782 82|", "3782 822|",
-                                                   "3782 8224|", "3782 82246|", "3782 822463|"]).enumerated() {
+    for (i, (key, expected)) in zip(
+        "3782822463",
+        [
+            "3|", "37|", "378|", "3782|", "3782 8|", "3782 82|", "3782 822|",
+            "3782 8224|", "3782 82246|", "3782 822463|",
+        ]
+    ).enumerated() {
         editor.personChange(2, editor.cursor.character, editor.cursor.character, String(key), quiet: true)
         editor.expect("Pay with: " + expected)
         if i < 2 { print("    \(describe(state()))") }
@@ -267,19 +315,30 @@ func runDemo(_ arguments: [String]) throws -> Int32 {
     editor.personChange(2, editor.cursor.character, editor.cursor.character, "5", quiet: true)
     editor.expect("Pay with: 3782 822463 10005|")
     print("    corrected: \(describe(state()))")
-    print("  the first digit replaced by 4: Amex becomes Visa, the digits re-flow into fours, the caret stays after the 4")
+    print(
+        "  the first digit replaced by 4: Amex becomes Visa, the digits re-flow into fours, the caret stays after the 4"
+    )
     editor.personChange(2, 10, 11, "4")
     editor.expect("Pay with: 4|782 8224 6310 005")
     print("    \(describe(state()))")
 
     step("Type an amount after 'Amount: ': groups from the right, two decimals")
-    let amount = editor.request("maskd/openField", ["textDocument": ["uri": .string(editor.uri)],
-                                                    "range": DemoEditor.range(3, 8, 8), "mask": ["preset": "amount"],
-                                                    "field": "amount"])
+    let amount = editor.request(
+        "maskd/openField",
+        [
+            "textDocument": ["uri": .string(editor.uri)],
+            "range": DemoEditor.range(3, 8, 8), "mask": ["preset": "amount"],
+            "field": "amount",
+        ])
     editor.applyEdits(amount["edits"]?.arrayValue ?? [], cursor: amount["cursor"])
     editor.cursor = (3, 8)
-    for (key, expected) in zip("1234567.891", ["1|", "12|", "123|", "1,234|", "12,345|", "123,456|", "1,234,567|",
-                                                "1,234,567.|", "1,234,567.8|", "1,234,567.89|", "1,234,567.89|"]) {
+    for (key, expected) in zip(
+        "1234567.891",
+        [
+            "1|", "12|", "123|", "1,234|", "12,345|", "123,456|", "1,234,567|",
+            "1,234,567.|", "1,234,567.8|", "1,234,567.89|", "1,234,567.89|",
+        ])
+    {
         editor.personChange(3, editor.cursor.character, editor.cursor.character, String(key), quiet: true)
         editor.expect("Amount: " + expected)
     }

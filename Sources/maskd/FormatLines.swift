@@ -1,8 +1,8 @@
 // maskd: `maskd format` over standard input: one formatted line out per line in, streamed through the engine.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 import JSON
 import MaskEngine
@@ -23,8 +23,10 @@ let longestLine = 1 << 16
 /// - Returns: the exit code: 0, or 1 when a line was reported (with `check`, any line not complete and valid).
 /// - Parameter threadMask: a copy of `mask` for each thread, sharing no object with it (threads sharing objects
 ///   contend for their reference counts).
-func formatLines(_ mask: Mask, json: Bool, check: Bool, output: LineOutput = .text, jobs: Int = 1,
-                 threadMask: () -> Mask) -> Int32 {
+func formatLines(
+    _ mask: Mask, json: Bool, check: Bool, output: LineOutput = .text, jobs: Int = 1,
+    threadMask: () -> Mask
+) -> Int32 {
     let formatting = LineFormatting(mask: mask, json: json, check: check, output: output)
     let summary = check && !json
     if jobs <= 1 {
@@ -178,7 +180,10 @@ enum LineOutput: String, CaseIterable {
             return
         }
         guard let output = LineOutput(rawValue: name) else {
-            throw UsageError(message: "--output takes one of \(LineOutput.allCases.map(\.rawValue).joined(separator: ", ")), got '\(name)'")
+            throw UsageError(
+                message:
+                    "--output takes one of \(LineOutput.allCases.map(\.rawValue).joined(separator: ", ")), got '\(name)'"
+            )
         }
         self = output
     }
@@ -188,8 +193,9 @@ enum LineOutput: String, CaseIterable {
     /// Refuses a phone form for a mask that is not the `phone` preset.
     func check(_ mask: Mask) throws {
         if isPhoneForm, !mask.isPhone {
-            throw UsageError(message: "--output \(rawValue) is for the phone preset ({\"preset\": \"phone\", \"region\": \"US\"}); "
-                + "other masks take --output text or value", showUsage: false)
+            throw UsageError(
+                message: "--output \(rawValue) is for the phone preset ({\"preset\": \"phone\", \"region\": \"US\"}); "
+                    + "other masks take --output text or value", showUsage: false)
         }
     }
 
@@ -239,8 +245,9 @@ struct LineFormatting {
         while start < block.count, let newline = memchr(base + start, 0x0A, block.count - start) {
             let stop = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
             let crlf = stop > start && base[stop - 1] == 0x0D
-            line(UnsafeBufferPointer(start: base + start, count: stop - start - (crlf ? 1 : 0)),
-                 ending: crlf ? "\r\n" : "\n")
+            line(
+                UnsafeBufferPointer(start: base + start, count: stop - start - (crlf ? 1 : 0)),
+                ending: crlf ? "\r\n" : "\n")
             start = stop + 1
         }
         if final, start < block.count {
@@ -264,8 +271,10 @@ struct LineFormatting {
         lineNumber += 1
         let text = bytes.count > longestLine ? nil : String(validating: bytes, as: UTF8.self)
         guard let text else {
-            unreadable(bytes.count > longestLine ? "longer than \(longestLine) bytes"
-                : "invalid UTF-8 at byte \(firstInvalidByte(bytes))")
+            unreadable(
+                bytes.count > longestLine
+                    ? "longer than \(longestLine) bytes"
+                    : "invalid UTF-8 at byte \(firstInvalidByte(bytes))")
             if !json {
                 out.append(UnsafeRawBufferPointer(bytes))
                 out.append(ending)

@@ -1,8 +1,8 @@
 // maskd: the two ways `maskd format` formats what it reads: here, or by worker threads in input order.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 import JSON
 
@@ -142,11 +142,15 @@ final class FormattingPool {
         for _ in perThread {
             var thread = pthread_t()
             let context = Unmanaged.passRetained(self).toOpaque()
-            guard pthread_create(&thread, nil, { context in
-                let pool = Unmanaged<FormattingPool>.fromOpaque(context!).takeRetainedValue()
-                pool.work()
-                return nil
-            }, context) == 0 else {
+            guard
+                pthread_create(
+                    &thread, nil,
+                    { context in
+                        let pool = Unmanaged<FormattingPool>.fromOpaque(context!).takeRetainedValue()
+                        pool.work()
+                        return nil
+                    }, context) == 0
+            else {
                 Unmanaged<FormattingPool>.fromOpaque(context).release()
                 continue
             }
@@ -221,7 +225,8 @@ final class FormattingPool {
     }
 
     private static func format(_ job: Job, with formatting: inout LineFormatting)
-        -> (out: [UInt8], err: [UInt8], failed: Int) {
+        -> (out: [UInt8], err: [UInt8], failed: Int)
+    {
         formatting.failed = 0
         job.block.withUnsafeBufferPointer { formatting.lines($0, firstLine: job.firstLine, final: job.final) }
         return (formatting.out.take(), formatting.err.take(), formatting.failed)

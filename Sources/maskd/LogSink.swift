@@ -1,8 +1,8 @@
 // maskd: the log's destination, written without ever blocking the daemon.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Writes log lines to a descriptor that may never be read (a client that does not read the daemon's stderr):
@@ -64,7 +64,9 @@ final class LogSink {
         waiting.withUnsafeBytes { bytes in
             while written < bytes.count {
                 let base = bytes.baseAddress! + written
-                let count = isSocket ? send(fd, base, bytes.count - written, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+                let count =
+                    isSocket
+                    ? send(fd, base, bytes.count - written, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
                     : writeDescriptor(fd, base, bytes.count - written)
                 if count > 0 {
                     written += count

@@ -50,8 +50,9 @@ func maskArgument(_ text: String) throws -> JSONValue {
         _ = try Mask.compile(text)
         return .string(text)
     } catch let error as MaskError {
-        throw UsageError(message: "--mask is neither a JSON object (\(jsonProblem)) nor bracket notation (\(error))",
-                         showUsage: false)
+        throw UsageError(
+            message: "--mask is neither a JSON object (\(jsonProblem)) nor bracket notation (\(error))",
+            showUsage: false)
     }
 }
 
@@ -62,8 +63,9 @@ func runFormat(_ arguments: [String]) throws -> Int32 {
         throw UsageError(message: "--output and --json do not go together (the JSON result has every form)")
     }
     guard parsed.positional.count <= 1 else {
-        throw UsageError(message: "format takes one TEXT argument (or none, or '-', for standard input), "
-            + "got \(parsed.positional.count)")
+        throw UsageError(
+            message: "format takes one TEXT argument (or none, or '-', for standard input), "
+                + "got \(parsed.positional.count)")
     }
     if parsed.positional.isEmpty || parsed.positional == ["-"] {
         guard parsed.options["caret"] == nil else { throw UsageError(message: "--caret needs a TEXT argument") }
@@ -76,8 +78,9 @@ func runFormat(_ arguments: [String]) throws -> Int32 {
         try output.check(mask)
         let jobs = try parsed.integer("jobs") ?? availableCores()
         guard jobs >= 1 else { throw UsageError(message: "--jobs takes a number of threads, 1 or more, got \(jobs)") }
-        return formatLines(mask, json: parsed.flags.contains("json"), check: parsed.flags.contains("check"),
-                           output: output, jobs: jobs, threadMask: { (try? Mask.compileUnshared(spec)) ?? mask })
+        return formatLines(
+            mask, json: parsed.flags.contains("json"), check: parsed.flags.contains("check"),
+            output: output, jobs: jobs, threadMask: { (try? Mask.compileUnshared(spec)) ?? mask })
     }
     guard !parsed.flags.contains("check") else {
         throw UsageError(message: "--check is for lines on standard input (no TEXT argument)")
@@ -101,8 +104,10 @@ func runFormat(_ arguments: [String]) throws -> Int32 {
         print(written)
         return 0
     }
-    var params: JSONObject = ["mask": try maskArgument(try parsed.required("mask")),
-                              "text": .string(parsed.positional[0])]
+    var params: JSONObject = [
+        "mask": try maskArgument(try parsed.required("mask")),
+        "text": .string(parsed.positional[0]),
+    ]
     if let caret = try parsed.integer("caret") {
         params["selection"] = ["start": .int(Int64(caret)), "end": .int(Int64(caret))]
     }
@@ -111,8 +116,9 @@ func runFormat(_ arguments: [String]) throws -> Int32 {
 }
 
 func runEdit(_ arguments: [String]) throws -> Int32 {
-    let parsed = try OptionParser(arguments, valued: ["mask", "text", "selection", "insert"],
-                                  flags: ["json", "backspace", "delete"])
+    let parsed = try OptionParser(
+        arguments, valued: ["mask", "text", "selection", "insert"],
+        flags: ["json", "backspace", "delete"])
     guard parsed.positional.isEmpty else { throw UsageError(message: "unexpected argument '\(parsed.positional[0])'") }
     let text = try parsed.required("text")
     let selectionText = try parsed.required("selection")
@@ -120,13 +126,16 @@ func runEdit(_ arguments: [String]) throws -> Int32 {
     guard parts.count == 2, let start = Int(parts[0]), let end = Int(parts[1]), 0 <= start, start <= end else {
         throw UsageError(message: "--selection takes START:END with START <= END, got '\(selectionText)'")
     }
-    let actions = [parsed.options["insert"] != nil, parsed.flags.contains("backspace"), parsed.flags.contains("delete")]
+    let actions = [
+        parsed.options["insert"] != nil, parsed.flags.contains("backspace"), parsed.flags.contains("delete"),
+    ]
     guard actions.filter({ $0 }).count == 1 else {
         throw UsageError(message: "edit takes exactly one of --insert X, --backspace, --delete")
     }
     let units = Array(text.utf16)
     guard end <= units.count else {
-        throw UsageError(message: "--selection \(selectionText) is past the end of the text (\(units.count) UTF-16 units)")
+        throw UsageError(
+            message: "--selection \(selectionText) is past the end of the text (\(units.count) UTF-16 units)")
     }
     // A collapsed caret deletes the character (grapheme) before it, or after it.
     var editStart = start, editEnd = end
@@ -146,8 +155,10 @@ func runEdit(_ arguments: [String]) throws -> Int32 {
         "mask": try maskArgument(try parsed.required("mask")),
         "text": .string(text),
         "selection": ["start": .int(Int64(start)), "end": .int(Int64(selectionEnd))],
-        "edit": ["start": .int(Int64(editStart)), "end": .int(Int64(editEnd)),
-                 "text": .string(parsed.options["insert"] ?? "")],
+        "edit": [
+            "start": .int(Int64(editStart)), "end": .int(Int64(editEnd)),
+            "text": .string(parsed.options["insert"] ?? ""),
+        ],
     ]
     printResult(try apply(params), json: parsed.flags.contains("json"))
     return 0
@@ -163,7 +174,9 @@ func printResult(_ result: JSONValue, json: Bool) {
     let start = result["selection"]?["start"]?.intValue ?? 0
     let end = result["selection"]?["end"]?.intValue ?? 0
     print(marked(text, start: start, end: end))
-    for key in ["value", "complete", "valid", "problems", "next", "placeholder", "mask", "brand", "rejected", "overflow"] {
+    for key in [
+        "value", "complete", "valid", "problems", "next", "placeholder", "mask", "brand", "rejected", "overflow",
+    ] {
         guard let value = result[key] else { continue }
         switch value {
         case .string(let s): print("\(key): \(s)")

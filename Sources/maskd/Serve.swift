@@ -1,8 +1,8 @@
 // maskd: serving the protocol on stdin/stdout.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 import JSONRPC
 import MaskServer
@@ -21,9 +21,9 @@ func runServe(_ arguments: [String]) throws -> Int32 {
         throw UsageError(message: "unknown command '\(parsed.positional[0])'")
     }
     #if canImport(Glibc)
-    // A big didOpen's copies in mappings of their own, given back when freed: otherwise glibc raises its threshold
-    // after the first such free and keeps the next ones on the heap, resident for the daemon's life.
-    _ = glibcMallopt(glibcMmapThreshold, 128 << 10)
+        // A big didOpen's copies in mappings of their own, given back when freed: otherwise glibc raises its threshold
+        // after the first such free and keeps the next ones on the heap, resident for the daemon's life.
+        _ = glibcMallopt(glibcMmapThreshold, 128 << 10)
     #endif
     var level = Logger.Level.warn
     if let name = parsed.options["log-level"] {
@@ -45,9 +45,10 @@ func runServe(_ arguments: [String]) throws -> Int32 {
     defer { logSink.flush() }
     let connection = Connection()
     connection.log = { logger.warn($0) }
-    let server = Server(version: maskdVersion, log: logger, outbound: connection,
-                        // The workspace's `.maskd.json` is read here, so MaskServer stays without I/O of its own.
-                        readFile: { path in readRegularFile(path, limit: Server.maxRulesFileBytes) })
+    let server = Server(
+        version: maskdVersion, log: logger, outbound: connection,
+        // The workspace's `.maskd.json` is read here, so MaskServer stays without I/O of its own.
+        readFile: { path in readRegularFile(path, limit: Server.maxRulesFileBytes) })
     let editor = EditorWatch()
     // Weak: the server holds the connection (its outbound channel); a strong capture would make a cycle.
     connection.afterMessages = { [weak server, weak connection] in
@@ -145,8 +146,8 @@ final class EditorWatch {
 }
 
 #if canImport(Glibc)
-/// glibc's `mallopt` and its `M_MMAP_THRESHOLD` (`<malloc.h>`, which the Glibc module does not bring in).
-@_silgen_name("mallopt")
-private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
-private let glibcMmapThreshold: Int32 = -3
+    /// glibc's `mallopt` and its `M_MMAP_THRESHOLD` (`<malloc.h>`, which the Glibc module does not bring in).
+    @_silgen_name("mallopt")
+    private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
+    private let glibcMmapThreshold: Int32 = -3
 #endif

@@ -1,9 +1,9 @@
 // maskd: the few system calls the executable needs, straight from the C library (no Foundation, so no ICU to
 // load at startup).
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Writes all of `text` to `fd`, retrying after interruptions. - Returns: false when the descriptor failed.

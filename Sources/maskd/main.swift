@@ -1,8 +1,8 @@
 // maskd: the executable's entry point: parse the command line, then serve or run a command.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 import MaskServer
 

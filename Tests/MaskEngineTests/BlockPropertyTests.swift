@@ -5,7 +5,9 @@ import TestSupport
 /// Random `pattern` masks with range and enum blocks, and random sessions on them.
 final class BlockPropertyTests: XCTestCase {
     static let literals: [Character] = [" ", "-", "/", ":", "."]
-    static let keys: [Character] = ["0", "1", "2", "3", "4", "5", "7", "9", "a", "p", "M", "x", "/", ":", "-", " ", "é", "１"]
+    static let keys: [Character] = [
+        "0", "1", "2", "3", "4", "5", "7", "9", "a", "p", "M", "x", "/", ":", "-", " ", "é", "１",
+    ]
 
     /// A pattern of one to four pieces: range blocks, enum blocks and `#` slots, with literals between.
     static func randomMask(_ rng: inout SeededRandom) -> MaskSpec {
@@ -55,13 +57,15 @@ final class BlockPropertyTests: XCTestCase {
                     continue
                 }
                 let r = field.last!
-                let context = "\(spec.form) \(spec.blocks!) eager \(spec.eager!): \(TypingField.mark(r.text, r.selection))"
+                let context =
+                    "\(spec.form) \(spec.blocks!) eager \(spec.eager!): \(TypingField.mark(r.text, r.selection))"
                 XCTAssertTrue(r.selection.upperBound <= r.text.count, context)
                 XCTAssertEqual(mask.format(r.text).text, r.text, "not idempotent: " + context)
                 let both = typedAndPasted(mask, r.text)
                 XCTAssertEqual(both.typed, both.pasted, "typing != pasting: " + context)
-                XCTAssertEqual(mask._applyAsCharacters(.insert("1", at: r.selection), to: r.text),
-                               mask.apply(.insert("1", at: r.selection), to: r.text), "byte path: " + context)
+                XCTAssertEqual(
+                    mask._applyAsCharacters(.insert("1", at: r.selection), to: r.text),
+                    mask.apply(.insert("1", at: r.selection), to: r.text), "byte path: " + context)
             }
         }
         XCTAssertGreaterThan(steps, 5_000)

@@ -16,34 +16,60 @@ final class CardPresetTests: XCTestCase {
         return out.joined(separator: " ")
     }
 
-    private func checkTyped(_ number: String, brand: String, groups: [Int], decidedAfter: Int,
-                       file: StaticString = #filePath, line: UInt = #line) {
+    private func checkTyped(
+        _ number: String, brand: String, groups: [Int], decidedAfter: Int,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         var field = TypingField(card)
         for i in 1...number.count {
             let prefix = String(number.prefix(i))
             field.type(String(number[number.index(number.startIndex, offsetBy: i - 1)]))
             let expected = grouped(prefix, groups)
             XCTAssertEqual(field.text, expected, "after \(prefix)", file: file, line: line)
-            XCTAssertEqual(field.selection, expected.count..<expected.count, "caret after \(prefix)", file: file, line: line)
-            XCTAssertEqual(field.last?.brand, i >= decidedAfter ? brand : nil, "brand after \(prefix)", file: file, line: line)
+            XCTAssertEqual(
+                field.selection, expected.count..<expected.count, "caret after \(prefix)", file: file, line: line)
+            XCTAssertEqual(
+                field.last?.brand, i >= decidedAfter ? brand : nil, "brand after \(prefix)", file: file, line: line)
         }
         XCTAssertTrue(field.last!.valid, "\(number) should be valid: \(field.last!.problems)", file: file, line: line)
     }
 
-    func testVisa_typedKeyByKey() { checkTyped("4111111111111111", brand: "visa", groups: [4, 4, 4, 4, 3], decidedAfter: 1) }
-    func testMastercard_typedKeyByKey() { checkTyped("5555555555554444", brand: "mastercard", groups: [4, 4, 4, 4], decidedAfter: 2) }
-    func testMastercard2Series_typedKeyByKey() { checkTyped("2221000000000009", brand: "mastercard", groups: [4, 4, 4, 4], decidedAfter: 3) }
+    func testVisa_typedKeyByKey() {
+        checkTyped("4111111111111111", brand: "visa", groups: [4, 4, 4, 4, 3], decidedAfter: 1)
+    }
+    func testMastercard_typedKeyByKey() {
+        checkTyped("5555555555554444", brand: "mastercard", groups: [4, 4, 4, 4], decidedAfter: 2)
+    }
+    func testMastercard2Series_typedKeyByKey() {
+        checkTyped("2221000000000009", brand: "mastercard", groups: [4, 4, 4, 4], decidedAfter: 3)
+    }
     func testAmex_typedKeyByKey() { checkTyped("378282246310005", brand: "amex", groups: [4, 6, 5], decidedAfter: 2) }
-    func testDiners_typedKeyByKey() { checkTyped("30569309025904", brand: "diners", groups: [4, 6, 4], decidedAfter: 2) }
-    func testDiscover_typedKeyByKey() { checkTyped("6445644564456445", brand: "discover", groups: [4, 4, 4, 4, 3], decidedAfter: 2) }
+    func testDiners_typedKeyByKey() {
+        checkTyped("30569309025904", brand: "diners", groups: [4, 6, 4], decidedAfter: 2)
+    }
+    func testDiscover_typedKeyByKey() {
+        checkTyped("6445644564456445", brand: "discover", groups: [4, 4, 4, 4, 3], decidedAfter: 2)
+    }
     func testUATP_typedKeyByKey() { checkTyped("122000000000003", brand: "uatp", groups: [4, 5, 6], decidedAfter: 1) }
     func testJCB15_typedKeyByKey() { checkTyped("213100000000001", brand: "jcb", groups: [4, 6, 5], decidedAfter: 2) }
-    func testTroy_typedKeyByKey() { checkTyped("9792000000000003", brand: "troy", groups: [4, 4, 4, 4, 3], decidedAfter: 1) }
-    func testInstaPayment_typedKeyByKey() { checkTyped("6376000000000003", brand: "instapayment", groups: [4, 4, 4, 4, 3], decidedAfter: 3) }
-    func testJCB_typedKeyByKey() { checkTyped("3530111333300000", brand: "jcb", groups: [4, 4, 4, 4, 3], decidedAfter: 2) }
-    func testUnionPay_typedKeyByKey() { checkTyped("6200000000000005", brand: "unionpay", groups: [4, 4, 4, 4, 3], decidedAfter: 2) }
-    func testMaestro_typedKeyByKey() { checkTyped("6759649826438453", brand: "maestro", groups: [4, 4, 4, 4, 3], decidedAfter: 2) }
-    func testMir_typedKeyByKey() { checkTyped("2200000000000004", brand: "mir", groups: [4, 4, 4, 4, 3], decidedAfter: 3) }
+    func testTroy_typedKeyByKey() {
+        checkTyped("9792000000000003", brand: "troy", groups: [4, 4, 4, 4, 3], decidedAfter: 1)
+    }
+    func testInstaPayment_typedKeyByKey() {
+        checkTyped("6376000000000003", brand: "instapayment", groups: [4, 4, 4, 4, 3], decidedAfter: 3)
+    }
+    func testJCB_typedKeyByKey() {
+        checkTyped("3530111333300000", brand: "jcb", groups: [4, 4, 4, 4, 3], decidedAfter: 2)
+    }
+    func testUnionPay_typedKeyByKey() {
+        checkTyped("6200000000000005", brand: "unionpay", groups: [4, 4, 4, 4, 3], decidedAfter: 2)
+    }
+    func testMaestro_typedKeyByKey() {
+        checkTyped("6759649826438453", brand: "maestro", groups: [4, 4, 4, 4, 3], decidedAfter: 2)
+    }
+    func testMir_typedKeyByKey() {
+        checkTyped("2200000000000004", brand: "mir", groups: [4, 4, 4, 4, 3], decidedAfter: 3)
+    }
 
     func testBrandSwitch_midInput_reflowsAndKeepsTheCaret() {
         var field = TypingField(card, "4111 1111 1111 111|")

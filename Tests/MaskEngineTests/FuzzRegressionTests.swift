@@ -10,8 +10,12 @@ final class FuzzRegressionTests: XCTestCase {
     }
 
     func testOneOf_literalOfOneAlternative_isNotReadAsEnteredByAnother() throws {
-        let mask = try Mask.compile(MaskSpec(.oneOf([.notation("+1 ([000]) [000]-[0000]"),
-                                                     .notation("[000] [0000] [0000]")]), eager: true))
+        let mask = try Mask.compile(
+            MaskSpec(
+                .oneOf([
+                    .notation("+1 ([000]) [000]-[0000]"),
+                    .notation("[000] [0000] [0000]"),
+                ]), eager: true))
         let empty = mask.format("")
         XCTAssertEqual(mask.apply(.insert("5", at: empty.selection), to: empty.text).text, "+1 (5")
     }
@@ -40,8 +44,10 @@ final class FuzzRegressionTests: XCTestCase {
     }
 
     func testOneOfWithRegex_formatChoosesAfterCutting() throws {
-        let mask = try Mask.compile(MaskSpec(.oneOf([MaskSpec(.notation("#[00]"), eager: true), .notation("[99]")]),
-                                             regex: "^1"))
+        let mask = try Mask.compile(
+            MaskSpec(
+                .oneOf([MaskSpec(.notation("#[00]"), eager: true), .notation("[99]")]),
+                regex: "^1"))
         let r = mask.format("23")
         XCTAssertEqual(mask.format(r.text).text, r.text)
     }

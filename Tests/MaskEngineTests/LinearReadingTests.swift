@@ -13,17 +13,34 @@ final class LinearReadingTests: XCTestCase {
             ("bracket, eager", MaskSpec(.notation("+1 ([000]) [000]-[0000]"), eager: true)),
             ("optional slots", MaskSpec(.notation("[099]-[aa9]"))),
             ("… slot", MaskSpec(.notation("[0…] kg"), eager: true)),
-            ("oneOf", MaskSpec(.oneOf([MaskSpec(.notation("[000]-[000]")), MaskSpec(.notation("[0000] [0000] [00]"))]))),
+            (
+                "oneOf",
+                MaskSpec(.oneOf([MaskSpec(.notation("[000]-[000]")), MaskSpec(.notation("[0000] [0000] [00]"))]))
+            ),
             ("groups", MaskSpec(.groups([4]), repeat: true)),
-            ("range and enum blocks", MaskSpec(.pattern("MM/YY hh"), blocks: [
-                "MM": BlockSpec(.range(min: 1, max: 12)), "YY": BlockSpec(.range(min: 0, max: 99)),
-                "hh": BlockSpec(.words(["AM", "PM"]))])),
+            (
+                "range and enum blocks",
+                MaskSpec(
+                    .pattern("MM/YY hh"),
+                    blocks: [
+                        "MM": BlockSpec(.range(min: 1, max: 12)), "YY": BlockSpec(.range(min: 0, max: 99)),
+                        "hh": BlockSpec(.words(["AM", "PM"])),
+                    ])
+            ),
             ("[…] wildcard", MaskSpec(.notation("[…]"))),
-            ("number with every option", MaskSpec(.number(NumberSpec(grouping: .lakh, min: -100, max: 1e9, prefix: "$",
-                                                                    suffix: " kg", decimalAliases: [","],
-                                                                    padFraction: true)))),
+            (
+                "number with every option",
+                MaskSpec(
+                    .number(
+                        NumberSpec(
+                            grouping: .lakh, min: -100, max: 1e9, prefix: "$",
+                            suffix: " kg", decimalAliases: [","],
+                            padFraction: true)))
+            ),
         ]
-        for name in Presets.names { specs.append((name, MaskSpec(.preset(name), region: name == "postal" ? "GB" : nil))) }
+        for name in Presets.names {
+            specs.append((name, MaskSpec(.preset(name), region: name == "postal" ? "GB" : nil)))
+        }
         return try specs.map { ($0.0, try Mask.compile($0.1)) }
     }
 
@@ -56,8 +73,10 @@ final class LinearReadingTests: XCTestCase {
                 let large = steps { read(long) }
                 // Every character is looked at; ten times the characters cost at most about ten times the steps.
                 XCTAssertGreaterThanOrEqual(small, 2_000, "\(name), \(way): the counter did not count the reading")
-                XCTAssertLessThanOrEqual(large, 11 * small, "\(name), \(way): \(small) steps for 2,000 characters, "
-                    + "\(large) for 20,000: not linear")
+                XCTAssertLessThanOrEqual(
+                    large, 11 * small,
+                    "\(name), \(way): \(small) steps for 2,000 characters, "
+                        + "\(large) for 20,000: not linear")
             }
         }
     }
@@ -89,8 +108,9 @@ final class LinearReadingTests: XCTestCase {
             // each; the kept reading alone sorts the rest. So the others add at most two steps a character each: the
             // cost stays linear in the paste, whatever the number of alternatives.
             let bound = alone.max()! + (programs.count - 1) * 40_000 + 100
-            XCTAssertLessThanOrEqual(extra(mask), bound,
-                                     "\(name): 20,000 more characters cost \(extra(mask)) steps, each program alone at most \(alone.max()!)")
+            XCTAssertLessThanOrEqual(
+                extra(mask), bound,
+                "\(name): 20,000 more characters cost \(extra(mask)) steps, each program alone at most \(alone.max()!)")
         }
     }
 

@@ -27,16 +27,22 @@ final class LongPasteProgramsTests: XCTestCase {
         while compared < 600 {
             let alternatives = (0..<rng.int(2..<4)).map { _ in PropertyTests.randomMask(&rng) }
             let eager = alternatives[0].eager
-            guard let mask = try? Mask.compile(MaskSpec(.oneOf(alternatives.map { .notation($0.notation) }), eager: eager)),
-                  let alone = try? alternatives.map({ try Mask.compile(MaskSpec(.notation($0.notation), eager: eager)) })
+            guard
+                let mask = try? Mask.compile(
+                    MaskSpec(.oneOf(alternatives.map { .notation($0.notation) }), eager: eager)),
+                let alone = try? alternatives.map({ try Mask.compile(MaskSpec(.notation($0.notation), eager: eager)) })
             else { continue }
             for length in Self.lengths {
                 let text = Self.paste(&rng, length, from: alphabet)
                 for (way, r, byItself) in [
-                    ("paste", mask.apply(.insert(text, at: 0..<0), to: ""), { (m: Mask) in m.apply(.insert(text, at: 0..<0), to: "") }),
+                    (
+                        "paste", mask.apply(.insert(text, at: 0..<0), to: ""),
+                        { (m: Mask) in m.apply(.insert(text, at: 0..<0), to: "") }
+                    ),
                     ("format", mask.format(text), { (m: Mask) in m.format(text) }),
                 ] {
-                    let context = "oneOf \(alternatives.map(\.notation)) eager \(eager), \(way) of \(length): \(text.prefix(40))"
+                    let context =
+                        "oneOf \(alternatives.map(\.notation)) eager \(eager), \(way) of \(length): \(text.prefix(40))"
                     guard let winner = alone.first(where: { $0.notation == r.mask }) else {
                         XCTFail("no alternative is \(r.mask): " + context)
                         continue
@@ -61,7 +67,10 @@ final class LongPasteProgramsTests: XCTestCase {
                 for length in Self.lengths {
                     let text = start + Self.paste(&rng, length, from: alphabet)
                     for (way, r, byItself) in [
-                        ("paste", mask.apply(.insert(text, at: 0..<0), to: ""), { (m: Mask) in m.apply(.insert(text, at: 0..<0), to: "") }),
+                        (
+                            "paste", mask.apply(.insert(text, at: 0..<0), to: ""),
+                            { (m: Mask) in m.apply(.insert(text, at: 0..<0), to: "") }
+                        ),
                         ("format", mask.format(text), { (m: Mask) in m.format(text) }),
                     ] {
                         let context = "\(preset), \(way) of \(text.count): \(text.prefix(40))"
@@ -86,8 +95,10 @@ final class LongPasteProgramsTests: XCTestCase {
             guard character.asciiByte != nil else { continue }
             for slotClass in [SlotClass.digit, .letter, .alnum, .digitX, .any] {
                 for letterCase in [LetterCase?.none, .upper, .lower] {
-                    XCTAssertEqual(byte.fit(slotClass, letterCase).map { Character(Unicode.Scalar($0)) },
-                                   character.fit(slotClass, letterCase), "byte \(byte), \(slotClass), \(String(describing: letterCase))")
+                    XCTAssertEqual(
+                        byte.fit(slotClass, letterCase).map { Character(Unicode.Scalar($0)) },
+                        character.fit(slotClass, letterCase),
+                        "byte \(byte), \(slotClass), \(String(describing: letterCase))")
                 }
             }
         }
@@ -96,7 +107,9 @@ final class LongPasteProgramsTests: XCTestCase {
     /// The bytes of a long ASCII paste are sorted by a table; the `Character` path sorts one at a time.
     func testLongASCIIPaste_bytePathEqualsCharacterPath() {
         var rng = SeededRandom(seed: 777)
-        let ascii: [Character] = ["1", "2", "7", "0", "a", "B", "x", "X", "?", " ", "-", "(", ")", "+", ".", "/", "\n", "~"]
+        let ascii: [Character] = [
+            "1", "2", "7", "0", "a", "B", "x", "X", "?", " ", "-", "(", ")", "+", ".", "/", "\n", "~",
+        ]
         var compared = 0
         while compared < 300 {
             let (notation, eager) = PropertyTests.randomMask(&rng)
@@ -105,8 +118,9 @@ final class LongPasteProgramsTests: XCTestCase {
             let field = mask.format(Self.paste(&rng, rng.int(0..<6), from: ascii)).text
             let at = rng.int(0..<(field.count + 1))
             let edit = FieldEdit.insert(text, at: at..<at)
-            XCTAssertEqual(mask.apply(edit, to: field), mask._applyAsCharacters(edit, to: field),
-                           "mask \(notation) eager \(eager), field \(field), paste at \(at) of \(text.prefix(40))")
+            XCTAssertEqual(
+                mask.apply(edit, to: field), mask._applyAsCharacters(edit, to: field),
+                "mask \(notation) eager \(eager), field \(field), paste at \(at) of \(text.prefix(40))")
             compared += 1
         }
     }

@@ -6,8 +6,10 @@ import TestSupport
 /// and random editing sessions, including callers whose text is not the one the handle produced.
 final class MaskFieldTests: XCTestCase {
     /// Keys for the presets: mostly digits, some letters and separators, a non-ASCII digit.
-    static let presetKeys: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "4", "5", "2", "+", " ",
-                                          "-", "A", "b", "G", "x", "１", "/", ".", ","]
+    static let presetKeys: [Character] = [
+        "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "4", "5", "2", "+", " ",
+        "-", "A", "b", "G", "x", "１", "/", ".", ",",
+    ]
 
     /// The masks of every kind, with the keys their sessions type.
     static func randomMask(_ rng: inout SeededRandom) -> (spec: MaskSpec, keys: [Character])? {
@@ -26,8 +28,9 @@ final class MaskFieldTests: XCTestCase {
             let regex = rng.pick(["^1", "(12)*", "[0-9a-z]*7?", "^[^2]*$"])
             return (MaskSpec(.notation(notation), eager: eager, regex: regex), bracketKeys)
         case 6:
-            let number = NumberSpec(group: rng.pick([",", " ", ""]), decimal: rng.pick([".", ","]),
-                                    fraction: rng.int(0..<3), negative: rng.chance(50))
+            let number = NumberSpec(
+                group: rng.pick([",", " ", ""]), decimal: rng.pick([".", ","]),
+                fraction: rng.int(0..<3), negative: rng.chance(50))
             return (MaskSpec(.number(number)), presetKeys)
         case 7:
             return (MaskSpec(.preset("phone"), region: rng.pick([nil, "US", "GB", "CN", "DE", "RU"])), presetKeys)
@@ -35,8 +38,10 @@ final class MaskFieldTests: XCTestCase {
             // Overwrite, right-to-left and definitions, drawn at random.
             return ModeTests.randomSpec(&rng).map { ($0, ModeTests.keys) }
         default:
-            let name = rng.pick(["card", "card", "iban", "phone.us", "phone.cn", "bankcard.cn", "id.cn", "date",
-                                 "time", "expiry", "amount"])
+            let name = rng.pick([
+                "card", "card", "iban", "phone.us", "phone.cn", "bankcard.cn", "id.cn", "date",
+                "time", "expiry", "amount",
+            ])
             return (MaskSpec(.preset(name)), presetKeys)
         }
     }
@@ -68,10 +73,13 @@ final class MaskFieldTests: XCTestCase {
                 case 9, 10:
                     edit = .insert(String((0..<rng.int(1..<14)).map { _ in rng.pick(keys) }), at: selection)
                 case 11..<14:
-                    edit = .backspace(selection.isEmpty ? max(selection.lowerBound - 1, 0)..<selection.lowerBound : selection)
+                    edit = .backspace(
+                        selection.isEmpty ? max(selection.lowerBound - 1, 0)..<selection.lowerBound : selection)
                 case 14:
-                    edit = .forwardDelete(selection.isEmpty ? selection.lowerBound..<min(selection.lowerBound + 1, count)
-                                                            : selection)
+                    edit = .forwardDelete(
+                        selection.isEmpty
+                            ? selection.lowerBound..<min(selection.lowerBound + 1, count)
+                            : selection)
                 case 15:
                     // A refused insertion elsewhere than the selection gives the selection back.
                     let at = rng.int(0..<(count + 1))
@@ -124,7 +132,8 @@ final class MaskFieldTests: XCTestCase {
             let expected = mask.apply(edit, to: text)
             XCTAssertEqual(expected.text, "6222 0000 0001 2345 67")
             XCTAssertEqual(handle.apply(edit), expected)
-            XCTAssertEqual(handle.apply(.backspace(4..<5), to: "6222 0200"), mask.apply(.backspace(4..<5), to: "6222 0200"))
+            XCTAssertEqual(
+                handle.apply(.backspace(4..<5), to: "6222 0200"), mask.apply(.backspace(4..<5), to: "6222 0200"))
         }
     }
 

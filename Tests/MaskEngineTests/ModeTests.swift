@@ -5,7 +5,8 @@ import TestSupport
 /// The modes of `Protocol/masks.md`: overwrite, right-to-left and definitions, by the cases a person sees,
 /// and the engine's properties over random masks in every mode.
 final class ModeTests: XCTestCase {
-    static let mac = MaskSpec(.notation("[HH]:[HH]:[HH]:[HH]:[HH]:[HH]"), letterCase: .upper, definitions: ["H": "[0-9A-F]"])
+    static let mac = MaskSpec(
+        .notation("[HH]:[HH]:[HH]:[HH]:[HH]:[HH]"), letterCase: .upper, definitions: ["H": "[0-9A-F]"])
 
     func testOverwrite_replacesInAFullFieldAndAppendsPastTheEnd() throws {
         let mask = try Mask.compile(MaskSpec(.groups([4, 4, 4, 4]), overwrite: true))
@@ -28,7 +29,9 @@ final class ModeTests: XCTestCase {
 
     func testRightToLeft_fillsFromTheEnd() throws {
         let mask = try Mask.compile(MaskSpec(.notation("[000] [000] [000]"), rightToLeft: true))
-        let cases = ["1": "1", "1234": "1 234", "123456": "123 456", "1234567": "1 234 567", "123456789": "123 456 789"]
+        let cases = [
+            "1": "1", "1234": "1 234", "123456": "123 456", "1234567": "1 234 567", "123456789": "123 456 789",
+        ]
         for (typed, shown) in cases {
             let r = mask.format(typed)
             XCTAssertEqual(r.text, shown)
@@ -104,22 +107,26 @@ final class ModeTests: XCTestCase {
     // MARK: - Properties in every mode
 
     static let slotCharacters: [Character] = ["0", "9", "A", "a", "_", "-", "X", "H", "h"]
-    static let keys: [Character] = ["1", "2", "7", "0", "a", "B", "f", "x", "X", "é", "１", "?"] + PropertyTests.literals
+    static let keys: [Character] =
+        ["1", "2", "7", "0", "a", "B", "f", "x", "X", "é", "１", "?"] + PropertyTests.literals
 
     /// A random bracket mask with random modes; nil when it does not compile (an ambiguous one).
     static func randomSpec(_ rng: inout SeededRandom) -> MaskSpec? {
         var notation = ""
         for p in 0..<rng.int(1..<4) {
-            if rng.chance(60) || p == 0 { for _ in 0..<rng.int(0..<3) { notation.append(rng.pick(PropertyTests.literals)) } }
+            if rng.chance(60) || p == 0 {
+                for _ in 0..<rng.int(0..<3) { notation.append(rng.pick(PropertyTests.literals)) }
+            }
             if rng.chance(15) { notation += "{" + String(rng.pick(PropertyTests.literals)) + "}" }
             notation += "["
             for _ in 0..<rng.int(1..<5) { notation.append(rng.pick(slotCharacters)) }
             notation += "]"
         }
         if rng.chance(30) { notation.append(rng.pick(PropertyTests.literals)) }
-        let spec = MaskSpec(.notation(notation), eager: rng.chance(25), letterCase: rng.pick([nil, .upper, .lower]),
-                            overwrite: rng.chance(50), rightToLeft: rng.chance(50),
-                            definitions: ["H": "[0-9A-F]", "h": "[a-z]?"])
+        let spec = MaskSpec(
+            .notation(notation), eager: rng.chance(25), letterCase: rng.pick([nil, .upper, .lower]),
+            overwrite: rng.chance(50), rightToLeft: rng.chance(50),
+            definitions: ["H": "[0-9A-F]", "h": "[a-z]?"])
         return (try? Mask.compile(spec)) == nil ? nil : spec
     }
 
@@ -128,8 +135,15 @@ final class ModeTests: XCTestCase {
         guard case .notation(let notation) = spec.form else { return [] }
         var kinds = Set<Character>(), inside = false
         for c in notation {
-            if c == "[" { inside = true } else if c == "]" { inside = false } else if c == "{" || c == "}" { continue }
-            else if inside { kinds.insert(["9": "0", "a": "A", "-": "_"][c] ?? c) }
+            if c == "[" {
+                inside = true
+            } else if c == "]" {
+                inside = false
+            } else if c == "{" || c == "}" {
+                continue
+            } else if inside {
+                kinds.insert(["9": "0", "a": "A", "-": "_"][c] ?? c)
+            }
         }
         return kinds
     }
@@ -159,7 +173,8 @@ final class ModeTests: XCTestCase {
                 }
                 let r = field.last!
                 let context = "\(spec): \(before) -> \(TypingField.mark(r.text, r.selection))"
-                XCTAssertTrue(r.selection.lowerBound >= 0 && r.selection.upperBound <= r.text.count, "caret: " + context)
+                XCTAssertTrue(
+                    r.selection.lowerBound >= 0 && r.selection.upperBound <= r.text.count, "caret: " + context)
                 let again = mask.format(r.text)
                 XCTAssertEqual(again.text, r.text, "not idempotent: " + context)
                 XCTAssertEqual(again.value, r.value, "does not read back: " + context)
@@ -170,8 +185,10 @@ final class ModeTests: XCTestCase {
                     let both = typedAndPasted(mask, r.text)
                     XCTAssertEqual(both.typed, both.pasted, "typing != pasting: " + context)
                 }
-                if spec.overwrite == true, spec.rightToLeft != true, r.selection.isEmpty, case .notation(let notation) = spec.form,
-                   !notation.contains(where: { "Aah".contains($0) }) {
+                if spec.overwrite == true, spec.rightToLeft != true, r.selection.isEmpty,
+                    case .notation(let notation) = spec.form,
+                    !notation.contains(where: { "Aah".contains($0) })
+                {
                     // Overwriting key by key at the caret equals pasting the keys there, where every slot takes
                     // every key (else a key refused in one place is read in at another).
                     let keys = String((0..<rng.int(1..<4)).map { _ in rng.pick(["1", "7", "3"] as [Character]) })

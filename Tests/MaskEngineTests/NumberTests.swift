@@ -19,8 +19,10 @@ final class NumberTests: XCTestCase {
     }
 
     /// Types each step's keys one by one at the caret (a step with one key is one keystroke) and checks each step.
-    private func run(_ field: NumberField, from start: FieldResult, _ steps: [Step],
-                     file: StaticString = #filePath, line: UInt = #line) -> FieldResult {
+    private func run(
+        _ field: NumberField, from start: FieldResult, _ steps: [Step],
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> FieldResult {
         var state = start
         for step in steps {
             var rejected = "", overflow = ""
@@ -31,8 +33,10 @@ final class NumberTests: XCTestCase {
             }
             XCTAssertEqual(state.text, step.text, "after \(step.keys.debugDescription)", file: file, line: line)
             XCTAssertEqual(state.caret, step.caret, "caret after \(step.keys.debugDescription)", file: file, line: line)
-            XCTAssertEqual(rejected, step.rejected, "rejected after \(step.keys.debugDescription)", file: file, line: line)
-            XCTAssertEqual(overflow, step.overflow, "overflow after \(step.keys.debugDescription)", file: file, line: line)
+            XCTAssertEqual(
+                rejected, step.rejected, "rejected after \(step.keys.debugDescription)", file: file, line: line)
+            XCTAssertEqual(
+                overflow, step.overflow, "overflow after \(step.keys.debugDescription)", file: file, line: line)
         }
         return state
     }
@@ -46,19 +50,21 @@ final class NumberTests: XCTestCase {
 
     /// `1234567.891` typed key by key from empty.
     func testTypingFromEmpty() {
-        let end = run(amount, from: amount.format(""), [
-            Step(keys: "1", text: "1", caret: 1),
-            Step(keys: "2", text: "12", caret: 2),
-            Step(keys: "3", text: "123", caret: 3),
-            Step(keys: "4", text: "1,234", caret: 5),
-            Step(keys: "5", text: "12,345", caret: 6),
-            Step(keys: "6", text: "123,456", caret: 7),
-            Step(keys: "7", text: "1,234,567", caret: 9),
-            Step(keys: ".", text: "1,234,567.", caret: 10),
-            Step(keys: "8", text: "1,234,567.8", caret: 11),
-            Step(keys: "9", text: "1,234,567.89", caret: 12),
-            Step(keys: "1", text: "1,234,567.89", caret: 12, overflow: "1"),
-        ])
+        let end = run(
+            amount, from: amount.format(""),
+            [
+                Step(keys: "1", text: "1", caret: 1),
+                Step(keys: "2", text: "12", caret: 2),
+                Step(keys: "3", text: "123", caret: 3),
+                Step(keys: "4", text: "1,234", caret: 5),
+                Step(keys: "5", text: "12,345", caret: 6),
+                Step(keys: "6", text: "123,456", caret: 7),
+                Step(keys: "7", text: "1,234,567", caret: 9),
+                Step(keys: ".", text: "1,234,567.", caret: 10),
+                Step(keys: "8", text: "1,234,567.8", caret: 11),
+                Step(keys: "9", text: "1,234,567.89", caret: 12),
+                Step(keys: "1", text: "1,234,567.89", caret: 12, overflow: "1"),
+            ])
         XCTAssertEqual(end.value, "1234567.89")
         XCTAssertTrue(end.complete)
         XCTAssertTrue(end.valid)
@@ -67,19 +73,25 @@ final class NumberTests: XCTestCase {
 
     /// Typing in the middle: the caret stays right after the typed digit through regrouping.
     func testTypingInTheMiddle() {
-        _ = run(amount, from: field(amount, "1,234", caret: 1), [
-            Step(keys: "9", text: "19,234", caret: 2),
-            Step(keys: "8", text: "198,234", caret: 3),
-            Step(keys: "7", text: "1,987,234", caret: 5),
-        ])
+        _ = run(
+            amount, from: field(amount, "1,234", caret: 1),
+            [
+                Step(keys: "9", text: "19,234", caret: 2),
+                Step(keys: "8", text: "198,234", caret: 3),
+                Step(keys: "7", text: "1,987,234", caret: 5),
+            ])
         // A caret after a separator counts the same digits to its right.
-        _ = run(amount, from: field(amount, "1,234", caret: 2), [
-            Step(keys: "0", text: "10,234", caret: 2),
-        ])
+        _ = run(
+            amount, from: field(amount, "1,234", caret: 2),
+            [
+                Step(keys: "0", text: "10,234", caret: 2)
+            ])
         // Typing the decimal mark inside the integer part moves the digits after it into the fraction.
-        _ = run(amount, from: field(amount, "1,234,567", caret: 5), [
-            Step(keys: ".", text: "1,234.56", caret: 6, overflow: "7"),
-        ])
+        _ = run(
+            amount, from: field(amount, "1,234,567", caret: 5),
+            [
+                Step(keys: ".", text: "1,234.56", caret: 6, overflow: "7")
+            ])
     }
 
     /// Deleting in the middle: the caret keeps its count of digits to its right.
@@ -171,19 +183,25 @@ final class NumberTests: XCTestCase {
 
     /// Zeros behave as on a calculator.
     func testLeadingZeros() {
-        _ = run(amount, from: amount.format(""), [
-            Step(keys: "0", text: "0", caret: 1),
-            Step(keys: "0", text: "0", caret: 1),
-            Step(keys: "5", text: "5", caret: 1),
-        ])
-        _ = run(amount, from: amount.format(""), [
-            Step(keys: ".", text: "0.", caret: 2),
-            Step(keys: "0", text: "0.0", caret: 3),
-            Step(keys: "5", text: "0.05", caret: 4),
-        ])
-        _ = run(amount, from: amount.format(""), [
-            Step(keys: "0.5", text: "0.5", caret: 3),
-        ])
+        _ = run(
+            amount, from: amount.format(""),
+            [
+                Step(keys: "0", text: "0", caret: 1),
+                Step(keys: "0", text: "0", caret: 1),
+                Step(keys: "5", text: "5", caret: 1),
+            ])
+        _ = run(
+            amount, from: amount.format(""),
+            [
+                Step(keys: ".", text: "0.", caret: 2),
+                Step(keys: "0", text: "0.0", caret: 3),
+                Step(keys: "5", text: "0.05", caret: 4),
+            ])
+        _ = run(
+            amount, from: amount.format(""),
+            [
+                Step(keys: "0.5", text: "0.5", caret: 3)
+            ])
         XCTAssertEqual(amount.format("007").text, "7")
         XCTAssertEqual(amount.format("000.50").text, "0.50")
         XCTAssertEqual(amount.format("0").value, "0")
@@ -218,20 +236,26 @@ final class NumberTests: XCTestCase {
 
     /// `-` toggles the sign wherever it is typed, `+` makes the number positive.
     func testNegative() {
-        _ = run(signed, from: field(signed, "1,234", caret: 5), [
-            Step(keys: "-", text: "-1,234", caret: 6),
-            Step(keys: "-", text: "1,234", caret: 5),
-        ])
-        _ = run(signed, from: field(signed, "1,234", caret: 1), [
-            Step(keys: "-", text: "-1,234", caret: 2),
-            Step(keys: "+", text: "1,234", caret: 1),
-            Step(keys: "+", text: "1,234", caret: 1),
-        ])
-        _ = run(signed, from: signed.format(""), [
-            Step(keys: "-", text: "-", caret: 1),
-            Step(keys: ".", text: "-0.", caret: 3),
-            Step(keys: "5", text: "-0.5", caret: 4),
-        ])
+        _ = run(
+            signed, from: field(signed, "1,234", caret: 5),
+            [
+                Step(keys: "-", text: "-1,234", caret: 6),
+                Step(keys: "-", text: "1,234", caret: 5),
+            ])
+        _ = run(
+            signed, from: field(signed, "1,234", caret: 1),
+            [
+                Step(keys: "-", text: "-1,234", caret: 2),
+                Step(keys: "+", text: "1,234", caret: 1),
+                Step(keys: "+", text: "1,234", caret: 1),
+            ])
+        _ = run(
+            signed, from: signed.format(""),
+            [
+                Step(keys: "-", text: "-", caret: 1),
+                Step(keys: ".", text: "-0.", caret: 3),
+                Step(keys: "5", text: "-0.5", caret: 4),
+            ])
         var state = signed.format("-")
         XCTAssertEqual(state.value, "-")
         XCTAssertFalse(state.complete)
@@ -255,26 +279,34 @@ final class NumberTests: XCTestCase {
         XCTAssertEqual(signed.format("-1,234", selection: 0..<6).selection, 0..<6)
         XCTAssertEqual(signed.format("-1234", selection: 1..<5).selection, 1..<6)
         // Without `negative`, signs are rejected and nothing moves.
-        _ = run(amount, from: field(amount, "1,234", caret: 1), [
-            Step(keys: "-", text: "1,234", caret: 1, rejected: "-"),
-        ])
+        _ = run(
+            amount, from: field(amount, "1,234", caret: 1),
+            [
+                Step(keys: "-", text: "1,234", caret: 1, rejected: "-")
+            ])
         XCTAssertEqual(amount.format("-1,234").rejected, "-")
     }
 
     /// Digits beyond `maxInteger` or `fraction` are cut into `overflow`; what is there stays.
     func testLimits() {
         let small = NumberField(NumberSpec(fraction: 2, maxInteger: 4))
-        _ = run(small, from: small.format(""), [
-            Step(keys: "1234", text: "1,234", caret: 5),
-            Step(keys: "5", text: "1,234", caret: 5, overflow: "5"),
-            Step(keys: ".5", text: "1,234.5", caret: 7),
-        ])
-        _ = run(small, from: field(small, "1,234", caret: 0), [
-            Step(keys: "9", text: "1,234", caret: 0, overflow: "9"),
-        ])
-        _ = run(small, from: field(small, "1,234.56", caret: 6), [
-            Step(keys: "7", text: "1,234.56", caret: 6, overflow: "7"),
-        ])
+        _ = run(
+            small, from: small.format(""),
+            [
+                Step(keys: "1234", text: "1,234", caret: 5),
+                Step(keys: "5", text: "1,234", caret: 5, overflow: "5"),
+                Step(keys: ".5", text: "1,234.5", caret: 7),
+            ])
+        _ = run(
+            small, from: field(small, "1,234", caret: 0),
+            [
+                Step(keys: "9", text: "1,234", caret: 0, overflow: "9")
+            ])
+        _ = run(
+            small, from: field(small, "1,234.56", caret: 6),
+            [
+                Step(keys: "7", text: "1,234.56", caret: 6, overflow: "7")
+            ])
         var state = small.format("1234567")
         XCTAssertEqual(state.text, "1,234")
         XCTAssertEqual(state.overflow, "567")
@@ -305,9 +337,11 @@ final class NumberTests: XCTestCase {
         var state = integer.format("12,50")
         XCTAssertEqual(state.text, "12")
         XCTAssertEqual(state.overflow, ",50")
-        _ = run(integer, from: integer.format("123 456"), [
-            Step(keys: ",", text: "123 456", caret: 7, overflow: ","),
-        ])
+        _ = run(
+            integer, from: integer.format("123 456"),
+            [
+                Step(keys: ",", text: "123 456", caret: 7, overflow: ",")
+            ])
         state = integer.format("123 456")
         XCTAssertNil(state.next)
         XCTAssertEqual(state.placeholder, "")
@@ -323,9 +357,11 @@ final class NumberTests: XCTestCase {
         XCTAssertEqual(state.value, "1234.5")
         state = amount.format("٣٤٥")
         XCTAssertEqual(state.text, "345")
-        _ = run(amount, from: amount.format(""), [
-            Step(keys: "１２３４", text: "1,234", caret: 5),
-        ])
+        _ = run(
+            amount, from: amount.format(""),
+            [
+                Step(keys: "１２３４", text: "1,234", caret: 5)
+            ])
         // Digits of other kinds are not decimal digits.
         state = amount.format("²5")
         XCTAssertEqual(state.text, "5")
@@ -421,10 +457,13 @@ final class NumberTests: XCTestCase {
             NumberField(NumberSpec(group: " ", decimal: ",", fraction: 0, negative: true, maxInteger: 5)),
             NumberField(NumberSpec(group: "", decimal: ".", fraction: 3)),
             NumberField(NumberSpec(group: "'", decimal: ".", fraction: 1, negative: true, maxInteger: 3)),
-            NumberField(NumberSpec(group: ",", decimal: ".", fraction: 2, negative: true, grouping: .lakh, prefix: "₹")),
+            NumberField(
+                NumberSpec(group: ",", decimal: ".", fraction: 2, negative: true, grouping: .lakh, prefix: "₹")),
             NumberField(NumberSpec(group: ",", decimal: ".", fraction: 0, grouping: .wan, suffix: " 元")),
-            NumberField(NumberSpec(group: " ", decimal: ".", fraction: 2, negative: true, maxInteger: 9, suffix: " ₽",
-                                   decimalAliases: [","])),
+            NumberField(
+                NumberSpec(
+                    group: " ", decimal: ".", fraction: 2, negative: true, maxInteger: 9, suffix: " ₽",
+                    decimalAliases: [","])),
             NumberField(NumberSpec(group: ",", decimal: ".", fraction: 2, negative: true, prefix: "Rs.")),
             NumberField(NumberSpec(group: " ", decimal: ".", fraction: 2, prefix: "lbs. ", suffix: " lbs.")),
         ] + affixFields
@@ -443,10 +482,11 @@ final class NumberTests: XCTestCase {
                 return String(starts.randomElement(using: &rng)!)
                     + String((0..<Int.random(in: 0...3, using: &rng)).map { _ in inner.randomElement(using: &rng)! })
             }
-            let spec = NumberSpec(group: [",", " ", "'"].randomElement(using: &rng)!,
-                                  decimal: [".", ","].randomElement(using: &rng)!,
-                                  fraction: Int.random(in: 0...2, using: &rng), negative: Bool.random(using: &rng),
-                                  prefix: affix(), suffix: affix())
+            let spec = NumberSpec(
+                group: [",", " ", "'"].randomElement(using: &rng)!,
+                decimal: [".", ","].randomElement(using: &rng)!,
+                fraction: Int.random(in: 0...2, using: &rng), negative: Bool.random(using: &rng),
+                prefix: affix(), suffix: affix())
             guard !(spec.prefix + spec.suffix).isEmpty, (try? NumberField.validate(spec)) != nil else { continue }
             made.append(NumberField(spec))
         }
@@ -459,11 +499,16 @@ final class NumberTests: XCTestCase {
         var rng = SeededRandom(seed: 0x1A4B)
         for grouping in NumberSpec.Grouping.allCases {
             for prefix in ["", "$", "USD "] {
-                let field = NumberField(NumberSpec(group: ",", decimal: ".", fraction: 2, negative: true,
-                                                   grouping: grouping, prefix: prefix, suffix: prefix.isEmpty ? " kg" : ""))
+                let field = NumberField(
+                    NumberSpec(
+                        group: ",", decimal: ".", fraction: 2, negative: true,
+                        grouping: grouping, prefix: prefix, suffix: prefix.isEmpty ? " kg" : ""))
                 for _ in 0..<200 {
-                    var r = field.format(String((0..<Int.random(in: 1...11, using: &rng)).map { _ in
-                        Character(String(Int.random(in: 1...9, using: &rng))) }))
+                    var r = field.format(
+                        String(
+                            (0..<Int.random(in: 1...11, using: &rng)).map { _ in
+                                Character(String(Int.random(in: 1...9, using: &rng)))
+                            }))
                     for _ in 0..<6 {
                         let counted: (String, Int) -> Int = { text, caret in
                             Array(text)[caret...].filter { $0.isNumber || $0 == "." }.count
@@ -496,8 +541,10 @@ final class NumberTests: XCTestCase {
 
     /// A random text of up to `length` pieces, mostly digits; with `field`, its prefix and suffix whole are pieces too.
     private func randomText(_ rng: inout SeededRandom, length: Int, field: NumberField? = nil) -> String {
-        var alphabet: [String] = ["0", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", ",", " ", "'",
-                                  "-", "+", "$", "x", "５", "٣", "０", "．", "\u{2212}"]
+        var alphabet: [String] = [
+            "0", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", ",", " ", "'",
+            "-", "+", "$", "x", "５", "٣", "０", "．", "\u{2212}",
+        ]
         if let field {
             for affix in [field.spec.prefix, field.spec.suffix] where !affix.isEmpty {
                 alphabet += [affix, affix]
@@ -514,16 +561,22 @@ final class NumberTests: XCTestCase {
 
     /// Checks that every nonzero digit of `read` is in `kept`, but for the digits of an affix recognised whole
     /// (the prefix stepped over, then found; the suffix), which are not the number's; and that none is invented.
-    private func assertNoDigitLost(_ read: String, _ kept: String, _ field: NumberField, _ context: String,
-                                   file: StaticString = #filePath, line: UInt = #line) {
+    private func assertNoDigitLost(
+        _ read: String, _ kept: String, _ field: NumberField, _ context: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         var missing = nonzeroDigits(read)
         for digit in nonzeroDigits(kept) {
-            guard let index = missing.firstIndex(of: digit) else { return XCTFail("digit invented: \(context)", file: file, line: line) }
+            guard let index = missing.firstIndex(of: digit) else {
+                return XCTFail("digit invented: \(context)", file: file, line: line)
+            }
             missing.remove(at: index)
         }
         var affixDigits = nonzeroDigits(field.spec.prefix + field.spec.prefix + field.spec.suffix)
         for digit in missing {
-            guard let index = affixDigits.firstIndex(of: digit) else { return XCTFail("digits lost: \(context)", file: file, line: line) }
+            guard let index = affixDigits.firstIndex(of: digit) else {
+                return XCTFail("digits lost: \(context)", file: file, line: line)
+            }
             affixDigits.remove(at: index)
         }
     }
@@ -542,8 +595,9 @@ final class NumberTests: XCTestCase {
                 XCTAssertEqual(twice.value, once.value)
                 XCTAssertEqual(twice.rejected, "")
                 XCTAssertEqual(twice.overflow, "")
-                XCTAssertTrue(once.selection.lowerBound >= 0 && once.selection.upperBound <= once.text.count,
-                              "selection out of bounds for \(text.debugDescription)")
+                XCTAssertTrue(
+                    once.selection.lowerBound >= 0 && once.selection.upperBound <= once.text.count,
+                    "selection out of bounds for \(text.debugDescription)")
                 assertNoDigitLost(text, once.value + once.overflow, field, "formatting \(text.debugDescription)")
                 var typed = field.format("")
                 for key in once.text {
@@ -587,9 +641,11 @@ final class NumberTests: XCTestCase {
                 let affix = Set(field.spec.prefix + field.spec.suffix)
                 let key = edit.direction == .backward ? range.lowerBound - 1 : range.lowerBound
                 if edit.text.isEmpty, range.isEmpty,
-                   edit.direction == .backward ? range.lowerBound > 0 : range.lowerBound < count,
-                   !affix.contains(Array(start.text)[key]) {
-                    XCTAssertTrue(after.text != start.text || after.caret != range.lowerBound, "deletion stuck: \(context)")
+                    edit.direction == .backward ? range.lowerBound > 0 : range.lowerBound < count,
+                    !affix.contains(Array(start.text)[key])
+                {
+                    XCTAssertTrue(
+                        after.text != start.text || after.caret != range.lowerBound, "deletion stuck: \(context)")
                 }
             }
         }

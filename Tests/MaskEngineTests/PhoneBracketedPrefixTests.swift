@@ -20,8 +20,10 @@ final class PhoneBracketedPrefixTests: XCTestCase {
 
     func testEverySpellingTypedKeyByKeyEqualsThePaste() {
         for region in ["GB", "US", nil] as [String?] {
-            for spelling in ["+44 (0) 2079460958", "+44 (0 ) 2079460958", "+44 ( 0 ) 2079460958", "+44(0)20 7946 0958",
-                             "+44 0) 2079460958", "+44 （0） 2079460958"] {
+            for spelling in [
+                "+44 (0) 2079460958", "+44 (0 ) 2079460958", "+44 ( 0 ) 2079460958", "+44(0)20 7946 0958",
+                "+44 0) 2079460958", "+44 （0） 2079460958",
+            ] {
                 var typed = TypingField(phone(region))
                 typed.type(spelling)
                 var pasted = TypingField(phone(region))
@@ -38,7 +40,8 @@ final class PhoneBracketedPrefixTests: XCTestCase {
             field.type(key)
             return field.marked
         }
-        XCTAssertEqual(steps, ["+|", "+4|", "+44 |", "+44 |", "+44 |", "+44 0|", "+44 |", "+44 |", "+44 2|", "+44 20|"])
+        XCTAssertEqual(
+            steps, ["+|", "+4|", "+44 |", "+44 |", "+44 |", "+44 0|", "+44 |", "+44 |", "+44 2|", "+44 20|"])
     }
 
     func testOtherDigitsInBracketsStay() {
@@ -70,7 +73,8 @@ final class PhoneBracketedPrefixTests: XCTestCase {
     /// one, and as its digits where they have none; typed or pasted alike, and formatting stays idempotent.
     func testEveryCallingCode() throws {
         let mask = phone()
-        for (code, regions) in PhoneMetadata.index.regionsForCode.sorted(by: { $0.key < $1.key }) where regions.first != "001" {
+        for (code, regions) in PhoneMetadata.index.regionsForCode.sorted(by: { $0.key < $1.key })
+        where regions.first != "001" {
             let prefix = try XCTUnwrap(PhoneMetadata.mainRegion(forCallingCode: code)).nationalPrefix
             let bracketed = "+\(code) (\(prefix.isEmpty ? "0" : prefix)) 2345678"
             let expected = mask.format(prefix.isEmpty ? "+\(code) 02345678" : "+\(code) 2345678").text
@@ -87,8 +91,10 @@ final class PhoneBracketedPrefixTests: XCTestCase {
     /// the paste's text, and formatting that text again changes nothing.
     func testRandomTexts_typedEqualsPastedAndIdempotent() {
         var rng = SeededRandom(seed: 44_020)
-        let pieces = ["+44", "+7", "+36", "+1", "+39", "0044", "00", "(0)", "( 0 )", "(06)", "(8)", "(1)", "(", ")",
-                      "0", "1", "6", "8", "20", "7946", "0958", " ", "-", "）"]
+        let pieces = [
+            "+44", "+7", "+36", "+1", "+39", "0044", "00", "(0)", "( 0 )", "(06)", "(8)", "(1)", "(", ")",
+            "0", "1", "6", "8", "20", "7946", "0958", " ", "-", "）",
+        ]
         for region in [nil, "GB", "US", "RU", "HU", "IT"] as [String?] {
             let mask = phone(region)
             for _ in 0..<150 {

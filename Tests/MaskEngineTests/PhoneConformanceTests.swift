@@ -19,12 +19,14 @@ final class PhoneConformanceTests: XCTestCase {
         let data = try! Data(contentsOf: url)
         let root = try! JSONSerialization.jsonObject(with: data) as! [String: Any]
         return (root["cases"] as! [[String: Any]]).map {
-            Case(region: $0["region"] as! String, type: $0["type"] as! String, national: $0["mode"] as! String == "national",
-                 keys: $0["keys"] as! String, steps: $0["steps"] as! [String], formatted: $0["formatted"] as! String,
-                 numberRegion: $0["numberRegion"] as! String, numberType: $0["numberType"] as? String,
-                 e164: $0["e164"] as! String, rfc3966: $0["rfc3966"] as! String,
-                 extensionKeys: $0["extensionKeys"] as! String, extensionDigits: $0["extension"] as! String,
-                 extensionFormatted: $0["extensionFormatted"] as! String)
+            Case(
+                region: $0["region"] as! String, type: $0["type"] as! String,
+                national: $0["mode"] as! String == "national",
+                keys: $0["keys"] as! String, steps: $0["steps"] as! [String], formatted: $0["formatted"] as! String,
+                numberRegion: $0["numberRegion"] as! String, numberType: $0["numberType"] as? String,
+                e164: $0["e164"] as! String, rfc3966: $0["rfc3966"] as! String,
+                extensionKeys: $0["extensionKeys"] as! String, extensionDigits: $0["extension"] as! String,
+                extensionFormatted: $0["extensionFormatted"] as! String)
         }
     }()
 
@@ -39,9 +41,12 @@ final class PhoneConformanceTests: XCTestCase {
                 formatter.input(key)
                 let text = String(decoding: formatter.output, as: UTF8.self)
                 steps += 1
-                if text == expected { agreeing += 1 } else if allAgree {
+                if text == expected {
+                    agreeing += 1
+                } else if allAgree {
                     allAgree = false
-                    differences.append("\(c.region) \(c.type) \(c.national ? "national" : "intl") \(c.keys): \(text) != \(expected)")
+                    differences.append(
+                        "\(c.region) \(c.type) \(c.national ? "national" : "intl") \(c.keys): \(text) != \(expected)")
                 }
             }
             finals += 1
@@ -69,16 +74,23 @@ final class PhoneConformanceTests: XCTestCase {
                 caret = r.caret
                 steps += 1
                 // An international field shows the `+` by itself; typing it is stepping over it.
-                if text == expected { agreeing += 1 } else if allAgree {
+                if text == expected {
+                    agreeing += 1
+                } else if allAgree {
                     allAgree = false
-                    differences.append("\(c.region) \(c.type) \(c.national ? "national" : "intl") \(c.keys): \(text) != \(expected)")
+                    differences.append(
+                        "\(c.region) \(c.type) \(c.national ? "national" : "intl") \(c.keys): \(text) != \(expected)")
                 }
                 XCTAssertEqual(caret, text.count, "\(c.keys): the caret follows the typing")
             }
             finals += 1
             if text == c.steps.last || text == c.formatted { finalAgreeing += 1 }
             let state = mask.format(text)
-            if state.valid { valid += 1 } else { differences.append("\(c.region) \(c.keys) \(text): \(state.problems)") }
+            if state.valid {
+                valid += 1
+            } else {
+                differences.append("\(c.region) \(c.keys) \(text): \(state.problems)")
+            }
             // libphonenumber's region (a national field's is its own) and type for the number.
             XCTAssertEqual(state.region, c.national ? c.region : c.numberRegion, "\(c.keys)")
             XCTAssertEqual(state.phoneType, c.numberType, "\(c.region) \(c.keys)")
@@ -125,7 +137,9 @@ final class PhoneConformanceTests: XCTestCase {
                 agreeing += 1
                 regions.insert(c.region)
             } else {
-                differences.append("\(c.region) \(c.national ? "national" : "intl") \(c.extensionKeys): \(text) != \(c.extensionFormatted)")
+                differences.append(
+                    "\(c.region) \(c.national ? "national" : "intl") \(c.extensionKeys): \(text) != \(c.extensionFormatted)"
+                )
             }
         }
         print("phone extensions: \(agreeing)/\(Self.cases.count) texts agree, \(regions.count) regions")

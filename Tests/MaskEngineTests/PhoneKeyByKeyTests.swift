@@ -41,7 +41,9 @@ final class PhoneKeyByKeyTests: XCTestCase {
     /// in the middle, pastes with punctuation, refused keys, caret moves and a text from elsewhere.
     func testRandomSessions_equalTheStatelessPath() throws {
         var rng = SeededRandom(seed: 15_2026)
-        let regions: [String?] = [nil, "GB", "US", "CN", "DE", "JP", "FR", "IN", "BR", "AR", "RU", "AU", "MX", "IT", "KR"]
+        let regions: [String?] = [
+            nil, "GB", "US", "CN", "DE", "JP", "FR", "IN", "BR", "AR", "RU", "AU", "MX", "IT", "KR",
+        ]
         let keys: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "+", " ", "-", "(", "a", "٣"]
         var steps = 0
         for session in 0..<600 {
@@ -61,10 +63,13 @@ final class PhoneKeyByKeyTests: XCTestCase {
                 case 12:
                     edit = .insert(String((0..<rng.int(1..<16)).map { _ in rng.pick(keys) }), at: selection)
                 case 13, 14:
-                    edit = .backspace(selection.isEmpty ? max(selection.lowerBound - 1, 0)..<selection.lowerBound : selection)
+                    edit = .backspace(
+                        selection.isEmpty ? max(selection.lowerBound - 1, 0)..<selection.lowerBound : selection)
                 case 15:
-                    edit = .forwardDelete(selection.isEmpty ? selection.lowerBound..<min(selection.lowerBound + 1, count)
-                                                            : selection)
+                    edit = .forwardDelete(
+                        selection.isEmpty
+                            ? selection.lowerBound..<min(selection.lowerBound + 1, count)
+                            : selection)
                 case 16:
                     // Past the end, or a digit typed before the last element.
                     let at = rng.chance(50) ? count + rng.int(1..<4) : max(count - 1 - rng.int(0..<3), 0)
@@ -113,10 +118,12 @@ final class PhoneKeyByKeyTests: XCTestCase {
                 XCTAssertNotNil(format.digitGroups, format.pattern.pattern)
                 for length in 0..<19 {
                     let digits = (0..<length).map { _ in UInt8(0x30 + rng.int(0..<10)) }
-                    XCTAssertEqual(format.formatted(digits[...]), format.pattern.substitute(digits[...], template: format.format),
-                                   "\(format.pattern.pattern) \(String(decoding: digits, as: UTF8.self))")
-                    XCTAssertEqual(format.matchesWhole(digits[...]), format.pattern.matches(digits[...], whole: true),
-                                   "\(format.pattern.pattern) \(String(decoding: digits, as: UTF8.self))")
+                    XCTAssertEqual(
+                        format.formatted(digits[...]), format.pattern.substitute(digits[...], template: format.format),
+                        "\(format.pattern.pattern) \(String(decoding: digits, as: UTF8.self))")
+                    XCTAssertEqual(
+                        format.matchesWhole(digits[...]), format.pattern.matches(digits[...], whole: true),
+                        "\(format.pattern.pattern) \(String(decoding: digits, as: UTF8.self))")
                 }
             }
         }

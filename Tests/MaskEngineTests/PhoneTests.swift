@@ -13,8 +13,12 @@ final class PhoneTests: XCTestCase {
             field.type(String(key))
             return field.marked
         }
-        XCTAssertEqual(texts, ["0|", "01|", "012|", "0121|", "0121 2|", "0121 23|", "0121 234|", "0121 234 5|",
-                               "0121 234 56|", "0121 234 567|", "0121 234 5678|"])
+        XCTAssertEqual(
+            texts,
+            [
+                "0|", "01|", "012|", "0121|", "0121 2|", "0121 23|", "0121 234|", "0121 234 5|",
+                "0121 234 56|", "0121 234 567|", "0121 234 5678|",
+            ])
         let state = field.last!
         XCTAssertEqual(state.value, "01212345678")
         XCTAssertEqual(state.region, "GB")
@@ -151,8 +155,10 @@ final class PhoneTests: XCTestCase {
     }
 
     func testFormattingIsIdempotent() {
-        for (region, number) in [("GB", "07400123456"), ("CN", "13800138000"), ("DE", "030123456"),
-                                 (nil, "+8613800138000"), ("US", "2015550123"), ("FR", "0612345678")] {
+        for (region, number) in [
+            ("GB", "07400123456"), ("CN", "13800138000"), ("DE", "030123456"),
+            (nil, "+8613800138000"), ("US", "2015550123"), ("FR", "0612345678"),
+        ] {
             let once = phone(region).format(number)
             let twice = phone(region).format(once.text)
             XCTAssertEqual(twice.text, once.text, number)
@@ -171,8 +177,9 @@ final class PhoneTests: XCTestCase {
         }
         XCTAssertThrowsError(try Mask.compile(MaskSpec(.preset("phone"), separator: "-")))
         XCTAssertThrowsError(try Mask.compile(MaskSpec(.preset("card"), region: "GB")))
-        XCTAssertEqual(try Mask.compile(MaskSpec(.preset("phone"), region: "gb")).format("01212345678").text,
-                       "0121 234 5678")
+        XCTAssertEqual(
+            try Mask.compile(MaskSpec(.preset("phone"), region: "gb")).format("01212345678").text,
+            "0121 234 5678")
     }
 
     func testEveryRegionCompiles() {
@@ -226,8 +233,10 @@ final class CapturingRegexTests: XCTestCase {
 
     func testSubstituteAndBooleanMatch() {
         let regex = try! CapturingRegex("(\\d{4})(\\d{6})")
-        XCTAssertEqual(String(decoding: regex.substitute(Array("7400123456".utf8)[...], template: Array("$1 $2".utf8)),
-                              as: UTF8.self), "7400 123456")
+        XCTAssertEqual(
+            String(
+                decoding: regex.substitute(Array("7400123456".utf8)[...], template: Array("$1 $2".utf8)),
+                as: UTF8.self), "7400 123456")
         XCTAssertTrue(regex.matches(Array("7400123456".utf8)[...], whole: true))
         XCTAssertFalse(regex.matches(Array("740012345".utf8)[...], whole: true))
         XCTAssertTrue(regex.matches(Array("74001234567".utf8)[...], whole: false))

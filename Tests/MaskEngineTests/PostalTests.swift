@@ -35,8 +35,10 @@ final class PostalTests: XCTestCase {
                     for step in steps {
                         XCTAssertEqual(step.rejected, "", "\(region) \(keys): no key of an example is refused")
                         // The caret stays right after the last key typed: only separators may follow it.
-                        XCTAssertTrue(step.text.dropFirst(step.caret).allSatisfy { $0 == " " || $0 == "-" } || step.caret == step.text.count,
-                                      "\(region) \(keys): caret \(step.caret) in \(step.text)")
+                        XCTAssertTrue(
+                            step.text.dropFirst(step.caret).allSatisfy { $0 == " " || $0 == "-" }
+                                || step.caret == step.text.count,
+                            "\(region) \(keys): caret \(step.caret) in \(step.text)")
                     }
                     XCTAssertEqual(mask.format(keys).text, example, "\(region) \(keys) pasted")
                 }
@@ -54,9 +56,11 @@ final class PostalTests: XCTestCase {
         XCTAssertEqual(after.text, "M3 4A")
         XCTAssertEqual(after.caret, 5)
         XCTAssertEqual(typed("w11a", into: gb).last!.text, "W1 1A")
-        XCTAssertEqual(typed("sw1a1aa", into: gb).map(\.text), ["S", "SW", "SW1", "SW1A", "SW1A 1", "SW1A 1A", "SW1A 1AA"])
+        XCTAssertEqual(
+            typed("sw1a1aa", into: gb).map(\.text), ["S", "SW", "SW1", "SW1A", "SW1A 1", "SW1A 1A", "SW1A 1AA"])
         let cr = try mask("CR")
-        XCTAssertEqual(typed("1234567", into: cr).map(\.text), ["1", "12", "123", "1234", "12345", "123-456", "123-4567"])
+        XCTAssertEqual(
+            typed("1234567", into: cr).map(\.text), ["1", "12", "123", "1234", "12345", "123-456", "123-4567"])
         XCTAssertEqual(typed("403011100", into: try mask("BR")).last!.text, "40301-110")
         XCTAssertEqual(typed("403011100", into: try mask("BR")).last!.overflow, "0", "a code no key extends: cut")
         XCTAssertEqual(typed("k1a0b1", into: try mask("ca")).last!.text, "K1A 0B1", "the region in either case")
@@ -103,7 +107,9 @@ final class PostalTests: XCTestCase {
         let jp = try mask("JP")
         let last = jp.apply(.backspace(8..<8), to: "154-0023")
         XCTAssertEqual(last.text, "154-002")
-        XCTAssertEqual(jp.apply(.backspace(4..<4), to: "154-0").text, "150", "a backspace after a separator takes the key before it")
+        XCTAssertEqual(
+            jp.apply(.backspace(4..<4), to: "154-0").text, "150",
+            "a backspace after a separator takes the key before it")
         // An insertion that no code can hold there is refused whole: text and selection stay.
         let middle = jp.apply(.insert("x", at: 2..<2), to: "154-0023")
         XCTAssertEqual(middle.text, "154-0023")
@@ -112,8 +118,12 @@ final class PostalTests: XCTestCase {
     }
 
     func testErrors_unknownOrMissingRegion_andOtherOptions() {
-        XCTAssertThrowsError(try mask("XX")) { XCTAssertTrue("\($0)".contains("unknown region 'XX' for the postal preset")) }
-        XCTAssertThrowsError(try Mask.compile(MaskSpec(.preset("postal")))) { XCTAssertTrue("\($0)".contains("needs a region")) }
+        XCTAssertThrowsError(try mask("XX")) {
+            XCTAssertTrue("\($0)".contains("unknown region 'XX' for the postal preset"))
+        }
+        XCTAssertThrowsError(try Mask.compile(MaskSpec(.preset("postal")))) {
+            XCTAssertTrue("\($0)".contains("needs a region"))
+        }
         XCTAssertThrowsError(try Mask.compile(MaskSpec(.preset("postal"), eager: true, region: "GB")))
         XCTAssertThrowsError(try Mask.compile(MaskSpec(.preset("card"), region: "GB")))
     }
@@ -136,8 +146,9 @@ final class PostalTests: XCTestCase {
                 let r = mask.apply(.insert(key, at: position..<position), to: text)
                 let read = r.text.filter { $0 != " " && $0 != "-" }.count - text.filter { $0 != " " && $0 != "-" }.count
                 let isSeparator = key == " " || key == "-"
-                XCTAssertTrue(isSeparator || read == 1 || r.rejected == key || !r.overflow.isEmpty,
-                              "\(region): \(key) into \(text) gave \(r.text)")
+                XCTAssertTrue(
+                    isSeparator || read == 1 || r.rejected == key || !r.overflow.isEmpty,
+                    "\(region): \(key) into \(text) gave \(r.text)")
                 text = r.text
                 caret = r.caret
                 XCTAssertEqual(mask.format(text).text, text, "\(region): \(text) is in form")

@@ -19,7 +19,8 @@ final class PropertyTests: XCTestCase {
             if rng.chance(15) { notation += "{" + String(rng.pick(literals)) + "}" }
             notation += "["
             for _ in 0..<rng.int(1..<5) {
-                let slots: [Character] = optional ? ["0", "9", "A", "a", "_", "-", "*", "X"] : ["0", "A", "_", "*", "X"]
+                let slots: [Character] =
+                    optional ? ["0", "9", "A", "a", "_", "-", "*", "X"] : ["0", "A", "_", "*", "X"]
                 notation.append(rng.pick(slots))
             }
             if p == pieces - 1 && rng.chance(10) { notation += "…" }
@@ -58,7 +59,8 @@ final class PropertyTests: XCTestCase {
                 let chars = Array(field.text)
                 // Entered characters an insertion over the current selection replaces.
                 let selectionBefore = field.selection
-                var removedEntered = Self.enteredCount(mask, String(chars[..<field.selection.upperBound]))
+                var removedEntered =
+                    Self.enteredCount(mask, String(chars[..<field.selection.upperBound]))
                     - Self.enteredCount(mask, String(chars[..<field.selection.lowerBound]))
                 switch rng.int(0..<10) {
                 case 0..<5:
@@ -77,9 +79,11 @@ final class PropertyTests: XCTestCase {
                     continue
                 }
                 let result = field.last!
-                let context = "mask \(notation) eager \(eager): \(before) -> \(TypingField.mark(result.text, result.selection))"
+                let context =
+                    "mask \(notation) eager \(eager): \(before) -> \(TypingField.mark(result.text, result.selection))"
                 // The caret stays inside the text.
-                XCTAssertTrue(result.selection.lowerBound >= 0 && result.selection.upperBound <= result.text.count, context)
+                XCTAssertTrue(
+                    result.selection.lowerBound >= 0 && result.selection.upperBound <= result.text.count, context)
                 // Formatting is idempotent.
                 XCTAssertEqual(mask.format(result.text).text, result.text, "not idempotent: " + context)
                 // Typing the text key by key gives the same field as pasting it.
@@ -90,10 +94,13 @@ final class PropertyTests: XCTestCase {
                     let enteredAfter = Self.enteredCount(mask, result.text)
                     if result.text == before && result.selection == selectionBefore { removedEntered = 0 }  // refused
                     let literalsTyped = inserted.filter { Self.literals.contains($0) }.count
-                    let accounted = enteredAfter - (enteredBefore - removedEntered) + result.rejected.count + result.overflow.count
+                    let accounted =
+                        enteredAfter - (enteredBefore - removedEntered) + result.rejected.count + result.overflow.count
                     if literalsTyped == 0 {
-                        XCTAssertEqual(accounted, inserted.count, "lost input: " + context
-                            + " rejected \(result.rejected) overflow \(result.overflow)")
+                        XCTAssertEqual(
+                            accounted, inserted.count,
+                            "lost input: " + context
+                                + " rejected \(result.rejected) overflow \(result.overflow)")
                     }
                 }
             }
@@ -139,8 +146,12 @@ final class PropertyTests: XCTestCase {
         var masks = 0
         while masks < 200 {
             let a = Self.randomMask(&rng), b = Self.randomMask(&rng)
-            guard let mask = try? Mask.compile(MaskSpec(.oneOf([.notation(a.notation), .notation(b.notation)]),
-                                                        eager: a.eager)) else { continue }
+            guard
+                let mask = try? Mask.compile(
+                    MaskSpec(
+                        .oneOf([.notation(a.notation), .notation(b.notation)]),
+                        eager: a.eager))
+            else { continue }
             masks += 1
             var field = TypingField(mask, "|")
             field.text = mask.format("").text
@@ -153,7 +164,8 @@ final class PropertyTests: XCTestCase {
                 default: field.forwardDelete()
                 }
                 let r = field.last!
-                let context = "oneOf [\(a.notation), \(b.notation)] eager \(a.eager): \(TypingField.mark(r.text, r.selection))"
+                let context =
+                    "oneOf [\(a.notation), \(b.notation)] eager \(a.eager): \(TypingField.mark(r.text, r.selection))"
                 XCTAssertEqual(mask.format(r.text).text, r.text, "not idempotent: " + context)
                 XCTAssertTrue(r.selection.upperBound <= r.text.count, context)
             }

@@ -28,7 +28,9 @@ final class ValidationTests: XCTestCase {
         }
     }
 
-    func assertProblem(_ validator: Validator, _ value: String, _ problem: String, file: StaticString = #filePath, line: UInt = #line) {
+    func assertProblem(
+        _ validator: Validator, _ value: String, _ problem: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertEqual(validator.check(value), problem, "\(validator) \(value)", file: file, line: line)
     }
 
@@ -110,8 +112,10 @@ final class ValidationTests: XCTestCase {
     }
 
     func testChineseIDRegionCodes() {
-        let provinces = [11, 12, 13, 14, 15, 21, 22, 23, 31, 32, 33, 34, 35, 36, 37, 41, 42, 43, 44, 45, 46,
-                         50, 51, 52, 53, 54, 61, 62, 63, 64, 65, 71, 81, 82, 91]
+        let provinces = [
+            11, 12, 13, 14, 15, 21, 22, 23, 31, 32, 33, 34, 35, 36, 37, 41, 42, 43, 44, 45, 46,
+            50, 51, 52, 53, 54, 61, 62, 63, 64, 65, 71, 81, 82, 91,
+        ]
         for code in 0...99 {
             XCTAssertEqual(Checks.isProvince(code), provinces.contains(code), "\(code)")
         }
@@ -198,8 +202,12 @@ final class ValidationTests: XCTestCase {
     // MARK: date
 
     func testDates() {
-        assertPasses(.date, ["2024-02-29", "20240229", "2000-02-29", "1999-12-31", "2023-04-30",
-                             "0001-01-01", "9999-12-31", "2023-01-31"])
+        assertPasses(
+            .date,
+            [
+                "2024-02-29", "20240229", "2000-02-29", "1999-12-31", "2023-04-30",
+                "0001-01-01", "9999-12-31", "2023-01-31",
+            ])
         assertProblem(.date, "2023-02-29", "February has 28 days in 2023 at most")
         assertProblem(.date, "1900-02-29", "February has 28 days in 1900 at most")
         assertProblem(.date, "2024-02-30", "February has 29 days in 2024 at most")

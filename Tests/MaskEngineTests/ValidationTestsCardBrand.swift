@@ -152,8 +152,10 @@ final class ValidationTestsCardBrand: XCTestCase {
     /// table says: the brand of the longest range holding it.
     func testEverySixDigitPrefixGetsTheLongestRangesBrand() {
         for value in stride(from: 100_000, to: 1_000_000, by: 7) {
-            let held = CardBrand.ranges.filter { value / pow10(6 - $0.digits) >= $0.low && value / pow10(6 - $0.digits) <= $0.high }
-                .max { $0.digits < $1.digits }
+            let held = CardBrand.ranges.filter {
+                value / pow10(6 - $0.digits) >= $0.low && value / pow10(6 - $0.digits) <= $0.high
+            }
+            .max { $0.digits < $1.digits }
             XCTAssertEqual(CardBrand.detect(String(value)), held?.brand, String(value))
         }
     }
@@ -189,12 +191,18 @@ final class ValidationTestsCardBrand: XCTestCase {
             // The groups cover at least the shortest number; the mask caps them at maxLength.
             XCTAssertGreaterThanOrEqual(brand.groups.reduce(0, +), brand.minLength, brand.rawValue)
         }
-        XCTAssertEqual(CardBrand.allCases.map(\.displayName),
-                       ["Visa", "Mastercard", "American Express", "Diners Club", "Discover", "JCB",
-                        "UnionPay", "Maestro", "Mir", "UATP", "Dankort", "InstaPayment", "JCB", "RuPay", "Elo", "Troy",
-                        "Hipercard", "Verve"])
-        XCTAssertEqual(CardBrand.allCases.map(\.name),
-                       ["visa", "mastercard", "amex", "diners", "discover", "jcb", "unionpay", "maestro", "mir", "uatp",
-                        "dankort", "instapayment", "jcb", "rupay", "elo", "troy", "hipercard", "verve"])
+        XCTAssertEqual(
+            CardBrand.allCases.map(\.displayName),
+            [
+                "Visa", "Mastercard", "American Express", "Diners Club", "Discover", "JCB",
+                "UnionPay", "Maestro", "Mir", "UATP", "Dankort", "InstaPayment", "JCB", "RuPay", "Elo", "Troy",
+                "Hipercard", "Verve",
+            ])
+        XCTAssertEqual(
+            CardBrand.allCases.map(\.name),
+            [
+                "visa", "mastercard", "amex", "diners", "discover", "jcb", "unionpay", "maestro", "mir", "uatp",
+                "dankort", "instapayment", "jcb", "rupay", "elo", "troy", "hipercard", "verve",
+            ])
     }
 }

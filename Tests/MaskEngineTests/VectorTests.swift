@@ -30,7 +30,8 @@ final class VectorTests: XCTestCase {
 
     func runVectors(in folder: String, minimumCases: Int) throws {
         let dir = Self.vectorDirectory.appendingPathComponent(folder)
-        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }
+            .sorted()
         var count = 0
         for file in files {
             let data = try Data(contentsOf: dir.appendingPathComponent(file))
@@ -91,7 +92,9 @@ final class VectorTests: XCTestCase {
                 for _ in 0..<n {
                     var range = selection
                     if range.isEmpty {
-                        range = forward ? range.lowerBound..<min(range.lowerBound + 1, text.count)
+                        range =
+                            forward
+                            ? range.lowerBound..<min(range.lowerBound + 1, text.count)
                             : max(range.lowerBound - 1, 0)..<range.lowerBound
                     }
                     run(mask.apply(forward ? .forwardDelete(range) : .backspace(range), to: text))
@@ -102,10 +105,15 @@ final class VectorTests: XCTestCase {
                 let start = Self.characters(edit["start"] as! Int, in: text)
                 let end = Self.characters(edit["end"] as! Int, in: text)
                 let inserted = edit["text"] as? String ?? ""
-                let sel = (step["selection"] as? [Int]).map { Self.characters($0[0], in: text)..<Self.characters($0[1], in: text) }
+                let sel =
+                    (step["selection"] as? [Int]).map {
+                        Self.characters($0[0], in: text)..<Self.characters($0[1], in: text)
+                    }
                     ?? (end..<end)
                 let forward = inserted.isEmpty && sel.isEmpty && sel.lowerBound == start
-                var fieldEdit = inserted.isEmpty ? (forward ? FieldEdit.forwardDelete(start..<end) : .backspace(start..<end))
+                var fieldEdit =
+                    inserted.isEmpty
+                    ? (forward ? FieldEdit.forwardDelete(start..<end) : .backspace(start..<end))
                     : .insert(inserted, at: start..<end)
                 // As maskd/apply does: a refused insertion gives back the selection sent with it.
                 if !inserted.isEmpty, step["selection"] != nil { fieldEdit.selection = sel }
@@ -122,11 +130,16 @@ final class VectorTests: XCTestCase {
                 switch key {
                 case "text": XCTAssertEqual(text, value as? String, where_)
                 case "caret":
-                    XCTAssertEqual(utf16.unitOffset(ofCharacter: selection.upperBound, in: .utf16), value as? Int, "\(where_) caret in \(text)")
+                    XCTAssertEqual(
+                        utf16.unitOffset(ofCharacter: selection.upperBound, in: .utf16), value as? Int,
+                        "\(where_) caret in \(text)")
                 case "selection":
                     let pair = value as! [Int]
-                    XCTAssertEqual([utf16.unitOffset(ofCharacter: selection.lowerBound, in: .utf16),
-                                    utf16.unitOffset(ofCharacter: selection.upperBound, in: .utf16)], pair, where_)
+                    XCTAssertEqual(
+                        [
+                            utf16.unitOffset(ofCharacter: selection.lowerBound, in: .utf16),
+                            utf16.unitOffset(ofCharacter: selection.upperBound, in: .utf16),
+                        ], pair, where_)
                 case "rejected": XCTAssertEqual(rejected, value as? String, where_)
                 case "overflow": XCTAssertEqual(overflow, value as? String, where_)
                 default:
@@ -165,11 +178,17 @@ enum VectorSpec {
     static func spec(_ json: Any) throws -> MaskSpec {
         if let notation = json as? String { return .notation(notation) }
         guard let object = json as? [String: Any] else { throw Malformed() }
-        let forms = ["notation", "pattern", "groups", "separatorAt", "preset", "oneOf", "number"].filter { object[$0] != nil }
-        let options = ["slot", "accept", "separator", "minLength", "maxLength", "repeat", "eager", "case", "regex",
-                       "validate", "placeholderChar", "blocks", "order", "region", "overwrite", "rightToLeft",
-                       "definitions", "min", "max", "seconds", "clock"]
-        guard forms.count == 1, object.keys.allSatisfy({ forms.contains($0) || options.contains($0) }) else { throw Malformed() }
+        let forms = ["notation", "pattern", "groups", "separatorAt", "preset", "oneOf", "number"].filter {
+            object[$0] != nil
+        }
+        let options = [
+            "slot", "accept", "separator", "minLength", "maxLength", "repeat", "eager", "case", "regex",
+            "validate", "placeholderChar", "blocks", "order", "region", "overwrite", "rightToLeft",
+            "definitions", "min", "max", "seconds", "clock",
+        ]
+        guard forms.count == 1, object.keys.allSatisfy({ forms.contains($0) || options.contains($0) }) else {
+            throw Malformed()
+        }
         var spec: MaskSpec
         switch forms[0] {
         case "notation": spec = MaskSpec(.notation(try typed(object["notation"])))
@@ -181,18 +200,21 @@ enum VectorSpec {
         default:
             let n: [String: Any] = try typed(object["number"])
             if let g = n["grouping"] as? String, NumberSpec.Grouping(rawValue: g) == nil { throw Malformed() }
-            spec = MaskSpec(.number(NumberSpec(group: n["group"] as? String ?? ",",
-                                               decimal: (n["decimal"] as? String)?.first ?? ".",
-                                               fraction: n["fraction"] as? Int ?? 2,
-                                               negative: n["negative"] as? Bool ?? false,
-                                               maxInteger: n["maxInteger"] as? Int,
-                                               grouping: (n["grouping"] as? String).map { NumberSpec.Grouping(rawValue: $0)! }
-                                                   ?? .thousand,
-                                               min: (n["min"] as? NSNumber)?.doubleValue,
-                                               max: (n["max"] as? NSNumber)?.doubleValue,
-                                               prefix: n["prefix"] as? String ?? "", suffix: n["suffix"] as? String ?? "",
-                                               decimalAliases: (n["decimalAliases"] as? [String] ?? []).compactMap(\.first),
-                                               padFraction: n["padFraction"] as? Bool ?? false)))
+            spec = MaskSpec(
+                .number(
+                    NumberSpec(
+                        group: n["group"] as? String ?? ",",
+                        decimal: (n["decimal"] as? String)?.first ?? ".",
+                        fraction: n["fraction"] as? Int ?? 2,
+                        negative: n["negative"] as? Bool ?? false,
+                        maxInteger: n["maxInteger"] as? Int,
+                        grouping: (n["grouping"] as? String).map { NumberSpec.Grouping(rawValue: $0)! }
+                            ?? .thousand,
+                        min: (n["min"] as? NSNumber)?.doubleValue,
+                        max: (n["max"] as? NSNumber)?.doubleValue,
+                        prefix: n["prefix"] as? String ?? "", suffix: n["suffix"] as? String ?? "",
+                        decimalAliases: (n["decimalAliases"] as? [String] ?? []).compactMap(\.first),
+                        padFraction: n["padFraction"] as? Bool ?? false)))
         }
         spec.slot = try optional(object["slot"], String.self)?.first
         if let definitions = try optional(object["definitions"], [String: String].self) {

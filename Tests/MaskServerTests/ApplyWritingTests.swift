@@ -13,8 +13,12 @@ final class ApplyWritingTests: XCTestCase {
         for encoding in ["utf-8", "utf-16", "utf-32"] {
             let outbound = RecordingOutbound()
             let server = Server(version: "test", outbound: outbound)
-            server.handle(.request(id: .int(1), method: "initialize", params: [
-                "capabilities": ["general": ["positionEncodings": .array([.string(encoding)])]]]))
+            server.handle(
+                .request(
+                    id: .int(1), method: "initialize",
+                    params: [
+                        "capabilities": ["general": ["positionEncodings": .array([.string(encoding)])]]
+                    ]))
             for round in 0..<600 {
                 let id: RequestID = round % 2 == 0 ? .int(Int64(round)) : .string("r\(round)")
                 let params = randomParams(&random)
@@ -32,15 +36,18 @@ final class ApplyWritingTests: XCTestCase {
                 var writtenBytes: [UInt8] = []
                 Message.serializeResponse(id: id, into: &writtenBytes, result: answer.writeMembers)
                 guard writtenBytes == expectedBytes else {
-                    return XCTFail("\(encoding) round \(round): written\n\(String(decoding: writtenBytes, as: UTF8.self))"
-                        + "\nas a value\n\(String(decoding: expectedBytes, as: UTF8.self))")
+                    return XCTFail(
+                        "\(encoding) round \(round): written\n\(String(decoding: writtenBytes, as: UTF8.self))"
+                            + "\nas a value\n\(String(decoding: expectedBytes, as: UTF8.self))")
                 }
             }
         }
     }
 
-    private let masks: [JSONValue] = [["preset": "card"], ["preset": "phone"], ["preset": "iban"], ["preset": "date"],
-                                      "[0000] [0000]", "+1 ([000]) [000]-[0000]", "[aa]-[00]", "", "[0"]
+    private let masks: [JSONValue] = [
+        ["preset": "card"], ["preset": "phone"], ["preset": "iban"], ["preset": "date"],
+        "[0000] [0000]", "+1 ([000]) [000]-[0000]", "[aa]-[00]", "", "[0",
+    ]
     private let pieces = ["", "4", "0", "1", " ", "a", "Z", "\"", "\\", "\n", "\u{0}", "é", "٣", "👍🏽", "-", "+"]
 
     private func randomText(_ random: inout SystemRandomNumberGenerator, upTo length: Int = 20) -> String {

@@ -103,8 +103,12 @@ final class BadInputTests: XCTestCase {
     func testUnknownDocument_isInvalidParams_andDidChangeIsLogged() {
         let error = client.callFailing("maskd/fields", ["textDocument": ["uri": "file:///nope"]], code: -32602)
         XCTAssertTrue(error["message"]?.stringValue?.contains("file:///nope") ?? false)
-        client.notify("textDocument/didChange", ["textDocument": ["uri": "file:///nope", "version": 2],
-                                                 "contentChanges": [["text": "x"]]])
+        client.notify(
+            "textDocument/didChange",
+            [
+                "textDocument": ["uri": "file:///nope", "version": 2],
+                "contentChanges": [["text": "x"]],
+            ])
         client.sync()
         XCTAssertEqual(client.take("window/logMessage").first?["type"], 2)
         checkStateKept()
@@ -113,21 +117,30 @@ final class BadInputTests: XCTestCase {
     func testRangePastTheEnd_isRefusedWhole_andFullContentResynchronises() {
         editor.document.version += 1
         // The first change is fine, the second impossible (a line past the document's end): neither is applied.
-        client.notify("textDocument/didChange", editor.document.changeParams([
-            ["range": ClientDocument.range(1, 0, 1, 0), "text": "x"],
-            ["range": ClientDocument.range(40, 0, 40, 1), "text": "y"],
-        ]))
-        client.notify("textDocument/didChange", editor.document.changeParams([
-            ["range": ClientDocument.range(9, 0, 9, 0), "text": "z"],
-        ]))
+        client.notify(
+            "textDocument/didChange",
+            editor.document.changeParams([
+                ["range": ClientDocument.range(1, 0, 1, 0), "text": "x"],
+                ["range": ClientDocument.range(40, 0, 40, 1), "text": "y"],
+            ]))
+        client.notify(
+            "textDocument/didChange",
+            editor.document.changeParams([
+                ["range": ClientDocument.range(9, 0, 9, 0), "text": "z"]
+            ]))
         client.sync()
         let logs = client.take("window/logMessage")
         XCTAssertEqual(logs.count, 2)
         XCTAssertTrue(logs[0]["message"]?.stringValue?.contains("past the end") ?? false, "\(logs)")
         XCTAssertEqual(client.take("maskd/didFormat").count, 0)
         XCTAssertEqual(editor.fields[0]?["text"], "+1 (555) 12")
-        XCTAssertEqual(client.call("maskd/formatHints", ["textDocument": editor.document.identifier,
-                                                         "position": ["line": 1, "character": 3]]), .null)
+        XCTAssertEqual(
+            client.call(
+                "maskd/formatHints",
+                [
+                    "textDocument": editor.document.identifier,
+                    "position": ["line": 1, "character": 3],
+                ]), .null)
         // A full-content change brings the document back, fields tracked through it.
         editor.document.lines[1] = "the end"
         editor.document.version += 1
@@ -137,8 +150,12 @@ final class BadInputTests: XCTestCase {
 
     func testStaleVersion_isRefused_andNothingChanges() {
         let stale = editor.document.version
-        client.notify("textDocument/didChange", ["textDocument": ["uri": .string(editor.document.uri), "version": .int(Int64(stale))],
-                                                 "contentChanges": [["range": ClientDocument.range(0, 16, 0, 16), "text": "9"]]])
+        client.notify(
+            "textDocument/didChange",
+            [
+                "textDocument": ["uri": .string(editor.document.uri), "version": .int(Int64(stale))],
+                "contentChanges": [["range": ClientDocument.range(0, 16, 0, 16), "text": "9"]],
+            ])
         client.sync()
         XCTAssertTrue(client.take("window/logMessage").first?["message"]?.stringValue?.contains("stale") ?? false)
         XCTAssertEqual(client.take("maskd/didFormat").count, 0)
@@ -146,22 +163,39 @@ final class BadInputTests: XCTestCase {
     }
 
     func testVersionMismatchInRequest_isContentModified() {
-        client.callFailing("maskd/fields", ["textDocument": ["uri": .string(editor.document.uri), "version": 1]], code: -32801)
+        client.callFailing(
+            "maskd/fields", ["textDocument": ["uri": .string(editor.document.uri), "version": 1]], code: -32801)
         checkStateKept()
     }
 
     func testFieldAcrossLines_overlap_duplicateID_areInvalidParams() {
         let uri = editor.document.identifier
-        let across = client.callFailing("maskd/openField", ["textDocument": uri, "range": ClientDocument.range(0, 0, 1, 1),
-                                                            "mask": "[0]"], code: -32602)
+        let across = client.callFailing(
+            "maskd/openField",
+            [
+                "textDocument": uri, "range": ClientDocument.range(0, 0, 1, 1),
+                "mask": "[0]",
+            ], code: -32602)
         XCTAssertTrue(across["message"]?.stringValue?.contains("one line") ?? false)
-        client.callFailing("maskd/openField", ["textDocument": uri, "range": ClientDocument.range(0, 8, 0, 9),
-                                               "mask": "[0]"], code: -32602)
-        client.callFailing("maskd/openField", ["textDocument": uri, "range": ClientDocument.range(1, 0, 1, 1),
-                                               "mask": "[0]", "field": "p"], code: -32602)
+        client.callFailing(
+            "maskd/openField",
+            [
+                "textDocument": uri, "range": ClientDocument.range(0, 8, 0, 9),
+                "mask": "[0]",
+            ], code: -32602)
+        client.callFailing(
+            "maskd/openField",
+            [
+                "textDocument": uri, "range": ClientDocument.range(1, 0, 1, 1),
+                "mask": "[0]", "field": "p",
+            ], code: -32602)
         // A line past the document's end (a character past a line's end is the line's end, as LSP says).
-        client.callFailing("maskd/openField", ["textDocument": uri, "range": ClientDocument.range(50, 0, 50, 1),
-                                               "mask": "[0]"], code: -32602)
+        client.callFailing(
+            "maskd/openField",
+            [
+                "textDocument": uri, "range": ClientDocument.range(50, 0, 50, 1),
+                "mask": "[0]",
+            ], code: -32602)
         checkStateKept()
     }
 
@@ -181,29 +215,41 @@ final class BadInputTests: XCTestCase {
         }
         let error = client.callFailing("maskd/apply", ["mask": "+1 ([000", "text": "1"], code: -32602)
         XCTAssertNotNil(error["data"]?["offset"]?.intValue)
-        client.callFailing("maskd/setMask", ["textDocument": editor.document.identifier, "field": "p", "mask": "[00"],
-                           code: -32602)
+        client.callFailing(
+            "maskd/setMask", ["textDocument": editor.document.identifier, "field": "p", "mask": "[00"],
+            code: -32602)
         checkStateKept()
     }
 
     func testBadParams_nameTheField() {
         let error = client.callFailing("maskd/apply", ["mask": "[0]", "text": 5], code: -32602)
         XCTAssertEqual(error["message"], "params.text: expected a string, got an integer")
-        let past = client.callFailing("maskd/apply", ["mask": "[0]", "text": "1", "selection": ["start": 0, "end": 9]],
-                                      code: -32602)
+        let past = client.callFailing(
+            "maskd/apply", ["mask": "[0]", "text": "1", "selection": ["start": 0, "end": 9]],
+            code: -32602)
         XCTAssertTrue(past["message"]?.stringValue?.contains("params.selection") ?? false)
         client.notify("textDocument/didChange", ["textDocument": ["uri": 3]])
         client.sync()
-        XCTAssertTrue(client.take("window/logMessage").first?["message"]?.stringValue?.contains("params.textDocument.uri") ?? false)
+        XCTAssertTrue(
+            client.take("window/logMessage").first?["message"]?.stringValue?.contains("params.textDocument.uri")
+                ?? false)
         checkStateKept()
     }
 
     func testNegativeApplyOffsets_sayTheyAreNegative() {
-        let start = client.callFailing("maskd/apply", ["mask": "[000]", "text": "12",
-                                                       "edit": ["start": -1, "end": 0, "text": ""]], code: -32602)
+        let start = client.callFailing(
+            "maskd/apply",
+            [
+                "mask": "[000]", "text": "12",
+                "edit": ["start": -1, "end": 0, "text": ""],
+            ], code: -32602)
         XCTAssertEqual(start["message"], "params.edit.start: must not be negative, got -1")
-        let end = client.callFailing("maskd/apply", ["mask": "[000]", "text": "12",
-                                                     "selection": ["start": -3, "end": -2]], code: -32602)
+        let end = client.callFailing(
+            "maskd/apply",
+            [
+                "mask": "[000]", "text": "12",
+                "selection": ["start": -3, "end": -2],
+            ], code: -32602)
         XCTAssertEqual(end["message"], "params.selection.start: must not be negative, got -3")
         checkStateKept()
     }
@@ -213,12 +259,27 @@ final class BadInputTests: XCTestCase {
         let backwards = ClientDocument.range(0, 9, 0, 2)
         let requests: [(String, JSONValue)] = [
             ("textDocument/inlayHint", ["textDocument": editor.document.identifier, "range": backwards]),
-            ("textDocument/rangeFormatting", ["textDocument": editor.document.identifier, "range": backwards,
-                                              "options": ["tabSize": 4, "insertSpaces": true]]),
-            ("textDocument/codeAction", ["textDocument": editor.document.identifier, "range": backwards,
-                                         "context": ["diagnostics": []]]),
-            ("maskd/openField", ["textDocument": editor.document.identifier, "range": ClientDocument.range(1, 3, 1, 0),
-                                 "mask": "[000]"]),
+            (
+                "textDocument/rangeFormatting",
+                [
+                    "textDocument": editor.document.identifier, "range": backwards,
+                    "options": ["tabSize": 4, "insertSpaces": true],
+                ]
+            ),
+            (
+                "textDocument/codeAction",
+                [
+                    "textDocument": editor.document.identifier, "range": backwards,
+                    "context": ["diagnostics": []],
+                ]
+            ),
+            (
+                "maskd/openField",
+                [
+                    "textDocument": editor.document.identifier, "range": ClientDocument.range(1, 3, 1, 0),
+                    "mask": "[000]",
+                ]
+            ),
         ]
         for (method, params) in requests {
             let error = client.callFailing(method, params, code: -32602)
@@ -226,11 +287,17 @@ final class BadInputTests: XCTestCase {
         }
         // Across lines too, and also where the lines are past the document's end (which an in-order range may be).
         for range in [ClientDocument.range(1, 0, 0, 5), ClientDocument.range(9, 0, 8, 0)] {
-            client.callFailing("textDocument/inlayHint", ["textDocument": editor.document.identifier, "range": range],
-                               code: -32602)
+            client.callFailing(
+                "textDocument/inlayHint", ["textDocument": editor.document.identifier, "range": range],
+                code: -32602)
         }
-        XCTAssertEqual(client.call("textDocument/inlayHint", ["textDocument": editor.document.identifier,
-                                                              "range": ClientDocument.range(8, 0, 9, 0)]), [])
+        XCTAssertEqual(
+            client.call(
+                "textDocument/inlayHint",
+                [
+                    "textDocument": editor.document.identifier,
+                    "range": ClientDocument.range(8, 0, 9, 0),
+                ]), [])
         checkStateKept()
     }
 }

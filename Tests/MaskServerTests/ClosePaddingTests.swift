@@ -15,15 +15,25 @@ final class ClosePaddingTests: XCTestCase {
     }
 
     /// A plugin's editor with `Sum: ` on line 0 and an empty field of `mask` after it, `keys` typed into it.
-    func typed(_ keys: String, mask: JSONValue = ClosePaddingTests.padded, plain: Bool = false,
-               file: StaticString = #filePath, line: UInt = #line) -> Editor {
+    func typed(
+        _ keys: String, mask: JSONValue = ClosePaddingTests.padded, plain: Bool = false,
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> Editor {
         client = try! DaemonClient()
         client.initializeLSP(plain: plain)
         let editor = Editor(client, text: "Sum: \nnext")
         if plain {
-            client.call("workspace/executeCommand", ["command": "maskd.openField", "arguments": [[
-                "textDocument": editor.document.identifier, "range": ClientDocument.range(0, 5, 0, 5),
-                "mask": mask, "field": "sum"]]])
+            client.call(
+                "workspace/executeCommand",
+                [
+                    "command": "maskd.openField",
+                    "arguments": [
+                        [
+                            "textDocument": editor.document.identifier, "range": ClientDocument.range(0, 5, 0, 5),
+                            "mask": mask, "field": "sum",
+                        ]
+                    ],
+                ])
         } else {
             editor.openField(0, 5, 5, mask: mask, id: "sum", file: file, lineNumber: line)
         }
@@ -36,22 +46,28 @@ final class ClosePaddingTests: XCTestCase {
     /// Sends `maskd/closeField` for `sum` (with the editor's cursor as `position` unless `position` is false).
     /// - Returns: the `didFormat`s that came before the result (the result is checked to be null).
     func close(_ editor: Editor, position: Bool = true, file: StaticString = #filePath, line: UInt = #line)
-        -> [JSONValue] {
+        -> [JSONValue]
+    {
         _ = client.take("maskd/didFormat")
         var params: JSONObject = ["textDocument": editor.document.identifier, "field": "sum"]
         if position {
-            params["position"] = ["line": .int(Int64(editor.document.cursor.line)),
-                                  "character": .int(Int64(editor.document.cursor.character))]
+            params["position"] = [
+                "line": .int(Int64(editor.document.cursor.line)),
+                "character": .int(Int64(editor.document.cursor.character)),
+            ]
         }
-        XCTAssertEqual(client.call("maskd/closeField", .object(params), file: file, line: line), .null,
-                       file: file, line: line)
+        XCTAssertEqual(
+            client.call("maskd/closeField", .object(params), file: file, line: line), .null,
+            file: file, line: line)
         // `call` files every notification read before the response: what is here came before the result.
         return client.take("maskd/didFormat")
     }
 
     func testClosing_padsTheFraction_asADidFormatBeforeTheResult_andItsEchoIsTheDaemonsOwn() {
-        for (keys, shown, closed) in [("12.5", "12.5", "12.50"), ("12", "12", "12.00"), ("1234.5", "1,234.5", "1,234.50"),
-                                      ("0.", "0.", "0.00"), (".5", "0.5", "0.50")] {
+        for (keys, shown, closed) in [
+            ("12.5", "12.5", "12.50"), ("12", "12", "12.00"), ("1234.5", "1,234.5", "1,234.50"),
+            ("0.", "0.", "0.00"), (".5", "0.5", "0.50"),
+        ] {
             let editor = typed(keys)
             XCTAssertEqual(editor.document.lines[0], "Sum: " + shown, keys)
             let formats = close(editor)
@@ -63,16 +79,20 @@ final class ClosePaddingTests: XCTestCase {
             XCTAssertEqual(format["overflow"], "")
             // The echo produces no didFormat (applyAndEcho checks it), and the daemon's copy is the editor's.
             editor.applyAndEcho(format)
-            XCTAssertEqual(editor.document.cursorLine, "Sum: " + closed + "|", "the caret at the end goes after the pad")
+            XCTAssertEqual(
+                editor.document.cursorLine, "Sum: " + closed + "|", "the caret at the end goes after the pad")
             XCTAssertEqual(editor.fields, .array([]))
             // Typing after the padded text again is outside any field: nothing is formatted.
             XCTAssertNil(editor.type("7"))
             XCTAssertEqual(editor.document.lines[0], "Sum: " + closed + "7")
             // The daemon's copy is the editor's: a field opened over the padded number reads exactly it.
             let length = closed.utf16.count
-            let reopened = client.call("maskd/openField", [
-                "textDocument": editor.document.identifier, "range": ClientDocument.range(0, 5, 0, 5 + length),
-                "mask": ClosePaddingTests.padded])
+            let reopened = client.call(
+                "maskd/openField",
+                [
+                    "textDocument": editor.document.identifier, "range": ClientDocument.range(0, 5, 0, 5 + length),
+                    "mask": ClosePaddingTests.padded,
+                ])
             XCTAssertEqual(reopened["state"]?["text"]?.stringValue, closed, keys)
             XCTAssertEqual(reopened["edits"], .array([]), keys)
             _ = client.finish()
@@ -81,11 +101,13 @@ final class ClosePaddingTests: XCTestCase {
 
     func testClosing_nothingToPad_sendsNothing() {
         // Empty, a full fraction, no padFraction, a mask that is not a number.
-        for (keys, mask, shown) in [("", ClosePaddingTests.padded, ""), ("12.34", ClosePaddingTests.padded, "12.34"),
-                                    ("12.5", ClosePaddingTests.unpadded, "12.5"),
-                                    ("1234", ClosePaddingTests.unpadded, "1,234"),
-                                    ("5551", ["preset": "phone.us"], "+1 (555) 1"),
-                                    ("12", "[00]{.}[00]", "12")] {
+        for (keys, mask, shown) in [
+            ("", ClosePaddingTests.padded, ""), ("12.34", ClosePaddingTests.padded, "12.34"),
+            ("12.5", ClosePaddingTests.unpadded, "12.5"),
+            ("1234", ClosePaddingTests.unpadded, "1,234"),
+            ("5551", ["preset": "phone.us"], "+1 (555) 1"),
+            ("12", "[00]{.}[00]", "12"),
+        ] {
             let editor = typed(keys, mask: mask)
             XCTAssertEqual(close(editor), [], "\(keys) in \(mask.serializedString())")
             client.sync()
@@ -157,8 +179,9 @@ final class ClosePaddingTests: XCTestCase {
         let formats = close(editor, position: false)
         XCTAssertEqual(formats.count, 1)
         editor.applyAndEcho(formats.first ?? .null)
-        XCTAssertEqual(editor.fields.arrayValue?.first?["range"], ClientDocument.range(0, 5, 0, 5),
-                       "the empty field stays after the pad")
+        XCTAssertEqual(
+            editor.fields.arrayValue?.first?["range"], ClientDocument.range(0, 5, 0, 5),
+            "the empty field stays after the pad")
         // Typing at the end goes into it.
         editor.document.cursor = (0, 5)
         let format = editor.type("a")
@@ -180,9 +203,14 @@ final class ClosePaddingTests: XCTestCase {
 
         // The code action's command closes the same way, and the editor's echo is the daemon's own.
         editor = typed("12", plain: true)
-        let actions = client.call("textDocument/codeAction", [
-            "textDocument": editor.document.identifier, "range": ClientDocument.range(0, 6, 0, 6),
-            "context": ["diagnostics": []]]).arrayValue ?? []
+        let actions =
+            client.call(
+                "textDocument/codeAction",
+                [
+                    "textDocument": editor.document.identifier, "range": ClientDocument.range(0, 6, 0, 6),
+                    "context": ["diagnostics": []],
+                ]
+            ).arrayValue ?? []
         guard let closing = actions.first(where: { $0["command"]?["command"] == "maskd.closeField" }) else {
             return XCTFail("no close action in \(actions)")
         }

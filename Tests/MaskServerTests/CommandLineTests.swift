@@ -17,13 +17,16 @@ final class CommandLineTests: XCTestCase {
         let lines = result.out.split(separator: "\n")
         XCTAssertTrue(lines.first?.hasPrefix("phone ") ?? false, result.out)
         XCTAssertTrue(lines.count > 1 && lines[1].contains("region: AC AD AE") && lines[1].contains(" GB "), result.out)
-        XCTAssertEqual(try firstLine(["format", "--mask", #"{"preset": "phone", "region": "GB"}"#, "01212345678"]),
-                       "0121 234 5678|")
-        XCTAssertEqual(try firstLine(["format", "--mask", #"{"preset": "phone"}"#, "441212345678"]), "+44 121 234 5678|")
+        XCTAssertEqual(
+            try firstLine(["format", "--mask", #"{"preset": "phone", "region": "GB"}"#, "01212345678"]),
+            "0121 234 5678|")
+        XCTAssertEqual(
+            try firstLine(["format", "--mask", #"{"preset": "phone"}"#, "441212345678"]), "+44 121 234 5678|")
     }
 
     func testFormat_notationStartingWithABrace_isNotation() throws {
-        XCTAssertEqual(try firstLine(["format", "--mask", "{7} ([000]) [000] - [9999]", "1234567"]), "7 (123) 456 - 7|")
+        XCTAssertEqual(
+            try firstLine(["format", "--mask", "{7} ([000]) [000] - [9999]", "1234567"]), "7 (123) 456 - 7|")
         XCTAssertEqual(try firstLine(["format", "--mask", "{+}[00]", "12"]), "+12|")
         // A JSON object is still a MaskSpec object, leading blanks or not.
         XCTAssertEqual(try firstLine(["format", "--mask", #"{"groups": [2, 2]}"#, "1234"]), "12 34|")
@@ -55,8 +58,11 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try firstLine(digits + ["--delete"]), "4|112 11")
         XCTAssertEqual(try firstLine(digits + ["--backspace"]), "4|112 11")
         // A collapsed caret: the character after it.
-        XCTAssertEqual(try firstLine(["edit", "--mask", "[0000] [0000]", "--text", "4111 1211", "--selection", "4:4",
-                                      "--delete"]), "4111| 211")
+        XCTAssertEqual(
+            try firstLine([
+                "edit", "--mask", "[0000] [0000]", "--text", "4111 1211", "--selection", "4:4",
+                "--delete",
+            ]), "4111| 211")
     }
 
     /// `--json` prints the `maskd/apply` result object on one line, members in the documented order.
@@ -67,9 +73,13 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(formatted.out.hasSuffix("}\n"), formatted.out)
         XCTAssertEqual(formatted.out.filter { $0 == "\n" }.count, 1, formatted.out)
         let json = try JSONValue.parse(formatted.out.trimmingCharacters(in: .whitespacesAndNewlines))
-        XCTAssertEqual(json.objectValue?.keys, ["text", "caret", "selection", "value", "complete", "valid",
-                                                          "problems", "next", "placeholder", "mask", "rejected",
-                                                          "overflow", "edits"])
+        XCTAssertEqual(
+            json.objectValue?.keys,
+            [
+                "text", "caret", "selection", "value", "complete", "valid",
+                "problems", "next", "placeholder", "mask", "rejected",
+                "overflow", "edits",
+            ])
         XCTAssertEqual(json["text"], "+1 (555) 1")
         // The caret after `555` moves forward over the literals that appear at its place.
         XCTAssertEqual(json["caret"], 9)

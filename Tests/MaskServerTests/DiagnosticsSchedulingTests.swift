@@ -21,7 +21,8 @@ final class DiagnosticsSchedulingTests: XCTestCase {
 
     /// One message, then what the connection does once a read's messages are handled.
     @discardableResult
-    func request(_ method: String, _ params: JSONValue, file: StaticString = #filePath, line: UInt = #line) -> JSONValue {
+    func request(_ method: String, _ params: JSONValue, file: StaticString = #filePath, line: UInt = #line) -> JSONValue
+    {
         let result = server.handleRequest(method, params)
         server.publishChanges()
         switch result {
@@ -55,9 +56,15 @@ final class DiagnosticsSchedulingTests: XCTestCase {
     /// A document of `count` rows, each a card number one digit short with a card field over it.
     func openRows(_ count: Int) {
         let rows = (0..<count).map { String(format: "row %05d: 4111 1111 1111 111", $0) }
-        notify("textDocument/didOpen", ["textDocument": ["uri": .string(uri), "languageId": "plaintext",
-                                                         "version": .int(Int64(version)),
-                                                         "text": .string(rows.joined(separator: "\n"))]])
+        notify(
+            "textDocument/didOpen",
+            [
+                "textDocument": [
+                    "uri": .string(uri), "languageId": "plaintext",
+                    "version": .int(Int64(version)),
+                    "text": .string(rows.joined(separator: "\n")),
+                ]
+            ])
         let fields: [JSONValue] = (0..<count).map {
             ["range": ClientDocument.range($0, 11, $0, 29), "mask": ["preset": "card"]]
         }
@@ -67,9 +74,17 @@ final class DiagnosticsSchedulingTests: XCTestCase {
 
     func change(_ line: Int, _ start: Int, _ end: Int, _ text: String) {
         version += 1
-        notify("textDocument/didChange", ["textDocument": ["uri": .string(uri), "version": .int(Int64(version))],
-                                          "contentChanges": [["range": ClientDocument.range(line, start, line, end),
-                                                              "text": .string(text)]]])
+        notify(
+            "textDocument/didChange",
+            [
+                "textDocument": ["uri": .string(uri), "version": .int(Int64(version))],
+                "contentChanges": [
+                    [
+                        "range": ClientDocument.range(line, start, line, end),
+                        "text": .string(text),
+                    ]
+                ],
+            ])
     }
 
     func testBurstOfKeystrokes_in10000ProblemFields_publishesNothingUntilThePause_thenOnce() {
@@ -160,9 +175,18 @@ final class DiagnosticsSchedulingTests: XCTestCase {
         XCTAssertEqual(take("textDocument/publishDiagnostics").count, 0, "off: never pushed")
 
         for (options, message) in [
-            (["diagnostics": "loud"], "params.initializationOptions.diagnostics: expected \"push\", \"pull\" or \"off\", got 'loud'"),
-            (["diagnosticsDelay": -1], "params.initializationOptions.diagnosticsDelay: expected milliseconds from 0 to 3600000, got -1"),
-            (["diagnosticsDelay": "250"], "params.initializationOptions.diagnosticsDelay: expected milliseconds from 0 to 3600000, got a string"),
+            (
+                ["diagnostics": "loud"],
+                "params.initializationOptions.diagnostics: expected \"push\", \"pull\" or \"off\", got 'loud'"
+            ),
+            (
+                ["diagnosticsDelay": -1],
+                "params.initializationOptions.diagnosticsDelay: expected milliseconds from 0 to 3600000, got -1"
+            ),
+            (
+                ["diagnosticsDelay": "250"],
+                "params.initializationOptions.diagnosticsDelay: expected milliseconds from 0 to 3600000, got a string"
+            ),
         ] as [(JSONValue, String)] {
             setUp()
             let answer = server.handleRequest("initialize", ["capabilities": [:], "initializationOptions": options])
@@ -173,24 +197,29 @@ final class DiagnosticsSchedulingTests: XCTestCase {
     }
 
     func testPull_aClientWithTheCapability_pullsAndGetsNoPushes_unchangedForTheSameResult() {
-        let result = initialize(capabilities: ["textDocument": ["diagnostic": [:]],
-                                               "workspace": ["diagnostics": ["refreshSupport": true]]])
-        XCTAssertEqual(result["capabilities"]?["diagnosticProvider"],
-                       ["interFileDependencies": false, "workspaceDiagnostics": false])
+        let result = initialize(capabilities: [
+            "textDocument": ["diagnostic": [:]],
+            "workspace": ["diagnostics": ["refreshSupport": true]],
+        ])
+        XCTAssertEqual(
+            result["capabilities"]?["diagnosticProvider"],
+            ["interFileDependencies": false, "workspaceDiagnostics": false])
         XCTAssertEqual(result["capabilities"]?["experimental"]?["maskd"]?["diagnostics"], "pull")
         openRows(3)
         now += 250
         server.publishChanges()
         XCTAssertEqual(take("textDocument/publishDiagnostics").count, 0, "pull: never pushed")
-        XCTAssertEqual(take("workspace/diagnostic/refresh").count, 1, "fields opened with no text change: refresh, once")
+        XCTAssertEqual(
+            take("workspace/diagnostic/refresh").count, 1, "fields opened with no text change: refresh, once")
 
         let full = request("textDocument/diagnostic", ["textDocument": ["uri": .string(uri)]])
         XCTAssertEqual(full["kind"], "full")
         XCTAssertEqual(full["items"]?.arrayValue?.count, 3)
         XCTAssertEqual(full["items"]?[0]?["range"], ClientDocument.range(0, 11, 0, 29))
         let id = full["resultId"] ?? .null
-        XCTAssertEqual(request("textDocument/diagnostic", ["textDocument": ["uri": .string(uri)], "previousResultId": id]),
-                       ["kind": "unchanged", "resultId": id])
+        XCTAssertEqual(
+            request("textDocument/diagnostic", ["textDocument": ["uri": .string(uri)], "previousResultId": id]),
+            ["kind": "unchanged", "resultId": id])
 
         // A change that fixes row 1: a new, full report; a change that moves nothing of them: unchanged.
         change(1, 29, 29, "1")
@@ -199,8 +228,12 @@ final class DiagnosticsSchedulingTests: XCTestCase {
         XCTAssertEqual(fixed["items"]?.arrayValue?.count, 2)
         change(2, 0, 0, "x")
         change(2, 0, 1, "")
-        let same = request("textDocument/diagnostic", ["textDocument": ["uri": .string(uri)],
-                                                       "previousResultId": fixed["resultId"] ?? .null])
+        let same = request(
+            "textDocument/diagnostic",
+            [
+                "textDocument": ["uri": .string(uri)],
+                "previousResultId": fixed["resultId"] ?? .null,
+            ])
         XCTAssertEqual(same["kind"], "unchanged")
         XCTAssertNotEqual(same["resultId"], fixed["resultId"], "the new revision's id, for the next pull")
         now += 1000
@@ -213,10 +246,25 @@ final class DiagnosticsSchedulingTests: XCTestCase {
         let result = initialize(capabilities: ["textDocument": ["diagnostic": [:]], "workspace": ["applyEdit": true]])
         XCTAssertNil(result["capabilities"]?["diagnosticProvider"], "nothing to pull: it would never be asked again")
         XCTAssertEqual(result["capabilities"]?["experimental"]?["maskd"]?["diagnostics"], "push")
-        notify("textDocument/didOpen", ["textDocument": ["uri": .string(uri), "languageId": "plaintext", "version": 1,
-                                                         "text": "Card: "]])
-        request("workspace/executeCommand", ["command": "maskd.openField", "arguments": [[
-            "textDocument": ["uri": .string(uri)], "range": ClientDocument.range(0, 6, 0, 6), "mask": ["preset": "card"]]]])
+        notify(
+            "textDocument/didOpen",
+            [
+                "textDocument": [
+                    "uri": .string(uri), "languageId": "plaintext", "version": 1,
+                    "text": "Card: ",
+                ]
+            ])
+        request(
+            "workspace/executeCommand",
+            [
+                "command": "maskd.openField",
+                "arguments": [
+                    [
+                        "textDocument": ["uri": .string(uri)], "range": ClientDocument.range(0, 6, 0, 6),
+                        "mask": ["preset": "card"],
+                    ]
+                ],
+            ])
         now += 250
         server.publishChanges()
         let pushed = take("textDocument/publishDiagnostics")
@@ -240,12 +288,22 @@ final class DiagnosticsSchedulingTests: XCTestCase {
 
     func testInlayHintRefresh_oneForABurstOfOpenings_onceQuiet() {
         _ = initialize(capabilities: ["workspace": ["inlayHint": ["refreshSupport": true]]])
-        notify("textDocument/didOpen", ["textDocument": ["uri": .string(uri), "languageId": "plaintext", "version": 1,
-                                                         "text": "a: \nb: \nc: "]])
+        notify(
+            "textDocument/didOpen",
+            [
+                "textDocument": [
+                    "uri": .string(uri), "languageId": "plaintext", "version": 1,
+                    "text": "a: \nb: \nc: ",
+                ]
+            ])
         for line in 0..<3 {
             now += 100
-            request("maskd/openField", ["textDocument": ["uri": .string(uri)], "range": ClientDocument.range(line, 3, line, 3),
-                                        "mask": ["preset": "phone.us"]])
+            request(
+                "maskd/openField",
+                [
+                    "textDocument": ["uri": .string(uri)], "range": ClientDocument.range(line, 3, line, 3),
+                    "mask": ["preset": "phone.us"],
+                ])
             XCTAssertEqual(take("workspace/inlayHint/refresh").count, 0, "not while fields are being opened")
         }
         now += 250
@@ -260,11 +318,23 @@ final class DiagnosticsSchedulingTests: XCTestCase {
     /// gets its answer before the diagnostics it changed (a client waiting for the answer reads them after it).
     func testDelay_countsFromTheEndOfTheRead_notFromWithinALongRequest() {
         _ = initialize()
-        notify("textDocument/didOpen", ["textDocument": ["uri": .string(uri), "languageId": "plaintext", "version": 1,
-                                                         "text": "a: 4000 1234 5678 901"]])
-        _ = server.handleRequest("maskd/openFields", ["textDocument": ["uri": .string(uri)], "fields": [
-            ["range": ClientDocument.range(0, 3, 0, 21), "mask": ["preset": "card"]]]])
-        now += 5000   // as long as the request took
+        notify(
+            "textDocument/didOpen",
+            [
+                "textDocument": [
+                    "uri": .string(uri), "languageId": "plaintext", "version": 1,
+                    "text": "a: 4000 1234 5678 901",
+                ]
+            ])
+        _ = server.handleRequest(
+            "maskd/openFields",
+            [
+                "textDocument": ["uri": .string(uri)],
+                "fields": [
+                    ["range": ClientDocument.range(0, 3, 0, 21), "mask": ["preset": "card"]]
+                ],
+            ])
+        now += 5000  // as long as the request took
         server.publishChanges()
         XCTAssertEqual(take("textDocument/publishDiagnostics").count, 0, "not before the read is over and quiet")
         now += 250

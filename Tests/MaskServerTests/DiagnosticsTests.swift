@@ -16,8 +16,10 @@ final class DiagnosticsTests: XCTestCase {
     }
 
     func diagnostic(_ range: JSONValue, _ severity: Int, _ code: String, _ message: String) -> JSONValue {
-        ["range": range, "severity": .int(Int64(severity)), "code": .string(code), "source": "maskd",
-         "message": .string(message)]
+        [
+            "range": range, "severity": .int(Int64(severity)), "code": .string(code), "source": "maskd",
+            "message": .string(message),
+        ]
     }
 
     /// The one publication since the last check, or a failure.
@@ -26,7 +28,8 @@ final class DiagnosticsTests: XCTestCase {
         XCTAssertEqual(all.count, 1, "publications: \(all.map { $0.diagnostics })", file: file, line: line)
         guard let last = all.last else { return nil }
         if let version = last.version {
-            XCTAssertEqual(version, editor.document.version, "diagnostics describe the editor's version", file: file, line: line)
+            XCTAssertEqual(
+                version, editor.document.version, "diagnostics describe the editor's version", file: file, line: line)
         }
         return last.diagnostics
     }
@@ -34,22 +37,30 @@ final class DiagnosticsTests: XCTestCase {
     func testDiagnostics_cardTypedMistypedAndCorrected_hintThenErrorThenCleared() {
         let editor = Editor(client, text: "Card: ")
         editor.openField(0, 6, 6, mask: ["preset": "card"], id: "card")
-        XCTAssertEqual(published(editor), [diagnostic(ClientDocument.range(0, 6, 0, 6), 4, "incomplete", "16 more digits needed")])
+        XCTAssertEqual(
+            published(editor), [diagnostic(ClientDocument.range(0, 6, 0, 6), 4, "incomplete", "16 more digits needed")])
         editor.document.cursor = (0, 6)
 
         editor.type("4")
-        XCTAssertEqual(published(editor), [diagnostic(ClientDocument.range(0, 6, 0, 7), 4, "incomplete", "12 more digits needed")])
+        XCTAssertEqual(
+            published(editor), [diagnostic(ClientDocument.range(0, 6, 0, 7), 4, "incomplete", "12 more digits needed")])
         editor.type("111")
         XCTAssertEqual(client.takeDiagnostics(editor.document.uri).count, 3, "one publication per keystroke")
         editor.type("1")
         // A separator came with the fifth digit: published once, after its echo, for the echoed text.
         XCTAssertEqual(editor.document.lines[0], "Card: 4111 1")
-        XCTAssertEqual(published(editor), [diagnostic(ClientDocument.range(0, 6, 0, 12), 4, "incomplete",
-                                                      "8 more digits needed")])
+        XCTAssertEqual(
+            published(editor),
+            [
+                diagnostic(
+                    ClientDocument.range(0, 6, 0, 12), 4, "incomplete",
+                    "8 more digits needed")
+            ])
         editor.type("11111111112")
         XCTAssertEqual(editor.document.lines[0], "Card: 4111 1111 1111 1112")
         let last = client.takeDiagnostics(editor.document.uri).last?.diagnostics
-        XCTAssertEqual(last, [diagnostic(ClientDocument.range(0, 6, 0, 25), 1, "invalid", "check digit does not match")])
+        XCTAssertEqual(
+            last, [diagnostic(ClientDocument.range(0, 6, 0, 25), 1, "invalid", "check digit does not match")])
 
         // A change that moves the field moves its diagnostic; one that leaves it alone publishes nothing.
         _ = editor.send([editor.change(0, 0, 0, "My ")])
@@ -63,8 +74,13 @@ final class DiagnosticsTests: XCTestCase {
         // The last digit corrected: 15 digits first (still an error), then 16 with a good check digit: cleared.
         editor.document.cursor = (0, 25)
         editor.backspace()
-        XCTAssertEqual(published(editor), [diagnostic(ClientDocument.range(0, 6, 0, 24), 1, "invalid",
-                                                      "Visa numbers have 13, 16 or 19 digits; check digit does not match")])
+        XCTAssertEqual(
+            published(editor),
+            [
+                diagnostic(
+                    ClientDocument.range(0, 6, 0, 24), 1, "invalid",
+                    "Visa numbers have 13, 16 or 19 digits; check digit does not match")
+            ])
         editor.type("1")
         XCTAssertEqual(editor.document.lines[0], "Card: 4111 1111 1111 1111")
         XCTAssertEqual(published(editor), [])
@@ -79,8 +95,13 @@ final class DiagnosticsTests: XCTestCase {
         let editor = Editor(client, text: "Born: 20230229\nDue: 2024-13")
         editor.openField(0, 6, 14, mask: ["preset": "date"], id: "born")
         XCTAssertEqual(editor.document.lines[0], "Born: 2023-02-29")
-        XCTAssertEqual(published(editor), [diagnostic(ClientDocument.range(0, 6, 0, 16), 1, "invalid",
-                                                      "February has 28 days in 2023 at most")])
+        XCTAssertEqual(
+            published(editor),
+            [
+                diagnostic(
+                    ClientDocument.range(0, 6, 0, 16), 1, "invalid",
+                    "February has 28 days in 2023 at most")
+            ])
         editor.openField(1, 5, 12, mask: ["preset": "date"], id: "due")
         let both = client.takeDiagnostics(editor.document.uri).last?.diagnostics
         XCTAssertEqual(both?.count, 2)
@@ -102,10 +123,15 @@ final class DiagnosticsTests: XCTestCase {
         let editor = Editor(client, text: "Id: 1234")
         editor.openField(0, 4, 8, mask: "[0000]", id: "id")
         XCTAssertEqual(client.takeDiagnostics(editor.document.uri).count, 0, "a complete, valid field has none")
-        let result = client.call("maskd/setMask", ["textDocument": editor.document.identifier, "field": "id",
-                                                   "mask": "[000000]"])
+        let result = client.call(
+            "maskd/setMask",
+            [
+                "textDocument": editor.document.identifier, "field": "id",
+                "mask": "[000000]",
+            ])
         editor.applyAndEcho(result)
-        XCTAssertEqual(published(editor), [diagnostic(ClientDocument.range(0, 4, 0, 8), 4, "incomplete", "2 more digits needed")])
+        XCTAssertEqual(
+            published(editor), [diagnostic(ClientDocument.range(0, 4, 0, 8), 4, "incomplete", "2 more digits needed")])
         client.notify("textDocument/didOpen", editor.document.openParams)
         client.sync()
         let reopened = client.takeDiagnostics(editor.document.uri)
@@ -122,10 +148,14 @@ final class DiagnosticsTests: XCTestCase {
         let editor = Editor(client, text: lines.joined(separator: "\n"))
         var frames: [UInt8] = []
         for line in 0..<count {
-            let request: JSONValue = ["jsonrpc": "2.0", "id": .string("open-\(line)"), "method": "maskd/openField",
-                                      "params": ["textDocument": editor.document.identifier,
-                                                 "range": ClientDocument.range(line, 5, line, 24),
-                                                 "mask": ["preset": "card"], "field": .string("c\(line)")]]
+            let request: JSONValue = [
+                "jsonrpc": "2.0", "id": .string("open-\(line)"), "method": "maskd/openField",
+                "params": [
+                    "textDocument": editor.document.identifier,
+                    "range": ClientDocument.range(line, 5, line, 24),
+                    "mask": ["preset": "card"], "field": .string("c\(line)"),
+                ],
+            ]
             let body = request.serialized()
             frames += Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body
         }
@@ -138,9 +168,11 @@ final class DiagnosticsTests: XCTestCase {
         let last = publications.last?.diagnostics ?? []
         XCTAssertEqual(last.count, count)
         // The whole list, made as the output took it, is every field's diagnostic in order.
-        XCTAssertEqual(last, (0..<count).map {
-            diagnostic(ClientDocument.range($0, 5, $0, 24), 1, "invalid", "check digit does not match")
-        })
+        XCTAssertEqual(
+            last,
+            (0..<count).map {
+                diagnostic(ClientDocument.range($0, 5, $0, 24), 1, "invalid", "check digit does not match")
+            })
 
         // Typing into one of them republishes with that field's new state, the others unchanged.
         editor.document.cursor = (1000, 24)
@@ -169,8 +201,9 @@ final class DiagnosticsTests: XCTestCase {
             message["method"] == "textDocument/publishDiagnostics"
                 && message["params"]?["version"] == .int(Int64(editor.document.version))
         }
-        XCTAssertEqual(published?["params"]?["diagnostics"],
-                       [diagnostic(ClientDocument.range(0, 6, 0, 12), 4, "incomplete", "8 more digits needed")])
+        XCTAssertEqual(
+            published?["params"]?["diagnostics"],
+            [diagnostic(ClientDocument.range(0, 6, 0, 12), 4, "incomplete", "8 more digits needed")])
     }
 
     /// No diagnostics ever come between a person's `didChange` and the `didFormat` it causes, even when they are
@@ -178,8 +211,12 @@ final class DiagnosticsTests: XCTestCase {
     func testDidFormat_alwaysComesBeforeAnyDiagnosticsOfItsChange() {
         var document = ClientDocument(uri: "file:///order.txt", text: "Card: ", version: 1)
         client.notify("textDocument/didOpen", document.openParams)
-        let opened = client.call("maskd/openField", ["textDocument": document.identifier,
-                                                     "range": ClientDocument.range(0, 6, 0, 6), "mask": ["preset": "card"]])
+        let opened = client.call(
+            "maskd/openField",
+            [
+                "textDocument": document.identifier,
+                "range": ClientDocument.range(0, 6, 0, 6), "mask": ["preset": "card"],
+            ])
         XCTAssertEqual(opened["edits"], [])
         document.cursor = (0, 6)
         var personVersions: [Int] = []
@@ -188,9 +225,14 @@ final class DiagnosticsTests: XCTestCase {
             personVersions.append(document.version)
             let (l, c) = document.cursor
             document.replace(line: l, from: c, to: c, with: String(key))
-            client.notify("textDocument/didChange", document.changeParams([
-                ["range": ClientDocument.range(l, c, l, c), "text": .string(String(key))]]))
-            guard let format = client.waitFor({ $0["method"] == "maskd/didFormat" }) else { return XCTFail("no didFormat") }
+            client.notify(
+                "textDocument/didChange",
+                document.changeParams([
+                    ["range": ClientDocument.range(l, c, l, c), "text": .string(String(key))]
+                ]))
+            guard let format = client.waitFor({ $0["method"] == "maskd/didFormat" }) else {
+                return XCTFail("no didFormat")
+            }
             let echo = document.applyFormat(format["params"] ?? .null)
             if !echo.isEmpty {
                 document.version += 1
@@ -202,7 +244,8 @@ final class DiagnosticsTests: XCTestCase {
         var formatted: Set<Int> = []
         var publications = 0
         for message in client.notifications {
-            let version = message["params"]?["textDocument"]?["version"]?.intValue ?? message["params"]?["version"]?.intValue
+            let version =
+                message["params"]?["textDocument"]?["version"]?.intValue ?? message["params"]?["version"]?.intValue
             switch message["method"]?.stringValue {
             case "maskd/didFormat":
                 formatted.insert(version ?? -1)

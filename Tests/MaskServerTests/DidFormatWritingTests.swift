@@ -14,12 +14,14 @@ final class DidFormatWritingTests: XCTestCase {
             let report = randomReport(&random, long: round % 200 == 0)
             let message = DidFormatNotification(uri: randomText(&random), report: report)
             var asValue: [UInt8] = []
-            Message.notification(method: DidFormatNotification.method, params: message.json).json.serialize(into: &asValue)
+            Message.notification(method: DidFormatNotification.method, params: message.json).json.serialize(
+                into: &asValue)
             var written: [UInt8] = []
             Message.serializeNotification(DidFormatNotification.method, into: &written, params: message.writeMembers)
             guard written == asValue else {
-                return XCTFail("round \(round): written\n\(String(decoding: written, as: UTF8.self))\n"
-                    + "as a value\n\(String(decoding: asValue, as: UTF8.self))")
+                return XCTFail(
+                    "round \(round): written\n\(String(decoding: written, as: UTF8.self))\n"
+                        + "as a value\n\(String(decoding: asValue, as: UTF8.self))")
             }
         }
     }
@@ -33,15 +35,19 @@ final class DidFormatWritingTests: XCTestCase {
         report.fields = []
         XCTAssertEqual(DidFormatNotification(uri: "u", report: report).longestWrittenList, 0)
         report.edits = Array(repeating: randomEdit(&random), count: JSONValue.piecewiseArrayLength)
-        XCTAssertEqual(DidFormatNotification(uri: "u", report: report).longestWrittenList, JSONValue.piecewiseArrayLength)
+        XCTAssertEqual(
+            DidFormatNotification(uri: "u", report: report).longestWrittenList, JSONValue.piecewiseArrayLength)
         report.edits = []
         report.fields = Array(repeating: randomField(&random), count: JSONValue.piecewiseArrayLength + 1)
-        XCTAssertEqual(DidFormatNotification(uri: "u", report: report).longestWrittenList,
-                       JSONValue.piecewiseArrayLength + 1)
+        XCTAssertEqual(
+            DidFormatNotification(uri: "u", report: report).longestWrittenList,
+            JSONValue.piecewiseArrayLength + 1)
     }
 
-    private let pieces = ["", "4", "0", " ", "a", "Z", "\"", "\\", "/", "\n", "\t", "\u{0}", "\u{1f}", "é", "٣",
-                          "👍🏽", "\u{2028}", "{", "}", ","]
+    private let pieces = [
+        "", "4", "0", " ", "a", "Z", "\"", "\\", "/", "\n", "\t", "\u{0}", "\u{1f}", "é", "٣",
+        "👍🏽", "\u{2028}", "{", "}", ",",
+    ]
 
     private func randomText(_ random: inout SystemRandomNumberGenerator, upTo length: Int = 12) -> String {
         (0..<Int.random(in: 0...length, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
@@ -65,7 +71,8 @@ final class DidFormatWritingTests: XCTestCase {
     }
 
     private func maybe<T>(_ random: inout SystemRandomNumberGenerator, _ make: (inout SystemRandomNumberGenerator) -> T)
-        -> T? {
+        -> T?
+    {
         Bool.random(using: &random) ? make(&random) : nil
     }
 
@@ -81,9 +88,10 @@ final class DidFormatWritingTests: XCTestCase {
             region: maybe(&random) { randomText(&$0) }, phoneType: maybe(&random) { randomText(&$0) },
             phoneExtension: maybe(&random) { randomText(&$0) }, e164: maybe(&random) { randomText(&$0) },
             rfc3966: maybe(&random) { randomText(&$0) })
-        return FieldSnapshot(id: randomText(&random), range: randomRange(&random), text: randomText(&random),
-                             result: result,
-                             rule: maybe(&random) { RuleOrigin(source: randomText(&$0), index: randomNumber(&$0)) })
+        return FieldSnapshot(
+            id: randomText(&random), range: randomRange(&random), text: randomText(&random),
+            result: result,
+            rule: maybe(&random) { RuleOrigin(source: randomText(&$0), index: randomNumber(&$0)) })
     }
 
     /// A report; `long`: a long text and long lists, whose text is past any buffer a dump starts with.

@@ -16,28 +16,44 @@ final class DocumentScaleTests: XCTestCase {
         let mask = try Mask.compile("+1 ([000]) [000]-[0000]")
         let step = max(1, lineCount / max(1, fieldCount))
         for i in 0..<fieldCount {
-            _ = document.openField(id: "f\(i)", line: i * step, start: 5, end: 5, spec: .notation("+1 ([000]) [000]-[0000]"),
-                                   mask: mask)
+            _ = document.openField(
+                id: "f\(i)", line: i * step, start: 5, end: 5, spec: .notation("+1 ([000]) [000]-[0000]"),
+                mask: mask)
         }
         let line = (fieldCount / 2) * step
         var version = 2
         for k in 0..<200 {
             // Type a digit at the field's start, then delete it: the line comes back each time.
             version += 1
-            _ = try document.apply([ContentChange(range: TextRange(start: Position(line: line, character: 5),
-                                                                   end: Position(line: line, character: 5)), text: "5")],
-                                   version: version)
+            _ = try document.apply(
+                [
+                    ContentChange(
+                        range: TextRange(
+                            start: Position(line: line, character: 5),
+                            end: Position(line: line, character: 5)), text: "5")
+                ],
+                version: version)
             version += 1
-            _ = try document.apply([ContentChange(range: TextRange(start: Position(line: line, character: 5),
-                                                                   end: Position(line: line, character: 6)), text: "")],
-                                   version: version)
+            _ = try document.apply(
+                [
+                    ContentChange(
+                        range: TextRange(
+                            start: Position(line: line, character: 5),
+                            end: Position(line: line, character: 6)), text: "")
+                ],
+                version: version)
             if k == 0 { XCTAssertEqual(document.lines[line].fields.first?.id, "f\(fieldCount / 2)") }
         }
         // A line inserted at the top moves every field down, in O(log n).
         version += 1
-        _ = try document.apply([ContentChange(range: TextRange(start: Position(line: 0, character: 0),
-                                                               end: Position(line: 0, character: 0)), text: "top\n")],
-                               version: version)
+        _ = try document.apply(
+            [
+                ContentChange(
+                    range: TextRange(
+                        start: Position(line: 0, character: 0),
+                        end: Position(line: 0, character: 0)), text: "top\n")
+            ],
+            version: version)
         XCTAssertEqual(document.lines.lineOfField("f\(fieldCount - 1)"), (fieldCount - 1) * step + 1)
     }
 
@@ -54,7 +70,8 @@ final class DocumentScaleTests: XCTestCase {
         for line in [0, count / 2 + 1, count - 1] {
             let start = 14
             let result = editor.openField(line, start, start + 19, mask: ["preset": "card"])
-            XCTAssertEqual(result["state"]?["text"]?.stringValue, "4111 1111 1111 \(1000 + line % 9000)", "line \(line)")
+            XCTAssertEqual(
+                result["state"]?["text"]?.stringValue, "4111 1111 1111 \(1000 + line % 9000)", "line \(line)")
         }
     }
 
@@ -73,7 +90,9 @@ final class DocumentScaleTests: XCTestCase {
         }
         for round in 0..<500 {
             let a = next(model.count), b = min(model.count, a + next(4))
-            let new = (0..<next(4)).map { Line(text: "r\(round).\($0)", ending: .lf, fields: [FieldSpan(id: "r\(round).\($0)", start: 0, end: 1)]) }
+            let new = (0..<next(4)).map {
+                Line(text: "r\(round).\($0)", ending: .lf, fields: [FieldSpan(id: "r\(round).\($0)", start: 0, end: 1)])
+            }
             let removed = tree.replace(a..<b, with: new)
             XCTAssertEqual(removed, Array(model[a..<b]))
             model.replaceSubrange(a..<b, with: new)
@@ -92,8 +111,10 @@ final class DocumentScaleTests: XCTestCase {
     }
 
     func testTextDiff_editsTurnOldIntoNew() {
-        let pairs = [("1234 5678 9", "1235 6789"), ("", "abc"), ("abc", ""), ("+1 (5551", "+1 (555) 1"), ("same", "same"),
-                     ("4111 1111 1111 111", "4111 111111 11111")]
+        let pairs = [
+            ("1234 5678 9", "1235 6789"), ("", "abc"), ("abc", ""), ("+1 (5551", "+1 (555) 1"), ("same", "same"),
+            ("4111 1111 1111 111", "4111 111111 11111"),
+        ]
         for (old, new) in pairs {
             var result = Array(old)
             let newChars = Array(new)
@@ -143,11 +164,14 @@ final class DocumentScaleTests: XCTestCase {
         let old = Array("4111 " + String(repeating: "4", count: 1_000_000))
         let new = Array("4111 4444 4444 4444 444")
         // The common prefix "4111 4444" and suffix "444" stay; the rest is one replacement.
-        XCTAssertEqual(TextDiff.edits(old, new), [DiffEdit(start: 9, end: old.count - 3, newStart: 9, newEnd: new.count - 3)])
+        XCTAssertEqual(
+            TextDiff.edits(old, new), [DiffEdit(start: 9, end: old.count - 3, newStart: 9, newEnd: new.count - 3)])
         // Many scattered differences beyond the limit: one replacement too, still correct.
         let a = Array(String(repeating: "ab", count: 2_000)), b = Array(String(repeating: "ba", count: 2_000) + "c")
         var result = a
-        for d in TextDiff.edits(a, b).reversed() { result.replaceSubrange(d.start..<d.end, with: b[d.newStart..<d.newEnd]) }
+        for d in TextDiff.edits(a, b).reversed() {
+            result.replaceSubrange(d.start..<d.end, with: b[d.newStart..<d.newEnd])
+        }
         XCTAssertEqual(result, b)
     }
 }

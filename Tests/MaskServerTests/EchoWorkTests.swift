@@ -20,7 +20,8 @@ final class EchoWorkTests: XCTestCase {
     /// document did for the echo (line tree reads and pending edits looked at).
     func echoWork(fields count: Int, oneLine: Bool, shape: Shape) throws -> Int {
         let number = "4111111111111111"
-        let text = oneLine
+        let text =
+            oneLine
             ? (0..<count).map { _ in number }.joined(separator: " ") + "\n"
             : (0..<count).map { "row \($0): " + number + "\n" }.joined()
         let document = Document(uri: "file:///echo", languageId: "", version: 1, text: text, encoding: .utf16)
@@ -30,8 +31,11 @@ final class EchoWorkTests: XCTestCase {
         for i in 0..<count {
             let line = oneLine ? 0 : i
             let start = oneLine ? i * (number.count + 1) : "row \(i): ".count
-            edits += document.openField(id: "f\(i)", line: line, start: start, end: start + number.count,
-                                        spec: MaskSpec(.preset("card")), mask: card).edits
+            edits +=
+                document.openField(
+                    id: "f\(i)", line: line, start: start, end: start + number.count,
+                    spec: MaskSpec(.preset("card")), mask: card
+                ).edits
         }
         XCTAssertEqual(edits.count, 3 * count)
         edits.sort { $0.range.start < $1.range.start }
@@ -54,10 +58,14 @@ final class EchoWorkTests: XCTestCase {
             let formatted = card.format(number).text
             for line in Set(edits.map(\.range.start.line)).sorted(by: >) {
                 let old = oneLine ? text.dropLast() : Substring("row \(line): " + number)
-                let new = oneLine ? (0..<count).map { _ in formatted }.joined(separator: " ") : "row \(line): " + formatted
-                changes.append(ContentChange(range: TextRange(start: Position(line: line, character: 0),
-                                                              end: Position(line: line, character: old.utf16.count)),
-                                             text: new))
+                let new =
+                    oneLine ? (0..<count).map { _ in formatted }.joined(separator: " ") : "row \(line): " + formatted
+                changes.append(
+                    ContentChange(
+                        range: TextRange(
+                            start: Position(line: line, character: 0),
+                            end: Position(line: line, character: old.utf16.count)),
+                        text: new))
             }
         }
         let before = document.lines.work.bytes + document.lines.work.fields + document.pending.work
@@ -80,8 +88,10 @@ final class EchoWorkTests: XCTestCase {
                 let large = try echoWork(fields: 2_000, oneLine: oneLine, shape: shape)
                 // Ten times the changes: ten times the work, and a little for bisecting longer lines of edits. Any
                 // pass over the edits waiting per change would make it a hundred times.
-                XCTAssertLessThanOrEqual(large, 13 * small, "\(oneLine ? "one line" : "one field per line"), \(shape): "
-                    + "the work of echoing 6,000 edits (\(large)) grew more than ten times that of 600 (\(small))")
+                XCTAssertLessThanOrEqual(
+                    large, 13 * small,
+                    "\(oneLine ? "one line" : "one field per line"), \(shape): "
+                        + "the work of echoing 6,000 edits (\(large)) grew more than ten times that of 600 (\(small))")
             }
         }
     }
@@ -103,13 +113,17 @@ final class EchoWorkTests: XCTestCase {
         }
 
         mutating func takeEcho(line: Int, start: Int, end: Int, text: String) -> PendingEdit? {
-            guard let i = edits.firstIndex(where: {
-                $0.line == line && $0.start == start && $0.end == end && $0.text.sameScalars(text)
-            }) else { return nil }
+            guard
+                let i = edits.firstIndex(where: {
+                    $0.line == line && $0.start == start && $0.end == end && $0.text.sameScalars(text)
+                })
+            else { return nil }
             let edit = edits.remove(at: i)
             let delta = edit.text.unicodeScalars.count - (edit.end - edit.start)
-            for j in edits.indices where edits[j].line == edit.line
-                && (edits[j].start > edit.end || (edits[j].start == edit.end && j >= i)) {
+            for j in edits.indices
+            where edits[j].line == edit.line
+                && (edits[j].start > edit.end || (edits[j].start == edit.end && j >= i))
+            {
                 edits[j].start += delta
                 edits[j].end += delta
             }
@@ -127,9 +141,10 @@ final class EchoWorkTests: XCTestCase {
             // out-of-order paths.
             func edit() -> PendingEdit {
                 let start = random.next(12), length = random.chance(40) ? 0 : random.next(4)
-                return PendingEdit(line: random.next(4), start: start, end: start + length,
-                                   text: random.pick(["", " ", "-", "ab", "é"]), field: random.pick(["a", "b", "c"]),
-                                   fieldOrder: random.next(3))
+                return PendingEdit(
+                    line: random.next(4), start: start, end: start + length,
+                    text: random.pick(["", " ", "-", "ab", "é"]), field: random.pick(["a", "b", "c"]),
+                    fieldOrder: random.next(3))
             }
             for step in 0..<80 {
                 let context = "seed \(seed) step \(step)"
@@ -141,8 +156,9 @@ final class EchoWorkTests: XCTestCase {
                 case 2, 3, 4, 5:
                     // An echo of an edit waiting (mostly), or of one that is not.
                     let e = !flat.edits.isEmpty && random.chance(85) ? random.pick(flat.edits) : edit()
-                    XCTAssertEqual(kept.takeEcho(line: e.line, start: e.start, end: e.end, text: e.text),
-                                   flat.takeEcho(line: e.line, start: e.start, end: e.end, text: e.text), context)
+                    XCTAssertEqual(
+                        kept.takeEcho(line: e.line, start: e.start, end: e.end, text: e.text),
+                        flat.takeEcho(line: e.line, start: e.start, end: e.end, text: e.text), context)
                 case 6:
                     let low = random.next(4), span = low...(low + random.next(3))
                     XCTAssertEqual(kept.inLines(span), flat.edits.filter { span.contains($0.line) }, context)

@@ -165,15 +165,23 @@ struct VectorRunner {
         var document = ClientDocument(uri: uri, text: state.text)
         client.notify("textDocument/didOpen", document.openParams)
         let length = state.text.utf16.count
-        let opened = client.call("maskd/openField", ["textDocument": document.identifier,
-                                                     "range": ClientDocument.range(0, 0, 0, length),
-                                                     "mask": state.mask, "field": "v"])
+        let opened = client.call(
+            "maskd/openField",
+            [
+                "textDocument": document.identifier,
+                "range": ClientDocument.range(0, 0, 0, length),
+                "mask": state.mask, "field": "v",
+            ])
         document.apply(opened["edits"] ?? .array([]))
         let caret = state.selection.1
         // Forced: the vectors describe the re-flow, cuts included (the daemon refuses a cut unless forced).
-        let result = client.call("maskd/setMask", ["textDocument": document.identifier, "field": "v", "mask": newMask,
-                                                   "position": ["line": 0, "character": .int(Int64(caret))],
-                                                   "force": true])
+        let result = client.call(
+            "maskd/setMask",
+            [
+                "textDocument": document.identifier, "field": "v", "mask": newMask,
+                "position": ["line": 0, "character": .int(Int64(caret))],
+                "force": true,
+            ])
         document.apply(result["edits"] ?? .array([]))
         client.notify("textDocument/didClose", ["textDocument": document.identifier])
         guard let fieldState = result["state"] else { return XCTFail("\(where_): no state") }
@@ -194,8 +202,9 @@ struct VectorRunner {
             case "text": XCTAssertEqual(.string(state.text), value, "\(where_): text")
             case "caret": XCTAssertEqual(state.selection.1, value.intValue, "\(where_): caret")
             case "selection":
-                XCTAssertEqual([state.selection.0, state.selection.1], value.arrayValue?.compactMap(\.intValue),
-                               "\(where_): selection")
+                XCTAssertEqual(
+                    [state.selection.0, state.selection.1], value.arrayValue?.compactMap(\.intValue),
+                    "\(where_): selection")
             case "rejected": XCTAssertEqual(.string(state.rejected), value, "\(where_): rejected")
             case "overflow": XCTAssertEqual(.string(state.overflow), value, "\(where_): overflow")
             case "brand": XCTAssertEqual(state.last["brand"] ?? .null, value, "\(where_): brand")

@@ -28,8 +28,9 @@ final class FieldExtentTests: XCTestCase {
         for file in files {
             let root = try JSONValue.parse([UInt8](try Data(contentsOf: directory.appendingPathComponent(file))))
             for (index, testCase) in (root["cases"]?.arrayValue ?? []).enumerated() {
-                check(testCase, name: "\(file) #\(index) \(testCase["name"]?.stringValue ?? "")",
-                      uri: "file:///extent/\(file)/\(index)")
+                check(
+                    testCase, name: "\(file) #\(index) \(testCase["name"]?.stringValue ?? "")",
+                    uri: "file:///extent/\(file)/\(index)")
                 count += 1
             }
         }
@@ -38,21 +39,34 @@ final class FieldExtentTests: XCTestCase {
 
     /// Opens the case's field (`at`) or fields (`range`) in a fresh document and compares what opened with `expect`:
     /// per field, in order, the range it opened over (before its edits) and its text after them, or the error code.
-    private func check(_ testCase: JSONValue, name: String, uri: String, file: StaticString = #filePath,
-                       line: UInt = #line) {
+    private func check(
+        _ testCase: JSONValue, name: String, uri: String, file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
         let editor = Editor(client, uri: uri, text: testCase["text"]?.stringValue ?? "")
         let mask = testCase["mask"] ?? .null
         var results: [JSONValue]
         if let at = testCase["at"]?.arrayValue {
-            let response = client.request("maskd/openField", ["textDocument": editor.document.identifier,
-                                                              "at": ["line": at[0], "character": at[1]], "mask": mask])
+            let response = client.request(
+                "maskd/openField",
+                [
+                    "textDocument": editor.document.identifier,
+                    "at": ["line": at[0], "character": at[1]], "mask": mask,
+                ])
             results = [response["result"] ?? ["error": response["error"] ?? .null]]
         } else {
             let r = testCase["range"]?.arrayValue ?? []
-            let range: JSONValue = ["start": ["line": r[0][0]!, "character": r[0][1]!],
-                                    "end": ["line": r[1][0]!, "character": r[1][1]!]]
-            results = client.call("maskd/openFields", ["textDocument": editor.document.identifier,
-                                                       "fields": [["range": range, "mask": mask]]])["results"]?
+            let range: JSONValue = [
+                "start": ["line": r[0][0]!, "character": r[0][1]!],
+                "end": ["line": r[1][0]!, "character": r[1][1]!],
+            ]
+            results =
+                client.call(
+                    "maskd/openFields",
+                    [
+                        "textDocument": editor.document.identifier,
+                        "fields": [["range": range, "mask": mask]],
+                    ])["results"]?
                 .arrayValue ?? []
         }
         let got: [JSONValue] = results.map { result in
@@ -93,8 +107,12 @@ final class FieldExtentTests: XCTestCase {
     func testOpenFieldAt_runOverlappingAField_isSkippedForANarrowerOne() {
         let editor = Editor(client, text: "12 34 56")
         editor.openField(0, 0, 2, mask: "[00]", id: "left")
-        let result = client.call("maskd/openField", ["textDocument": editor.document.identifier,
-                                                     "at": ["line": 0, "character": 4], "mask": "[00] [00]"])
+        let result = client.call(
+            "maskd/openField",
+            [
+                "textDocument": editor.document.identifier,
+                "at": ["line": 0, "character": 4], "mask": "[00] [00]",
+            ])
         XCTAssertEqual(result["state"]?["range"], ClientDocument.range(0, 3, 0, 8))
         XCTAssertEqual(result["state"]?["text"], "34 56")
     }
@@ -102,16 +120,22 @@ final class FieldExtentTests: XCTestCase {
     func testOpenFieldAt_wordInsideAField_isRefusedAsAnOverlap() {
         let editor = Editor(client, text: "Tel: 5551234567")
         editor.openField(0, 5, 15, mask: ["preset": "phone.us"], id: "tel")
-        let error = client.callFailing("maskd/openField", ["textDocument": editor.document.identifier,
-                                                          "at": ["line": 0, "character": 12], "mask": "[0000]"],
-                                       code: -32602)
+        let error = client.callFailing(
+            "maskd/openField",
+            [
+                "textDocument": editor.document.identifier,
+                "at": ["line": 0, "character": 12], "mask": "[0000]",
+            ],
+            code: -32602)
         XCTAssertEqual(error["message"], "params.at: overlaps field 'tel'")
     }
 
     func testOpenFieldAt_labelBeforeDigits_isRefusedWithoutForce_openedWithIt() {
         let editor = Editor(client, text: "Tel:5551234567")
-        let params: JSONObject = ["textDocument": editor.document.identifier, "at": ["line": 0, "character": 14],
-                                  "mask": ["preset": "phone.us"]]
+        let params: JSONObject = [
+            "textDocument": editor.document.identifier, "at": ["line": 0, "character": 14],
+            "mask": ["preset": "phone.us"],
+        ]
         let error = client.callFailing("maskd/openField", .object(params), code: -32803)
         XCTAssertEqual(error["message"], "'Tel:5551234567' does not fit phone.us: T, e, l would be dropped")
         var forced = params
@@ -123,25 +147,37 @@ final class FieldExtentTests: XCTestCase {
 
     func testOpenFieldAt_withRangeToo_isRefused() {
         let editor = Editor(client, text: "555")
-        let error = client.callFailing("maskd/openField", ["textDocument": editor.document.identifier,
-                                                          "range": ClientDocument.range(0, 0, 0, 3),
-                                                          "at": ["line": 0, "character": 3], "mask": "[000]"],
-                                       code: -32602)
+        let error = client.callFailing(
+            "maskd/openField",
+            [
+                "textDocument": editor.document.identifier,
+                "range": ClientDocument.range(0, 0, 0, 3),
+                "at": ["line": 0, "character": 3], "mask": "[000]",
+            ],
+            code: -32602)
         XCTAssertEqual(error["message"], "params.at: give either range or at, not both")
     }
 
     func testOpenFieldAt_pastTheLastLine_isRefused() {
         let editor = Editor(client, text: "555")
-        let error = client.callFailing("maskd/openField", ["textDocument": editor.document.identifier,
-                                                          "at": ["line": 4, "character": 0], "mask": "[000]"],
-                                       code: -32602)
+        let error = client.callFailing(
+            "maskd/openField",
+            [
+                "textDocument": editor.document.identifier,
+                "at": ["line": 4, "character": 0], "mask": "[000]",
+            ],
+            code: -32602)
         XCTAssertEqual(error["message"], "params.at: line 4 is past the end (the document has 1 lines)")
     }
 
     func testOpenFieldAt_pastTheLineEnd_isTheLineEnd() {
         let editor = Editor(client, text: "Tel: 5551234567")
-        let result = client.call("maskd/openField", ["textDocument": editor.document.identifier,
-                                                     "at": ["line": 0, "character": 80], "mask": ["preset": "phone.us"]])
+        let result = client.call(
+            "maskd/openField",
+            [
+                "textDocument": editor.document.identifier,
+                "at": ["line": 0, "character": 80], "mask": ["preset": "phone.us"],
+            ])
         XCTAssertEqual(result["state"]?["range"], ClientDocument.range(0, 5, 0, 22))
     }
 
@@ -151,8 +187,12 @@ final class FieldExtentTests: XCTestCase {
         client.initialize(encodings: ["utf-8"])
         // "Tél:" is five bytes; the cursor after "555" is at byte 9.
         let editor = Editor(client, text: "Tél: 555 123 4567", encoding: "utf-8")
-        let result = client.call("maskd/openField", ["textDocument": editor.document.identifier,
-                                                     "at": ["line": 0, "character": 9], "mask": "[000] [000] [0000]"])
+        let result = client.call(
+            "maskd/openField",
+            [
+                "textDocument": editor.document.identifier,
+                "at": ["line": 0, "character": 9], "mask": "[000] [000] [0000]",
+            ])
         XCTAssertEqual(result["state"]?["range"], ClientDocument.range(0, 6, 0, 18))
         XCTAssertEqual(result["state"]?["text"], "555 123 4567")
     }
@@ -161,26 +201,46 @@ final class FieldExtentTests: XCTestCase {
 
     func testOpenFieldsOverLines_withAFieldID_isRefused() {
         let editor = Editor(client, text: "555\n555")
-        let results = client.call("maskd/openFields", ["textDocument": editor.document.identifier, "fields": [
-            ["range": ClientDocument.range(0, 0, 1, 3), "mask": "[000]", "field": "x"]]])["results"]
-        XCTAssertEqual(results?[0]?["error"]?["message"],
-                       "params.fields[0].field: an entry over several lines opens a field on each line, so it takes no field id")
+        let results = client.call(
+            "maskd/openFields",
+            [
+                "textDocument": editor.document.identifier,
+                "fields": [
+                    ["range": ClientDocument.range(0, 0, 1, 3), "mask": "[000]", "field": "x"]
+                ],
+            ])["results"]
+        XCTAssertEqual(
+            results?[0]?["error"]?["message"],
+            "params.fields[0].field: an entry over several lines opens a field on each line, so it takes no field id")
     }
 
     func testOpenFieldsOverLines_withOtherEntries_resultsInLineOrderWhereTheEntryStands() {
         let editor = Editor(client, text: "111\n222\n333")
-        let results = client.call("maskd/openFields", ["textDocument": editor.document.identifier, "fields": [
-            ["range": ClientDocument.range(2, 0, 2, 3), "mask": "[000]"],
-            ["range": ClientDocument.range(0, 0, 1, 3), "mask": "[0]-[00]"],
-        ]])["results"]?.arrayValue ?? []
+        let results =
+            client.call(
+                "maskd/openFields",
+                [
+                    "textDocument": editor.document.identifier,
+                    "fields": [
+                        ["range": ClientDocument.range(2, 0, 2, 3), "mask": "[000]"],
+                        ["range": ClientDocument.range(0, 0, 1, 3), "mask": "[0]-[00]"],
+                    ],
+                ])["results"]?.arrayValue ?? []
         XCTAssertEqual(results.map { $0["state"]?["text"] ?? .null }, ["333", "1-11", "2-22"])
     }
 
     func testOpenFieldsOverLines_overlappingAField_failsOnThatLineOnly() {
         let editor = Editor(client, text: "111\n222")
         editor.openField(1, 0, 3, mask: "[000]", id: "two")
-        let results = client.call("maskd/openFields", ["textDocument": editor.document.identifier, "fields": [
-            ["range": ClientDocument.range(0, 0, 1, 3), "mask": "[000]"]]])["results"]?.arrayValue ?? []
+        let results =
+            client.call(
+                "maskd/openFields",
+                [
+                    "textDocument": editor.document.identifier,
+                    "fields": [
+                        ["range": ClientDocument.range(0, 0, 1, 3), "mask": "[000]"]
+                    ],
+                ])["results"]?.arrayValue ?? []
         XCTAssertEqual(results.count, 2)
         XCTAssertEqual(results[0]["state"]?["text"], "111")
         XCTAssertEqual(results[1]["error"]?["message"], "params.fields[0].range: overlaps field 'two'")
@@ -189,17 +249,28 @@ final class FieldExtentTests: XCTestCase {
 
     func testOpenFieldsOverLines_endBeforeStart_failsTheEntry() {
         let editor = Editor(client, text: "111\n222")
-        let results = client.call("maskd/openFields", ["textDocument": editor.document.identifier, "fields": [
-            ["range": ClientDocument.range(1, 0, 0, 3), "mask": "[000]"]]])["results"]?.arrayValue ?? []
+        let results =
+            client.call(
+                "maskd/openFields",
+                [
+                    "textDocument": editor.document.identifier,
+                    "fields": [
+                        ["range": ClientDocument.range(1, 0, 0, 3), "mask": "[000]"]
+                    ],
+                ])["results"]?.arrayValue ?? []
         XCTAssertEqual(results.count, 1)
         XCTAssertEqual(results[0]["error"]?["code"], -32602)
     }
 
     func testOpenFieldOverLines_isStillRefused() {
         let editor = Editor(client, text: "111\n222")
-        let error = client.callFailing("maskd/openField", ["textDocument": editor.document.identifier,
-                                                          "range": ClientDocument.range(0, 0, 1, 3), "mask": "[000]"],
-                                       code: -32602)
+        let error = client.callFailing(
+            "maskd/openField",
+            [
+                "textDocument": editor.document.identifier,
+                "range": ClientDocument.range(0, 0, 1, 3), "mask": "[000]",
+            ],
+            code: -32602)
         XCTAssertEqual(error["message"], "params.range: a field is one line, this range spans lines 0 to 1")
     }
 }

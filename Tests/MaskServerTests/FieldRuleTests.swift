@@ -12,12 +12,15 @@ final class FieldRuleTests: XCTestCase {
     /// More folders a test made (`makeOtherFolder`).
     var otherFolders: [URL] = []
 
-    static let phoneRule: JSONValue = ["files": "**/*.yaml", "match": "^\\s*phone:\\s*(.*)$", "mask": ["preset": "phone.us"]]
+    static let phoneRule: JSONValue = [
+        "files": "**/*.yaml", "match": "^\\s*phone:\\s*(.*)$", "mask": ["preset": "phone.us"],
+    ]
     static let cardRule: JSONValue = ["files": "*.env", "match": "^CARD=(.*)$", "mask": ["preset": "card"]]
 
     override func setUpWithError() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("maskd-rules-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
         client = try DaemonClient()
     }
 
@@ -40,15 +43,18 @@ final class FieldRuleTests: XCTestCase {
     var folderURI: String { "file://" + folder.path }
 
     func writeRulesFile(_ rules: JSONValue) throws {
-        try Data(JSONValue.object(["rules": rules]).serialized()).write(to: folder.appendingPathComponent(".maskd.json"))
+        try Data(JSONValue.object(["rules": rules]).serialized()).write(
+            to: folder.appendingPathComponent(".maskd.json"))
     }
 
     /// Initializes with the workspace folder, `rules` as `initializationOptions.rules`, and the edits delivered by
     /// `didFormat` or, `plain`, by `workspace/applyEdit`; `watch`: the client allows dynamic registration of
     /// `didChangeWatchedFiles`; `clientName`: its `clientInfo.name` (nil: no `clientInfo`).
     @discardableResult
-    func initialize(rules: JSONValue? = nil, plain: Bool = false, watch: Bool = false,
-                    clientName: String? = "maskd tests") -> JSONValue {
+    func initialize(
+        rules: JSONValue? = nil, plain: Bool = false, watch: Bool = false,
+        clientName: String? = "maskd tests"
+    ) -> JSONValue {
         var options: JSONObject = ["diagnosticsDelay": 0]
         if let rules { options["rules"] = rules }
         if plain {
@@ -59,8 +65,12 @@ final class FieldRuleTests: XCTestCase {
         var params: JSONObject = [
             "processId": .int(Int64(getpid())),
             "workspaceFolders": [["uri": .string(folderURI), "name": "w"]],
-            "capabilities": ["workspace": ["applyEdit": true, "workspaceEdit": ["documentChanges": true],
-                                           "didChangeWatchedFiles": ["dynamicRegistration": .bool(watch)]]],
+            "capabilities": [
+                "workspace": [
+                    "applyEdit": true, "workspaceEdit": ["documentChanges": true],
+                    "didChangeWatchedFiles": ["dynamicRegistration": .bool(watch)],
+                ]
+            ],
             "initializationOptions": .object(options),
         ]
         if let clientName { params["clientInfo"] = ["name": .string(clientName)] }
@@ -82,11 +92,14 @@ final class FieldRuleTests: XCTestCase {
 
     /// Writes the folder's `.maskd.json` with `rules`, says so with `workspace/didChangeWatchedFiles` (`type` 1:
     /// created, 2: changed) and applies to `editor` the one `didFormat` the re-reading causes.
-    func saveRulesFile(_ rules: JSONValue, type: Int64, into editor: Editor,
-                       file: StaticString = #filePath, line: UInt = #line) throws {
+    func saveRulesFile(
+        _ rules: JSONValue, type: Int64, into editor: Editor,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         try writeRulesFile(rules)
-        client.notify("workspace/didChangeWatchedFiles",
-                      ["changes": [["uri": .string(folderURI + "/.maskd.json"), "type": .int(type)]]])
+        client.notify(
+            "workspace/didChangeWatchedFiles",
+            ["changes": [["uri": .string(folderURI + "/.maskd.json"), "type": .int(type)]]])
         client.sync()
         let formats = client.take("maskd/didFormat")
         XCTAssertEqual(formats.count, 1, file: file, line: line)
@@ -127,8 +140,12 @@ final class FieldRuleTests: XCTestCase {
     }
 
     func testPostalRule_opensAPostalCodeFieldOfItsRegion_asThePersonTypes() throws {
-        try writeRulesFile([["files": "**/*.yaml", "match": "^\\s*postcode:\\s*(.*)$",
-                             "mask": ["preset": "postal", "region": "GB"]]])
+        try writeRulesFile([
+            [
+                "files": "**/*.yaml", "match": "^\\s*postcode:\\s*(.*)$",
+                "mask": ["preset": "postal", "region": "GB"],
+            ]
+        ])
         initialize()
         let (editor, _) = open("people/ann.yaml", "name: Ann\npostcode: sw1a1aa\n")
         XCTAssertEqual(editor.document.text, "name: Ann\npostcode: SW1A 1AA\n")
@@ -139,8 +156,10 @@ final class FieldRuleTests: XCTestCase {
     }
 
     func testGlobThatExcludes_andLanguages_openNothingThere() throws {
-        try writeRulesFile([FieldRuleTests.phoneRule,
-                            ["languages": ["markdown"], "match": "Tel: (\\d+)", "mask": ["preset": "phone.us"]]])
+        try writeRulesFile([
+            FieldRuleTests.phoneRule,
+            ["languages": ["markdown"], "match": "Tel: (\\d+)", "mask": ["preset": "phone.us"]],
+        ])
         initialize()
         let (notes, format) = open("notes.txt", "phone: 5551234567\nTel: 5551234567")
         XCTAssertNil(format, "*.yaml does not take notes.txt, and the document is plaintext, not markdown")
@@ -168,22 +187,30 @@ final class FieldRuleTests: XCTestCase {
         let messages = client.take("window/showMessage").compactMap { $0["message"]?.stringValue }
         let file = folderURI + "/.maskd.json"
         XCTAssertEqual(messages.count, 5, messages.joined(separator: "\n"))
-        XCTAssertTrue(messages[0].hasPrefix("maskd: \(file) rules[0]: files: bad glob '**/*.{yaml': '{' at character 6 is never closed"), messages[0])
+        XCTAssertTrue(
+            messages[0].hasPrefix(
+                "maskd: \(file) rules[0]: files: bad glob '**/*.{yaml': '{' at character 6 is never closed"),
+            messages[0])
         XCTAssertTrue(messages[1].hasPrefix("maskd: \(file) rules[1]: match: bad regex 'phone: (.*'"), messages[1])
         XCTAssertTrue(messages[2].hasPrefix("maskd: \(file) rules[2]: mask"), messages[2])
         XCTAssertTrue(messages[2].contains("no.such.preset"), messages[2])
-        XCTAssertTrue(messages[3].hasPrefix("maskd: \(file) rules[3]: match: 'phone: .*' has 0 capture groups"), messages[3])
-        XCTAssertTrue(messages[4].hasPrefix("maskd: initializationOptions rules[1]: match: bad regex 'x('"), messages[4])
+        XCTAssertTrue(
+            messages[3].hasPrefix("maskd: \(file) rules[3]: match: 'phone: .*' has 0 capture groups"), messages[3])
+        XCTAssertTrue(
+            messages[4].hasPrefix("maskd: initializationOptions rules[1]: match: bad regex 'x('"), messages[4])
         let (editor, _) = open("a.yaml", "phone: 5551234567\nid: 12345678")
-        XCTAssertEqual(editor.document.text, "phone: +1 (555) 123-4567\nid: 1234-5678", "workspace rules first, then the client's")
-        XCTAssertEqual(editor.fields.arrayValue?.map { $0["rule"]?["source"] }, [.string(file), "initializationOptions"])
+        XCTAssertEqual(
+            editor.document.text, "phone: +1 (555) 123-4567\nid: 1234-5678", "workspace rules first, then the client's")
+        XCTAssertEqual(
+            editor.fields.arrayValue?.map { $0["rule"]?["source"] }, [.string(file), "initializationOptions"])
     }
 
     func testClosedField_staysClosed_aLineThatStopsMatchingKeepsItsField_contentIsNeverLost() throws {
         initialize(rules: [FieldRuleTests.phoneRule])
         let (editor, _) = open("a.yaml", "phone: 5551234567\nphone: 5559876543\nphone: call me\n")
-        XCTAssertEqual(editor.document.text, "phone: +1 (555) 123-4567\nphone: +1 (555) 987-6543\nphone: call me\n",
-                       "'call me' would lose its letters: no field there")
+        XCTAssertEqual(
+            editor.document.text, "phone: +1 (555) 123-4567\nphone: +1 (555) 987-6543\nphone: call me\n",
+            "'call me' would lose its letters: no field there")
         let fields = editor.fields.arrayValue ?? []
         XCTAssertEqual(fields.count, 2)
         let first = fields[0]["field"]!
@@ -236,8 +263,9 @@ final class FieldRuleTests: XCTestCase {
         client.sync()
         let registrations = client.takeRequests("client/registerCapability")
         XCTAssertEqual(registrations.count, 1)
-        XCTAssertEqual(registrations.first?["params"]?["registrations"]?[0]?["registerOptions"]?["watchers"]?[0]?["globPattern"],
-                       "**/.maskd.json")
+        XCTAssertEqual(
+            registrations.first?["params"]?["registrations"]?[0]?["registerOptions"]?["watchers"]?[0]?["globPattern"],
+            "**/.maskd.json")
         if let registration = registrations.first { client.respond(registration, .null) }
         let (editor, format) = open("a.yaml", "phone: 5551234567")
         XCTAssertNil(format)
@@ -245,8 +273,17 @@ final class FieldRuleTests: XCTestCase {
         XCTAssertEqual(editor.document.text, "phone: +1 (555) 123-4567")
 
         // The client's settings replace its rules; the fields already open stay.
-        client.notify("workspace/didChangeConfiguration", ["settings": ["maskd": ["rules": [
-            ["match": "^card: (.*)$", "mask": ["preset": "card"]]]]]])
+        client.notify(
+            "workspace/didChangeConfiguration",
+            [
+                "settings": [
+                    "maskd": [
+                        "rules": [
+                            ["match": "^card: (.*)$", "mask": ["preset": "card"]]
+                        ]
+                    ]
+                ]
+            ])
         editor.document.cursor = (0, 24)
         editor.type("\ncard: 4111111111111111")
         XCTAssertEqual(editor.document.lines[1], "card: 4111 1111 1111 1111")
@@ -276,8 +313,9 @@ final class FieldRuleTests: XCTestCase {
             initialize(watch: true, clientName: name)
             client.sync()
             XCTAssertEqual(client.takeRequests("client/registerCapability").count, 0, "\(name ?? "no clientInfo")")
-            client.notify("workspace/didChangeWorkspaceFolders",
-                          ["event": ["added": [["uri": .string("file://" + other.path), "name": "other"]], "removed": []]])
+            client.notify(
+                "workspace/didChangeWorkspaceFolders",
+                ["event": ["added": [["uri": .string("file://" + other.path), "name": "other"]], "removed": []]])
             client.sync()
             let registrations = client.takeRequests("client/registerCapability")
             XCTAssertEqual(registrations.count, 1, "\(name ?? "no clientInfo"): a folder with a .maskd.json came")
@@ -301,15 +339,17 @@ final class FieldRuleTests: XCTestCase {
         let other = try makeOtherFolder(rules: [FieldRuleTests.phoneRule])
         let otherURI = "file://" + other.path
         let result = initialize()
-        XCTAssertEqual(result["capabilities"]?["workspace"]?["workspaceFolders"],
-                       ["supported": true, "changeNotifications": true])
+        XCTAssertEqual(
+            result["capabilities"]?["workspace"]?["workspaceFolders"],
+            ["supported": true, "changeNotifications": true])
 
         let ann = Editor(client, uri: otherURI + "/ann.yaml", text: "phone: 5551234567")
         client.sync()
         XCTAssertEqual(client.take("maskd/didFormat").count, 0, "outside every folder: the client's rules alone")
 
-        client.notify("workspace/didChangeWorkspaceFolders",
-                      ["event": ["added": [["uri": .string(otherURI + "/"), "name": "other"]], "removed": []]])
+        client.notify(
+            "workspace/didChangeWorkspaceFolders",
+            ["event": ["added": [["uri": .string(otherURI + "/"), "name": "other"]], "removed": []]])
         client.sync()
         let formats = client.take("maskd/didFormat")
         XCTAssertEqual(formats.count, 1)
@@ -318,8 +358,9 @@ final class FieldRuleTests: XCTestCase {
         XCTAssertEqual(ann.document.text, "phone: +1 (555) 123-4567")
         XCTAssertEqual(ann.fields[0]?["rule"]?["source"], .string(otherURI + "/.maskd.json"))
 
-        client.notify("workspace/didChangeWorkspaceFolders",
-                      ["event": ["added": [], "removed": [["uri": .string(otherURI), "name": "other"]]]])
+        client.notify(
+            "workspace/didChangeWorkspaceFolders",
+            ["event": ["added": [], "removed": [["uri": .string(otherURI), "name": "other"]]]])
         client.sync()
         XCTAssertEqual(client.take("maskd/didFormat").count, 0, "re-reading closes nothing")
         let bob = Editor(client, uri: otherURI + "/bob.yaml", text: "phone: 5551234567")
@@ -349,35 +390,74 @@ final class FieldRuleTests: XCTestCase {
     /// every field; a keystroke in a field tries no line, one on a line without a field tries that line alone.
     func testHundredThousandLines_eachTriedOnce_keystrokesTryTheTouchedLineAlone() throws {
         var sent: [(String, JSONValue)] = []
-        let server = Server(version: "test", outbound: RecordingOutbound { method, params, _ in sent.append((method, params)) })
-        _ = server.handleRequest("initialize", ["capabilities": [:], "initializationOptions": [
-            "rules": [["match": "^id (?:\\d+): ([\\d-]*)$", "mask": "[000]-[000]"]]]])
+        let server = Server(
+            version: "test", outbound: RecordingOutbound { method, params, _ in sent.append((method, params)) })
+        _ = server.handleRequest(
+            "initialize",
+            [
+                "capabilities": [:],
+                "initializationOptions": [
+                    "rules": [["match": "^id (?:\\d+): ([\\d-]*)$", "mask": "[000]-[000]"]]
+                ],
+            ])
         let count = 100_000
         var text = ""
         // Every value already in form, so that opening proposes no edit (the echo of 100,000 edits is the echo's
         // cost, measured elsewhere); one line out of form.
         for i in 0..<count { text += i == 7 ? "id 7: 123456\n" : "id \(i): 123-456\n" }
         text += "tail"
-        server.handleNotification("textDocument/didOpen", ["textDocument": [
-            "uri": "file:///big.txt", "languageId": "plaintext", "version": 1, "text": .string(text)]])
+        server.handleNotification(
+            "textDocument/didOpen",
+            [
+                "textDocument": [
+                    "uri": "file:///big.txt", "languageId": "plaintext", "version": 1, "text": .string(text),
+                ]
+            ])
         let document = try XCTUnwrap(server.documents["file:///big.txt"])
         XCTAssertEqual(document.linesTriedByRules, count + 1)
         let formats = sent.filter { $0.0 == "maskd/didFormat" }
         XCTAssertEqual(formats.count, 1)
         XCTAssertEqual(formats.first?.1["fields"]?.arrayValue?.count, count)
-        XCTAssertEqual(formats.first?.1["edits"], [["range": ["start": ["line": 7, "character": 9],
-                                                              "end": ["line": 7, "character": 9]], "newText": "-"]])
-        server.handleNotification("textDocument/didChange", ["textDocument": ["uri": "file:///big.txt", "version": 2],
-                                                             "contentChanges": [["range": ["start": ["line": 7, "character": 9],
-                                                              "end": ["line": 7, "character": 9]], "text": "-"]]])
+        XCTAssertEqual(
+            formats.first?.1["edits"],
+            [
+                [
+                    "range": [
+                        "start": ["line": 7, "character": 9],
+                        "end": ["line": 7, "character": 9],
+                    ], "newText": "-",
+                ]
+            ])
+        server.handleNotification(
+            "textDocument/didChange",
+            [
+                "textDocument": ["uri": "file:///big.txt", "version": 2],
+                "contentChanges": [
+                    [
+                        "range": [
+                            "start": ["line": 7, "character": 9],
+                            "end": ["line": 7, "character": 9],
+                        ], "text": "-",
+                    ]
+                ],
+            ])
         XCTAssertEqual(document.lines[7].text, "id 7: 123-456")
         XCTAssertEqual(document.linesTriedByRules, count + 1, "an echo tries no line")
         func type(_ line: Int, _ column: Int, _ key: String, version: Int) {
-            server.handleNotification("textDocument/didChange", [
-                "textDocument": ["uri": "file:///big.txt", "version": .from(version)],
-                "contentChanges": [["range": ["start": ["line": .from(line), "character": .from(column)],
-                                              "end": ["line": .from(line), "character": .from(column)]],
-                                    "text": .string(key)]]])
+            server.handleNotification(
+                "textDocument/didChange",
+                [
+                    "textDocument": ["uri": "file:///big.txt", "version": .from(version)],
+                    "contentChanges": [
+                        [
+                            "range": [
+                                "start": ["line": .from(line), "character": .from(column)],
+                                "end": ["line": .from(line), "character": .from(column)],
+                            ],
+                            "text": .string(key),
+                        ]
+                    ],
+                ])
         }
         type(count / 2, 12, "9", version: 3)
         XCTAssertEqual(document.linesTriedByRules, count + 1, "typing inside a field tries no line")

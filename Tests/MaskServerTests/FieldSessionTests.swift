@@ -17,15 +17,23 @@ final class FieldSessionTests: XCTestCase {
 
     /// Types `keys` into an empty field after a label, checking every keystroke against the
     /// stateless `maskd/apply` of the same keystroke.
-    func checkTyping(_ mask: JSONValue, _ keys: String, expect: String, file: StaticString = #filePath, line: UInt = #line) {
+    func checkTyping(
+        _ mask: JSONValue, _ keys: String, expect: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
         let editor = Editor(client, uri: "file:///typing/\(keys.hashValue)", text: "Tel: ")
         editor.openField(0, 5, 5, mask: mask, file: file, lineNumber: line)
         editor.document.cursor = (0, 5)
         var field = "", caret = 0
         for key in keys {
-            let oracle = client.call("maskd/apply", ["mask": mask, "text": .string(field),
-                                                      "edit": ["start": .int(Int64(caret)), "end": .int(Int64(caret)),
-                                                               "text": .string(String(key))]])
+            let oracle = client.call(
+                "maskd/apply",
+                [
+                    "mask": mask, "text": .string(field),
+                    "edit": [
+                        "start": .int(Int64(caret)), "end": .int(Int64(caret)),
+                        "text": .string(String(key)),
+                    ],
+                ])
             field = oracle["text"]!.stringValue!
             caret = oracle["caret"]!.intValue!
             let format = editor.type(String(key), file: file, line: line)
@@ -43,10 +51,12 @@ final class FieldSessionTests: XCTestCase {
     func testTyping_seedMasks_keystrokeByKeystroke() {
         checkTyping("+1 ([000]) [000]-[0000]", "5551234567", expect: "+1 (555) 123-4567")
         checkTyping("[0000] [0000] [0000] [0000] [999]", "4111111111111111", expect: "4111 1111 1111 1111")
-        checkTyping(["separatorAt": [3, 8], "separator": " ", "accept": "digits", "maxLength": 11], "13800138000",
-                    expect: "138 0013 8000")
-        checkTyping(["groups": [6, 8, 4], "accept": "digitsX", "separator": " "], "11010519491231002x",
-                    expect: "110105 19491231 002X")
+        checkTyping(
+            ["separatorAt": [3, 8], "separator": " ", "accept": "digits", "maxLength": 11], "13800138000",
+            expect: "138 0013 8000")
+        checkTyping(
+            ["groups": [6, 8, 4], "accept": "digitsX", "separator": " "], "11010519491231002x",
+            expect: "110105 19491231 002X")
         checkTyping(["pattern": "+1 (###) ###-####"], "5551234567", expect: "+1 (555) 123-4567")
         checkTyping("{7} ([000]) [000] - [9999]", "9161234567", expect: "7 (916) 123 - 4567")
     }
@@ -70,20 +80,35 @@ final class FieldSessionTests: XCTestCase {
         XCTAssertEqual(state["mask"], "+1 ([000]) [000]-[0000]")
         XCTAssertNotNil(state["placeholder"]?.stringValue)
         XCTAssertEqual(editor.fields, [state])
-        let hint = client.call("maskd/formatHints", ["textDocument": editor.document.identifier,
-                                                     "position": ["line": 0, "character": 22]])
+        let hint = client.call(
+            "maskd/formatHints",
+            [
+                "textDocument": editor.document.identifier,
+                "position": ["line": 0, "character": 22],
+            ])
         XCTAssertEqual(hint, state)
-        XCTAssertEqual(client.call("maskd/formatHints", ["textDocument": editor.document.identifier,
-                                                         "position": ["line": 0, "character": 2]]), .null)
+        XCTAssertEqual(
+            client.call(
+                "maskd/formatHints",
+                [
+                    "textDocument": editor.document.identifier,
+                    "position": ["line": 0, "character": 2],
+                ]), .null)
         // Already in form: no edits, no cursor.
-        let again = client.call("maskd/openField", ["textDocument": editor.document.identifier,
-                                                    "range": ClientDocument.range(0, 0, 0, 4), "mask": "[AAAA]"])
+        let again = client.call(
+            "maskd/openField",
+            [
+                "textDocument": editor.document.identifier,
+                "range": ClientDocument.range(0, 0, 0, 4), "mask": "[AAAA]",
+            ])
         XCTAssertEqual(again["edits"], [])
         XCTAssertEqual(again["cursor"], .null)
         XCTAssertEqual(again["field"], "f1")
-        XCTAssertEqual(client.call("maskd/closeField", ["textDocument": editor.document.identifier, "field": "f1"]), .null)
+        XCTAssertEqual(
+            client.call("maskd/closeField", ["textDocument": editor.document.identifier, "field": "f1"]), .null)
         XCTAssertEqual(editor.fields.arrayValue?.count, 1)
-        client.callFailing("maskd/closeField", ["textDocument": editor.document.identifier, "field": "f1"], code: -32602)
+        client.callFailing(
+            "maskd/closeField", ["textDocument": editor.document.identifier, "field": "f1"], code: -32602)
     }
 
     func testSetMask_midInput_reflows() {
@@ -91,8 +116,12 @@ final class FieldSessionTests: XCTestCase {
         editor.openField(0, 0, 0, mask: "+1 ([000]) [000]-[0000]", id: "n")
         editor.type("4111111")
         XCTAssertEqual(editor.document.lines[0], "+1 (411) 111-1")
-        let result = client.call("maskd/setMask", ["textDocument": editor.document.identifier, "field": "n",
-                                                   "mask": "[0000] [0000] [0000] [0000] [999]"])
+        let result = client.call(
+            "maskd/setMask",
+            [
+                "textDocument": editor.document.identifier, "field": "n",
+                "mask": "[0000] [0000] [0000] [0000] [999]",
+            ])
         editor.applyAndEcho(result)
         XCTAssertEqual(editor.document.lines[0], "4111 111")
         XCTAssertEqual(result["state"]?["mask"], "[0000] [0000] [0000] [0000] [999]")
@@ -259,9 +288,17 @@ final class FieldSessionTests: XCTestCase {
             editor.type("123")
             XCTAssertEqual(editor.document.lines[0], "😀é 12-3", encoding)
             XCTAssertEqual(editor.document.cursor.character, prefixLength + 4, encoding)
-            XCTAssertEqual(editor.fields[0]?["range"], ClientDocument.range(0, prefixLength, 0, prefixLength + 4), encoding)
-            let applied = c.call("maskd/apply", ["mask": "[*]-[*]", "text": "😀", "edit": ["start": .int(Int64(emoji)),
-                "end": .int(Int64(emoji)), "text": "é"]])
+            XCTAssertEqual(
+                editor.fields[0]?["range"], ClientDocument.range(0, prefixLength, 0, prefixLength + 4), encoding)
+            let applied = c.call(
+                "maskd/apply",
+                [
+                    "mask": "[*]-[*]", "text": "😀",
+                    "edit": [
+                        "start": .int(Int64(emoji)),
+                        "end": .int(Int64(emoji)), "text": "é",
+                    ],
+                ])
             XCTAssertEqual(applied["text"], "😀-é", encoding)
             XCTAssertEqual(applied["caret"]?.intValue, emoji + 1 + accent, encoding)
             _ = c.finish()

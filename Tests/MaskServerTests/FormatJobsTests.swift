@@ -14,7 +14,9 @@ final class FormatJobsTests: XCTestCase {
             var input: [UInt8] = []
             for _ in 0..<Int.random(in: 500...3_000, using: &random) {
                 switch Int.random(in: 0..<100, using: &random) {
-                case 0: input += [UInt8](repeating: 0x34, count: [65_535, 65_536, 65_537, 140_000].randomElement(using: &random)!)
+                case 0:
+                    input += [UInt8](
+                        repeating: 0x34, count: [65_535, 65_536, 65_537, 140_000].randomElement(using: &random)!)
                 case 1: input += [0x34, 0x31, 0xFF, 0x31]
                 case 2: input += Array("4111111111111111\r".utf8)
                 case 3: break
@@ -56,8 +58,10 @@ final class FormatJobsTests: XCTestCase {
             defer { pending.removeFirst(min(end + 1, pending.count)) }
             return String(decoding: pending[..<end], as: UTF8.self)
         }
-        let formatted = ["4111111111111111": "4111 1111 1111 1111", "5555555555554444": "5555 5555 5555 4444",
-                         "378282246310005": "3782 822463 10005", "": ""]
+        let formatted = [
+            "4111111111111111": "4111 1111 1111 1111", "5555555555554444": "5555 5555 5555 4444",
+            "378282246310005": "3782 822463 10005", "": "",
+        ]
         for batch in [["4111111111111111"], ["5555555555554444", "378282246310005", ""]] {
             input.fileHandleForWriting.write(Data((batch.joined(separator: "\n") + "\n").utf8))
             let lines = batch.map { _ in readLine() }

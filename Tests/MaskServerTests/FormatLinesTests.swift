@@ -7,8 +7,10 @@ import XCTest
 final class FormatLinesTests: XCTestCase {
     private let card = #"{"preset": "card"}"#
 
-    private func format(_ input: String, _ options: [String] = [], mask: String? = nil,
-                        file: StaticString = #filePath, line: UInt = #line) throws -> (code: Int32, out: String, err: String) {
+    private func format(
+        _ input: String, _ options: [String] = [], mask: String? = nil,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> (code: Int32, out: String, err: String) {
         let result = try runMaskd(["format", "--mask", mask ?? card] + options, input: Array(input.utf8))
         return (result.code, String(decoding: result.out, as: UTF8.self), result.err)
     }
@@ -31,15 +33,18 @@ final class FormatLinesTests: XCTestCase {
     func testLines_property_sameAsFormattingEachLineAlone() throws {
         var random = SystemRandomNumberGenerator()
         let pieces = ["4", "1", "0", "9", "5", " ", "-", "/", "a", "Z", "é", "٣", "👍🏽", "\r", "\t", "+"]
-        for (notation, spec) in [("[0000] [0000]", MaskSpec.notation("[0000] [0000]")),
-                                 (card, MaskSpec(.preset("card"))),
-                                 (#"{"preset": "phone.us"}"#, MaskSpec(.preset("phone.us"))),
-                                 ("[AA]-[00]", MaskSpec.notation("[AA]-[00]"))] {
+        for (notation, spec) in [
+            ("[0000] [0000]", MaskSpec.notation("[0000] [0000]")),
+            (card, MaskSpec(.preset("card"))),
+            (#"{"preset": "phone.us"}"#, MaskSpec(.preset("phone.us"))),
+            ("[AA]-[00]", MaskSpec.notation("[AA]-[00]")),
+        ] {
             let mask = try Mask.compile(spec)
             var input = "", expected = ""
             for _ in 0..<200 {
-                let text = (0..<Int.random(in: 0...24, using: &random)).map { _ in pieces.randomElement(using: &random)! }
-                    .joined()
+                let text = (0..<Int.random(in: 0...24, using: &random)).map { _ in pieces.randomElement(using: &random)!
+                }
+                .joined()
                 let ending = ["\n", "\r\n"].randomElement(using: &random)!
                 // A `\r` right before the line break is the ending's, not the line's.
                 let body = ending == "\n" && text.hasSuffix("\r") ? String(text.dropLast()) + "x" : text
@@ -56,8 +61,10 @@ final class FormatLinesTests: XCTestCase {
         let result = try format("4111111111111111\n41111\n\n4111111111111112\n", ["--check"])
         XCTAssertEqual(result.code, 1)
         XCTAssertEqual(result.out, "4111 1111 1111 1111\n4111 1\n\n4111 1111 1111 1112\n")
-        XCTAssertEqual(result.err, "line 2: 8 more digits needed\nline 3: 16 more digits needed\n"
-            + "line 4: check digit does not match\n")
+        XCTAssertEqual(
+            result.err,
+            "line 2: 8 more digits needed\nline 3: 16 more digits needed\n"
+                + "line 4: check digit does not match\n")
         let valid = try format("4111111111111111\n378282246310005", ["--check"])
         XCTAssertEqual(valid.code, 0, valid.err)
         XCTAssertEqual(valid.out, "4111 1111 1111 1111\n3782 822463 10005")
@@ -104,8 +111,10 @@ final class FormatLinesTests: XCTestCase {
         let input: [UInt8] = Array("4111111111111111\n41".utf8) + [0xFF, 0x31] + Array("\r\n378282246310005\n".utf8)
         let result = try runMaskd(["format", "--mask", card], input: input)
         XCTAssertEqual(result.code, 1)
-        XCTAssertEqual(result.out, Array("4111 1111 1111 1111\n41".utf8) + [0xFF, 0x31]
-            + Array("\r\n3782 822463 10005\n".utf8))
+        XCTAssertEqual(
+            result.out,
+            Array("4111 1111 1111 1111\n41".utf8) + [0xFF, 0x31]
+                + Array("\r\n3782 822463 10005\n".utf8))
         XCTAssertEqual(result.err, "line 2: invalid UTF-8 at byte 2, copied unformatted\n")
         let json = try runMaskd(["format", "--mask", card, "--json", "--check"], input: input)
         XCTAssertEqual(json.code, 1)
@@ -135,7 +144,8 @@ final class FormatLinesTests: XCTestCase {
     func testHelp_describesBulkFormatting() throws {
         let help = try runMaskd(["--help"])
         XCTAssertEqual(help.code, 0)
-        XCTAssertTrue(help.out.contains("maskd format --mask M [--json | --output FORM] [--check] [--jobs N] [-]\n"), help.out)
+        XCTAssertTrue(
+            help.out.contains("maskd format --mask M [--json | --output FORM] [--check] [--jobs N] [-]\n"), help.out)
         XCTAssertTrue(help.out.contains("Format standard input line by line"), help.out)
     }
 
@@ -178,8 +188,9 @@ final class FormatLinesTests: XCTestCase {
         let drawn = shown.matches(of: progress).filter { $0.output[1].substring != nil }
         XCTAssertFalse(drawn.isEmpty, shown.debugDescription)
         // The terminal's line discipline writes "\n" as "\r\n".
-        XCTAssertEqual(shown.replacing(progress, with: ""),
-                       "line 4001: 9 more digits needed\r\n6001 lines: 6000 valid, 1 invalid\r\n", shown.debugDescription)
+        XCTAssertEqual(
+            shown.replacing(progress, with: ""),
+            "line 4001: 9 more digits needed\r\n6001 lines: 6000 valid, 1 invalid\r\n", shown.debugDescription)
         // Nothing else is written while the progress line is up: each one is erased before anything else.
         for match in drawn {
             XCTAssertTrue(shown[match.range.upperBound...].hasPrefix("\r\u{1B}[K"), shown.debugDescription)

@@ -5,7 +5,9 @@ import XCTest
 final class FormatOutputTests: XCTestCase {
     private let us = #"{"preset": "phone", "region": "US"}"#
 
-    private func format(_ input: String, _ options: [String], mask: String) throws -> (code: Int32, out: String, err: String) {
+    private func format(_ input: String, _ options: [String], mask: String) throws -> (
+        code: Int32, out: String, err: String
+    ) {
         let result = try runMaskd(["format", "--mask", mask] + options, input: Array(input.utf8))
         return (result.code, String(decoding: result.out, as: UTF8.self), result.err)
     }
@@ -23,8 +25,10 @@ final class FormatOutputTests: XCTestCase {
         let plain = try format(input, ["--output", "e164"], mask: us)
         XCTAssertEqual(plain.code, 0)
         XCTAssertEqual(plain.out, "\n+12015550123\n\n")
-        XCTAssertEqual(plain.err, "line 1: no phone number (no digits), written as an empty line\n"
-            + "line 3: no phone number (too short), written as an empty line\n")
+        XCTAssertEqual(
+            plain.err,
+            "line 1: no phone number (no digits), written as an empty line\n"
+                + "line 3: no phone number (too short), written as an empty line\n")
         let checked = try format(input, ["--output", "e164", "--check"], mask: us)
         XCTAssertEqual(checked.code, 1)
         XCTAssertEqual(checked.out, plain.out)
@@ -33,19 +37,23 @@ final class FormatOutputTests: XCTestCase {
 
     func testEveryForm_withAnExtension() throws {
         let line = "2015550123 ext 45\n"
-        for (form, expected) in [("rfc3966", "tel:+1-201-555-0123;ext=45"), ("national", "(201) 555-0123 ext. 45"),
-                                 ("international", "+1 201-555-0123 ext. 45"), ("value", "2015550123x45"),
-                                 ("text", "(201) 555-0123 ext. 45")] {
+        for (form, expected) in [
+            ("rfc3966", "tel:+1-201-555-0123;ext=45"), ("national", "(201) 555-0123 ext. 45"),
+            ("international", "+1 201-555-0123 ext. 45"), ("value", "2015550123x45"),
+            ("text", "(201) 555-0123 ext. 45"),
+        ] {
             let result = try format(line, ["--output", form], mask: us)
             XCTAssertEqual(result.out, expected + "\n", form)
         }
-        let gb = try format("0121 234 5678 x45\n", ["--output", "international"], mask: #"{"preset": "phone", "region": "GB"}"#)
+        let gb = try format(
+            "0121 234 5678 x45\n", ["--output", "international"], mask: #"{"preset": "phone", "region": "GB"}"#)
         XCTAssertEqual(gb.out, "+44 121 234 5678 x45\n")
     }
 
     func testValue_anyMask_andOneText() throws {
-        XCTAssertEqual(try format("20240229\n2024-3-15\n", ["--output", "value"], mask: #"{"preset": "date"}"#).out,
-                       "2024-02-29\n2024-03-15\n")
+        XCTAssertEqual(
+            try format("20240229\n2024-3-15\n", ["--output", "value"], mask: #"{"preset": "date"}"#).out,
+            "2024-02-29\n2024-03-15\n")
         let one = try runMaskd(["format", "--mask", us, "--output", "e164", "201.555.0123"], input: [])
         XCTAssertEqual(String(decoding: one.out, as: UTF8.self), "+12015550123\n")
         XCTAssertEqual(one.code, 0)
@@ -58,7 +66,8 @@ final class FormatOutputTests: XCTestCase {
         XCTAssertTrue(date.err.contains("--output e164 is for the phone preset"), date.err)
         let bogus = try format("1\n", ["--output", "e.164"], mask: us)
         XCTAssertEqual(bogus.code, 2)
-        XCTAssertTrue(bogus.err.contains("--output takes one of text, value, e164, rfc3966, national, international"), bogus.err)
+        XCTAssertTrue(
+            bogus.err.contains("--output takes one of text, value, e164, rfc3966, national, international"), bogus.err)
         let both = try format("1\n", ["--output", "e164", "--json"], mask: us)
         XCTAssertEqual(both.code, 2)
         XCTAssertTrue(both.err.contains("--output and --json do not go together"), both.err)

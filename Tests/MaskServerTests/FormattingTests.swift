@@ -28,32 +28,51 @@ final class FormattingTests: XCTestCase {
         XCTAssertEqual(editor.document.lines, ["Card: 41111", "Tel: 5551", "Name: x"])
         editor.echo = .together
 
-        let ranged = client.call("textDocument/rangeFormatting", [
-            "textDocument": editor.document.identifier, "range": ClientDocument.range(1, 0, 1, 9),
-            "options": ["tabSize": 4, "insertSpaces": true],
-        ])
-        XCTAssertEqual(ranged, [["range": ClientDocument.range(1, 5, 1, 5), "newText": "+1 ("],
-                                ["range": ClientDocument.range(1, 8, 1, 8), "newText": ") "]])
+        let ranged = client.call(
+            "textDocument/rangeFormatting",
+            [
+                "textDocument": editor.document.identifier, "range": ClientDocument.range(1, 0, 1, 9),
+                "options": ["tabSize": 4, "insertSpaces": true],
+            ])
+        XCTAssertEqual(
+            ranged,
+            [
+                ["range": ClientDocument.range(1, 5, 1, 5), "newText": "+1 ("],
+                ["range": ClientDocument.range(1, 8, 1, 8), "newText": ") "],
+            ])
         editor.applyAndEcho(["edits": ranged])
         XCTAssertEqual(editor.document.lines, ["Card: 41111", "Tel: +1 (555) 1", "Name: x"])
 
-        let all = client.call("textDocument/formatting", ["textDocument": editor.document.identifier,
-                                                          "options": ["tabSize": 4, "insertSpaces": true]])
+        let all = client.call(
+            "textDocument/formatting",
+            [
+                "textDocument": editor.document.identifier,
+                "options": ["tabSize": 4, "insertSpaces": true],
+            ])
         XCTAssertEqual(all, [["range": ClientDocument.range(0, 10, 0, 10), "newText": " "]])
         editor.applyAndEcho(["edits": all])
         XCTAssertEqual(editor.document.lines, ["Card: 4111 1", "Tel: +1 (555) 1", "Name: x"])
 
         // In form: nothing to do; typing goes on as usual.
-        XCTAssertEqual(client.call("textDocument/formatting", ["textDocument": editor.document.identifier,
-                                                               "options": ["tabSize": 4, "insertSpaces": true]]), [])
+        XCTAssertEqual(
+            client.call(
+                "textDocument/formatting",
+                [
+                    "textDocument": editor.document.identifier,
+                    "options": ["tabSize": 4, "insertSpaces": true],
+                ]), [])
         editor.document.cursor = (0, 12)
         XCTAssertNotNil(editor.type("1"))
         XCTAssertEqual(editor.document.lines[0], "Card: 4111 11")
-        XCTAssertEqual(client.call("textDocument/rangeFormatting", [
-            "textDocument": editor.document.identifier, "range": ClientDocument.range(2, 0, 2, 7),
-            "options": ["tabSize": 4, "insertSpaces": true],
-        ]), [])
-        client.callFailing("textDocument/formatting", ["textDocument": ["uri": "file:///nowhere"], "options": [:]],
-                           code: -32602)
+        XCTAssertEqual(
+            client.call(
+                "textDocument/rangeFormatting",
+                [
+                    "textDocument": editor.document.identifier, "range": ClientDocument.range(2, 0, 2, 7),
+                    "options": ["tabSize": 4, "insertSpaces": true],
+                ]), [])
+        client.callFailing(
+            "textDocument/formatting", ["textDocument": ["uri": "file:///nowhere"], "options": [:]],
+            code: -32602)
     }
 }

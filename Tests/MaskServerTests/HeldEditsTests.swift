@@ -40,12 +40,19 @@ final class HeldEditsTests: XCTestCase {
     func start(documentChanges: Bool, text: String) {
         let params: JSONValue = [
             "processId": nil, "rootUri": "file:///w",
-            "capabilities": ["workspace": ["applyEdit": true, "workspaceEdit": ["documentChanges": .bool(documentChanges)]]],
-            "initializationOptions": ["edits": "applyEdit", "rules": [
-                ["match": "^\\s*phone:\\s*(.*)$", "mask": ["preset": "phone.us"]],
-            ]],
+            "capabilities": [
+                "workspace": ["applyEdit": true, "workspaceEdit": ["documentChanges": .bool(documentChanges)]]
+            ],
+            "initializationOptions": [
+                "edits": "applyEdit",
+                "rules": [
+                    ["match": "^\\s*phone:\\s*(.*)$", "mask": ["preset": "phone.us"]]
+                ],
+            ],
         ]
-        guard case .success(let result) = server.handleRequest("initialize", params) else { return XCTFail("initialize") }
+        guard case .success(let result) = server.handleRequest("initialize", params) else {
+            return XCTFail("initialize")
+        }
         XCTAssertEqual(result["capabilities"]?["experimental"]?["maskd"]?["applyEditDelay"], 250)
         notify("initialized", [:])
         document = ClientDocument(uri: "file:///w/people.yaml", text: text)
@@ -57,8 +64,14 @@ final class HeldEditsTests: XCTestCase {
         let end = document.lines[line].utf16.count
         document.replace(line: line, from: end, to: end, with: text)
         document.version += 1
-        notify("textDocument/didChange", document.changeParams([["range": ClientDocument.range(line, end, line, end),
-                                                                  "text": .string(text)]]))
+        notify(
+            "textDocument/didChange",
+            document.changeParams([
+                [
+                    "range": ClientDocument.range(line, end, line, end),
+                    "text": .string(text),
+                ]
+            ]))
     }
 
     /// Applies an `applyEdit` as an editor that cannot refuse it does, to whatever its text is now, echoes it and
@@ -68,7 +81,9 @@ final class HeldEditsTests: XCTestCase {
         let edits = edit["changes"]?[document.uri] ?? edit["documentChanges"]?[0]?["edits"] ?? .null
         document.apply(edits)
         document.version += 1
-        let changes: [JSONValue] = (edits.arrayValue ?? []).reversed().map { ["range": $0["range"]!, "text": $0["newText"]!] }
+        let changes: [JSONValue] = (edits.arrayValue ?? []).reversed().map {
+            ["range": $0["range"]!, "text": $0["newText"]!]
+        }
         notify("textDocument/didChange", document.changeParams(changes))
         _ = server.handle(.response(id: request.id, result: ["applied": true]))
         server.publishChanges()
@@ -80,8 +95,14 @@ final class HeldEditsTests: XCTestCase {
             start(documentChanges: documentChanges, text: "name: Ann")
             document.lines.append("")
             document.version += 1
-            notify("textDocument/didChange", document.changeParams([["range": ClientDocument.range(0, 9, 0, 9),
-                                                                      "text": "\n"]]))
+            notify(
+                "textDocument/didChange",
+                document.changeParams([
+                    [
+                        "range": ClientDocument.range(0, 9, 0, 9),
+                        "text": "\n",
+                    ]
+                ]))
             type("phone: ", line: 1)
             wait(1000)
             XCTAssertEqual(takeApplyEdits().count, 0, "the field opened empty: nothing to edit")
@@ -94,8 +115,9 @@ final class HeldEditsTests: XCTestCase {
             let requests = takeApplyEdits()
             XCTAssertEqual(requests.count, 1)
             XCTAssertNil(requests.first?.params["label"], "no label: Neovim prints it")
-            XCTAssertEqual(requests.first?.params["edit"]?["documentChanges"]?[0]?["textDocument"]?["version"],
-                           documentChanges ? .int(Int64(document.version)) : nil)
+            XCTAssertEqual(
+                requests.first?.params["edit"]?["documentChanges"]?[0]?["textDocument"]?["version"],
+                documentChanges ? .int(Int64(document.version)) : nil)
             apply(requests[0])
             XCTAssertEqual(document.lines[1], "phone: +1 (201) 555-0123", "documentChanges: \(documentChanges)")
             wait(1000)
@@ -138,7 +160,9 @@ final class HeldEditsTests: XCTestCase {
         let edits = first[0].params["edit"]?["changes"]?[document.uri] ?? .null
         document.apply(edits)
         document.version += 1
-        let echo: [JSONValue] = (edits.arrayValue ?? []).reversed().map { ["range": $0["range"]!, "text": $0["newText"]!] }
+        let echo: [JSONValue] = (edits.arrayValue ?? []).reversed().map {
+            ["range": $0["range"]!, "text": $0["newText"]!]
+        }
         notify("textDocument/didChange", document.changeParams(echo))
         type("5", line: 0)
         wait(1000)
@@ -152,8 +176,11 @@ final class HeldEditsTests: XCTestCase {
     }
 
     func testApplyEditDelay_badValuesAreRefused() {
-        let answer = server.handleRequest("initialize", ["capabilities": [:], "initializationOptions": ["applyEditDelay": -1]])
+        let answer = server.handleRequest(
+            "initialize", ["capabilities": [:], "initializationOptions": ["applyEditDelay": -1]])
         guard case .failure(let error) = answer else { return XCTFail("refused") }
-        XCTAssertEqual(error.message, "params.initializationOptions.applyEditDelay: expected milliseconds from 0 to 3600000, got -1")
+        XCTAssertEqual(
+            error.message,
+            "params.initializationOptions.applyEditDelay: expected milliseconds from 0 to 3600000, got -1")
     }
 }

@@ -13,9 +13,11 @@ final class HostileClientTests: XCTestCase {
 
     func testUnansweredRequests_areBounded_theNewestStillAnswered() {
         var sentIDs: [RequestID] = []
-        let server = Server(version: "test", outbound: RecordingOutbound { _, _, id in
-            if let id { sentIDs.append(id) }
-        })
+        let server = Server(
+            version: "test",
+            outbound: RecordingOutbound { _, _, id in
+                if let id { sentIDs.append(id) }
+            })
         var answered: [Int] = []
         let total = 3 * Server.maxAwaiting + 17
         for n in 1...total {
@@ -37,16 +39,24 @@ final class HostileClientTests: XCTestCase {
 
     func testCharacterPastTheLineEnd_isTheLineEnd() throws {
         for encoding in [PositionEncoding.utf8, .utf16, .utf32] {
-            let document = Document(uri: "file:///p", languageId: "", version: 1, text: "Tel: 555é\nnext",
-                                    encoding: encoding)
-            XCTAssertEqual(try document.scalarPosition(Position(line: 0, character: 40)).get(),
-                           ScalarPosition(line: 0, column: 9), "\(encoding)")
-            XCTAssertEqual(try document.scalarPosition(Position(line: 1, character: 5)).get(),
-                           ScalarPosition(line: 1, column: 4), "\(encoding)")
+            let document = Document(
+                uri: "file:///p", languageId: "", version: 1, text: "Tel: 555é\nnext",
+                encoding: encoding)
+            XCTAssertEqual(
+                try document.scalarPosition(Position(line: 0, character: 40)).get(),
+                ScalarPosition(line: 0, column: 9), "\(encoding)")
+            XCTAssertEqual(
+                try document.scalarPosition(Position(line: 1, character: 5)).get(),
+                ScalarPosition(line: 1, column: 4), "\(encoding)")
             // A change whose range ends past its line is applied there, not refused.
-            _ = try document.apply([ContentChange(range: TextRange(start: Position(line: 0, character: 5),
-                                                                   end: Position(line: 0, character: 99)),
-                                                  text: "x")], version: 2)
+            _ = try document.apply(
+                [
+                    ContentChange(
+                        range: TextRange(
+                            start: Position(line: 0, character: 5),
+                            end: Position(line: 0, character: 99)),
+                        text: "x")
+                ], version: 2)
             XCTAssertEqual(document.text, "Tel: x\nnext", "\(encoding)")
             // A line past the document's end is still a problem.
             guard case .failure = document.scalarPosition(Position(line: 2, character: 0)) else {
@@ -72,13 +82,15 @@ final class HostileClientTests: XCTestCase {
             for _ in 0..<Int.random(in: 1...3, using: &generator) {
                 let from = Int.random(in: 0...new.count, using: &generator)
                 let to = Int.random(in: from...min(new.count, from + 4), using: &generator)
-                new.replaceSubrange(from..<to, with: randomText(Int.random(in: 0...3, using: &generator)).unicodeScalars)
+                new.replaceSubrange(
+                    from..<to, with: randomText(Int.random(in: 0...3, using: &generator)).unicodeScalars)
             }
             let newText = String(String.UnicodeScalarView(new))
             _ = try document.apply([ContentChange(range: nil, text: newText)], version: 2)
-            XCTAssertTrue(document.text.unicodeScalars.elementsEqual(newText.unicodeScalars),
-                          "round \(round): \(old.debugDescription) -> \(newText.debugDescription) gave "
-                            + document.text.debugDescription)
+            XCTAssertTrue(
+                document.text.unicodeScalars.elementsEqual(newText.unicodeScalars),
+                "round \(round): \(old.debugDescription) -> \(newText.debugDescription) gave "
+                    + document.text.debugDescription)
         }
     }
 
@@ -92,7 +104,9 @@ final class HostileClientTests: XCTestCase {
             let glob = (0..<Int.random(in: 1...6, using: &generator)).map { _ in
                 segments.randomElement(using: &generator)!
             }
-            let path = (0..<Int.random(in: 0...6, using: &generator)).map { _ in ["a", "b", "ab", "ba"].randomElement(using: &generator)! }
+            let path = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+                ["a", "b", "ab", "ba"].randomElement(using: &generator)!
+            }
             let source = glob.joined(separator: "/")
             let expected = Self.reference(glob[...], path[...], anchored: source.contains("/"))
             XCTAssertEqual(try Glob(source).matches(path.joined(separator: "/")), expected, "\(source) on \(path)")

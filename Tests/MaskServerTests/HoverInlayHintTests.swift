@@ -32,10 +32,12 @@ final class HoverInlayHintTests: XCTestCase {
     func testInitialize_withoutCodeActionLiterals_codeActionProviderIsTrue_andBadEditsOptionIsRefused() throws {
         XCTAssertEqual(client.initializeLSP(literals: false)["capabilities"]?["codeActionProvider"], true)
         let other = try DaemonClient()
-        let error = other.callFailing("initialize", ["capabilities": [:], "initializationOptions": ["edits": "carrier pigeon"]],
-                                      code: -32602)
-        XCTAssertEqual(error["message"]?.stringValue?.hasPrefix("params.initializationOptions.edits:"), true,
-                       error.serializedString())
+        let error = other.callFailing(
+            "initialize", ["capabilities": [:], "initializationOptions": ["edits": "carrier pigeon"]],
+            code: -32602)
+        XCTAssertEqual(
+            error["message"]?.stringValue?.hasPrefix("params.initializationOptions.edits:"), true,
+            error.serializedString())
         _ = other.finish()
     }
 
@@ -44,10 +46,13 @@ final class HoverInlayHintTests: XCTestCase {
         let editor = Editor(client, text: "Card: 4111111111111112\nTel: ")
         editor.openField(0, 6, 22, mask: ["preset": "card"], id: "card")
         XCTAssertEqual(editor.document.lines[0], "Card: 4111 1111 1111 1112")
-        let hover = client.call("textDocument/hover", ["textDocument": editor.document.identifier, "position": position(0, 10)])
+        let hover = client.call(
+            "textDocument/hover", ["textDocument": editor.document.identifier, "position": position(0, 10)])
         XCTAssertEqual(hover["contents"]?["kind"], "markdown")
         XCTAssertEqual(hover["range"], ClientDocument.range(0, 6, 0, 25))
-        XCTAssertEqual(hover["contents"]?["value"]?.stringValue, """
+        XCTAssertEqual(
+            hover["contents"]?["value"]?.stringValue,
+            """
             **maskd field** `card` · preset `card`: payment card; brand by prefix, grouping and length by brand, Luhn check
 
             - mask: `[0000] [0000] [0000] [0999] [999]`
@@ -58,19 +63,36 @@ final class HoverInlayHintTests: XCTestCase {
             - still to fill: `  ___ `
             """)
         // Touching the field's end counts; away from it there is nothing.
-        XCTAssertEqual(client.call("textDocument/hover", ["textDocument": editor.document.identifier,
-                                                          "position": position(0, 25)])["range"],
-                       ClientDocument.range(0, 6, 0, 25))
-        XCTAssertEqual(client.call("textDocument/hover", ["textDocument": editor.document.identifier,
-                                                          "position": position(0, 2)]), .null)
+        XCTAssertEqual(
+            client.call(
+                "textDocument/hover",
+                [
+                    "textDocument": editor.document.identifier,
+                    "position": position(0, 25),
+                ])["range"],
+            ClientDocument.range(0, 6, 0, 25))
+        XCTAssertEqual(
+            client.call(
+                "textDocument/hover",
+                [
+                    "textDocument": editor.document.identifier,
+                    "position": position(0, 2),
+                ]), .null)
         // Past the line's end is its end (LSP 3.17), where the field ends; past the document's last line is an error.
-        XCTAssertEqual(client.call("textDocument/hover", ["textDocument": editor.document.identifier,
-                                                          "position": position(0, 40)])["range"],
-                       ClientDocument.range(0, 6, 0, 25))
-        client.callFailing("textDocument/hover", ["textDocument": editor.document.identifier, "position": position(40, 0)],
-                           code: -32602)
-        client.callFailing("textDocument/hover", ["textDocument": ["uri": "file:///nowhere"], "position": position(0, 0)],
-                           code: -32602)
+        XCTAssertEqual(
+            client.call(
+                "textDocument/hover",
+                [
+                    "textDocument": editor.document.identifier,
+                    "position": position(0, 40),
+                ])["range"],
+            ClientDocument.range(0, 6, 0, 25))
+        client.callFailing(
+            "textDocument/hover", ["textDocument": editor.document.identifier, "position": position(40, 0)],
+            code: -32602)
+        client.callFailing(
+            "textDocument/hover", ["textDocument": ["uri": "file:///nowhere"], "position": position(0, 0)],
+            code: -32602)
     }
 
     func testHover_onAPhoneField_showsRegionAndType() {
@@ -78,7 +100,8 @@ final class HoverInlayHintTests: XCTestCase {
         let editor = Editor(client, text: "Tel: 01212345678")
         editor.openField(0, 5, 16, mask: ["preset": "phone", "region": "GB"], id: "tel")
         XCTAssertEqual(editor.document.lines[0], "Tel: 0121 234 5678")
-        let hover = client.call("textDocument/hover", ["textDocument": editor.document.identifier, "position": position(0, 8)])
+        let hover = client.call(
+            "textDocument/hover", ["textDocument": editor.document.identifier, "position": position(0, 8)])
         let markdown = hover["contents"]?["value"]?.stringValue ?? ""
         XCTAssertTrue(markdown.contains("- mask: `phone(region: GB)`"), markdown)
         XCTAssertTrue(markdown.contains("- region: GB · type: fixed"), markdown)
@@ -89,9 +112,16 @@ final class HoverInlayHintTests: XCTestCase {
         client.initializeLSP()
         let editor = Editor(client, text: "Tel: ")
         editor.openField(0, 5, 5, mask: "+1 ([000]) [000]-[0000]", id: "tel")
-        let value = client.call("textDocument/hover", ["textDocument": editor.document.identifier,
-                                                       "position": position(0, 5)])["contents"]?["value"]?.stringValue ?? ""
-        XCTAssertEqual(value, """
+        let value =
+            client.call(
+                "textDocument/hover",
+                [
+                    "textDocument": editor.document.identifier,
+                    "position": position(0, 5),
+                ])["contents"]?["value"]?.stringValue ?? ""
+        XCTAssertEqual(
+            value,
+            """
             **maskd field** `tel`
 
             - mask: `+1 ([000]) [000]-[0000]`
@@ -109,21 +139,41 @@ final class HoverInlayHintTests: XCTestCase {
         editor.openField(1, 5, 5, mask: ["preset": "phone.us"])
         editor.openField(2, 7, 17, mask: ["preset": "phone.us"])
         XCTAssertEqual(editor.document.lines[2], "Phone: +1 (555) 123-4567")
-        let all = client.call("textDocument/inlayHint", ["textDocument": editor.document.identifier,
-                                                         "range": ClientDocument.range(0, 0, 99, 0)])
-        XCTAssertEqual(all, [
-            ["position": position(0, 10), "label": " ____ ____ ____ ___", "paddingLeft": false, "paddingRight": false],
-            ["position": position(1, 5), "label": "+1 (___) ___-____", "paddingLeft": false, "paddingRight": false],
-        ])
-        let second = client.call("textDocument/inlayHint", ["textDocument": editor.document.identifier,
-                                                            "range": ClientDocument.range(1, 0, 1, 5)])
+        let all = client.call(
+            "textDocument/inlayHint",
+            [
+                "textDocument": editor.document.identifier,
+                "range": ClientDocument.range(0, 0, 99, 0),
+            ])
+        XCTAssertEqual(
+            all,
+            [
+                [
+                    "position": position(0, 10), "label": " ____ ____ ____ ___", "paddingLeft": false,
+                    "paddingRight": false,
+                ],
+                [
+                    "position": position(1, 5), "label": "+1 (___) ___-____", "paddingLeft": false,
+                    "paddingRight": false,
+                ],
+            ])
+        let second = client.call(
+            "textDocument/inlayHint",
+            [
+                "textDocument": editor.document.identifier,
+                "range": ClientDocument.range(1, 0, 1, 5),
+            ])
         XCTAssertEqual(second.arrayValue?.count, 1)
         XCTAssertEqual(second[0]?["position"], position(1, 5))
         // The hint follows typing.
         editor.document.cursor = (1, 5)
         editor.type("555")
-        let typed = client.call("textDocument/inlayHint", ["textDocument": editor.document.identifier,
-                                                           "range": ClientDocument.range(1, 0, 1, 99)])
+        let typed = client.call(
+            "textDocument/inlayHint",
+            [
+                "textDocument": editor.document.identifier,
+                "range": ClientDocument.range(1, 0, 1, 99),
+            ])
         XCTAssertEqual(typed[0]?["position"], position(1, 12))
         XCTAssertEqual(typed[0]?["label"], ") ___-____")
     }

@@ -14,9 +14,11 @@ final class LifecycleTests: XCTestCase {
         XCTAssertNotNil(capabilities?["experimental"]?["maskd"]?["presets"]?.arrayValue)
         XCTAssertEqual(capabilities?["experimental"]?["maskd"]?["presets"]?.arrayValue?.first, "phone")
         let regions = capabilities?["experimental"]?["maskd"]?["phoneRegions"]?.arrayValue ?? []
-        XCTAssertTrue(regions.contains("GB") && regions.contains("CN") && regions.count >= 240, "\(regions.count) regions")
+        XCTAssertTrue(
+            regions.contains("GB") && regions.contains("CN") && regions.count >= 240, "\(regions.count) regions")
         let postal = capabilities?["experimental"]?["maskd"]?["postalRegions"]?.arrayValue ?? []
-        XCTAssertTrue(postal.contains("GB") && postal.contains("BR") && postal.count >= 180, "\(postal.count) postal regions")
+        XCTAssertTrue(
+            postal.contains("GB") && postal.contains("BR") && postal.count >= 180, "\(postal.count) postal regions")
         XCTAssertEqual(result["serverInfo"]?["name"], "maskd")
         XCTAssertNotNil(result["serverInfo"]?["version"]?.stringValue)
         XCTAssertEqual(client.callFailing("initialize", ["capabilities": [:]], code: -32600)["code"], -32600)
@@ -46,8 +48,9 @@ final class LifecycleTests: XCTestCase {
         ]
         for (offered, expected) in cases {
             let client = try DaemonClient()
-            XCTAssertEqual(client.initialize(encodings: offered)["capabilities"]?["positionEncoding"]?.stringValue,
-                           expected, "offered \(String(describing: offered))")
+            XCTAssertEqual(
+                client.initialize(encodings: offered)["capabilities"]?["positionEncoding"]?.stringValue,
+                expected, "offered \(String(describing: offered))")
             _ = client.finish()
         }
     }
@@ -127,8 +130,10 @@ final class LifecycleTests: XCTestCase {
         let formatted = try runMaskd(["format", "--mask", "+1 ([000]) [000]-[0000]", "5551234"])
         XCTAssertEqual(formatted.0, 0)
         XCTAssertTrue(formatted.1.hasPrefix("+1 (555) 123-4|\n"), formatted.1)
-        let edited = try runMaskd(["edit", "--mask", "[0000] [0000]", "--text", "1234 5678", "--selection", "5:5",
-                              "--backspace", "--json"])
+        let edited = try runMaskd([
+            "edit", "--mask", "[0000] [0000]", "--text", "1234 5678", "--selection", "5:5",
+            "--backspace", "--json",
+        ])
         XCTAssertEqual(edited.0, 0)
         let json = try JSONValue.parse(edited.1.trimmingCharacters(in: .whitespacesAndNewlines))
         XCTAssertEqual(json["text"], "1235 678")

@@ -22,8 +22,10 @@ final class LongLineTests: XCTestCase {
     static let whole = LineTree.PieceSize(max: 1 << 30, cut: 1 << 30)
 
     static let masks = ["+1 ([000]) [000]-[0000]", "[0000] [0000]", "[00]{/}[00]", "[aa]-[000]"]
-    static let tokens = ["1", "2", "5", "9", "0", "a", "Z", " ", "-", "é", "😀", "中", "\n", "\r\n", "\r", "12",
-                         "345 678", "", "", ""]
+    static let tokens = [
+        "1", "2", "5", "9", "0", "a", "Z", " ", "-", "é", "😀", "中", "\n", "\r\n", "\r", "12",
+        "345 678", "", "", "",
+    ]
 
     /// What two documents must agree on, pending edits without their order keys (which count pieces).
     func assertSame(_ a: Document, _ b: Document, _ context: @autoclosure () -> String) {
@@ -33,7 +35,9 @@ final class LongLineTests: XCTestCase {
         XCTAssertEqual(a.diagnostics(), b.diagnostics(), "diagnostics differ: \(context())")
         // The problems kept as fields change are those of the fields' states as they are now.
         XCTAssertEqual(Array(a.diagnostics()), LongLineTests.expectedDiagnostics(a), "diagnostics: \(context())")
-        func shape(_ d: Document) -> [String] { d.pending.map { "\($0.line):\($0.start)-\($0.end) \($0.text) \($0.field)" } }
+        func shape(_ d: Document) -> [String] {
+            d.pending.map { "\($0.line):\($0.start)-\($0.end) \($0.text) \($0.field)" }
+        }
         XCTAssertEqual(shape(a), shape(b), "pending edits differ: \(context())")
         for line in 0..<min(a.lines.count, b.lines.count) {
             for encoding in PositionEncoding.allCases {
@@ -63,11 +67,13 @@ final class LongLineTests: XCTestCase {
     func testDiagnostics_manyDistinctProblems_eachFieldKeepsItsOwn() throws {
         let mask = try Mask.compile(String(repeating: "[0]", count: 1000))
         let lines = (0..<150).map { String(repeating: "1", count: $0) }
-        let document = Document(uri: "file:///many", languageId: "", version: 1, text: lines.joined(separator: "\n"),
-                                encoding: .utf16)
+        let document = Document(
+            uri: "file:///many", languageId: "", version: 1, text: lines.joined(separator: "\n"),
+            encoding: .utf16)
         func open(_ id: String, _ line: Int) {
-            _ = document.openField(id: id, line: line, start: 0, end: document.lines.length(ofLine: line),
-                                   spec: .notation("1000 digits"), mask: mask)
+            _ = document.openField(
+                id: id, line: line, start: 0, end: document.lines.length(ofLine: line),
+                spec: .notation("1000 digits"), mask: mask)
         }
         for line in 0..<150 { open("f\(line)", line) }
         XCTAssertEqual(document.diagnostics().count, 150)
@@ -80,12 +86,18 @@ final class LongLineTests: XCTestCase {
             for line in stride(from: 0, to: 150, by: 3) {
                 version += 1
                 let end = Position(line: line, character: document.lines.length(ofLine: line))
-                _ = try document.apply([ContentChange(range: TextRange(start: end, end: end),
-                                                      text: String(repeating: "1", count: 100))], version: version)
+                _ = try document.apply(
+                    [
+                        ContentChange(
+                            range: TextRange(start: end, end: end),
+                            text: String(repeating: "1", count: 100))
+                    ], version: version)
             }
             for line in stride(from: round, to: 150, by: 7) {
-                let id = document.fieldIDs(touching: TextRange(start: Position(line: line, character: 0),
-                                                               end: Position(line: line, character: 0)))
+                let id = document.fieldIDs(
+                    touching: TextRange(
+                        start: Position(line: line, character: 0),
+                        end: Position(line: line, character: 0)))
                 XCTAssertEqual(id.count, 1)
                 XCTAssertNotNil(document.closeField(id[0], caret: nil))
                 open("r\(round)-\(line)", line)
@@ -103,17 +115,23 @@ final class LongLineTests: XCTestCase {
     func testProblems_goneAndBack_keepTheirPlace_andSurviveCompaction() throws {
         let mask = try Mask.compile("[0000]")
         let count = 300
-        let document = Document(uri: "file:///problems", languageId: "", version: 1,
-                                text: Array(repeating: "12", count: count).joined(separator: "\n"), encoding: .utf16)
+        let document = Document(
+            uri: "file:///problems", languageId: "", version: 1,
+            text: Array(repeating: "12", count: count).joined(separator: "\n"), encoding: .utf16)
         for line in 0..<count {
             _ = document.openField(id: "f\(line)", line: line, start: 0, end: 2, spec: .notation("[0000]"), mask: mask)
         }
         var version = 1
         func type(_ text: String, line: Int, at column: Int, deleting: Int = 0) throws {
             version += 1
-            _ = try document.apply([ContentChange(range: TextRange(start: Position(line: line, character: column),
-                                                                   end: Position(line: line, character: column + deleting)),
-                                                  text: text)], version: version)
+            _ = try document.apply(
+                [
+                    ContentChange(
+                        range: TextRange(
+                            start: Position(line: line, character: column),
+                            end: Position(line: line, character: column + deleting)),
+                        text: text)
+                ], version: version)
         }
         func linesInListOrder() -> [Int] {
             var lines: [Int] = []
@@ -136,11 +154,14 @@ final class LongLineTests: XCTestCase {
         XCTAssertEqual(document.diagnostics().count, count / 3)
         for line in stride(from: 1, to: count, by: 9) { try type("", line: line, at: 3, deleting: 1) }
         for line in stride(from: 5, to: count, by: 50) {
-            let id = document.fieldIDs(touching: TextRange(start: Position(line: line, character: 0),
-                                                           end: Position(line: line, character: 0)))
+            let id = document.fieldIDs(
+                touching: TextRange(
+                    start: Position(line: line, character: 0),
+                    end: Position(line: line, character: 0)))
             XCTAssertNotNil(document.closeField(id[0], caret: nil))
             try type("9", line: line, at: 0, deleting: document.lines.length(ofLine: line))
-            _ = document.openField(id: "again\(line)", line: line, start: 0, end: 1, spec: .notation("[0000]"), mask: mask)
+            _ = document.openField(
+                id: "again\(line)", line: line, start: 0, end: 1, spec: .notation("[0000]"), mask: mask)
         }
         let diagnostics = Array(document.diagnostics())
         XCTAssertEqual(diagnostics, LongLineTests.expectedDiagnostics(document))
@@ -182,7 +203,9 @@ final class LongLineTests: XCTestCase {
             var text = ""
             for line in 0..<(1 + random.next(4)) {
                 if line > 0 { text += random.pick(["\n", "\r\n", "\r"]) }
-                for _ in 0..<random.next(30) { text += random.pick(LongLineTests.tokens.filter { !$0.containsLineBreak }) }
+                for _ in 0..<random.next(30) {
+                    text += random.pick(LongLineTests.tokens.filter { !$0.containsLineBreak })
+                }
             }
             let documents = [LongLineTests.tiny, LongLineTests.whole].map {
                 Document(uri: "file:///long", languageId: "", version: 1, text: text, encoding: encoding, pieceSize: $0)
@@ -195,7 +218,9 @@ final class LongLineTests: XCTestCase {
 
             func change(_ changes: [ContentChange]) {
                 version += random.chance(10) ? 2 : 1
-                log.append("v\(version) \(changes.map { "\($0.range.map { "\($0.start.line):\($0.start.character)-\($0.end.line):\($0.end.character)" } ?? "all") \($0.text.debugDescription)" })")
+                log.append(
+                    "v\(version) \(changes.map { "\($0.range.map { "\($0.start.line):\($0.start.character)-\($0.end.line):\($0.end.character)" } ?? "all") \($0.text.debugDescription)" })"
+                )
                 var outcomes: [String] = []
                 var reports: [FormatReport?] = []
                 for document in documents {
@@ -234,8 +259,9 @@ final class LongLineTests: XCTestCase {
                     let m = random.next(compiled.count)
                     log.append("open f\(opened) \(line):\(start)-\(end) \(LongLineTests.masks[m])")
                     let outcomes = documents.map {
-                        $0.openField(id: "f\(opened)", line: line, start: start, end: end,
-                                     spec: .notation(LongLineTests.masks[m]), mask: compiled[m])
+                        $0.openField(
+                            id: "f\(opened)", line: line, start: start, end: end,
+                            spec: .notation(LongLineTests.masks[m]), mask: compiled[m])
                     }
                     XCTAssertEqual(outcomes[0].edits, outcomes[1].edits, "seed \(seed): \(log.suffix(12))")
                     XCTAssertEqual(outcomes[0].cursor, outcomes[1].cursor, "seed \(seed): \(log.suffix(12))")
@@ -268,8 +294,10 @@ final class LongLineTests: XCTestCase {
                             end = start
                         }
                         if end < start { swap(&start, &end) }
-                        changes.append(ContentChange(range: TextRange(start: start, end: end),
-                                                     text: random.pick(LongLineTests.tokens)))
+                        changes.append(
+                            ContentChange(
+                                range: TextRange(start: start, end: end),
+                                text: random.pick(LongLineTests.tokens)))
                     }
                     change(changes)
                 }
@@ -282,7 +310,9 @@ final class LongLineTests: XCTestCase {
                 var expected: [String] = []
                 for line in from.line...to.line {
                     for field in reference.lines[line].fields
-                    where !(line == from.line && field.end < from.column) && !(line == to.line && field.start > to.column) {
+                    where !(line == from.line && field.end < from.column)
+                        && !(line == to.line && field.start > to.column)
+                    {
                         expected.append(field.id)
                     }
                 }
@@ -296,7 +326,9 @@ final class LongLineTests: XCTestCase {
     /// Types a card number into an empty card field at the end of line 0, after `prefix` bytes of text and
     /// `fields` four-digit fields, echoing every didFormat as an editor does; returns what the line tree read per
     /// keystroke (echo included) and for opening the field.
-    func work(prefix: Int, fields: Int, nonASCII: Bool = false) throws -> (keystroke: LineTree.Work, open: LineTree.Work) {
+    func work(prefix: Int, fields: Int, nonASCII: Bool = false) throws -> (
+        keystroke: LineTree.Work, open: LineTree.Work
+    ) {
         var line = String(repeating: nonASCII ? "é" : "x", count: prefix) + " "
         var starts: [Int] = []
         for _ in 0..<fields {
@@ -305,16 +337,19 @@ final class LongLineTests: XCTestCase {
         }
         line += "card: "
         let fieldStart = line.unicodeScalars.count
-        let document = Document(uri: "file:///work", languageId: "", version: 1, text: line + "\nnext line\n",
-                                encoding: .utf16)
+        let document = Document(
+            uri: "file:///work", languageId: "", version: 1, text: line + "\nnext line\n",
+            encoding: .utf16)
         let four = try Mask.compile("[0000]")
         for (i, start) in starts.enumerated() {
-            _ = document.openField(id: "n\(i)", line: 0, start: start, end: start + 4, spec: .notation("[0000]"), mask: four)
+            _ = document.openField(
+                id: "n\(i)", line: 0, start: start, end: start + 4, spec: .notation("[0000]"), mask: four)
         }
         let card = try Mask.compile("[0000] [0000] [0000] [0000]")
         let beforeOpen = document.lines.work
-        _ = document.openField(id: "card", line: 0, start: fieldStart, end: fieldStart, spec: .notation("[0000] [0000] [0000] [0000]"),
-                               mask: card)
+        _ = document.openField(
+            id: "card", line: 0, start: fieldStart, end: fieldStart, spec: .notation("[0000] [0000] [0000] [0000]"),
+            mask: card)
         let open = document.lines.work - beforeOpen
         var version = 1
         var caret = document.position(ScalarPosition(line: 0, column: fieldStart))
@@ -322,13 +357,17 @@ final class LongLineTests: XCTestCase {
         let before = document.lines.work
         for key in 0..<keys {
             version += 1
-            let report = try XCTUnwrap(try document.apply(
-                [ContentChange(range: TextRange(start: caret, end: caret), text: String(key % 10))], version: version))
+            let report = try XCTUnwrap(
+                try document.apply(
+                    [ContentChange(range: TextRange(start: caret, end: caret), text: String(key % 10))],
+                    version: version))
             caret = try XCTUnwrap(report.cursor)
             if !report.edits.isEmpty {
                 version += 1
-                XCTAssertNil(try document.apply(report.edits.reversed().map { ContentChange(range: $0.range, text: $0.newText) },
-                                                version: version), "an echo got a didFormat")
+                XCTAssertNil(
+                    try document.apply(
+                        report.edits.reversed().map { ContentChange(range: $0.range, text: $0.newText) },
+                        version: version), "an echo got a didFormat")
             }
             _ = document.diagnostics()
         }
@@ -347,15 +386,21 @@ final class LongLineTests: XCTestCase {
         let wide = try work(prefix: 1_000_000, fields: 0, nonASCII: true)
         // Ten times the line or its fields would be ten times the work if any of it were a pass over the line;
         // where the pieces fall (so how much of one is read) varies a little with the line's content.
-        for (name, small, big) in [("a 1 MB line", short, long), ("1,000 fields", few, many),
-                                   ("a 2 MB non-ASCII line", narrow, wide)] {
+        for (name, small, big) in [
+            ("a 1 MB line", short, long), ("1,000 fields", few, many),
+            ("a 2 MB non-ASCII line", narrow, wide),
+        ] {
             let slack = LineTree.PieceSize.standard.max
-            XCTAssertLessThanOrEqual(big.keystroke.bytes, 2 * small.keystroke.bytes + slack,
-                                     "\(name): bytes read per keystroke grew")
-            XCTAssertLessThanOrEqual(big.keystroke.fields, 2 * small.keystroke.fields + 64,
-                                     "\(name): fields read per keystroke grew")
-            XCTAssertLessThanOrEqual(big.open.bytes, 2 * small.open.bytes + slack, "\(name): bytes read by openField grew")
-            XCTAssertLessThanOrEqual(big.open.fields, 2 * small.open.fields + 64, "\(name): fields read by openField grew")
+            XCTAssertLessThanOrEqual(
+                big.keystroke.bytes, 2 * small.keystroke.bytes + slack,
+                "\(name): bytes read per keystroke grew")
+            XCTAssertLessThanOrEqual(
+                big.keystroke.fields, 2 * small.keystroke.fields + 64,
+                "\(name): fields read per keystroke grew")
+            XCTAssertLessThanOrEqual(
+                big.open.bytes, 2 * small.open.bytes + slack, "\(name): bytes read by openField grew")
+            XCTAssertLessThanOrEqual(
+                big.open.fields, 2 * small.open.fields + 64, "\(name): fields read by openField grew")
         }
         // And it is what a few pieces hold: a 1 MB line is 4,000 pieces, 1,000 fields some 40.
         XCTAssertLessThan(long.keystroke.bytes, 16 * LineTree.PieceSize.standard.max)
@@ -372,7 +417,8 @@ final class LongLineTests: XCTestCase {
         let mask = try Mask.compile("[000]")
         var column = 0
         for i in 0..<5_000 {
-            _ = document.openField(id: "g\(i)", line: 0, start: column, end: column + 3, spec: .notation("[000]"), mask: mask)
+            _ = document.openField(
+                id: "g\(i)", line: 0, start: column, end: column + 3, spec: .notation("[000]"), mask: mask)
             column += 5
         }
         XCTAssertEqual(document.lines.count, 1)
@@ -380,11 +426,21 @@ final class LongLineTests: XCTestCase {
         XCTAssertEqual(document.lines[0].fields.map(\.start), (0..<5_000).map { $0 * 5 })
         XCTAssertEqual(document.allSnapshots().map(\.range.start.character), (0..<5_000).map { $0 * 5 })
         // A backspace in the last field and in the first: only they change, and the fields between move.
-        _ = try document.apply([ContentChange(range: TextRange(start: Position(line: 0, character: 4_999 * 5),
-                                                               end: Position(line: 0, character: 4_999 * 5 + 1)), text: "")],
-                               version: 2)
-        _ = try document.apply([ContentChange(range: TextRange(start: Position(line: 0, character: 0),
-                                                               end: Position(line: 0, character: 1)), text: "")], version: 3)
+        _ = try document.apply(
+            [
+                ContentChange(
+                    range: TextRange(
+                        start: Position(line: 0, character: 4_999 * 5),
+                        end: Position(line: 0, character: 4_999 * 5 + 1)), text: "")
+            ],
+            version: 2)
+        _ = try document.apply(
+            [
+                ContentChange(
+                    range: TextRange(
+                        start: Position(line: 0, character: 0),
+                        end: Position(line: 0, character: 1)), text: "")
+            ], version: 3)
         XCTAssertEqual(document.snapshot("g4999")?.text, "11")
         XCTAssertEqual(document.snapshot("g0")?.text, "00")
         XCTAssertEqual(document.snapshot("g1")?.range.start.character, 4)

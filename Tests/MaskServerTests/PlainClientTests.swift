@@ -23,11 +23,18 @@ final class PlainClientTests: XCTestCase {
 
     func testTypingSession_bufferStaysInForm_withTheEditorsOwnCursor() {
         let editor = Editor(client, text: "Card: \nTel: ")
-        XCTAssertEqual(client.call("workspace/executeCommand", [
-            "command": "maskd.openField",
-            "arguments": [["textDocument": editor.document.identifier, "range": ClientDocument.range(0, 6, 0, 6),
-                           "mask": ["preset": "card"]]],
-        ]), .null)
+        XCTAssertEqual(
+            client.call(
+                "workspace/executeCommand",
+                [
+                    "command": "maskd.openField",
+                    "arguments": [
+                        [
+                            "textDocument": editor.document.identifier, "range": ClientDocument.range(0, 6, 0, 6),
+                            "mask": ["preset": "card"],
+                        ]
+                    ],
+                ]), .null)
         XCTAssertEqual(editor.answerApplyEdits().count, 0, "an empty field needs no edit")
         editor.document.cursor = (0, 6)
         var typed = ""
@@ -64,11 +71,17 @@ final class PlainClientTests: XCTestCase {
         // keys before the last are replaced by the newer ones unsent, or (read apart) refused by the editor as
         // for an older version; the last one covers them all.
         editor.document.cursor = (1, 5)
-        client.call("workspace/executeCommand", [
-            "command": "maskd.openField",
-            "arguments": [["textDocument": editor.document.identifier, "range": ClientDocument.range(1, 5, 1, 5),
-                           "mask": ["preset": "phone.us"]]],
-        ])
+        client.call(
+            "workspace/executeCommand",
+            [
+                "command": "maskd.openField",
+                "arguments": [
+                    [
+                        "textDocument": editor.document.identifier, "range": ClientDocument.range(1, 5, 1, 5),
+                        "mask": ["preset": "phone.us"],
+                    ]
+                ],
+            ])
         editor.type("5551")
         editor.type("2")
         let answered = editor.answerApplyEdits()
@@ -81,22 +94,32 @@ final class PlainClientTests: XCTestCase {
 
     func testPlainClient_refusedEdit_isDropped_andTheDocumentKeepsServing() {
         let editor = Editor(client, text: "Tel: ")
-        client.call("workspace/executeCommand", [
-            "command": "maskd.openField",
-            "arguments": [["textDocument": editor.document.identifier, "range": ClientDocument.range(0, 5, 0, 5),
-                           "mask": ["preset": "phone.us"]]],
-        ])
+        client.call(
+            "workspace/executeCommand",
+            [
+                "command": "maskd.openField",
+                "arguments": [
+                    [
+                        "textDocument": editor.document.identifier, "range": ClientDocument.range(0, 5, 0, 5),
+                        "mask": ["preset": "phone.us"],
+                    ]
+                ],
+            ])
         editor.document.cursor = (0, 5)
         editor.type("5")
         client.settle()
         let request = client.takeRequests("workspace/applyEdit")
         XCTAssertEqual(request.count, 1)
         XCTAssertNil(request.first?["params"]?["label"], "a keystroke's edit has no label to show")
-        XCTAssertEqual(request.first?["params"]?["edit"]?["documentChanges"]?[0]?["textDocument"]?["version"],
-                       .int(Int64(editor.document.version)))
+        XCTAssertEqual(
+            request.first?["params"]?["edit"]?["documentChanges"]?[0]?["textDocument"]?["version"],
+            .int(Int64(editor.document.version)))
         client.respond(request[0], ["applied": false, "failureReason": "read-only buffer"])
         client.sync()
-        XCTAssertTrue(client.take("window/logMessage").contains { ($0["message"]?.stringValue ?? "").contains("read-only buffer") })
+        XCTAssertTrue(
+            client.take("window/logMessage").contains {
+                ($0["message"]?.stringValue ?? "").contains("read-only buffer")
+            })
         // Nothing waits for an echo any more: the next change is formatted as the person's.
         editor.type("5")
         editor.answerApplyEdits()

@@ -29,11 +29,15 @@ final class StructuralEditTests: XCTestCase {
     /// Sends one person's change over `sl:sc`-`el:ec`, applied to the editor's copy first, and checks that the
     /// daemon's `didFormat` (if any) proposes no edit. - Returns: that `didFormat`.
     @discardableResult
-    func structural(_ editor: Editor, _ sl: Int, _ sc: Int, _ el: Int, _ ec: Int, _ text: String,
-                    file: StaticString = #filePath, line: UInt = #line) -> JSONValue? {
+    func structural(
+        _ editor: Editor, _ sl: Int, _ sc: Int, _ el: Int, _ ec: Int, _ text: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> JSONValue? {
         editor.document.replace(line: sl, from: sc, to: ec, endLine: el, with: text)
-        let format = editor.send([["range": ClientDocument.range(sl, sc, el, ec), "text": .string(text)]], file: file, line: line)
-        XCTAssertEqual(format?["edits"]?.arrayValue ?? [], [], "the text is kept as the editor has it", file: file, line: line)
+        let format = editor.send(
+            [["range": ClientDocument.range(sl, sc, el, ec), "text": .string(text)]], file: file, line: line)
+        XCTAssertEqual(
+            format?["edits"]?.arrayValue ?? [], [], "the text is kept as the editor has it", file: file, line: line)
         return format
     }
 
@@ -160,9 +164,11 @@ final class StructuralEditTests: XCTestCase {
         // `yyP` and `yyp` of the field's line.
         XCTAssertNil(structural(editor, 1, 0, 1, 0, "Tel: +1 (201) 555-0123\n"))
         XCTAssertNil(structural(editor, 2, 22, 2, 22, "\nTel: +1 (201) 555-0123"))
-        XCTAssertEqual(editor.document.text, "Name: Bob\nTel: +1 (201) 555-0123\nTel: +1 (201) 555-0123\nTel: +1 (201) 555-0123")
-        XCTAssertEqual(editor.fields.arrayValue?.map { $0["range"] }, [ClientDocument.range(2, 5, 2, 22)],
-                       "the field stays on its line")
+        XCTAssertEqual(
+            editor.document.text, "Name: Bob\nTel: +1 (201) 555-0123\nTel: +1 (201) 555-0123\nTel: +1 (201) 555-0123")
+        XCTAssertEqual(
+            editor.fields.arrayValue?.map { $0["range"] }, [ClientDocument.range(2, 5, 2, 22)],
+            "the field stays on its line")
     }
 
     func testWholeBufferReplace_closesTheFields_andTheUndoGivesTheTextBack() {
@@ -180,8 +186,12 @@ final class StructuralEditTests: XCTestCase {
     // MARK: - Field rules
 
     func initialize(rules: JSONValue) {
-        client.call("initialize", ["processId": .int(Int64(getpid())), "capabilities": [:],
-                                   "initializationOptions": ["diagnosticsDelay": 0, "rules": rules]])
+        client.call(
+            "initialize",
+            [
+                "processId": .int(Int64(getpid())), "capabilities": [:],
+                "initializationOptions": ["diagnosticsDelay": 0, "rules": rules],
+            ])
         client.notify("initialized", [:])
     }
 

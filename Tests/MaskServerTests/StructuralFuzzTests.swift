@@ -29,15 +29,19 @@ final class StructuralFuzzTests: XCTestCase {
             if let violation = session.violation {
                 // MASKD_STRUCTURAL_ALL=1 lists every seed's first violation (=full: with its steps) instead of stopping.
                 if ProcessInfo.processInfo.environment["MASKD_STRUCTURAL_ALL"] != nil {
-                    print("VIOLATION seed \(seed): " + (ProcessInfo.processInfo.environment["MASKD_STRUCTURAL_ALL"] == "full" ? violation : String(violation.prefix(while: { $0 != "\n" }).prefix(60))))
+                    print(
+                        "VIOLATION seed \(seed): "
+                            + (ProcessInfo.processInfo.environment["MASKD_STRUCTURAL_ALL"] == "full"
+                                ? violation : String(violation.prefix(while: { $0 != "\n" }).prefix(60))))
                     continue
                 }
                 XCTFail("seed \(seed): \(violation)")
                 break
             }
         }
-        print("StructuralFuzzTests: \(total) steps over \(seeds) seeded sessions; \(typedUndos) undos or redos typed "
-              + "into a field read as typing" + (typedUndo.map { " (first: \($0))" } ?? ""))
+        print(
+            "StructuralFuzzTests: \(total) steps over \(seeds) seeded sessions; \(typedUndos) undos or redos typed "
+                + "into a field read as typing" + (typedUndo.map { " (first: \($0))" } ?? ""))
         XCTAssertGreaterThanOrEqual(total, 100_000)
     }
 }

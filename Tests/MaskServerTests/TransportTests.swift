@@ -10,7 +10,10 @@ final class TransportTests: XCTestCase {
     }
 
     private func apply(_ id: JSONValue, _ text: String) -> JSONValue {
-        ["jsonrpc": "2.0", "id": id, "method": "maskd/apply", "params": ["mask": "[00]{.}[00]", "text": .string(text)]]
+        [
+            "jsonrpc": "2.0", "id": id, "method": "maskd/apply",
+            "params": ["mask": "[00]{.}[00]", "text": .string(text)],
+        ]
     }
 
     /// A request and its `$/cancelRequest` in one write: the request is still queued when the cancel is read, so it
@@ -18,9 +21,10 @@ final class TransportTests: XCTestCase {
     func testCancelRequest_ofAQueuedRequest_isRequestCancelled() throws {
         let client = try DaemonClient()
         client.initialize()
-        client.write(frame(apply("c-1", "1234"))
-                     + frame(["jsonrpc": "2.0", "method": "$/cancelRequest", "params": ["id": "c-1"]])
-                     + frame(apply("c-2", "5678")))
+        client.write(
+            frame(apply("c-1", "1234"))
+                + frame(["jsonrpc": "2.0", "method": "$/cancelRequest", "params": ["id": "c-1"]])
+                + frame(apply("c-2", "5678")))
         let cancelled = client.waitFor { $0["id"] == "c-1" }
         XCTAssertEqual(cancelled?["error"]?["code"], -32800, cancelled?.serializedString() ?? "no answer")
         XCTAssertNil(cancelled?["result"])
@@ -39,9 +43,13 @@ final class TransportTests: XCTestCase {
         let batch: JSONValue = [
             apply(101, "1234"),
             ["jsonrpc": "2.0", "method": "textDocument/didOpen", "params": document.openParams],
-            ["jsonrpc": "2.0", "id": 102, "method": "maskd/openField",
-             "params": ["textDocument": document.identifier, "range": ClientDocument.range(0, 5, 0, 12),
-                        "mask": "+1 ([000]) [000]-[0000]", "field": "tel"]],
+            [
+                "jsonrpc": "2.0", "id": 102, "method": "maskd/openField",
+                "params": [
+                    "textDocument": document.identifier, "range": ClientDocument.range(0, 5, 0, 12),
+                    "mask": "+1 ([000]) [000]-[0000]", "field": "tel",
+                ],
+            ],
             ["jsonrpc": "2.0", "id": 103, "method": "maskd/nothing"],
         ]
         client.writeFrame(batch.serialized())
@@ -73,7 +81,9 @@ final class TransportTests: XCTestCase {
     /// nothing but frames goes to stdout (nor anything to stderr).
     func testLogFile_atDebug_logsEveryMessage_andStdoutHasOnlyFrames() throws {
         let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("maskd-transport-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).log").path
+            .appendingPathComponent(
+                "maskd-transport-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).log"
+            ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let client = try DaemonClient(arguments: ["--stdio", "--log-file", path, "--log-level", "debug"])
         client.initialize()
@@ -85,9 +95,11 @@ final class TransportTests: XCTestCase {
 
         let log = try String(contentsOfFile: path, encoding: .utf8)
         let handled = log.split(separator: "\n").filter { $0.hasPrefix("[debug] handled ") }.map(String.init)
-        let expected = ["request 'initialize' id 1 in ", "notification 'initialized' in ",
-                        "request 'maskd/apply' id 2 in ", "request 'maskd/nothing' id 3 -> error -32601 in ",
-                        "request 'shutdown' id 4 in ", "notification 'exit' in "]
+        let expected = [
+            "request 'initialize' id 1 in ", "notification 'initialized' in ",
+            "request 'maskd/apply' id 2 in ", "request 'maskd/nothing' id 3 -> error -32601 in ",
+            "request 'shutdown' id 4 in ", "notification 'exit' in ",
+        ]
         XCTAssertEqual(handled.count, expected.count, log)
         for (line, start) in zip(handled, expected) {
             XCTAssertTrue(line.hasPrefix("[debug] handled " + start), line)

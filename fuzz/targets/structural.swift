@@ -12,22 +12,22 @@ import MaskEngine
 // `ByteSource` is in shared/FuzzInput.swift.
 
 extension ByteSource: EditChoices {
-  mutating func below(_ n: Int) -> Int {
-    guard n > 1 else { return 0 }
-    return n <= 256 ? byte() % n : (byte() << 8 | byte()) % n
-  }
+    mutating func below(_ n: Int) -> Int {
+        guard n > 1 else { return 0 }
+        return n <= 256 ? byte() % n : (byte() << 8 | byte()) % n
+    }
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-  var source = ByteSource(Array(UnsafeBufferPointer(start: data, count: size)))
-  let session = EditingSession(rules: source.chance(64))
-  session.start(&source)
-  var steps = 0
-  while !source.isEmpty, steps < 200, session.violation == nil {
-    session.step(&source)
-    steps += 1
-  }
-  if let violation = session.violation { fatalError("structural: " + violation) }
-  return 0
+    var source = ByteSource(Array(UnsafeBufferPointer(start: data, count: size)))
+    let session = EditingSession(rules: source.chance(64))
+    session.start(&source)
+    var steps = 0
+    while !source.isEmpty, steps < 200, session.violation == nil {
+        session.step(&source)
+        steps += 1
+    }
+    if let violation = session.violation { fatalError("structural: " + violation) }
+    return 0
 }

@@ -11,8 +11,10 @@ enum FormCompiler {
     /// At each place of the pattern the longest block name that stands there wins; then the slot
     /// character; anything else is a literal.
     /// - Parameter definitions: the mask's own slot characters: each stands for a slot of its class.
-    static func pattern(_ pattern: String, slot: Character, accept: SlotClass, blocks named: [String: BlockSpec] = [:],
-                        definitions: [Character: (SlotClass, Bool)] = [:]) throws -> (elements: [Element], blocks: [Block]) {
+    static func pattern(
+        _ pattern: String, slot: Character, accept: SlotClass, blocks named: [String: BlockSpec] = [:],
+        definitions: [Character: (SlotClass, Bool)] = [:]
+    ) throws -> (elements: [Element], blocks: [Block]) {
         if pattern.isEmpty { throw MaskError("empty pattern", offset: 0) }
         let names = named.keys.sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
         if names.contains(where: \.isEmpty) { throw MaskError("blocks: a block name must not be empty") }
@@ -23,7 +25,9 @@ enum FormCompiler {
         var used = Set<String>()
         var i = 0
         while i < chars.count {
-            if let n = nameChars.firstIndex(where: { i + $0.count <= chars.count && Array(chars[i..<(i + $0.count)]) == $0 }) {
+            if let n = nameChars.firstIndex(where: {
+                i + $0.count <= chars.count && Array(chars[i..<(i + $0.count)]) == $0
+            }) {
                 let name = names[n]
                 used.insert(name)
                 let block = try Self.block(name, named[name]!, start: elements.count, index: blocks.count, offset: i)
@@ -49,23 +53,32 @@ enum FormCompiler {
 
     /// The slots of one named block, and the block they point at.
     private static func block(_ name: String, _ spec: BlockSpec, start: Int, index: Int, offset: Int) throws
-        -> (slots: [Element], block: Block) {
+        -> (slots: [Element], block: Block)
+    {
         let tag = Int32(index)
         switch spec.rule {
         case .range(let low, let high):
             guard low >= 0, low <= high else {
-                throw MaskError("blocks: '\(name)': a range is [min, max] with 0 <= min <= max, got [\(low), \(high)]",
-                                offset: offset)
+                throw MaskError(
+                    "blocks: '\(name)': a range is [min, max] with 0 <= min <= max, got [\(low), \(high)]",
+                    offset: offset)
             }
             let width = String(high).count
             guard width <= Block.maximumRangeDigits else {
-                throw MaskError("blocks: '\(name)': a range has at most \(Block.maximumRangeDigits) digits", offset: offset)
+                throw MaskError(
+                    "blocks: '\(name)': a range has at most \(Block.maximumRangeDigits) digits", offset: offset)
             }
             let slots = (0..<width).map { _ in Element(kind: .slot(.digit), offset: offset, block: tag) }
-            return (slots, Block(rule: .range(min: low, max: high), pad: spec.pad ?? true, label: name, start: start,
-                                 width: width))
+            return (
+                slots,
+                Block(
+                    rule: .range(min: low, max: high), pad: spec.pad ?? true, label: name, start: start,
+                    width: width)
+            )
         case .words(let words):
-            guard !words.isEmpty else { throw MaskError("blocks: '\(name)': an enum needs at least one word", offset: offset) }
+            guard !words.isEmpty else {
+                throw MaskError("blocks: '\(name)': an enum needs at least one word", offset: offset)
+            }
             let spelled = words.map { Array($0) }
             if spelled.contains(where: { $0.isEmpty || $0.contains(where: \.isNewline) }) {
                 throw MaskError("blocks: '\(name)': an enum word must be a non-empty line", offset: offset)
@@ -76,8 +89,9 @@ enum FormCompiler {
             }
             let width = spelled.map(\.count).max()!, shortest = spelled.map(\.count).min()!
             if width > ProgramChecks.maximumElements {
-                throw MaskError("blocks: '\(name)': a word has more than \(ProgramChecks.maximumElements) characters",
-                                offset: offset)
+                throw MaskError(
+                    "blocks: '\(name)': a word has more than \(ProgramChecks.maximumElements) characters",
+                    offset: offset)
             }
             let slotClass = Block.slotClass(of: spelled)
             let slots = (0..<width).map {
@@ -88,8 +102,10 @@ enum FormCompiler {
     }
 
     /// `{"groups": [4, 4, 4, 4, 3], "separator": " ", "minLength": 16, "maxLength": 19}`.
-    static func groups(_ sizes: [Int], separator: String, accept: SlotClass, minLength: Int?,
-                       maxLength: Int?, repeats: Bool) throws -> [Element] {
+    static func groups(
+        _ sizes: [Int], separator: String, accept: SlotClass, minLength: Int?,
+        maxLength: Int?, repeats: Bool
+    ) throws -> [Element] {
         if sizes.isEmpty { throw MaskError("'groups' needs at least one group size") }
         if let bad = sizes.firstIndex(where: { $0 < 1 }) {
             throw MaskError("group sizes must be positive; group \(bad) is \(sizes[bad])")
@@ -132,8 +148,10 @@ enum FormCompiler {
     /// `{"separatorAt": [3, 8], "separator": "-", "maxLength": 11}`: the separator stands at those
     /// 0-based offsets of the formatted text. Without `maxLength` the digits after the last
     /// separator are unlimited.
-    static func separatorAt(_ positions: [Int], separator: String, accept: SlotClass, minLength: Int?,
-                            maxLength: Int?) throws -> [Element] {
+    static func separatorAt(
+        _ positions: [Int], separator: String, accept: SlotClass, minLength: Int?,
+        maxLength: Int?
+    ) throws -> [Element] {
         if positions.isEmpty && maxLength == nil {
             throw MaskError("'separatorAt' needs at least one position or a 'maxLength'")
         }
@@ -141,7 +159,8 @@ enum FormCompiler {
             throw MaskError("separator positions must not be negative; got \(bad)")
         }
         if let bad = positions.first(where: { $0 > ProgramChecks.maximumElements }) {
-            throw MaskError("separator position \(bad) is past the longest mask (\(ProgramChecks.maximumElements) elements)")
+            throw MaskError(
+                "separator position \(bad) is past the longest mask (\(ProgramChecks.maximumElements) elements)")
         }
         if separator.isEmpty { throw MaskError("'separator' must not be empty") }
         try checkLengths(minLength: minLength, maxLength: maxLength)
@@ -197,16 +216,19 @@ enum ProgramChecks {
             throw MaskError("the mask has no slot to fill", offset: 0)
         }
         if elements.count > maximumElements {
-            throw MaskError("the mask is too long: \(elements.count) elements, at most \(maximumElements)",
-                            offset: elements[maximumElements].offset)
+            throw MaskError(
+                "the mask is too long: \(elements.count) elements, at most \(maximumElements)",
+                offset: elements[maximumElements].offset)
         }
         try checkAmbiguity(elements, letterCase: letterCase, definitions: definitions)
     }
 
     /// Refuses an optional slot followed, through optional slots only, by a required slot that
     /// takes some of the same characters: reading such a mask again would not be idempotent.
-    static func checkAmbiguity(_ elements: [Element], letterCase: LetterCase? = nil,
-                               definitions: [SlotDefinition] = []) throws {
+    static func checkAmbiguity(
+        _ elements: [Element], letterCase: LetterCase? = nil,
+        definitions: [SlotDefinition] = []
+    ) throws {
         func fits(_ c: Character, _ slotClass: SlotClass) -> Bool {
             if case .defined(let i) = slotClass { return definitions[Int(i)].fit(c, letterCase: letterCase) != nil }
             return slotClass.fit(c, letterCase: letterCase) != nil
@@ -246,14 +268,20 @@ enum ProgramChecks {
         }
     }
 
-    static func overlap(_ a: SlotClass, _ b: SlotClass, definitions: [SlotDefinition] = [],
-                        fits: (Character, SlotClass) -> Bool) -> Bool {
+    static func overlap(
+        _ a: SlotClass, _ b: SlotClass, definitions: [SlotDefinition] = [],
+        fits: (Character, SlotClass) -> Bool
+    ) -> Bool {
         if a == b || a == .any || b == .any { return true }
         if a.isDefined || b.isDefined {
             // A definition meets another class when some ASCII character fits both; past ASCII, a digit is
             // stored as ASCII, so only a letter or another character could meet, and that is assumed.
-            if (0x21..<0x7F).contains(where: { fits(Character(Unicode.Scalar(UInt8($0))), a)
-                && fits(Character(Unicode.Scalar(UInt8($0))), b) }) { return true }
+            if (0x21..<0x7F).contains(where: {
+                fits(Character(Unicode.Scalar(UInt8($0))), a)
+                    && fits(Character(Unicode.Scalar(UInt8($0))), b)
+            }) {
+                return true
+            }
             func asciiOnly(_ c: SlotClass) -> Bool {
                 if case .defined(let i) = c { return definitions[Int(i)].set.ranges.allSatisfy { $0.upperBound < 128 } }
                 return false

@@ -8,7 +8,8 @@ enum MaskCompiler {
             throw MaskError("'order' applies only to the date and datetime presets")
         }
         if spec.min != nil || spec.max != nil, spec.form != .preset("date"), spec.form != .preset("datetime") {
-            throw MaskError("'min' and 'max' apply only to the date and datetime presets (a number mask takes them in 'number')")
+            throw MaskError(
+                "'min' and 'max' apply only to the date and datetime presets (a number mask takes them in 'number')")
         }
         if spec.seconds != nil || spec.clock != nil, spec.form != .preset("time"), spec.form != .preset("datetime") {
             throw MaskError("'seconds' and 'clock' apply only to the time and datetime presets")
@@ -40,8 +41,9 @@ enum MaskCompiler {
             }
         case .number(let number):
             try NumberField.validate(number)
-            return Mask(spec: spec, kind: .number(NumberField(number, placeholderChar: spec.placeholderChar ?? "_")),
-                        checks: try valueChecks(spec))
+            return Mask(
+                spec: spec, kind: .number(NumberField(number, placeholderChar: spec.placeholderChar ?? "_")),
+                checks: try valueChecks(spec))
         case .oneOf(let alternatives):
             let checks = try valueChecks(spec)
             if alternatives.isEmpty { throw MaskError("'oneOf' needs at least one mask") }
@@ -60,7 +62,9 @@ enum MaskCompiler {
                     case .slots(let program): programs.append(program)
                     case .oneOf(let nested): programs.append(contentsOf: nested)
                     case .number, .dynamic, .phone, .postal:
-                        throw MaskError("only slot masks can be alternatives, not number masks or the card, iban, phone and postal presets")
+                        throw MaskError(
+                            "only slot masks can be alternatives, not number masks or the card, iban, phone and postal presets"
+                        )
                     }
                 } catch let error as MaskError {
                     throw MaskError("oneOf[\(i)]: \(error.message)", offset: error.offset)
@@ -79,8 +83,9 @@ enum MaskCompiler {
                 var reversedSpec = spec
                 reversedSpec.overwrite = false
                 let program = makeProgram(mirrored, reversedSpec, blocks: blocks, reversed: true)
-                return Mask(spec: spec, kind: .slots(program), checks: RightToLeft.mirroredChecks(checks),
-                            rightToLeft: Program.canonicalNotation(elements, definitions: definitions))
+                return Mask(
+                    spec: spec, kind: .slots(program), checks: RightToLeft.mirroredChecks(checks),
+                    rightToLeft: Program.canonicalNotation(elements, definitions: definitions))
             }
             return Mask(spec: spec, kind: .slots(makeProgram(elements, spec, blocks: blocks)), checks: checks)
         }
@@ -135,7 +140,9 @@ enum MaskCompiler {
                 case .pattern(let pattern): text = pattern
                 default: break
                 }
-                throw MaskError(error.message, offset: text.firstIndex(of: name).map { text.distance(from: text.startIndex, to: $0) } ?? 0)
+                throw MaskError(
+                    error.message,
+                    offset: text.firstIndex(of: name).map { text.distance(from: text.startIndex, to: $0) } ?? 0)
             }
         }
     }
@@ -159,9 +166,12 @@ enum MaskCompiler {
         if case .pattern(let pattern) = spec.form {
             let defined = try definitions(spec)
             var slots: [Character: (SlotClass, Bool)] = [:]
-            for (i, definition) in defined.enumerated() { slots[definition.name] = (.defined(UInt8(i)), definition.isOptional) }
-            return try FormCompiler.pattern(pattern, slot: spec.slot ?? "#", accept: try acceptClass(spec),
-                                            blocks: spec.blocks ?? [:], definitions: slots)
+            for (i, definition) in defined.enumerated() {
+                slots[definition.name] = (.defined(UInt8(i)), definition.isOptional)
+            }
+            return try FormCompiler.pattern(
+                pattern, slot: spec.slot ?? "#", accept: try acceptClass(spec),
+                blocks: spec.blocks ?? [:], definitions: slots)
         }
         return (try elements(spec), [])
     }
@@ -179,12 +189,14 @@ enum MaskCompiler {
         case .pattern:
             return try elementsAndBlocks(spec).elements
         case .groups(let sizes):
-            return try FormCompiler.groups(sizes, separator: spec.separator ?? " ", accept: accept,
-                                           minLength: spec.minLength, maxLength: spec.maxLength,
-                                           repeats: spec.repeat ?? false)
+            return try FormCompiler.groups(
+                sizes, separator: spec.separator ?? " ", accept: accept,
+                minLength: spec.minLength, maxLength: spec.maxLength,
+                repeats: spec.repeat ?? false)
         case .separatorAt(let positions):
-            return try FormCompiler.separatorAt(positions, separator: spec.separator ?? " ", accept: accept,
-                                                minLength: spec.minLength, maxLength: spec.maxLength)
+            return try FormCompiler.separatorAt(
+                positions, separator: spec.separator ?? " ", accept: accept,
+                minLength: spec.minLength, maxLength: spec.maxLength)
         case .preset, .number, .oneOf:
             throw MaskError("a \(spec.form) mask has no slot elements")
         }
@@ -192,13 +204,16 @@ enum MaskCompiler {
 
     /// A program over `elements` with the options of `spec`.
     /// - Parameter reversed: the program of a right-to-left mask, compiled from its elements reversed.
-    static func makeProgram(_ elements: [Element], _ spec: MaskSpec, asciiOnly: Bool = false, blocks: [Block] = [],
-                            reversed: Bool = false) -> Program {
+    static func makeProgram(
+        _ elements: [Element], _ spec: MaskSpec, asciiOnly: Bool = false, blocks: [Block] = [],
+        reversed: Bool = false
+    ) -> Program {
         // The definitions were read when the elements were made; reading them again cannot fail.
-        Program(elements: elements, eager: spec.eager ?? false, letterCase: spec.letterCase,
-                placeholderChar: spec.placeholderChar ?? "_", asciiOnly: asciiOnly, blocks: blocks,
-                overwrite: spec.overwrite ?? false, definitions: (try? definitions(spec)) ?? [],
-                showsOnlyEagerTrailingLiterals: reversed)
+        Program(
+            elements: elements, eager: spec.eager ?? false, letterCase: spec.letterCase,
+            placeholderChar: spec.placeholderChar ?? "_", asciiOnly: asciiOnly, blocks: blocks,
+            overwrite: spec.overwrite ?? false, definitions: (try? definitions(spec)) ?? [],
+            showsOnlyEagerTrailingLiterals: reversed)
     }
 
     /// `alternative` with the options of the enclosing `oneOf` filled in where it has none.

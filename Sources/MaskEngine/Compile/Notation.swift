@@ -8,7 +8,8 @@
 enum NotationCompiler {
     /// - Parameter definitions: the mask's own slot characters, by the character, with their class's index.
     static func compile(_ notation: String, definitions: [Character: (index: UInt8, optional: Bool)] = [:])
-        throws -> [Element] {
+        throws -> [Element]
+    {
         let chars = Array(notation)
         if chars.isEmpty { throw MaskError("empty mask", offset: 0) }
         var elements: [Element] = []
@@ -56,7 +57,8 @@ enum NotationCompiler {
                     } else if let slot = slotElement(s, offset: i) {
                         block.append(slot)
                     } else if let defined = definitions[s] {
-                        block.append(Element(kind: .slot(.defined(defined.index)), isOptional: defined.optional, offset: i))
+                        block.append(
+                            Element(kind: .slot(.defined(defined.index)), isOptional: defined.optional, offset: i))
                     } else if s == "[" {
                         throw MaskError("'[' inside a slot block (unclosed '[' at offset \(open))", offset: i)
                     } else {

@@ -85,14 +85,17 @@ public struct FieldResult: Hashable, Sendable {
 
 extension FieldResult {
     /// A result whose value is written already (the memberwise initializer takes a `DeferredValue`).
-    init(text: String, selection: Range<Int>, value: String, complete: Bool, valid: Bool, problems: [String],
-         next: SlotKind?, placeholder: String, mask: String, brand: String?, rejected: String, overflow: String,
-         region: String? = nil, phoneType: String? = nil, phoneExtension: String? = nil, e164: String? = nil,
-         rfc3966: String? = nil) {
-        self.init(text: text, selection: selection, complete: complete, valid: valid, problems: problems, next: next,
-                  placeholder: placeholder, mask: mask, brand: brand, rejected: rejected, overflow: overflow,
-                  region: region, phoneType: phoneType, phoneExtension: phoneExtension, e164: e164, rfc3966: rfc3966,
-                  deferredValue: .string(value))
+    init(
+        text: String, selection: Range<Int>, value: String, complete: Bool, valid: Bool, problems: [String],
+        next: SlotKind?, placeholder: String, mask: String, brand: String?, rejected: String, overflow: String,
+        region: String? = nil, phoneType: String? = nil, phoneExtension: String? = nil, e164: String? = nil,
+        rfc3966: String? = nil
+    ) {
+        self.init(
+            text: text, selection: selection, complete: complete, valid: valid, problems: problems, next: next,
+            placeholder: placeholder, mask: mask, brand: brand, rejected: rejected, overflow: overflow,
+            region: region, phoneType: phoneType, phoneExtension: phoneExtension, e164: e164, rfc3966: rfc3966,
+            deferredValue: .string(value))
     }
 }
 

@@ -110,19 +110,22 @@ struct IncrementalReading: FieldReading, @unchecked Sendable {
         // Each character read moves the cursor one element or more (no `…` slot keeps it), and only a character
         // refused or cut moves it none: a text read whole that ends at its own length's element was read element
         // by element.
-        traceByElement = program.readsRenderedTextByElement && decomposition.cuts.isEmpty
+        traceByElement =
+            program.readsRenderedTextByElement && decomposition.cuts.isEmpty
             && decomposition.layout.end == units.count && decomposition.trace.count == units.count
     }
 
     /// Reads `units` with `program` and applies `edit` to the reading, in place (no copy of it is held, so
     /// `took` changes its arrays without copying them); the new cells are built in the spare array.
     mutating func edit(_ edit: FieldEdit, inserted: [UInt8], with program: Program, replayable: Bool)
-        -> Program.EditOutcome<UInt8> {
+        -> Program.EditOutcome<UInt8>
+    {
         read(with: program)
         var cells: [Cell<UInt8>] = []
         swap(&cells, &spare)
-        return program.edit(edit, inserted: inserted, chars: units, decomposition: decomposition, cells: cells,
-                            replayable: replayable)
+        return program.edit(
+            edit, inserted: inserted, chars: units, decomposition: decomposition, cells: cells,
+            replayable: replayable)
     }
 
     var layout: Layout<UInt8> { decomposition.layout }

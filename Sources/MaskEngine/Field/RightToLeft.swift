@@ -11,7 +11,8 @@ enum RightToLeft {
     static func mirroredElements(_ elements: [Element], blocks: [Block]) throws -> [Element] {
         if !blocks.isEmpty { throw MaskError("'rightToLeft' does not apply to a pattern with blocks") }
         if let repeating = elements.first(where: \.repeats) {
-            throw MaskError("'rightToLeft' does not take a slot without limit ('…' or 'repeat')", offset: repeating.offset)
+            throw MaskError(
+                "'rightToLeft' does not take a slot without limit ('…' or 'repeat')", offset: repeating.offset)
         }
         var mirrored: [Element] = []
         var run: [Element] = []
@@ -67,8 +68,9 @@ extension Mask {
     func formatRightToLeft(_ text: String, selection: Range<Int>?, notation: String, padding: Bool) -> FieldResult {
         let length = text.count
         let reversedSelection = (selection ?? length..<length).clamped(to: 0..<length)
-        let r = readReversed(RightToLeft.reversed(text), selection: RightToLeft.mirrored(reversedSelection, length),
-                             padding: padding)
+        let r = readReversed(
+            RightToLeft.reversed(text), selection: RightToLeft.mirrored(reversedSelection, length),
+            padding: padding)
         return RightToLeft.mirrored(r, notation: notation)
     }
 
@@ -88,8 +90,9 @@ extension Mask {
                 range = lower..<max(lower, offset(afterEntered: min(before + brought, raw.count), in: text))
             }
         }
-        var mirroredEdit = FieldEdit(range: RightToLeft.mirrored(range, length), text: RightToLeft.reversed(edit.text),
-                                     direction: edit.direction == .backward ? .forward : .backward)
+        var mirroredEdit = FieldEdit(
+            range: RightToLeft.mirrored(range, length), text: RightToLeft.reversed(edit.text),
+            direction: edit.direction == .backward ? .forward : .backward)
         mirroredEdit.selection = edit.selection.map { RightToLeft.mirrored($0.clamped(to: 0..<length), length) }
         let reversedText = RightToLeft.reversed(text)
         let r = applyReversed(mirroredEdit, to: reversedText)
@@ -105,7 +108,8 @@ extension Mask {
     /// a caret never stops after a separator that follows them); with none to its left, before the first
     /// entered character (0 when there is none).
     private func caretAfterEdit(_ result: FieldResult, edit: FieldEdit, range: Range<Int>, before text: String)
-        -> Range<Int> {
+        -> Range<Int>
+    {
         let (before, leftOfEnd) = enteredRightToLeft(text, caret: range.upperBound)
         let leftOfStart = enteredRightToLeft(text, caret: range.lowerBound).before
         let (after, _) = enteredRightToLeft(result.text, caret: 0)
@@ -147,7 +151,8 @@ extension Mask {
     /// The entered characters of a right-to-left field's text in reading order, and how many stand before `caret`.
     func enteredRightToLeft(_ text: String, caret: Int) -> (raw: [Character], before: Int) {
         let length = text.count
-        let (raw, beforeMirrored) = enteredReversed(RightToLeft.reversed(text), caret: RightToLeft.mirrored(caret, length))
+        let (raw, beforeMirrored) = enteredReversed(
+            RightToLeft.reversed(text), caret: RightToLeft.mirrored(caret, length))
         return (raw.reversed(), raw.count - beforeMirrored)
     }
 }

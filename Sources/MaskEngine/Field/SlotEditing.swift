@@ -57,7 +57,8 @@ extension Program {
     /// reading with characters cut or refused, is read again whole.
     func decompose<U: FieldUnit>(_ chars: [U], resuming d: inout Decomposition<U>, sharing shared: Int) {
         guard blocks.isEmpty, d.cuts.isEmpty, d.outputStart.isEmpty, shared <= d.trace.count,
-              shared <= chars.count else {
+            shared <= chars.count
+        else {
             d = decompose(chars)
             return
         }
@@ -70,8 +71,10 @@ extension Program {
 
     /// Reads `chars[start...]` into `d`, which holds the reading of `chars[..<start]` with nothing cut
     /// or refused (for `start` 0, an empty reading).
-    private func continueReading<U: FieldUnit>(_ chars: [U], from start: Int, carets: Bool,
-                                               into d: inout Decomposition<U>) {
+    private func continueReading<U: FieldUnit>(
+        _ chars: [U], from start: Int, carets: Bool,
+        into d: inout Decomposition<U>
+    ) {
         var cells: [Cell<U>] = []
         swap(&cells, &d.layout.cells)
         var rejected: [U] = [], overflow: [U] = []
@@ -140,8 +143,10 @@ extension Program {
     ///   - spare: an array to build the new cells in, emptied first (its room is what is reused).
     ///   - replayable: the outcome keeps the edit in entered characters (`original`, `inserted`) for another program
     ///     to replay; a mask of one fixed program never replays, and keeping them costs references on every key.
-    func edit<U: FieldUnit>(_ edit: FieldEdit, inserted: [U], chars: [U], decomposition d: Decomposition<U>,
-                            cells spare: consuming [Cell<U>] = [], replayable: Bool = true) -> EditOutcome<U> {
+    func edit<U: FieldUnit>(
+        _ edit: FieldEdit, inserted: [U], chars: [U], decomposition d: Decomposition<U>,
+        cells spare: consuming [Cell<U>] = [], replayable: Bool = true
+    ) -> EditOutcome<U> {
         let s = min(max(edit.range.lowerBound, 0), chars.count)
         let e = min(max(edit.range.upperBound, s), chars.count)
         let cells = d.layout.cells
@@ -175,15 +180,17 @@ extension Program {
             let read = self.read(inserted, from: d.cursor(at: from), into: &newCells)
             // Built once, whole: the outcome is a large value, and each change to a copy of it costs.
             guard read.accepted else {
-                return EditOutcome(layout: d.layout, caret: e, cuts: read.cuts, refused: true,
-                                   original: replayable ? cells : [], keptBefore: k0, afterFrom: k1, inserted: inserted)
+                return EditOutcome(
+                    layout: d.layout, caret: e, cuts: read.cuts, refused: true,
+                    original: replayable ? cells : [], keptBefore: k0, afterFrom: k1, inserted: inserted)
             }
             // Overwrite: typed or pasted at a caret, the text replaces as many entered characters after the caret
             // as it brought in; over a selection it replaces the selection only, as insertion does.
             let replaced = overwrite && s == e ? min(newCells.count - k0, cells.count - k1) : 0
             let k1 = k1 + replaced
-            var outcome = EditOutcome(layout: Layout(), caret: e, cuts: read.cuts, original: replayable ? cells : [],
-                                      keptBefore: k0, afterFrom: k1, inserted: replayable ? inserted : [])
+            var outcome = EditOutcome(
+                layout: Layout(), caret: e, cuts: read.cuts, original: replayable ? cells : [],
+                keptBefore: k0, afterFrom: k1, inserted: replayable ? inserted : [])
             if k1 == cells.count {
                 // Typing at the end: nothing re-flows.
                 reflow(EmptyCollection<U>(), after: read, into: &newCells, outcome: &outcome)
@@ -264,16 +271,22 @@ extension Program {
             let block = blocks[b]
             var first = k, last = k + 1
             while first > 0, elements[cells[first - 1].element].block == Int32(b),
-                  cells[first - 1].element >= block.start { first -= 1 }
+                cells[first - 1].element >= block.start
+            { first -= 1 }
             while last < cells.count, elements[cells[last].element].block == Int32(b),
-                  cells[last].element < block.end { last += 1 }
+                cells[last].element < block.end
+            { last += 1 }
             // The same block name may stand twice in a row: keep to this occurrence's slots.
             guard cells[first].element == block.start else { return nil }
             let typed = cells[first..<last].map { String($0.char.character).lowercased() }
             return block.folded.contains(typed) ? first..<last : nil
         }
-        if from < to, let word = wholeWord(at: from) { from = min(from, word.lowerBound); to = max(to, word.upperBound) }
-        if from < to, let word = wholeWord(at: to - 1) { from = min(from, word.lowerBound); to = max(to, word.upperBound) }
+        if from < to, let word = wholeWord(at: from) {
+            from = min(from, word.lowerBound); to = max(to, word.upperBound)
+        }
+        if from < to, let word = wholeWord(at: to - 1) {
+            from = min(from, word.lowerBound); to = max(to, word.upperBound)
+        }
     }
 
     /// Replays an edit from its entered characters alone, in this program (another `oneOf`
@@ -302,15 +315,18 @@ extension Program {
 
     /// After an insertion was read in up to `cursor`: the entered characters behind it re-flow,
     /// and the caret lands right after what was read in.
-    private func reflow<U: FieldUnit, C: Collection>(_ after: C, after read: ReadOutcome<U>, into cells: inout [Cell<U>],
-                                                    outcome: inout EditOutcome<U>) where C.Element == U {
+    private func reflow<U: FieldUnit, C: Collection>(
+        _ after: C, after read: ReadOutcome<U>, into cells: inout [Cell<U>],
+        outcome: inout EditOutcome<U>
+    ) where C.Element == U {
         let caretCells = cells.count
         outcome.cuts.cut(place(after, from: read.cursor, into: &cells).overflow)
         var layout = Layout(cells: cells, end: read.cursor)
         settle(&layout)
         outcome.layout = layout
-        outcome.caret = caretAfterReading(cursor: read.cursor, cellCount: caretCells, layout: layout,
-                                          steppedOverLiteral: read.endedOnLiteral)
+        outcome.caret = caretAfterReading(
+            cursor: read.cursor, cellCount: caretCells, layout: layout,
+            steppedOverLiteral: read.endedOnLiteral)
     }
 
     /// Right after the last character read in; with `eager`, past the literals that follow, unless

@@ -21,8 +21,10 @@ enum CheckDigits {
     }
 
     /// The weighted sum of `weights.count` characters from `start`, or nil when one is missing or unreadable.
-    static func weightedSum(_ chars: [UInt8], start: Int, weights: [Int], values: IdentifierCheck.Values,
-                            fold: Bool) -> Int? {
+    static func weightedSum(
+        _ chars: [UInt8], start: Int, weights: [Int], values: IdentifierCheck.Values,
+        fold: Bool
+    ) -> Int? {
         guard start + weights.count <= chars.count else { return nil }
         var sum = 0
         for (i, w) in weights.enumerated() {

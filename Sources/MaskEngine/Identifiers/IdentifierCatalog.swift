@@ -9,7 +9,9 @@ public enum IdentifierCatalog {
 
     /// Every identifier preset name, grouped by country (international schemes first), then by name.
     public static let names: [String] = generated.sorted {
-        ($0.country == "International" ? "" : $0.country, $0.name) < ($1.country == "International" ? "" : $1.country, $1.name)
+        ($0.country == "International" ? "" : $0.country, $0.name) < (
+            $1.country == "International" ? "" : $1.country, $1.name
+        )
     }.map(\.name)
 
     /// The format a preset name stands for, or nil.

@@ -17,7 +17,8 @@ enum IdentifierCheck: Sendable {
     /// The weighted sum of the characters from `start` (`weights` in order, each product's digits
     /// added when `fold`), plus `add`, modulo `modulus`, indexes `table`: the character expected at
     /// `at` (`?` for none), or, with `at` -1, `0` when the sum includes the check character.
-    case weighted(start: Int, weights: [Int], modulus: Int, add: Int, values: Values, fold: Bool, table: String, at: Int)
+    case weighted(
+        start: Int, weights: [Int], modulus: Int, add: Int, values: Values, fold: Bool, table: String, at: Int)
     /// Luhn over the digits of the span.
     case luhn(span: (Int, Int))
     /// Verhoeff's dihedral check over the digits of the span.
@@ -75,7 +76,10 @@ enum IdentifierCheck: Sendable {
             guard let sum = CheckDigits.weightedSum(chars, start: start, weights: weights, values: values, fold: fold)
             else { return Self.checkDigitMismatch }
             let expected = Array(table.utf8)[CheckDigits.modulo(sum + add, modulus)]
-            passes = at < 0 ? expected == UInt8(ascii: "0") : (expected != UInt8(ascii: "?") && at < chars.count && chars[at] == expected)
+            passes =
+                at < 0
+                ? expected == UInt8(ascii: "0")
+                : (expected != UInt8(ascii: "?") && at < chars.count && chars[at] == expected)
         case .luhn(let span): passes = CheckDigits.luhn(part(span))
         case .verhoeff(let span): passes = CheckDigits.verhoeff(part(span))
         case .mod97(let span): passes = CheckDigits.mod97_10(part(span))

@@ -22,17 +22,20 @@ struct IdentifierFormat: Sendable {
 
     /// The spec the preset stands for: one notation, or a `oneOf` of every length's.
     func spec(options: MaskSpec) -> MaskSpec {
-        let form: MaskSpec.Form = notations.count == 1
+        let form: MaskSpec.Form =
+            notations.count == 1
             ? .notation(notations[0]) : .oneOf(notations.map { MaskSpec(.notation($0)) })
-        return MaskSpec(form, eager: options.eager, letterCase: upper ? .upper : nil, regex: options.regex,
-                        placeholderChar: options.placeholderChar, overwrite: options.overwrite,
-                        definitions: definitions.isEmpty ? nil : definitions)
+        return MaskSpec(
+            form, eager: options.eager, letterCase: upper ? .upper : nil, regex: options.regex,
+            placeholderChar: options.placeholderChar, overwrite: options.overwrite,
+            definitions: definitions.isEmpty ? nil : definitions)
     }
 
     /// The format with its checks prepared to run on many numbers (`IdentifierCheck.prepared`).
     func prepared() -> IdentifierFormat {
-        IdentifierFormat(name: name, country: country, title: title, example: example, upper: upper,
-                         notations: notations, definitions: definitions, checks: checks.map { $0.prepared() })
+        IdentifierFormat(
+            name: name, country: country, title: title, example: example, upper: upper,
+            notations: notations, definitions: definitions, checks: checks.map { $0.prepared() })
     }
 
     /// The problem with a complete value (the compact number), or nil when it is valid.

@@ -47,7 +47,8 @@ enum IdentifierRules {
     /// Spanish NIE: X, Y, Z stand for 0, 1, 2, and the DNI letter of the eight digits follows.
     static func spanishNIECheck(_ chars: [UInt8]) -> Bool {
         guard let lead = Array("XYZ".utf8).firstIndex(of: chars[0]),
-              let r = CheckDigits.remainder([UInt8(48 + lead)] + chars[1..<8], 23) else { return false }
+            let r = CheckDigits.remainder([UInt8(48 + lead)] + chars[1..<8], 23)
+        else { return false }
         return chars[8] == Array("TRWAGMYFPDXBNJZSQVHLCKE".utf8)[r]
     }
 

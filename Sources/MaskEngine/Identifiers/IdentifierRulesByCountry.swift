@@ -63,7 +63,9 @@ extension IdentifierRules {
     static func frenchNIR(_ chars: [UInt8]) -> Bool {
         var body = Array(chars[0..<13])
         if !isDigits(chars[5..<7]) {
-            guard chars[5] == UInt8(ascii: "2"), chars[6] == UInt8(ascii: "A") || chars[6] == UInt8(ascii: "B") else { return false }
+            guard chars[5] == UInt8(ascii: "2"), chars[6] == UInt8(ascii: "A") || chars[6] == UInt8(ascii: "B") else {
+                return false
+            }
             body[5] = UInt8(ascii: "1")
             body[6] = chars[6] == UInt8(ascii: "A") ? UInt8(ascii: "9") : UInt8(ascii: "8")
         }
@@ -86,7 +88,7 @@ extension IdentifierRules {
     static func frenchTVA(_ chars: [UInt8]) -> Bool {
         if chars[2..<5] != Array("000".utf8)[...], !CheckDigits.luhn(chars[2...]) { return false }
         guard let a = frenchTVAAlphabet.firstIndex(of: chars[0]), let b = frenchTVAAlphabet.firstIndex(of: chars[1]),
-              let siren = CheckDigits.remainder(chars[2...], 97), let siren11 = CheckDigits.remainder(chars[2...], 11)
+            let siren = CheckDigits.remainder(chars[2...], 97), let siren11 = CheckDigits.remainder(chars[2...], 11)
         else { return false }
         if a < 10 && b < 10 { return a * 10 + b == (siren * 100 + 12) % 97 }
         let check = a < 10 ? a * 24 + b - 10 : a * 34 + b - 100
@@ -115,13 +117,16 @@ extension IdentifierRules {
 
     private static let fiscalDigits: [UInt8] = Array("0123456789LMNPQRSTUV".utf8)
     private static let fiscalMonths: [UInt8] = Array("ABCDEHLMPRST".utf8)
-    private static let fiscalOdd = [1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24, 23]
+    private static let fiscalOdd = [
+        1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24, 23,
+    ]
 
     /// Italian codice fiscale: a company's 11 digits as a VAT number; a person's 16 characters with the check
     /// letter of the first 15 (odd places by a table) and a birth date (years 1920 to 2019, women's day + 40).
     static func italianFiscalCode(_ chars: [UInt8]) -> Bool {
         if chars.count == 11 {
-            return chars[0..<7].contains { $0 != UInt8(ascii: "0") } && italianProvince(chars) && CheckDigits.luhn(chars[...])
+            return chars[0..<7].contains { $0 != UInt8(ascii: "0") } && italianProvince(chars)
+                && CheckDigits.luhn(chars[...])
         }
         var sum = 0
         for (i, b) in chars.prefix(15).enumerated() {
@@ -149,14 +154,18 @@ extension IdentifierRules {
             let n = value(chars, 6, 3)
             return authority(n) && n % 97 == value(chars, 9, 2)
         }
-        guard let sum = CheckDigits.weightedSum(chars, start: 0, weights: [8, 7, 6, 5, 4, 3, 2, 10, 1], values: .dec, fold: false)
+        guard
+            let sum = CheckDigits.weightedSum(
+                chars, start: 0, weights: [8, 7, 6, 5, 4, 3, 2, 10, 1], values: .dec, fold: false)
         else { return false }
         return value(chars, 0, 3) >= 100 ? [0, 42, 55].contains(sum % 97) : sum % 97 == 0
     }
 
     /// Belgian VAT: not zero, and the first eight digits plus the last two are a multiple of 97.
     static func belgianVAT(_ chars: [UInt8]) -> Bool {
-        guard chars.contains(where: { $0 != UInt8(ascii: "0") }), let r = CheckDigits.remainder(chars[0..<8], 97) else { return false }
+        guard chars.contains(where: { $0 != UInt8(ascii: "0") }), let r = CheckDigits.remainder(chars[0..<8], 97) else {
+            return false
+        }
         return (r + value(chars, 8, 2)) % 97 == 0
     }
 
@@ -167,9 +176,11 @@ extension IdentifierRules {
     static func finnishHETU(_ chars: [UInt8]) -> Bool {
         let sign = chars[6]
         let century = sign == UInt8(ascii: "+") ? 1800 : Array("-YXWVU".utf8).contains(sign) ? 1900 : 2000
-        guard CheckDigits.isDate(year: century + value(chars, 4, 2), month: value(chars, 2, 2), day: value(chars, 0, 2)),
-              (2...899).contains(value(chars, 7, 3)),
-              let r = CheckDigits.remainder(chars[0..<6] + chars[7..<10], 31) else { return false }
+        guard
+            CheckDigits.isDate(year: century + value(chars, 4, 2), month: value(chars, 2, 2), day: value(chars, 0, 2)),
+            (2...899).contains(value(chars, 7, 3)),
+            let r = CheckDigits.remainder(chars[0..<6] + chars[7..<10], 31)
+        else { return false }
         return chars[10] == hetuCheck[r]
     }
 
@@ -205,8 +216,12 @@ extension IdentifierRules {
 extension IdentifierRules {
     /// Dutch BTW: the nine digits pass the BSN's eleven test, or `NL` and the whole number pass ISO 7064 mod 97-10.
     static func dutchBTW(_ chars: [UInt8]) -> Bool {
-        if let sum = CheckDigits.weightedSum(chars, start: 0, weights: [9, 8, 7, 6, 5, 4, 3, 2, -1], values: .dec, fold: false),
-           CheckDigits.modulo(sum, 11) == 0 { return true }
+        if let sum = CheckDigits.weightedSum(
+            chars, start: 0, weights: [9, 8, 7, 6, 5, 4, 3, 2, -1], values: .dec, fold: false),
+            CheckDigits.modulo(sum, 11) == 0
+        {
+            return true
+        }
         return CheckDigits.mod97_10((Array("NL".utf8) + chars)[...])
     }
 
@@ -243,7 +258,8 @@ extension IdentifierRules {
     /// Mexican CURP: YYMMDD whose century the 17th character tells (a digit: 1900s, a letter: 2000s).
     static func mexicanCURPDate(_ chars: [UInt8]) -> Bool {
         let century = CheckDigits.digit(chars[16]) != nil ? 1900 : 2000
-        return CheckDigits.isDate(year: century + value(chars, 4, 2), month: value(chars, 6, 2), day: value(chars, 8, 2))
+        return CheckDigits.isDate(
+            year: century + value(chars, 4, 2), month: value(chars, 6, 2), day: value(chars, 8, 2))
     }
 
     /// Mexican CURP: the first 17 characters (0-9, A-N, Ñ, O-Z) weighted 18 down to 2; the last digit completes the sum to a multiple of 10.

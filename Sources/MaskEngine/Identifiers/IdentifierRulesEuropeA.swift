@@ -21,9 +21,11 @@ extension IdentifierRules {
         case "es.ccc.check": return spanishBankAccountCheck(chars)
         case "es.cups.check": return spanishCUPSCheck(chars)
         case "es.referenciacatastral.check": return spanishCadastralCheck(chars)
-        case "fi.associationid.low": return chars.count >= 3 || finnishLowAssociations.contains(value(chars, 0, chars.count))
+        case "fi.associationid.low":
+            return chars.count >= 3 || finnishLowAssociations.contains(value(chars, 0, chars.count))
         case "fr.nif.check": return frenchNIFCheck(chars)
-        case "gb.sedol.digits": return CheckDigits.digit(chars[0]) == nil || chars.allSatisfy { CheckDigits.digit($0) != nil }
+        case "gb.sedol.digits":
+            return CheckDigits.digit(chars[0]) == nil || chars.allSatisfy { CheckDigits.digit($0) != nil }
         case "gb.upn.check": return britishUPNCheck(chars)
         case "gr.amka.date": return greekAMKADate(chars)
         case "ie.pps.check": return irishPPSCheck(chars)
@@ -61,7 +63,8 @@ extension IdentifierRules {
     /// from 2000 the nine digits are read with a 2 before them.
     static func belgianNationalNumberCheck(_ chars: [UInt8]) -> Bool {
         guard let r1900 = CheckDigits.remainder(chars[0..<9], 97),
-              let r2000 = CheckDigits.remainder([UInt8(ascii: "2")] + chars[0..<9], 97) else { return false }
+            let r2000 = CheckDigits.remainder([UInt8(ascii: "2")] + chars[0..<9], 97)
+        else { return false }
         let check = value(chars, 9, 2)
         return 97 - r1900 == check || 97 - r2000 == check
     }
@@ -148,7 +151,8 @@ extension IdentifierRules {
     /// Estonian personal code: the first digit tells the century (1, 2: 1800s; 3, 4: 1900s; 5, 6: 2000s; 7, 8: 2100s), then YYMMDD.
     static func estonianIKDate(_ chars: [UInt8]) -> Bool {
         let century = 1800 + (Int(chars[0]) - 49) / 2 * 100
-        return CheckDigits.isDate(year: century + value(chars, 1, 2), month: value(chars, 3, 2), day: value(chars, 5, 2))
+        return CheckDigits.isDate(
+            year: century + value(chars, 1, 2), month: value(chars, 3, 2), day: value(chars, 5, 2))
     }
 
     /// Estonian check digit: weights 1 to 9, 1, ...; a sum of 10 modulo 11 is taken again with weights 3 to 9, 1, 2, ...
@@ -173,7 +177,8 @@ extension IdentifierRules {
     static func germanTaxNumberRegion(_ chars: [UInt8]) -> Bool {
         guard chars.count == 13 else { return true }
         guard chars[4] == UInt8(ascii: "0") else { return false }
-        return chars[0] == UInt8(ascii: "5") || chars[0] == UInt8(ascii: "9") || germanStates.contains(value(chars, 0, 2))
+        return chars[0] == UInt8(ascii: "5") || chars[0] == UInt8(ascii: "9")
+            || germanStates.contains(value(chars, 0, 2))
     }
 
     /// Spanish bank account (CCC): each check digit weights its ten digits (bank and office after two zeros,
@@ -240,7 +245,8 @@ extension IdentifierRules {
     /// Greek AMKA: DDMMYY, a date of the 1900s or else of the 2000s.
     static func greekAMKADate(_ chars: [UInt8]) -> Bool {
         let day = value(chars, 0, 2), month = value(chars, 2, 2), year = 1900 + value(chars, 4, 2)
-        return CheckDigits.isDate(year: year, month: month, day: day) || CheckDigits.isDate(year: year + 100, month: month, day: day)
+        return CheckDigits.isDate(year: year, month: month, day: day)
+            || CheckDigits.isDate(year: year + 100, month: month, day: day)
     }
 
     private static let irishLetters: [UInt8] = Array("WABCDEFGHIJKLMNOPQRSTUV".utf8)

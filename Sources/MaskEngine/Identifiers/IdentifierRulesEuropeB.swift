@@ -20,7 +20,8 @@ extension IdentifierRules {
         case "ro.cnp.date": return romanianCNPDate(chars)
         case "ro.cui.check": return romanianCUICheck(chars)
         case "se.personnummer.date": return swedishPersonnummerDate(chars)
-        case "se.personnummer.check": return CheckDigits.luhn((chars[(chars.count - 11)..<(chars.count - 5)] + chars.suffix(4))[...])
+        case "se.personnummer.check":
+            return CheckDigits.luhn((chars[(chars.count - 11)..<(chars.count - 5)] + chars.suffix(4))[...])
         case "si.emso.date": return slovenianEMSODate(chars)
         case "sm.coe.low": return chars.count >= 3 || sanMarinoLowNumbers.contains(value(chars, 0, chars.count))
         case "ua.edrpou.check": return ukrainianEDRPOUCheck(chars)
@@ -93,7 +94,9 @@ extension IdentifierRules {
         }
         if !(chars[0] == UInt8(ascii: "3") && chars[1] == UInt8(ascii: "2")) {
             let year = 1800 + (Int(chars[6]) - 48) * 100 + value(chars, 4, 2)
-            guard CheckDigits.isDate(year: year, month: value(chars, 2, 2), day: value(chars, 0, 2)) else { return false }
+            guard CheckDigits.isDate(year: year, month: value(chars, 2, 2), day: value(chars, 0, 2)) else {
+                return false
+            }
         }
         let s = 1 + weighted(chars[...], [10, 5, 8, 4, 2, 1, 6, 3, 7, 9])
         return Int(chars[10]) - 48 == s % 11 % 10
@@ -186,7 +189,8 @@ extension IdentifierRules {
     /// Ukrainian EDRPOU: weights 1 to 7 (7, 1 to 6 after a first digit 3, 4 or 5) modulo 11; a 10 is taken again
     /// with each weight 2 more, modulo 11 and 10.
     static func ukrainianEDRPOUCheck(_ chars: [UInt8]) -> Bool {
-        let weights = (UInt8(ascii: "3")...UInt8(ascii: "5")).contains(chars[0]) ? [7, 1, 2, 3, 4, 5, 6] : [1, 2, 3, 4, 5, 6, 7]
+        let weights =
+            (UInt8(ascii: "3")...UInt8(ascii: "5")).contains(chars[0]) ? [7, 1, 2, 3, 4, 5, 6] : [1, 2, 3, 4, 5, 6, 7]
         var s = weighted(chars[...], weights) % 11
         if s == 10 { s = weighted(chars[...], weights.map { $0 + 2 }) % 11 % 10 }
         return Int(chars[7]) - 48 == s

@@ -13,7 +13,9 @@ extension IdentifierRules {
         case "gt.nit.check": return guatemalanNIT(chars)
         case "kr.brn.parts": return koreanBRN(chars)
         case "ma.ice.check": return CheckDigits.remainder(chars[...], 97) == 0
-        case "mu.nid.date": return CheckDigits.isDate(year: 2000 + value(chars, 5, 2), month: value(chars, 3, 2), day: value(chars, 1, 2))
+        case "mu.nid.date":
+            return CheckDigits.isDate(
+                year: 2000 + value(chars, 5, 2), month: value(chars, 3, 2), day: value(chars, 1, 2))
         case "mx.rfc.date": return mexicanRFCDate(chars)
         default: return nil
         }
@@ -37,20 +39,24 @@ extension IdentifierRules {
     static func cubanNIDate(_ chars: [UInt8]) -> Bool {
         let c = chars[6]
         let century = c == UInt8(ascii: "9") ? 1800 : c <= UInt8(ascii: "5") ? 1900 : 2000
-        return CheckDigits.isDate(year: century + value(chars, 0, 2), month: value(chars, 2, 2), day: value(chars, 4, 2))
+        return CheckDigits.isDate(
+            year: century + value(chars, 0, 2), month: value(chars, 2, 2), day: value(chars, 4, 2))
     }
 
     /// Numbers the Dominican tax office lists as valid although their check digit does not match.
-    private static let dominicanRNCWhitelist: Set<[UInt8]> = Set([
-        "101581601", "101582245", "101595422", "101595785", "131188691", "401007374", "501341601", "501378067",
-        "501620371", "501651319", "501651823", "501651845", "501651926", "501656006", "501658167", "501670785",
-        "501676936", "501680158", "504654542", "504680029", "504681442", "505038691",
-    ].map { Array($0.utf8) })
+    private static let dominicanRNCWhitelist: Set<[UInt8]> = Set(
+        [
+            "101581601", "101582245", "101595422", "101595785", "131188691", "401007374", "501341601", "501378067",
+            "501620371", "501651319", "501651823", "501651845", "501651926", "501656006", "501658167", "501670785",
+            "501676936", "501680158", "504654542", "504680029", "504681442", "505038691",
+        ].map { Array($0.utf8) })
 
     /// Dominican RNC: weights 7 9 8 6 5 4 3 2, the sum modulo 11 as r, the check digit (10 - r) mod 9 + 1.
     static func dominicanRNC(_ chars: [UInt8]) -> Bool {
         if dominicanRNCWhitelist.contains(chars) { return true }
-        guard let sum = CheckDigits.weightedSum(chars, start: 0, weights: [7, 9, 8, 6, 5, 4, 3, 2], values: .dec, fold: false)
+        guard
+            let sum = CheckDigits.weightedSum(
+                chars, start: 0, weights: [7, 9, 8, 6, 5, 4, 3, 2], values: .dec, fold: false)
         else { return false }
         return value(chars, 8, 1) == (10 - sum % 11) % 9 + 1
     }
@@ -72,11 +78,16 @@ extension IdentifierRules {
     /// and a nonzero establishment.
     static func ecuadorianRUC(_ chars: [UInt8]) -> Bool {
         func weighted(_ weights: [Int]) -> Bool {
-            CheckDigits.weightedSum(chars, start: 0, weights: weights, values: .dec, fold: false).map { $0 % 11 == 0 } ?? false
+            CheckDigits.weightedSum(chars, start: 0, weights: weights, values: .dec, fold: false).map { $0 % 11 == 0 }
+                ?? false
         }
         let zeros3 = value(chars, 10, 3) == 0
-        let natural = !zeros3 && CheckDigits.weightedSum(chars, start: 0, weights: [2, 1, 2, 1, 2, 1, 2, 1, 2, 1],
-                                                         values: .dec, fold: true).map { $0 % 10 == 0 } == true
+        let natural =
+            !zeros3
+            && CheckDigits.weightedSum(
+                chars, start: 0, weights: [2, 1, 2, 1, 2, 1, 2, 1, 2, 1],
+                values: .dec, fold: true
+            ).map { $0 % 10 == 0 } == true
         let isPublic = value(chars, 9, 4) != 0 && weighted([3, 2, 7, 6, 5, 4, 3, 2, 1])
         switch chars[2] {
         case ..<UInt8(ascii: "6"): return natural
@@ -105,6 +116,7 @@ extension IdentifierRules {
     /// 2000s (stdnum reads every year so).
     static func mexicanRFCDate(_ chars: [UInt8]) -> Bool {
         let at = chars.count == 12 ? 3 : 4
-        return CheckDigits.isDate(year: 2000 + value(chars, at, 2), month: value(chars, at + 2, 2), day: value(chars, at + 4, 2))
+        return CheckDigits.isDate(
+            year: 2000 + value(chars, at, 2), month: value(chars, at + 2, 2), day: value(chars, at + 4, 2))
     }
 }

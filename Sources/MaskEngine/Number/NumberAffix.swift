@@ -78,25 +78,32 @@ struct NumberAffix {
 
     /// Adds to `result` the prefix's first whole occurrence after what was stepped over (unless the
     /// prefix was stepped over whole) and the suffix's last one after that.
-    private func findWhole<C: RandomAccessCollection>(in text: C, prefix: [C.Element]?, suffix: [C.Element]?,
-                                                      into result: inout Skips)
+    private func findWhole<C: RandomAccessCollection>(
+        in text: C, prefix: [C.Element]?, suffix: [C.Element]?,
+        into result: inout Skips
+    )
     where C.Element: Equatable, C.Index == Int {
         var searchFrom = text.startIndex + result.stepped
         if !result.sawPrefix, let prefix, !prefix.isEmpty,
-           let found = Self.occurrences(of: prefix, in: text, from: searchFrom, first: true) {
+            let found = Self.occurrences(of: prefix, in: text, from: searchFrom, first: true)
+        {
             result.ranges.append((found - text.startIndex)..<(found - text.startIndex + prefix.count))
             result.sawPrefix = true
             searchFrom = found + prefix.count
         }
-        if let suffix, !suffix.isEmpty, let found = Self.occurrences(of: suffix, in: text, from: searchFrom, first: false) {
+        if let suffix, !suffix.isEmpty,
+            let found = Self.occurrences(of: suffix, in: text, from: searchFrom, first: false)
+        {
             result.ranges.append((found - text.startIndex)..<(found - text.startIndex + suffix.count))
         }
     }
 
     /// The start of the first (or last) occurrence of `pattern` in `text` at or after `from`, by
     /// Knuth-Morris-Pratt: linear in the text whatever the pattern.
-    static func occurrences<C: RandomAccessCollection>(of pattern: [C.Element], in text: C, from: Int,
-                                                        first: Bool) -> Int?
+    static func occurrences<C: RandomAccessCollection>(
+        of pattern: [C.Element], in text: C, from: Int,
+        first: Bool
+    ) -> Int?
     where C.Element: Equatable, C.Index == Int {
         guard !pattern.isEmpty, text.endIndex - from >= pattern.count else { return nil }
         var failure = [Int](repeating: 0, count: pattern.count)

@@ -105,7 +105,8 @@ final class NumberField: Sendable {
             }
             // Without `negative` a sign is never read as one, so it may separate groups (`1-234-567`).
             if spec.negative, signs.contains(folded(character)) {
-                throw MaskError("number: the group separator \"\(spec.group)\" contains a sign, which `negative` reads as one")
+                throw MaskError(
+                    "number: the group separator \"\(spec.group)\" contains a sign, which `negative` reads as one")
             }
             if character == spec.decimal || folded(character) == folded(spec.decimal) {
                 throw MaskError("number: the group separator \"\(spec.group)\" contains the decimal mark")
@@ -139,15 +140,19 @@ final class NumberField: Sendable {
         // characters: the prefix begins with none of them, the suffix with no digit or mark and holds some other
         // character (a space before a unit, `1 234 kg`, is fine).
         if let first = spec.prefix.first, isNumberCharacter(first) {
-            throw MaskError("number: the prefix \"\(spec.prefix)\" must not begin with a digit, the decimal mark or a group separator")
+            throw MaskError(
+                "number: the prefix \"\(spec.prefix)\" must not begin with a digit, the decimal mark or a group separator"
+            )
         }
         if let first = spec.suffix.first {
             if digitValue(first) != nil || first == spec.decimal || folded(first) == spec.decimal
-                || spec.decimalAliases.contains(first) {
+                || spec.decimalAliases.contains(first)
+            {
                 throw MaskError("number: the suffix \"\(spec.suffix)\" must not begin with a digit or the decimal mark")
             }
             if spec.suffix.allSatisfy(isNumberCharacter) {
-                throw MaskError("number: the suffix \"\(spec.suffix)\" must hold a character other than digits and separators")
+                throw MaskError(
+                    "number: the suffix \"\(spec.suffix)\" must hold a character other than digits and separators")
             }
         }
         for alias in spec.decimalAliases where digitValue(alias) != nil || signs.contains(alias) || alias.isNewline {
@@ -231,8 +236,9 @@ final class NumberField: Sendable {
         if let ascii = character.asciiValue { return (0x30...0x39).contains(ascii) ? ascii - 0x30 : nil }
         let scalars = character.unicodeScalars
         guard scalars.count == 1, let scalar = scalars.first,
-              scalar.properties.numericType == .decimal,
-              let value = scalar.properties.numericValue, value >= 0, value <= 9 else { return nil }
+            scalar.properties.numericType == .decimal,
+            let value = scalar.properties.numericValue, value >= 0, value <= 9
+        else { return nil }
         return UInt8(value)
     }
 
@@ -263,8 +269,10 @@ final class NumberField: Sendable {
 
     /// How `character` is read with the decimal mark `decimal` and the group characters `group`; a
     /// character of the prefix or suffix (`affix`) is dropped as a group separator is.
-    private static func kind(of character: Character, decimal: Character, group: Set<Character>,
-                             affix: Set<Character>) -> ReadKind {
+    private static func kind(
+        of character: Character, decimal: Character, group: Set<Character>,
+        affix: Set<Character>
+    ) -> ReadKind {
         if let digit = digitValue(character) { return .digit(digit) }
         let folded = folded(character)
         if character == decimal || folded == decimal { return .mark }
@@ -301,7 +309,8 @@ final class NumberField: Sendable {
     /// stepped over or found whole, the suffix found whole; a beginning of the prefix alone is kept as typed.
     private func readWhole(_ text: String, aliases: Set<Character> = []) -> State {
         let skips = affix.skips(in: text, steppingFrom: 0)
-        var state = read(before: [], inserted: text, after: [], negative: false, aliases: aliases, skipped: skips.ranges)
+        var state = read(
+            before: [], inserted: text, after: [], negative: false, aliases: aliases, skipped: skips.ranges)
         if state.elements.isEmpty, !state.negative, skips.prefixReached < affix.prefix.count {
             state.prefixTyped = skips.prefixReached
         }
@@ -312,17 +321,20 @@ final class NumberField: Sendable {
     /// elements `before` and `after`, and applies the limits and the zero rules; a character of
     /// `aliases` is read as the decimal mark; the characters in `skipped` (character offsets of `inserted`,
     /// in order: a prefix or suffix recognised whole) are not read.
-    private func read(before: [Element], inserted: String, offset: Int = 0, after: [Element], negative: Bool,
-                      aliases: Set<Character> = [], skipped: [Range<Int>] = []) -> State {
+    private func read(
+        before: [Element], inserted: String, offset: Int = 0, after: [Element], negative: Bool,
+        aliases: Set<Character> = [], skipped: [Range<Int>] = []
+    ) -> State {
         var state = State()
         // Overflow pieces cut by a limit, with a sort key: (index in the joined sequence, 0); each a digit, or nil
         // for the decimal mark. Those cut while reading are `reading.cutWhileReading`, placed by `reading.cutKey`.
         var cut: [((Int, Int), UInt8?)] = []
         // A field holds at most `Program.maximumCells` entered elements: what is read beyond them is cut.
-        var reading = Reading(spec: spec, decimalUTF8: Array(spec.decimal.utf8), keptBefore: before.count,
-                              room: Program.maximumCells - before.count - after.count, negative: negative,
-                              markSeen: before.contains(where: \.isMark) || after.contains(where: \.isMark),
-                              onlyZeros: before.allSatisfy { $0.digit == 0 })
+        var reading = Reading(
+            spec: spec, decimalUTF8: Array(spec.decimal.utf8), keptBefore: before.count,
+            room: Program.maximumCells - before.count - after.count, negative: negative,
+            markSeen: before.contains(where: \.isMark) || after.contains(where: \.isMark),
+            onlyZeros: before.allSatisfy { $0.digit == 0 })
         WorkCounter.count(before.count + after.count)
         var rejected: [UInt8] = []
         // An ASCII text without `\r` (nearly every paste) is read byte by byte: a byte is a character there.
@@ -336,8 +348,9 @@ final class NumberField: Sendable {
             var start = 0
             for skip in skipped + [bytes.count..<bytes.count] {
                 if skip.lowerBound > start {
-                    reading.take(bytes: UnsafeBufferPointer(rebasing: bytes[start..<skip.lowerBound]), kinds: kinds,
-                                 offset: offset + start, rejected: &rejected)
+                    reading.take(
+                        bytes: UnsafeBufferPointer(rebasing: bytes[start..<skip.lowerBound]), kinds: kinds,
+                        offset: offset + start, rejected: &rejected)
                 }
                 start = max(start, skip.upperBound)
             }
@@ -521,7 +534,9 @@ final class NumberField: Sendable {
     /// The value of a state: the number with `.` as the mark and no separators (`-1234567.5`, `0.`, `-`).
     private func value(of state: State) -> String {
         var value = state.negative ? "-" : ""
-        value += state.integer.isEmpty && state.mark != nil ? "0" : String(state.integer.map { Self.character($0.digit ?? 0) })
+        value +=
+            state.integer.isEmpty && state.mark != nil
+            ? "0" : String(state.integer.map { Self.character($0.digit ?? 0) })
         if state.mark != nil {
             value += "." + String(state.fraction.map { Self.character($0.digit ?? 0) })
         }
@@ -549,7 +564,8 @@ final class NumberField: Sendable {
         let significant = state.integer.count == 1 && state.integer[0].digit == 0 ? 0 : state.integer.count
         let integerFull = spec.maxInteger.map { significant >= $0 } ?? false
         let full = state.mark != nil ? state.fraction.count >= spec.fraction : (integerFull && spec.fraction == 0)
-        let placeholder = state.mark != nil
+        let placeholder =
+            state.mark != nil
             ? String(repeating: placeholderChar, count: max(0, spec.fraction - state.fraction.count)) : ""
         let complete = problems.isEmpty
         if complete, spec.min != nil || spec.max != nil, let v = Double(value) {
@@ -578,7 +594,8 @@ final class NumberField: Sendable {
         let bodyEnd = (state.elements.map(\.position).max() ?? -1) + 1
         // A mark alone shows its implied `0` (`0.`): a number too.
         if padding ?? spec.padFraction, spec.fraction > 0,
-           !state.integer.isEmpty || !state.fraction.isEmpty || state.mark != nil {
+            !state.integer.isEmpty || !state.fraction.isEmpty || state.mark != nil
+        {
             // Padding stands right of every caret but one at the end: position `Int.max`.
             if state.mark == nil { state.mark = Element(digit: nil, origin: .inserted, position: Int.max) }
             while state.fraction.count < spec.fraction {
@@ -635,11 +652,15 @@ final class NumberField: Sendable {
                 prefixFrom = min(at, old.prefixTyped)
             } else if formatted, at >= oldShown.signLength, at < oldShown.lead {
                 prefixFrom = at - oldShown.signLength
-            } else if formatted, range.isEmpty, oldShown.suffixLength > 0, at >= count - oldShown.suffixLength, at < count {
+            } else if formatted, range.isEmpty, oldShown.suffixLength > 0, at >= count - oldShown.suffixLength,
+                at < count
+            {
                 suffixFrom = at - (count - oldShown.suffixLength)
             }
         }
-        let skips = edit.text.isEmpty ? NumberAffix.Skips()
+        let skips =
+            edit.text.isEmpty
+            ? NumberAffix.Skips()
             : affix.skips(in: edit.text, steppingFrom: prefixFrom, suffixFrom: suffixFrom)
         if !noNumber, range.isEmpty, skips.stepped > 0, skips.stepped == edit.text.count {
             // Only affix characters, typed where they stand: the caret steps over them.
@@ -667,17 +688,23 @@ final class NumberField: Sendable {
                 let zero = shown.impliedZero ?? shown.lead
                 let caret = edit.direction == .backward ? zero : zero + 1
                 return result(old, shown, selection: caret..<caret)
-            } else if edit.direction == .backward, let nearest = elements.last(where: { $0.position < range.lowerBound }) {
+            } else if edit.direction == .backward,
+                let nearest = elements.last(where: { $0.position < range.lowerBound })
+            {
                 deleted = [nearest.position]
-            } else if edit.direction == .forward, let nearest = elements.first(where: { $0.position >= range.upperBound }) {
+            } else if edit.direction == .forward,
+                let nearest = elements.first(where: { $0.position >= range.upperBound })
+            {
                 deleted = [nearest.position]
             } else if edit.direction == .backward, old.negative,
-                      old.signPositions.contains(where: { $0 < range.lowerBound }) {
+                old.signPositions.contains(where: { $0 < range.lowerBound })
+            {
                 // Backspace on the prefix after the sign (`-$|12`) removes the sign, the nearest thing to its left.
                 signDeleted = true
             } else {
                 // On the prefix or the suffix alone the key changes nothing, as at a slot mask's leading literals.
-                return formatKeepingCaret(old, caret: edit.direction == .backward ? pressed.upperBound : pressed.lowerBound)
+                return formatKeepingCaret(
+                    old, caret: edit.direction == .backward ? pressed.upperBound : pressed.lowerBound)
             }
         } else {
             deleted = Set(elements.filter { range.contains($0.position) }.map(\.position))
@@ -695,9 +722,10 @@ final class NumberField: Sendable {
                 after.append(element)
             }
         }
-        var state = read(before: before, inserted: edit.text, after: after,
-                         negative: old.negative && !signDeleted, aliases: aliases(forInserted: edit.text),
-                         skipped: skips.ranges)
+        var state = read(
+            before: before, inserted: edit.text, after: after,
+            negative: old.negative && !signDeleted, aliases: aliases(forInserted: edit.text),
+            skipped: skips.ranges)
         state.rejected = old.rejected + state.rejected
         state.overflow = old.overflow + state.overflow
         if isPastFarBound(value(of: state)), !isPastFarBound(value(of: old)) {
@@ -712,7 +740,8 @@ final class NumberField: Sendable {
         }
         if state.elements.isEmpty, !state.negative, !edit.text.isEmpty {
             // No number: the prefix typed so far stays shown (a whole prefix alone is an empty field).
-            var typed = skips.stepped > 0 ? skips.prefixReached : (noNumber ? min(range.lowerBound, old.prefixTyped) : 0)
+            var typed =
+                skips.stepped > 0 ? skips.prefixReached : (noNumber ? min(range.lowerBound, old.prefixTyped) : 0)
             if noNumber, range.isEmpty { typed = max(typed, old.prefixTyped) }
             if typed >= spec.prefix.count { typed = 0 }
             state.prefixTyped = typed

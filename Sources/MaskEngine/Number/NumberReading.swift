@@ -61,8 +61,10 @@ extension NumberField {
         /// What `take` does with each byte from `start` on, once `isFull`: a digit is cut, the first mark is
         /// cut and any other refused, signs still count, separators are dropped, anything else is refused.
         /// One pass writing into buffers sized for the rest, with no element built and no array grown.
-        mutating func sortRest(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, kinds: UnsafeBufferPointer<ReadKind>,
-                               offset: Int, rejected: inout [UInt8]) {
+        mutating func sortRest(
+            _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, kinds: UnsafeBufferPointer<ReadKind>,
+            offset: Int, rejected: inout [UInt8]
+        ) {
             WorkCounter.count(bytes.count - start)
             let rest = bytes.count - start
             var refused: [UInt8] = []

@@ -219,8 +219,9 @@ struct AsYouTypeFormatter: Sendable {
                 let patterns = table.traits[index].leadingCount
                 if patterns > 0 {
                     // Fewer than three digits take the last pattern, as the reference does.
-                    let (matches, byAutomaton) = table.leadingMatches(index, which < 0 ? patterns - 1 : min(which, patterns - 1),
-                                                                      leading[...])
+                    let (matches, byAutomaton) = table.leadingMatches(
+                        index, which < 0 ? patterns - 1 : min(which, patterns - 1),
+                        leading[...])
                     guard matches else { continue }
                     // Only the last pattern is asked of longer numbers (fewer digits than three also take it, but
                     // three take the first).
@@ -242,7 +243,9 @@ struct AsYouTypeFormatter: Sendable {
     /// every key; false otherwise, the output left as it was.
     private mutating func formatWholeNumber() -> Bool {
         // No candidate's whole pattern takes this many digits (most keys; asked before the table is).
-        if let lengths = candidatesWholeLengths, nationalNumber.count < 64, lengths & 1 << UInt64(nationalNumber.count) == 0 {
+        if let lengths = candidatesWholeLengths, nationalNumber.count < 64,
+            lengths & 1 << UInt64(nationalNumber.count) == 0
+        {
             return false
         }
         guard let table else { return false }
@@ -366,13 +369,15 @@ struct AsYouTypeFormatter: Sendable {
     private mutating func removeNationalPrefix() -> [UInt8] {
         var start = 0
         if metadata?.callingCode == 1, nationalNumber.count >= 2, nationalNumber[0] == UInt8(ascii: "1"),
-           nationalNumber[1] != UInt8(ascii: "0"), nationalNumber[1] != UInt8(ascii: "1") {
+            nationalNumber[1] != UInt8(ascii: "0"), nationalNumber[1] != UInt8(ascii: "1")
+        {
             // NANPA: a 1 before [2-9] is the national prefix.
             start = 1
             prefix += [UInt8(ascii: "1"), Self.space]
             isCompleteNumber = true
         } else if let parsing = metadata?.nationalPrefixForParsing,
-                  let end = parsing.matchEnd(nationalNumber[...], whole: false), end > 0 {
+            let end = parsing.matchEnd(nationalNumber[...], whole: false), end > 0
+        {
             isCompleteNumber = true
             start = end
             prefix += nationalNumber[0..<start]

@@ -30,7 +30,8 @@ extension PhoneField {
             digits = digits.dropFirst(end)
         }
         guard let (code, length) = AsYouTypeFormatter.callingCode(at: digits),
-              let main = PhoneMetadata.mainRegion(forCallingCode: code) else { return 0 }
+            let main = PhoneMetadata.mainRegion(forCallingCode: code)
+        else { return 0 }
         let prefix = main.nationalPrefix.utf8
         guard !prefix.isEmpty, digits.dropFirst(length).elementsEqual(prefix) else { return 0 }
         return prefix.count

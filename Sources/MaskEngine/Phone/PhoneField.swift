@@ -58,7 +58,9 @@ final class PhoneField: Sendable {
         }
         let code = region.uppercased()
         guard code.count == 2, PhoneMetadata.callingCode(of: code) != nil else {
-            throw MaskError("unknown region '\(region)' for the phone preset; regions are ISO 3166-1 alpha-2 codes such as GB, US, CN")
+            throw MaskError(
+                "unknown region '\(region)' for the phone preset; regions are ISO 3166-1 alpha-2 codes such as GB, US, CN"
+            )
         }
         self.init(region: code)
     }
@@ -76,7 +78,9 @@ final class PhoneField: Sendable {
         switch c {
         case "e", "E", "x", "X", "#", ",", ";", "~", "ｅ", "ｘ", "＃", "～", "д", "Д": return true
         default:
-            guard c.isLetter, let own = extensionLabel(keys()).first(where: { $0 != UInt8(ascii: " ") }) else { return false }
+            guard c.isLetter, let own = extensionLabel(keys()).first(where: { $0 != UInt8(ascii: " ") }) else {
+                return false
+            }
             return String(c).lowercased().utf8.first == Character(Unicode.Scalar(own)).lowercased().utf8.first
                 && String(c).lowercased().utf8.count == 1
         }
@@ -108,7 +112,7 @@ final class PhoneField: Sendable {
             case 0x30...0x39: return .digit(ascii)
             case UInt8(ascii: "+"): return .plus
             case UInt8(ascii: " "), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: "("),
-                 UInt8(ascii: ")"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "~"):
+                UInt8(ascii: ")"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "~"):
                 return .dropped
             default: return .rejected
             }
@@ -153,9 +157,12 @@ final class PhoneField: Sendable {
         return (elements, rejected, count)
 
         func take(_ character: Character, at position: Int) {
-            if marked, Self.inExtensionLabel(character, afterDigits: elements.last?.key != Self.extensionMark) { return }
+            if marked, Self.inExtensionLabel(character, afterDigits: elements.last?.key != Self.extensionMark) {
+                return
+            }
             if !marked, elements.count > (elements.first?.key == Self.plus ? 1 : 0),
-               startsExtension(character, after: { normalised(elements.map(\.key)) }) {
+                startsExtension(character, after: { normalised(elements.map(\.key)) })
+            {
                 marked = true
                 elements.append(Element(key: Self.extensionMark, position: position))
                 return
@@ -163,7 +170,11 @@ final class PhoneField: Sendable {
             switch Self.reading(character) {
             case .digit(let key): elements.append(Element(key: key, position: position))
             case .plus:
-                if elements.isEmpty { elements.append(Element(key: Self.plus, position: position)) } else { rejected.append(character) }
+                if elements.isEmpty {
+                    elements.append(Element(key: Self.plus, position: position))
+                } else {
+                    rejected.append(character)
+                }
             case .dropped:
                 if Self.closesBracket(character), elements.count <= 12 {
                     elements.removeLast(bracketedNationalPrefix(before: elements.map(\.key)[...]))
@@ -199,7 +210,8 @@ final class PhoneField: Sendable {
             for i in ring.keys.indices {
                 let count = ring.keys[i].count
                 guard count <= keys.count, count + 1 >= keys.count, count > bestCount,
-                      ring.keys[i].elementsEqual(keys[..<count]) else { continue }
+                    ring.keys[i].elementsEqual(keys[..<count])
+                else { continue }
                 best = i
                 bestCount = count
             }
@@ -234,16 +246,20 @@ final class PhoneField: Sendable {
     /// Whether another digit could make no number: the national number has the longest length
     /// the region has (as `parse` reads it, national prefix and carrier codes set apart).
     func isFull(_ formatter: AsYouTypeFormatter) -> Bool {
-        isFull(keys: formatter.keys, callingCode: formatter.callingCode, metadata: formatter.metadata,
-               nationalDigits: formatter.nationalNumber.count) { PhoneNumber(keys: formatter.keys, home: home) }
+        isFull(
+            keys: formatter.keys, callingCode: formatter.callingCode, metadata: formatter.metadata,
+            nationalDigits: formatter.nationalNumber.count
+        ) { PhoneNumber(keys: formatter.keys, home: home) }
     }
 
     /// `isFull` of a formatter whose keys are `keys`, read as a number by `reading()`, with `callingCode`,
     /// `metadata` and `nationalDigits` its own. Takes the formatter's parts, not the formatter: passing the
     /// handle's formatter would copy it on every key.
     @inline(__always)
-    func isFull(keys: [UInt8], callingCode: Int?, metadata: PhoneRegion?, nationalDigits: Int,
-                reading: () -> PhoneNumber) -> Bool {
+    func isFull(
+        keys: [UInt8], callingCode: Int?, metadata: PhoneRegion?, nationalDigits: Int,
+        reading: () -> PhoneNumber
+    ) -> Bool {
         let digits = keys.count - (keys.first == Self.plus ? 1 : 0)
         if digits >= Self.maximumDigits { return true }
         if keys.first == Self.plus, callingCode == nil { return digits >= 3 }
@@ -350,8 +366,9 @@ final class PhoneField: Sendable {
             text = kept
             positions = Array(kept.indices)
         }
-        var shown = Shown(keys: kept, text: text, positions: positions, full: full,
-                          plusIsLiteral: region == nil && kept.count > 1)
+        var shown = Shown(
+            keys: kept, text: text, positions: positions, full: full,
+            plusIsLiteral: region == nil && kept.count > 1)
         guard let digits = `extension` else { return shown }
         // The mark stands at the label's last character, so the caret after it is where the digits go.
         shown.text += extensionLabel(kept)
@@ -383,7 +400,8 @@ final class PhoneField: Sendable {
             if region == nil, elements.first?.key != Self.plus, !elements.isEmpty { k += 1 }
             return min(k, shown.keys.count)
         }
-        let range = selection.map { shown.carried(count(before: $0.lowerBound))..<shown.carried(count(before: $0.upperBound)) }
+        let range =
+            selection.map { shown.carried(count(before: $0.lowerBound))..<shown.carried(count(before: $0.upperBound)) }
             ?? (shown.text.count..<shown.text.count)
         return (result(shown, selection: range, rejected: rejected, overflow: cut), typed)
     }
@@ -402,8 +420,10 @@ final class PhoneField: Sendable {
             elements.insert(Element(key: Self.plus, position: elements[0].position), at: 0)
         }
         /// The field as it stands, for edits that change nothing.
-        func unchanged(caret: Int, selection: Range<Int>? = nil, rejected: String = "",
-                       overflow: String = "") -> (result: FieldResult, typed: Typed?) {
+        func unchanged(
+            caret: Int, selection: Range<Int>? = nil, rejected: String = "",
+            overflow: String = ""
+        ) -> (result: FieldResult, typed: Typed?) {
             let (old, _, _) = show(elements.map(\.key))
             var r = result(old, selection: 0..<0, rejected: rejected, overflow: [])
             r.text = text
@@ -432,10 +452,15 @@ final class PhoneField: Sendable {
             if !inside.isEmpty {
                 deleted = Set(inside)
             } else if edit.direction == .backward,
-                      let nearest = elements.indices.last(where: { elements[$0].position < range.lowerBound && deletable($0) }) {
+                let nearest = elements.indices.last(where: { elements[$0].position < range.lowerBound && deletable($0) }
+                )
+            {
                 deleted = [nearest]
             } else if edit.direction == .forward,
-                      let nearest = elements.indices.first(where: { elements[$0].position >= range.upperBound && deletable($0) }) {
+                let nearest = elements.indices.first(where: {
+                    elements[$0].position >= range.upperBound && deletable($0)
+                })
+            {
                 deleted = [nearest]
             } else {
                 // Nothing to delete: the caret goes where the deletion rule puts it.
@@ -460,9 +485,13 @@ final class PhoneField: Sendable {
             WorkCounter.count()
             let last = inserted.last ?? before.last
             if marked, !after.contains(Self.extensionMark),
-               Self.inExtensionLabel(character, afterDigits: last != Self.extensionMark) { continue }
+                Self.inExtensionLabel(character, afterDigits: last != Self.extensionMark)
+            {
+                continue
+            }
             if !marked, let last, last != Self.plus,
-               startsExtension(character, after: { normalised(before + inserted) }) {
+                startsExtension(character, after: { normalised(before + inserted) })
+            {
                 marked = true
                 inserted.append(Self.extensionMark)
                 continue
@@ -510,8 +539,9 @@ final class PhoneField: Sendable {
         if !edit.text.isEmpty, keptInserted == 0, !droppedPrefix {
             // Nothing typed was read in: the edit is refused whole (stepping over a `+` moves the caret).
             if steppedOverPlus, range.isEmpty { return unchanged(caret: 1, rejected: rejected) }
-            return unchanged(caret: range.upperBound, selection: edit.selection ?? range, rejected: rejected,
-                             overflow: String(decoding: inserted, as: UTF8.self))
+            return unchanged(
+                caret: range.upperBound, selection: edit.selection ?? range, rejected: rejected,
+                overflow: String(decoding: inserted, as: UTF8.self))
         }
         let k = before.count + plusAdded + keptInserted
         let caret = edit.text.isEmpty ? shown.caret(after: k) : shown.caretAfterTyping(k)
@@ -521,13 +551,16 @@ final class PhoneField: Sendable {
     /// The field's result for `shown`.
     func result(_ shown: Shown, selection: Range<Int>, rejected: String, overflow: [UInt8]) -> FieldResult {
         let number = shown.extensionDigits == nil ? shown.keys : Array(shown.keys[..<shown.numberKeyCount])
-        return result(keys: shown.keys, text: shown.text, full: shown.full, number: PhoneNumber(keys: number, home: home),
-                      selection: selection, rejected: rejected, overflow: overflow, extension: shown.extensionDigits)
+        return result(
+            keys: shown.keys, text: shown.text, full: shown.full, number: PhoneNumber(keys: number, home: home),
+            selection: selection, rejected: rejected, overflow: overflow, extension: shown.extensionDigits)
     }
 
     /// The field's result for its keys shown as `text`; `number` is the keys read as a number.
-    func result(keys: [UInt8], text: [UInt8], full: Bool, number: PhoneNumber, selection: Range<Int>,
-                rejected: String, overflow: [UInt8], extension: [UInt8]? = nil) -> FieldResult {
+    func result(
+        keys: [UInt8], text: [UInt8], full: Bool, number: PhoneNumber, selection: Range<Int>,
+        rejected: String, overflow: [UInt8], extension: [UInt8]? = nil
+    ) -> FieldResult {
         // The normalized forms once the number's length is possible (the keys before the extension's mark).
         var forms: PhoneForms? = nil
         if number.lengthCheck == .possible {

@@ -20,7 +20,8 @@ extension PhoneField {
         private(set) var holdsState = false
 
         init() {
-            current = TextState(Typed(formatter: AsYouTypeFormatter(region: nil), full: false), count: 0, afterLastElement: 0)
+            current = TextState(
+                Typed(formatter: AsYouTypeFormatter(region: nil), full: false), count: 0, afterLastElement: 0)
         }
 
         /// Holds `state`, or nothing.
@@ -52,7 +53,8 @@ extension PhoneField {
         /// text back gives its keys (it always should: the formatter shows every key as typed).
         init?(_ typed: Typed, text: String) {
             guard let after = PhoneField.afterLastKey(typed.formatter.keys, in: typed.formatter.output),
-                  typed.formatter.output.elementsEqual(text.utf8) else { return nil }
+                typed.formatter.output.elementsEqual(text.utf8)
+            else { return nil }
             self.init(typed, count: typed.formatter.output.count, afterLastElement: after)
         }
 
@@ -67,7 +69,9 @@ extension PhoneField {
         /// Mutating only so that it reads the state in place: a non-mutating call on the handle's state copies
         /// all of it first. The same goes for `afterLastKey()`.
         mutating func typedDigit(_ edit: FieldEdit, to text: String, in field: PhoneField) -> UInt8? {
-            guard !typed.full, text.utf8.count == count, field.region != nil || !typed.formatter.keys.isEmpty else { return nil }
+            guard !typed.full, text.utf8.count == count, field.region != nil || !typed.formatter.keys.isEmpty else {
+                return nil
+            }
             let utf8 = edit.text.utf8
             guard utf8.count == 1 else { return nil }
             let key = utf8[utf8.startIndex]
@@ -93,7 +97,8 @@ extension PhoneField {
         /// read back), what the appended bytes say.
         private mutating func afterLastKey() -> Int? {
             if let after = typed.formatter.outputAfterLastKey { return after }
-            guard let from = typed.formatter.outputAppendedFrom, from == count, let key = typed.formatter.keys.last else {
+            guard let from = typed.formatter.outputAppendedFrom, from == count, let key = typed.formatter.keys.last
+            else {
                 return PhoneField.afterLastKey(typed.formatter.keys, in: typed.formatter.output)
             }
             return typed.formatter.output.withUnsafeBufferPointer { shown in
@@ -124,9 +129,10 @@ extension PhoneField {
                 // As the stateless path: the caret after the keys before the edit and the one typed, which is
                 // the end of the text.
                 let shown = state.current.typed.formatter.output.count
-                let result = result(keys: state.current.typed.formatter.keys, text: state.current.typed.formatter.output,
-                                    full: state.current.typed.full, number: number, selection: shown..<shown,
-                                    rejected: "", overflow: [])
+                let result = result(
+                    keys: state.current.typed.formatter.keys, text: state.current.typed.formatter.output,
+                    full: state.current.typed.full, number: number, selection: shown..<shown,
+                    rejected: "", overflow: [])
                 state.current.count = shown
                 state.current.afterLastElement = after
                 return result
@@ -173,8 +179,10 @@ extension PhoneField.Typed {
     mutating func type(_ key: UInt8, in field: PhoneField, reading: inout PhoneNumber.KeyByKeyReading) -> PhoneNumber {
         formatter.input(key)
         let number = PhoneNumber.read(formatter.keys, home: field.home, reading: &reading)
-        full = field.isFull(keys: formatter.keys, callingCode: formatter.callingCode, metadata: formatter.metadata,
-                            nationalDigits: formatter.nationalNumber.count) { number }
+        full = field.isFull(
+            keys: formatter.keys, callingCode: formatter.callingCode, metadata: formatter.metadata,
+            nationalDigits: formatter.nationalNumber.count
+        ) { number }
         return number
     }
 }

@@ -19,7 +19,8 @@ extension PhoneForms {
     /// decides whether the number is far enough along to have them (the field: once its length is possible).
     init?(keys: ArraySlice<UInt8>, home: PhoneRegion?, extension digits: [UInt8]) {
         guard let (code, national) = Self.significant(keys, home: home),
-              let region = PhoneMetadata.mainRegion(forCallingCode: code) else { return nil }
+            let region = PhoneMetadata.mainRegion(forCallingCode: code)
+        else { return nil }
         let written = String(ascii: national)
         let ext = digits.isEmpty ? nil : String(ascii: digits)
         // The extension as NATIONAL and INTERNATIONAL write it: the region's own prefix, else ` ext. `.
@@ -56,7 +57,8 @@ extension PhoneForms {
             return nil
         }
         guard let (code, length) = AsYouTypeFormatter.callingCode(at: digits),
-              let main = PhoneMetadata.mainRegion(forCallingCode: code) else { return nil }
+            let main = PhoneMetadata.mainRegion(forCallingCode: code)
+        else { return nil }
         return (code, PhoneNumber.strippingNationalPrefix(Array(digits.dropFirst(length)), main))
     }
 }
@@ -73,16 +75,18 @@ extension PhoneRegion {
             guard format.pattern.matches(number[...], whole: true) else { continue }
             var template = format.format
             if !international, let rule = format.nationalPrefixRule, !rule.isEmpty,
-               let at = template.indices.first(where: {
-                   template[$0] == UInt8(ascii: "$") && $0 + 1 < template.count && (template[$0 + 1] &- 0x30) < 10
-               }) {
+                let at = template.indices.first(where: {
+                    template[$0] == UInt8(ascii: "$") && $0 + 1 < template.count && (template[$0 + 1] &- 0x30) < 10
+                })
+            {
                 // The first group reference becomes the rule, whose `$1` stands for that group.
                 let group = template[at + 1]
                 var replaced: [UInt8] = []
                 let ruleBytes = Array(rule.utf8)
                 var i = 0
                 while i < ruleBytes.count {
-                    if ruleBytes[i] == UInt8(ascii: "$"), i + 1 < ruleBytes.count, ruleBytes[i + 1] == UInt8(ascii: "1") {
+                    if ruleBytes[i] == UInt8(ascii: "$"), i + 1 < ruleBytes.count, ruleBytes[i + 1] == UInt8(ascii: "1")
+                    {
                         replaced += [UInt8(ascii: "$"), group]
                         i += 2
                     } else {
@@ -106,8 +110,9 @@ extension PhoneField {
         guard result.complete else { return nil }
         let keys = Array(result.value.utf8)
         let mark = keys.firstIndex(of: Self.extensionMark)
-        return PhoneForms(keys: keys[..<(mark ?? keys.count)], home: home,
-                          extension: mark.map { Array(keys[($0 + 1)...]) } ?? [])
+        return PhoneForms(
+            keys: keys[..<(mark ?? keys.count)], home: home,
+            extension: mark.map { Array(keys[($0 + 1)...]) } ?? [])
     }
 }
 

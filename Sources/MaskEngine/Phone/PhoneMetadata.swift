@@ -26,8 +26,11 @@ enum PhoneMetadata {
     static func lines(of key: String) -> [Substring]? {
         guard let range = index.regions[key] else { return nil }
         let bytes = source.utf8
-        let block = bytes.index(bytes.startIndex, offsetBy: range.lowerBound)..<bytes.index(bytes.startIndex,
-                                                                                              offsetBy: range.upperBound)
+        let block =
+            bytes.index(
+                bytes.startIndex, offsetBy: range.lowerBound)..<bytes.index(
+                bytes.startIndex,
+                offsetBy: range.upperBound)
         return Substring(bytes[block]).split(separator: "\n")
     }
 
@@ -95,7 +98,7 @@ extension PhoneMetadata.Index {
 /// The kinds of number libphonenumber tells apart, named as the field's `type` reports them.
 enum PhoneType: String, CaseIterable, Sendable {
     case fixed, mobile, fixedOrMobile, tollFree, premiumRate, sharedCost, voip, personalNumber, pager, uan,
-         voicemail
+        voicemail
 
     /// The type's place in `allCases`.
     var index: Int {
@@ -163,9 +166,11 @@ final class PhoneRegion: Sendable {
         /// The least and most digits the whole pattern takes, for digit groups (-1 otherwise).
         let wholeLeast: Int, wholeMost: Int
 
-        init(pattern: CapturingRegex, patternID: Int, format: [UInt8], nationalPrefixRule: String?,
-             nationalPrefixOptional: Bool, hasCarrierCodeRule: Bool, leadingDigits: [CapturingRegex], eligible: Bool,
-             ruleHasFirstGroupOnly: Bool, ruleSeparatesPrefix: Bool, template: [UInt8]?, templateDigits: Int) {
+        init(
+            pattern: CapturingRegex, patternID: Int, format: [UInt8], nationalPrefixRule: String?,
+            nationalPrefixOptional: Bool, hasCarrierCodeRule: Bool, leadingDigits: [CapturingRegex], eligible: Bool,
+            ruleHasFirstGroupOnly: Bool, ruleSeparatesPrefix: Bool, template: [UInt8]?, templateDigits: Int
+        ) {
             self.pattern = pattern
             digitGroups = Self.digitGroups(of: pattern.pattern)
             wholeLeast = digitGroups.map { $0.reduce(0) { $0 + $1.least } } ?? -1
@@ -231,7 +236,9 @@ final class PhoneRegion: Sendable {
                                 var i = 0
                                 while i < format.count {
                                     let byte = format[i]
-                                    if byte == UInt8(ascii: "$"), i + 1 < format.count, format[i + 1] >= 0x30, format[i + 1] <= 0x39 {
+                                    if byte == UInt8(ascii: "$"), i + 1 < format.count, format[i + 1] >= 0x30,
+                                        format[i + 1] <= 0x39
+                                    {
                                         let g = Int(format[i + 1] - 0x30)
                                         if g >= 1, g <= groups.count {
                                             write(digits[starts[g - 1]..<starts[g]])
@@ -416,7 +423,8 @@ final class PhoneRegion: Sendable {
             pattern: pattern, patternID: patternID, format: format, nationalPrefixRule: rule,
             nationalPrefixOptional: f[4].contains("o"), hasCarrierCodeRule: f[4].contains("c"),
             leadingDigits: f.dropFirst(5).map(regex), eligible: eligible(format),
-            ruleHasFirstGroupOnly: rule.map { $0.isEmpty || $0 == "$1" || $0 == "($1)" || $0 == "($1" || $0 == "$1)" } ?? true,
+            ruleHasFirstGroupOnly: rule.map { $0.isEmpty || $0 == "$1" || $0 == "($1)" || $0 == "($1" || $0 == "$1)" }
+                ?? true,
             ruleSeparatesPrefix: rule.map { $0.contains(" ") || $0.contains("-") } ?? false,
             template: template, templateDigits: templateDigits)
     }
@@ -449,8 +457,10 @@ final class PhoneRegion: Sendable {
     let lengthChecks: [PhoneNumber.LengthCheck]
 
     /// The order libphonenumber tries the types in; fixed and mobile come last, together.
-    private static let typeOrder: [PhoneType] = [.premiumRate, .tollFree, .sharedCost, .voip, .personalNumber, .pager,
-                                                 .uan, .voicemail]
+    private static let typeOrder: [PhoneType] = [
+        .premiumRate, .tollFree, .sharedCost, .voip, .personalNumber, .pager,
+        .uan, .voicemail,
+    ]
 
     /// libphonenumber's number type of a national significant number, nil when it is none of them.
     func type(of number: ArraySlice<UInt8>) -> PhoneType? {
@@ -586,14 +596,17 @@ final class PhoneRegion: Sendable {
             var first = 0
             traits = formats.map { format in
                 defer { first += format.leadingDigits.count }
-                return Traits(eligible: format.eligible, ruleHasFirstGroupOnly: format.ruleHasFirstGroupOnly,
-                              nationalPrefixOptional: format.nationalPrefixOptional,
-                              hasCarrierCodeRule: format.hasCarrierCodeRule, patternID: format.patternID,
-                              wholeLeast: format.wholeLeast, wholeMost: format.wholeMost,
-                              wholeLengths: format.wholeLeast < 0 ? ~0 : (format.wholeLeast...max(format.wholeLeast, min(format.wholeMost, 63)))
-                                  .reduce(0) { $1 < 64 ? $0 | 1 << UInt64($1) : $0 },
-                              leadingFirst: first,
-                              leadingCount: format.leadingDigits.count)
+                return Traits(
+                    eligible: format.eligible, ruleHasFirstGroupOnly: format.ruleHasFirstGroupOnly,
+                    nationalPrefixOptional: format.nationalPrefixOptional,
+                    hasCarrierCodeRule: format.hasCarrierCodeRule, patternID: format.patternID,
+                    wholeLeast: format.wholeLeast, wholeMost: format.wholeMost,
+                    wholeLengths: format.wholeLeast < 0
+                        ? ~0
+                        : (format.wholeLeast...max(format.wholeLeast, min(format.wholeMost, 63)))
+                            .reduce(0) { $1 < 64 ? $0 | 1 << UInt64($1) : $0 },
+                    leadingFirst: first,
+                    leadingCount: format.leadingDigits.count)
             }
             leading = NumberAutomata(formats.flatMap(\.leadingDigits), allowingMissing: true)!
             let traits = traits
@@ -632,7 +645,9 @@ final class PhoneRegion: Sendable {
         @inline(__always)
         func leadingMatches(_ index: Int, _ k: Int, _ digits: ArraySlice<UInt8>) -> (Bool, automaton: Bool) {
             let start = leading.starts[traits[index].leadingFirst + k]
-            if start != NumberAutomata.missing, let answer = leading.matchesPrefix(from: start, digits) { return (answer, true) }
+            if start != NumberAutomata.missing, let answer = leading.matchesPrefix(from: start, digits) {
+                return (answer, true)
+            }
             return (formats[index].leadingDigits[k].matches(digits, whole: false), false)
         }
     }

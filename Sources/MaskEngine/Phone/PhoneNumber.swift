@@ -124,8 +124,10 @@ struct PhoneNumber {
     /// Whether the number stays whole rather than losing its national prefix (see `strippingNationalPrefix`):
     /// `generalTakes...`, whether the region's general pattern matches the number and the number without it.
     @inline(__always)
-    static func keepsNationalPrefix(strippedLength: Int, _ region: PhoneRegion, generalTakesNumber: Bool,
-                                    generalTakesStripped: Bool, typeOfNumber: () -> PhoneType?) -> Bool {
+    static func keepsNationalPrefix(
+        strippedLength: Int, _ region: PhoneRegion, generalTakesNumber: Bool,
+        generalTakesStripped: Bool, typeOfNumber: () -> PhoneType?
+    ) -> Bool {
         if generalTakesNumber, !generalTakesStripped, typeOfNumber() != nil { return true }
         if checkLength(strippedLength, region) == .possible { return false }
         return typeOfNumber() != nil

@@ -24,7 +24,8 @@ extension PhoneNumber {
     /// for the keys before the last.
     static func read(_ keys: [UInt8], home: PhoneRegion?, reading: inout KeyByKeyReading) -> PhoneNumber {
         if let home, keys.first != UInt8(ascii: "+"), home.readsKeyByKey, let automata = home.numberAutomata,
-           let number = readNationally(keys, home: home, automata: automata, reading: &reading) {
+            let number = readNationally(keys, home: home, automata: automata, reading: &reading)
+        {
             return number
         }
         // International, a region whose patterns or prefix rule need the whole reading, or an international
@@ -35,8 +36,10 @@ extension PhoneNumber {
 
     /// `read` of a number typed nationally in `home`, whose number automata are `automata`; nil when the keys
     /// start with an international prefix.
-    private static func readNationally(_ keys: [UInt8], home: PhoneRegion, automata: PhoneRegion.NumberAutomata,
-                                       reading: inout KeyByKeyReading) -> PhoneNumber? {
+    private static func readNationally(
+        _ keys: [UInt8], home: PhoneRegion, automata: PhoneRegion.NumberAutomata,
+        reading: inout KeyByKeyReading
+    ) -> PhoneNumber? {
         let count = keys.count
         let resumes = reading.count >= 0 && reading.count == count - 1
         if !(resumes && reading.national) {
@@ -47,7 +50,9 @@ extension PhoneNumber {
         // As `strippingNationalPrefix`: no prefix set apart (end 0) leaves the number as it is.
         var end = reading.prefixEnd
         if !(resumes && reading.prefixSettled) {
-            let (found, settled) = keys.isEmpty ? (nil, false)
+            let (found, settled) =
+                keys.isEmpty
+                ? (nil, false)
                 : home.nationalPrefixForParsing?.matchEndSettled(keys[...]) ?? (nil, true)
             end = found ?? 0
             reading.prefixSettled = settled

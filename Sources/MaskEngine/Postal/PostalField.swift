@@ -33,7 +33,9 @@ final class PostalField: Sendable {
             throw MaskError("the postal preset needs a region, an ISO 3166-1 alpha-2 code such as GB, US, BR")
         }
         guard given.count == 2, let region = PostalMetadata.region(given.uppercased()) else {
-            throw MaskError("unknown region '\(given)' for the postal preset; regions are ISO 3166-1 alpha-2 codes of regions with postal codes, such as GB, US, BR (maskd presets lists them)")
+            throw MaskError(
+                "unknown region '\(given)' for the postal preset; regions are ISO 3166-1 alpha-2 codes of regions with postal codes, such as GB, US, BR (maskd presets lists them)"
+            )
         }
         self.region = region
         notation = "postal(region: \(region.code))"
@@ -139,10 +141,13 @@ final class PostalField: Sendable {
         /// The keys read in before `offset` of `text`.
         func count(before offset: Int) -> Int {
             var k = 0
-            for (i, element) in elements.enumerated() where element.position < offset && shown.outcome[i] == .read { k += 1 }
+            for (i, element) in elements.enumerated() where element.position < offset && shown.outcome[i] == .read {
+                k += 1
+            }
             return k
         }
-        let range = selection.map { shown.carried(count(before: $0.lowerBound))..<shown.carried(count(before: $0.upperBound)) }
+        let range =
+            selection.map { shown.carried(count(before: $0.lowerBound))..<shown.carried(count(before: $0.upperBound)) }
             ?? (shown.text.count..<shown.text.count)
         var refused = rejected, cut = ""
         for (element, outcome) in zip(elements, shown.outcome) {
@@ -159,7 +164,9 @@ final class PostalField: Sendable {
     func apply(_ edit: FieldEdit, to text: String) -> FieldResult {
         let (elements, _, count) = elements(text)
         /// The field as it stands, for edits that change nothing.
-        func unchanged(caret: Int, selection: Range<Int>? = nil, rejected: String = "", overflow: String = "") -> FieldResult {
+        func unchanged(caret: Int, selection: Range<Int>? = nil, rejected: String = "", overflow: String = "")
+            -> FieldResult
+        {
             var r = result(show(elements.map(\.key)), selection: 0..<0, rejected: rejected, overflow: overflow)
             r.text = text
             let caret = min(max(caret, 0), count)
@@ -182,10 +189,12 @@ final class PostalField: Sendable {
             if !inside.isEmpty {
                 deleted = Set(inside)
             } else if edit.direction == .backward,
-                      let nearest = elements.indices.last(where: { elements[$0].position < range.lowerBound }) {
+                let nearest = elements.indices.last(where: { elements[$0].position < range.lowerBound })
+            {
                 deleted = [nearest]
             } else if edit.direction == .forward,
-                      let nearest = elements.indices.first(where: { elements[$0].position >= range.upperBound }) {
+                let nearest = elements.indices.first(where: { elements[$0].position >= range.upperBound })
+            {
                 deleted = [nearest]
             } else {
                 // Nothing to delete: the caret goes where the deletion rule puts it.
@@ -226,8 +235,9 @@ final class PostalField: Sendable {
         }
         if !edit.text.isEmpty, keptInserted == 0 {
             // Nothing typed was read in: the edit is refused whole.
-            return unchanged(caret: range.upperBound, selection: edit.selection ?? range, rejected: rejected + refused,
-                             overflow: cut)
+            return unchanged(
+                caret: range.upperBound, selection: edit.selection ?? range, rejected: rejected + refused,
+                overflow: cut)
         }
         // Keys after the edit that no longer fit are cut.
         var overflow = cut

@@ -19,8 +19,9 @@ enum PostalMetadata {
         for line in source.split(separator: "\n") {
             let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard columns.count == 5, columns[0] == "R" else { continue }
-            entries[columns[1]] = Entry(pattern: columns[2], format: columns[3],
-                                        examples: columns[4].split(separator: ",").map(String.init))
+            entries[columns[1]] = Entry(
+                pattern: columns[2], format: columns[3],
+                examples: columns[4].split(separator: ",").map(String.init))
         }
         return entries
     }()
@@ -134,7 +135,8 @@ final class PostalRegion: Sendable {
         let scalar = Unicode.Scalar(key)
         for (state, separators) in reading.states {
             guard case .consume(let set, let target) = automaton.states[state], separator[state] == 0,
-                  automaton.sets[set].contains(scalar) else { continue }
+                automaton.sets[set].contains(scalar)
+            else { continue }
             close(from: target, with: separators, into: &next)
         }
         return next.isDead ? nil : next

@@ -4,8 +4,11 @@
 /// characters entered so far. Options given beside `"preset"` apply on top of the base.
 public enum Presets {
     /// Every preset name, in the order `initialize` and `maskd presets` list them.
-    public static let names = ["phone", "phone.cn", "phone.us", "card", "bankcard.cn", "id.cn", "iban", "date", "time",
-                               "datetime", "expiry", "amount", "postal"] + IdentifierCatalog.names
+    public static let names =
+        [
+            "phone", "phone.cn", "phone.us", "card", "bankcard.cn", "id.cn", "iban", "date", "time",
+            "datetime", "expiry", "amount", "postal",
+        ] + IdentifierCatalog.names
 
     /// The regions the `phone` preset's `region` option takes (ISO 3166-1 alpha-2), sorted.
     public static var phoneRegions: [String] { PhoneMetadata.regionCodes }
@@ -15,19 +18,24 @@ public enum Presets {
 
     /// A one-line description of each preset, for `maskd presets` and hovers.
     public static let summaries: [String: String] = [
-        "phone": "phone number of any region as libphonenumber formats it as you type (option region: GB gives 0121 234 5678; none: +44 121 234 5678)",
+        "phone":
+            "phone number of any region as libphonenumber formats it as you type (option region: GB gives 0121 234 5678; none: +44 121 234 5678)",
         "phone.cn": "Chinese mobile number, 3-4-4: 138 0013 8000",
         "phone.us": "US phone number: +1 (555) 123-4567",
         "card": "payment card; brand by prefix, grouping and length by brand, Luhn check",
         "bankcard.cn": "Chinese bank card, 16 to 19 digits in fours, Luhn check",
-        "id.cn": "Chinese resident ID (cn.ric) shown 6-8-4, GB 11643 check character, province and birth date from 1900",
+        "id.cn":
+            "Chinese resident ID (cn.ric) shown 6-8-4, GB 11643 check character, province and birth date from 1900",
         "iban": "IBAN, upper case in fours, length by country, ISO 13616 mod-97 check",
-        "date": "date YYYY-MM-DD (order ymd, dmy or mdy; min, max); months and days that cannot be, or outside min to max, are refused as typed",
-        "time": "time HH:MM, 00:00 to 23:59 (options seconds, clock 12: 10:30 PM); other hours and minutes are refused as typed",
+        "date":
+            "date YYYY-MM-DD (order ymd, dmy or mdy; min, max); months and days that cannot be, or outside min to max, are refused as typed",
+        "time":
+            "time HH:MM, 00:00 to 23:59 (options seconds, clock 12: 10:30 PM); other hours and minutes are refused as typed",
         "datetime": "date and time YYYY-MM-DD HH:MM (options of date and time, min and max as YYYY-MM-DDTHH:MM)",
         "expiry": "card expiry MM/YY, month 01 to 12 (4 gives 04)",
         "amount": "amount with , groups and . and two decimals: 1,234,567.89",
-        "postal": "postal code of a region as Google's address data describes it (option region: GB gives SW1A 1AA, BR 40301-110)",
+        "postal":
+            "postal code of a region as Google's address data describes it (option region: GB gives SW1A 1AA, BR 40301-110)",
     ].merging(IdentifierCatalog.names.map { ($0, IdentifierCatalog.summary($0)!) }) { builtIn, _ in builtIn }
 
     /// The spec a preset stands for, with `options` (the user's spec) laid on top.
@@ -39,8 +47,10 @@ public enum Presets {
         case "card": base = MaskSpec(.groups(CardBrand.defaultGroups), validate: ["luhn"])
         case "bankcard.cn": base = MaskSpec(.groups([4, 4, 4, 4, 3]), minLength: 16, maxLength: 19, validate: ["luhn"])
         case "id.cn": base = MaskSpec(.groups([6, 8, 4]), validate: ["id.cn"])
-        case "iban": base = MaskSpec(.groups([4]), accept: .alnum, maxLength: 34, repeat: true, letterCase: .upper,
-                                     validate: ["iban"])
+        case "iban":
+            base = MaskSpec(
+                .groups([4]), accept: .alnum, maxLength: 34, repeat: true, letterCase: .upper,
+                validate: ["iban"])
         // Built on range blocks by `calendarProgram`; the notation is what the program writes back.
         case "date": base = MaskSpec(.notation("[0000]{-}[00]{-}[00]"))
         case "time": base = MaskSpec(.notation("[00]{:}[00]"))
@@ -100,8 +110,10 @@ final class DynamicProgram: @unchecked Sendable {
     /// given the first letters or digits, the number entered, and the brand.
     let problems: (AlnumPrefix, Int, String?) -> [String]
 
-    init(broad: Program, all: [Program], select: @escaping (AlnumPrefix) -> (Program, brand: String?),
-         problems: @escaping (AlnumPrefix, Int, String?) -> [String]) {
+    init(
+        broad: Program, all: [Program], select: @escaping (AlnumPrefix) -> (Program, brand: String?),
+        problems: @escaping (AlnumPrefix, Int, String?) -> [String]
+    ) {
         self.broad = broad
         self.all = all
         self.select = select
@@ -140,7 +152,8 @@ final class DynamicProgram: @unchecked Sendable {
             problems: { prefix, count, brandName in
                 // The brand again from the digits: one name (`jcb`) stands for two layouts.
                 guard brandName != nil, let detected = CardBrand.detect(digits: prefix),
-                      let brand = CardBrand.allCases.firstIndex(of: detected) else {
+                    let brand = CardBrand.allCases.firstIndex(of: detected)
+                else {
                     let start = String(decoding: Array(prefix.prefix(2)), as: UTF8.self)
                     return count == 0 ? [] : ["no card brand starts with \(start)"]
                 }
@@ -173,8 +186,13 @@ final class DynamicProgram: @unchecked Sendable {
             var elements = try MaskCompiler.elements(s)
             var slot = 0
             for i in elements.indices where elements[i].isSlot {
-                if slot < 2 { elements[i].kind = .slot(.letter) } else if slot < 4 { elements[i].kind = .slot(.digit) }
-                else if slot - 4 < bban.count { elements[i].kind = .slot(bban[slot - 4]) }
+                if slot < 2 {
+                    elements[i].kind = .slot(.letter)
+                } else if slot < 4 {
+                    elements[i].kind = .slot(.digit)
+                } else if slot - 4 < bban.count {
+                    elements[i].kind = .slot(bban[slot - 4])
+                }
                 slot += 1
             }
             try ProgramChecks.check(elements, letterCase: s.letterCase)
@@ -187,7 +205,8 @@ final class DynamicProgram: @unchecked Sendable {
         for (country, length) in Checks.ibanLengths {
             let bban = IBANLayouts.slotClasses(country: country)
             let bytes = Array(country.utf8)
-            byCountry[UInt16(bytes[0]) << 8 | UInt16(bytes[1])] = try make(bban.isEmpty ? length : 4 + bban.count, bban: bban)
+            byCountry[UInt16(bytes[0]) << 8 | UInt16(bytes[1])] = try make(
+                bban.isEmpty ? length : 4 + bban.count, bban: bban)
         }
         let programs = byCountry
         return DynamicProgram(

@@ -117,8 +117,10 @@ extension Program {
     /// The block's characters entered so far are the last cells (a block's required slots cannot be
     /// skipped, and its optional ones only come last). Costs O(width) for the block, plus the widths
     /// of the calendar blocks before it.
-    func readIntoBlock<U: FieldUnit>(_ c: U, at e: Int, block b: Int, slotClass: SlotClass,
-                                     into cells: inout [Cell<U>], strict: Bool) -> BlockStep {
+    func readIntoBlock<U: FieldUnit>(
+        _ c: U, at e: Int, block b: Int, slotClass: SlotClass,
+        into cells: inout [Cell<U>], strict: Bool
+    ) -> BlockStep {
         let block = blocks[b]
         if !strict {
             guard case .range = block.rule, block.pad, fitted(c, slotClass) == nil else { return .bySlotClass }
@@ -136,7 +138,9 @@ extension Program {
                     break
                 }
                 guard matches, let stored = U.unit(words[w][p]) else { continue }
-                if p == 0, block.bounds != nil, !boundsAdmit(w...w, block: block, cells: cells, skipping: 0) { continue }
+                if p == 0, block.bounds != nil, !boundsAdmit(w...w, block: block, cells: cells, skipping: 0) {
+                    continue
+                }
                 cells.append(Cell(char: stored, element: e))
                 guard block.completesWord else { return .cell(cursor: e + 1) }
                 return .cell(cursor: e + 1 + completeWord(block, typed: p + 1, into: &cells))
@@ -150,7 +154,7 @@ extension Program {
                 // `01/`), or a character the slot after it takes (`1a` is `01a` in `[range][letter]`).
                 let after = block.end
                 guard block.pad, p > 0, after < elements.count,
-                      rangeAllows(prefix, remaining: 0, block: block, cells: cells, prefixCount: p)
+                    rangeAllows(prefix, remaining: 0, block: block, cells: cells, prefixCount: p)
                 else { return strict ? .refused : .bySlotClass }
                 let slotAfter = elements[after].slotClass
                 let literal = slotAfter == nil && c.matches(elements[after])
@@ -202,7 +206,8 @@ extension Program {
 
     /// Whether `prefix`, followed by `remaining` more digits, can still make a value the block allows,
     /// given the calendar blocks before it.
-    private func rangeAllows<U>(_ prefix: Int, remaining: Int, block: Block, cells: [Cell<U>], prefixCount: Int) -> Bool {
+    private func rangeAllows<U>(_ prefix: Int, remaining: Int, block: Block, cells: [Cell<U>], prefixCount: Int) -> Bool
+    {
         guard case .range(let low, var high) = block.rule else { return false }
         let scale = powerOfTen(remaining)
         let from = prefix * scale, to = from + scale - 1
@@ -231,7 +236,8 @@ extension Program {
     /// The values of the calendar blocks that stand complete before `block`, read from the end of `cells`
     /// (past the `skipping` cells of the block itself).
     private func calendarValues<U>(before block: Block, cells: [Cell<U>], skipping: Int)
-        -> (year: Int?, month: Int?, day: Int?) {
+        -> (year: Int?, month: Int?, day: Int?)
+    {
         var values: (year: Int?, month: Int?, day: Int?) = (nil, nil, nil)
         var i = cells.count - skipping - 1
         for other in blocks.reversed() where other.start < block.start {
@@ -295,7 +301,8 @@ extension Program {
             }
         }
         if let year = calendar.year, let month = calendar.month, let day = calendar.day,
-           let problem = Checks.dayProblem(year: year, month: month, day: day) {
+            let problem = Checks.dayProblem(year: year, month: month, day: day)
+        {
             problems.append(problem)
         } else if let problem = boundsProblem(layout) {
             problems.append(problem)

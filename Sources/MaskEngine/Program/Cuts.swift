@@ -50,7 +50,11 @@ struct Cuts<U: FieldUnit> {
     /// nothing: then no string and no box is made.
     @inline(__always)
     init(rejectedUnits rejected: [U], overflowUnits overflow: [U]) {
-        if rejected.isEmpty && overflow.isEmpty { self.init() } else { self.init(rejected: U.string(rejected), overflow: U.string(overflow)) }
+        if rejected.isEmpty && overflow.isEmpty {
+            self.init()
+        } else {
+            self.init(rejected: U.string(rejected), overflow: U.string(overflow))
+        }
     }
 
     /// Nothing was refused or cut, and nothing left unread.
@@ -58,7 +62,11 @@ struct Cuts<U: FieldUnit> {
 
     /// The box, made or copied so that this value alone holds it (the values stay independent).
     private mutating func unique() -> Storage {
-        if storage == nil { storage = Storage() } else if !isKnownUniquelyReferenced(&storage!) { storage = storage!.copy() }
+        if storage == nil {
+            storage = Storage()
+        } else if !isKnownUniquelyReferenced(&storage!) {
+            storage = storage!.copy()
+        }
         return storage!
     }
 

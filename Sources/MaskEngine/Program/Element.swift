@@ -26,8 +26,10 @@ struct Element: Hashable, Sendable {
     /// An ASCII literal's byte, for the byte path of the engine; 0 for slots and other literals.
     private(set) var literalByte: UInt8 = 0
 
-    init(kind: Kind, isOptional: Bool = false, isExtracted: Bool = false, repeats: Bool = false, offset: Int = 0,
-         block: Int32 = -1) {
+    init(
+        kind: Kind, isOptional: Bool = false, isExtracted: Bool = false, repeats: Bool = false, offset: Int = 0,
+        block: Int32 = -1
+    ) {
         self.kind = kind
         self.isOptional = isOptional
         self.isExtracted = isExtracted

@@ -82,7 +82,8 @@ extension Character: FieldUnit {
     static func string<C: Collection>(_ units: C) -> String where C.Element == Character { String(units) }
 
     static func split(_ units: ArraySlice<Character>, fitsByte: [UInt8], fits: (Character) -> Bool)
-        -> (fitting: String, others: String) {
+        -> (fitting: String, others: String)
+    {
         // Gathered as UTF-8 and made into strings once: appending a `Character` to a string costs several times more.
         var fitting: [UInt8] = [], others: [UInt8] = []
         for c in units {
@@ -156,7 +157,8 @@ extension UInt8: FieldUnit {
     /// Counts the fitting bytes, then writes each byte to both texts and advances only the one it
     /// belongs to: one pass with no branch per byte (both are sized one byte over for that last write).
     static func split(_ units: ArraySlice<UInt8>, fitsByte: [UInt8], fits: (UInt8) -> Bool)
-        -> (fitting: String, others: String) {
+        -> (fitting: String, others: String)
+    {
         precondition(fitsByte.count == 256)
         return units.withUnsafeBufferPointer { bytes in
             fitsByte.withUnsafeBufferPointer { table in

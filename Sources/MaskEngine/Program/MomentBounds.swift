@@ -103,7 +103,9 @@ struct MomentBounds: Hashable, Sendable {
                     let y0 = Swift.max(years.lowerBound, 1, low[0] + (monthDay > lowDay ? 0 : 1))
                     let y1 = Swift.min(years.upperBound, 9999, high[0] - (monthDay < highDay ? 0 : 1))
                     guard y0 <= y1 else { continue }
-                    if month == 2, day == 29, Self.leapYears(through: y1) == Self.leapYears(through: y0 - 1) { continue }
+                    if month == 2, day == 29, Self.leapYears(through: y1) == Self.leapYears(through: y0 - 1) {
+                        continue
+                    }
                     if anyTime == nil { anyTime = timeExists(from: 0, to: Self.dayEnd) }
                     return anyTime!
                 }
@@ -197,7 +199,9 @@ extension Program {
             }
         }
         if bounds.twelveHour { moment[3] = moment[3] % 12 + (afternoon ? 12 : 0) }
-        guard moment.lexicographicallyPrecedes(bounds.low) || bounds.high.lexicographicallyPrecedes(moment) else { return nil }
+        guard moment.lexicographicallyPrecedes(bounds.low) || bounds.high.lexicographicallyPrecedes(moment) else {
+            return nil
+        }
         let name = bounds.hasTime ? "date and time" : "date"
         return "\(name) must be \(bounds.written(bounds.low)) to \(bounds.written(bounds.high))"
     }
@@ -206,7 +210,9 @@ extension Program {
 extension MomentBounds {
     /// A bound as the options write it: `2024-03-15`, `2024-03-15T10:30`.
     func written(_ moment: [Int]) -> String {
-        func pad(_ n: Int, _ width: Int) -> String { String(repeating: "0", count: Swift.max(0, width - String(n).count)) + String(n) }
+        func pad(_ n: Int, _ width: Int) -> String {
+            String(repeating: "0", count: Swift.max(0, width - String(n).count)) + String(n)
+        }
         var text = "\(pad(moment[0], 4))-\(pad(moment[1], 2))-\(pad(moment[2], 2))"
         guard hasTime else { return text }
         text += "T\(pad(moment[3], 2)):\(pad(moment[4], 2))"

@@ -82,16 +82,20 @@ final class Program: @unchecked Sendable {
     private let nextFrom: [SlotKind?]
     private let placeholderFrom: [String]
 
-    init(elements: [Element], eager: Bool, letterCase: LetterCase?, placeholderChar: Character, asciiOnly: Bool = false,
-         blocks: [Block] = [], overwrite: Bool = false, definitions: [SlotDefinition] = [],
-         showsOnlyEagerTrailingLiterals: Bool = false) {
+    init(
+        elements: [Element], eager: Bool, letterCase: LetterCase?, placeholderChar: Character, asciiOnly: Bool = false,
+        blocks: [Block] = [], overwrite: Bool = false, definitions: [SlotDefinition] = [],
+        showsOnlyEagerTrailingLiterals: Bool = false
+    ) {
         self.elements = elements
         self.showsOnlyEagerTrailingLiterals = showsOnlyEagerTrailingLiterals
         self.overwrite = overwrite
         self.definitions = definitions
         definedASCII = definitions.map { $0.asciiTable(letterCase: letterCase) }
         self.blocks = blocks
-        slotInfo = elements.map { SlotInfo(slotClass: $0.slotClass, isOptional: $0.isOptional, repeats: $0.repeats, block: $0.block) }
+        slotInfo = elements.map {
+            SlotInfo(slotClass: $0.slotClass, isOptional: $0.isOptional, repeats: $0.repeats, block: $0.block)
+        }
         self.eager = eager
         self.letterCase = letterCase
         self.asciiOnly = asciiOnly
@@ -108,12 +112,14 @@ final class Program: @unchecked Sendable {
         firstSlot = elements.firstIndex(where: \.isSlot) ?? elements.count
         repeatingSlot = elements.firstIndex(where: \.repeats)
         onlyLiteralsAfterRepeat = repeatingSlot.map { r in elements[(r + 1)...].allSatisfy { !$0.isSlot } } ?? false
-        asciiLiterals = elements.allSatisfy { $0.isSlot || $0.literalByte != 0 }
+        asciiLiterals =
+            elements.allSatisfy { $0.isSlot || $0.literalByte != 0 }
             && blocks.allSatisfy { block in
                 guard case .words(let words) = block.rule else { return true }
                 return words.joined().allSatisfy { $0.utf8.count == 1 && $0.isASCII }
             }
-        readsRenderedTextByElement = asciiLiterals && blocks.isEmpty && repeatingSlot == nil
+        readsRenderedTextByElement =
+            asciiLiterals && blocks.isEmpty && repeatingSlot == nil
             && elements.count < Program.maximumCells && !elements.contains { $0.literal == "\r" }
         var classes: [SlotClass] = []
         for element in elements {
@@ -291,8 +297,10 @@ extension Program {
                 e += 1
             case let slotClass?:
                 if info.block >= 0 {
-                    switch readIntoBlock(c, at: e, block: Int(info.block), slotClass: slotClass, into: &cells,
-                                         strict: strict) {
+                    switch readIntoBlock(
+                        c, at: e, block: Int(info.block), slotClass: slotClass, into: &cells,
+                        strict: strict)
+                    {
                     case .cell(let next):
                         cursor = next
                         return .cell
@@ -389,7 +397,8 @@ extension Program {
     /// themselves. A character that fits no slot left is cut into the returned overflow.
     /// - Returns: the cursor after the last placed character, and what was cut.
     func place<U: FieldUnit, C: Collection>(_ chars: C, from start: Int, into cells: inout [Cell<U>])
-        -> (cursor: Int, overflow: String) where C.Element == U {
+        -> (cursor: Int, overflow: String) where C.Element == U
+    {
         var cursor = start
         var overflow = ""
         let count = elements.count, reachableEnd = reachableEnd
@@ -441,8 +450,9 @@ extension Program {
             // A `…` slot counts as filled once a character is in the field, so the literals after it
             // (a unit such as ` kg`) show from the first character on.
             while layout.end < reachableEnd,
-                  !elements[layout.end].isSlot
-                    || (elements[layout.end].repeats && onlyLiteralsAfterRepeat && !layout.cells.isEmpty) {
+                !elements[layout.end].isSlot
+                    || (elements[layout.end].repeats && onlyLiteralsAfterRepeat && !layout.cells.isEmpty)
+            {
                 layout.end += 1
             }
         }
@@ -495,13 +505,16 @@ extension Program {
             units.removeLast(units.count - count)
         } else {
             // A keystroke adds a byte or two: room for a whole field is made once.
-            if units.capacity < count { units.reserveCapacity(max(count, literalUTF8Before[elements.count] + elements.count)) }
+            if units.capacity < count {
+                units.reserveCapacity(max(count, literalUTF8Before[elements.count] + elements.count))
+            }
             while units.count < count { units.append(0) }
         }
         return layout.cells.withUnsafeBufferPointer { cells in
             String(unsafeUninitializedCapacity: count) { buffer in
-                let written = Program.write(cells, limit: limit, literals: literalUTF8, before: literalUTF8Before,
-                                            into: buffer)
+                let written = Program.write(
+                    cells, limit: limit, literals: literalUTF8, before: literalUTF8Before,
+                    into: buffer)
                 if written > 0 {
                     units.withUnsafeMutableBufferPointer { units in
                         units.baseAddress!.update(from: buffer.baseAddress!, count: written)
@@ -539,8 +552,10 @@ extension Program {
     /// literals from one cell to the next are one run, and a keystroke's cost is its cells and literal bytes.
     /// - Returns: the bytes written.
     @inline(__always)
-    private static func write<U: FieldUnit>(_ cells: UnsafeBufferPointer<Cell<U>>, limit: Int, literals: [UInt8],
-                                            before: [Int], into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    private static func write<U: FieldUnit>(
+        _ cells: UnsafeBufferPointer<Cell<U>>, limit: Int, literals: [UInt8],
+        before: [Int], into buffer: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
         literals.withUnsafeBufferPointer { literals in
             before.withUnsafeBufferPointer { before in
                 var n = 0

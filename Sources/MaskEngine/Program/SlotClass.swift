@@ -119,8 +119,8 @@ func asciiDigit(_ c: Character) -> Character? {
     }
     let scalars = c.unicodeScalars
     guard let first = scalars.first, scalars.count == 1,
-          first.properties.numericType == .decimal,
-          let value = first.properties.numericValue, value >= 0, value <= 9
+        first.properties.numericType == .decimal,
+        let value = first.properties.numericValue, value >= 0, value <= 9
     else { return nil }
     return Character(Unicode.Scalar(UInt8(0x30 + Int(value))))
 }

@@ -40,8 +40,9 @@ struct SlotDefinition: Hashable, Sendable {
             index = i
             isOptional = true
         default:
-            throw MaskError("definitions.\(name): '\(text)' is not one character class such as [0-9A-F], "
-                                + "optionally followed by '?'", offset: 0)
+            throw MaskError(
+                "definitions.\(name): '\(text)' is not one character class such as [0-9A-F], "
+                    + "optionally followed by '?'", offset: 0)
         }
         let set = parser.sets[index]
         if set.isEmpty { throw MaskError("definitions.\(name): the class '\(text)' takes no character", offset: 0) }
@@ -82,7 +83,8 @@ struct SlotDefinition: Hashable, Sendable {
     func asciiTable(letterCase: LetterCase?) -> [UInt8] {
         (0..<128).map { b in
             guard b != 0, let stored = fit(Character(Unicode.Scalar(UInt8(b))), letterCase: letterCase),
-                  let ascii = stored.asciiValue else { return 0 }
+                let ascii = stored.asciiValue
+            else { return 0 }
             return ascii
         }
     }

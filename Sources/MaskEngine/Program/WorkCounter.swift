@@ -1,5 +1,5 @@
 #if DEBUG
-import Synchronization
+    import Synchronization
 #endif
 
 /// The engine's unit steps (a character read or sorted, an element walked, a cell placed or
@@ -7,31 +7,31 @@ import Synchronization
 /// O(n) without timing anything. Release builds count nothing and pay nothing.
 enum WorkCounter {
     #if DEBUG
-    private static let counted = Atomic<Int>(0)
+        private static let counted = Atomic<Int>(0)
     #endif
 
     /// Whether steps are counted (debug builds).
     static var isCounting: Bool {
         #if DEBUG
-        return true
+            return true
         #else
-        return false
+            return false
         #endif
     }
 
     /// The steps counted so far (always 0 in a release build).
     static var steps: Int {
         #if DEBUG
-        return counted.load(ordering: .relaxed)
+            return counted.load(ordering: .relaxed)
         #else
-        return 0
+            return 0
         #endif
     }
 
     @inline(__always)
     static func count(_ n: Int = 1) {
         #if DEBUG
-        counted.wrappingAdd(n, ordering: .relaxed)
+            counted.wrappingAdd(n, ordering: .relaxed)
         #endif
     }
 }

@@ -95,7 +95,8 @@ public final class CapturingRegex: Sendable {
 
     @inline(__always)
     private func takes(_ state: Int, _ byte: UInt8) -> Bool {
-        byte < 64 ? low[state] & (1 << UInt64(byte)) != 0
+        byte < 64
+            ? low[state] & (1 << UInt64(byte)) != 0
             : byte < 128 && high[state] & (1 << UInt64(byte - 64)) != 0
     }
 
@@ -106,9 +107,10 @@ public final class CapturingRegex: Sendable {
         // Most inputs a phone pattern is tried on do not match at all: the automaton says so fast.
         if let digits, digits.matches(input, whole: whole) == false { return nil }
         let base = input.startIndex
-        return run(count: input.count, searching: false, whole: whole, slotCount: 2 * (groupCount + 1),
-                   takes: { state, position in takes(state, input[base + position]) },
-                   answer: { Array(UnsafeBufferPointer(start: $0, count: 2 * (groupCount + 1))) })
+        return run(
+            count: input.count, searching: false, whole: whole, slotCount: 2 * (groupCount + 1),
+            takes: { state, position in takes(state, input[base + position]) },
+            answer: { Array(UnsafeBufferPointer(start: $0, count: 2 * (groupCount + 1))) })
     }
 
     /// Where the match `match` finds ends, without recording groups (the phone field asks this on
@@ -124,8 +126,9 @@ public final class CapturingRegex: Sendable {
             }
         }
         let base = input.startIndex
-        return run(count: input.count, searching: false, whole: whole, slotCount: 2,
-                   takes: { state, position in takes(state, input[base + position]) }, answer: { $0[1] })
+        return run(
+            count: input.count, searching: false, whole: whole, slotCount: 2,
+            takes: { state, position in takes(state, input[base + position]) }, answer: { $0[1] })
     }
 
     /// `matchEnd(input, whole: false)`, and whether every input that starts with `input` has the same
@@ -143,12 +146,14 @@ public final class CapturingRegex: Sendable {
     /// begins with `^`); slots as `match` gives them, in scalar offsets. Linear in the input.
     public func search(_ input: [Unicode.Scalar]) -> [Int]? {
         let slotCount = 2 * (groupCount + 1)
-        return run(count: input.count, searching: !anchored, whole: false, slotCount: slotCount, takes: { state, position in
-            let value = input[position].value
-            if value < 128 { return takes(state, UInt8(value)) }
-            let set = setIndex[state]
-            return set >= 0 && sets[Int(set)].contains(input[position])
-        }, answer: { Array(UnsafeBufferPointer(start: $0, count: slotCount)) })
+        return run(
+            count: input.count, searching: !anchored, whole: false, slotCount: slotCount,
+            takes: { state, position in
+                let value = input[position].value
+                if value < 128 { return takes(state, UInt8(value)) }
+                let set = setIndex[state]
+                return set >= 0 && sets[Int(set)].contains(input[position])
+            }, answer: { Array(UnsafeBufferPointer(start: $0, count: slotCount)) })
     }
 
     /// The Pike VM over `count` elements: `takes(state, position)` says whether consume state
@@ -157,8 +162,10 @@ public final class CapturingRegex: Sendable {
     /// leftmost match wins. Only the first `slotCount` slots are recorded (2: the match's bounds);
     /// `answer` reads them from the match found.
     @inline(__always)
-    private func run<Answer>(count: Int, searching: Bool, whole: Bool, slotCount: Int, takes: (Int, Int) -> Bool,
-                             answer: (UnsafeMutablePointer<Int>) -> Answer) -> Answer? {
+    private func run<Answer>(
+        count: Int, searching: Bool, whole: Bool, slotCount: Int, takes: (Int, Int) -> Bool,
+        answer: (UnsafeMutablePointer<Int>) -> Answer
+    ) -> Answer? {
         let stateCount = ops.count
         // Marks, two thread lists and their capture slots, all in one temporary buffer.
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: stateCount * (3 + 2 * slotCount) + 2 * slotCount) {
@@ -175,8 +182,10 @@ public final class CapturingRegex: Sendable {
             var found = false
 
             /// Adds `state`'s closure at `position` with capture slots `slots`, in priority order.
-            func add(_ state: Int32, _ slots: UnsafeMutablePointer<Int>, _ position: Int,
-                     _ list: UnsafeMutablePointer<Int>, _ listSlots: UnsafeMutablePointer<Int>, _ listCount: inout Int) {
+            func add(
+                _ state: Int32, _ slots: UnsafeMutablePointer<Int>, _ position: Int,
+                _ list: UnsafeMutablePointer<Int>, _ listSlots: UnsafeMutablePointer<Int>, _ listCount: inout Int
+            ) {
                 let s = Int(state)
                 if marks[s] == position { return }
                 marks[s] = position

@@ -182,7 +182,9 @@ public struct LinearRegex: Sendable {
 
         /// The error for a program that grew too large.
         private func tooLarge(_ offset: Int?) -> MaskError {
-            MaskError("regex too large: more than \(LinearRegex.maxStates) states once counted repetition is expanded", offset: offset ?? 0)
+            MaskError(
+                "regex too large: more than \(LinearRegex.maxStates) states once counted repetition is expanded",
+                offset: offset ?? 0)
         }
 
         /// Appends a state and returns its index.

@@ -108,7 +108,9 @@ struct RegexParser {
             switch c {
             case "^":
                 guard topLevel, items.isEmpty else {
-                    throw error("unsupported regex feature: '^' other than at the start of the pattern (the whole value is always matched)", at: start)
+                    throw error(
+                        "unsupported regex feature: '^' other than at the start of the pattern (the whole value is always matched)",
+                        at: start)
                 }
                 index += 1
                 continue
@@ -117,7 +119,9 @@ struct RegexParser {
                 // Last in the pattern inside a group, the group is what is wrong: it is never closed.
                 if !topLevel, peek() == nil { continue }
                 guard topLevel, peek() == nil || peek() == "|" else {
-                    throw error("unsupported regex feature: '$' other than at the end of the pattern (the whole value is always matched)", at: start)
+                    throw error(
+                        "unsupported regex feature: '$' other than at the end of the pattern (the whole value is always matched)",
+                        at: start)
                 }
                 if capturing { items.append(.endOfInput) }
                 continue
@@ -310,7 +314,8 @@ struct RegexParser {
             return .scalar(try parseHexEscape(start: start, fixedDigits: c == "x" ? 2 : 4))
         case "b":
             if inClass {
-                throw error("unsupported regex feature: '\\b' in a character class (write '\\x08' for a backspace)", at: start)
+                throw error(
+                    "unsupported regex feature: '\\b' in a character class (write '\\x08' for a backspace)", at: start)
             }
             throw error("unsupported regex feature: word boundary '\\b'", at: start)
         case "B":
@@ -424,7 +429,8 @@ struct RegexParser {
         case "\\":
             return try parseEscape(inClass: true)
         case "[":
-            throw error("unsupported regex feature: nested class or POSIX class in '[...]' (escape '[' as '\\[')", at: index)
+            throw error(
+                "unsupported regex feature: nested class or POSIX class in '[...]' (escape '[' as '\\[')", at: index)
         case "&" where peek(1) == "&":
             throw error("unsupported regex feature: class intersection '&&'", at: index)
         default:

@@ -175,9 +175,11 @@ public struct NumberSpec: Hashable, Sendable {
     /// Formatting pads the fraction with zeros to `fraction` digits (`12.5` is `12.50`).
     public var padFraction: Bool
 
-    public init(group: String = ",", decimal: Character = ".", fraction: Int = 2, negative: Bool = false,
-                maxInteger: Int? = nil, grouping: Grouping = .thousand, min: Double? = nil, max: Double? = nil,
-                prefix: String = "", suffix: String = "", decimalAliases: [Character] = [], padFraction: Bool = false) {
+    public init(
+        group: String = ",", decimal: Character = ".", fraction: Int = 2, negative: Bool = false,
+        maxInteger: Int? = nil, grouping: Grouping = .thousand, min: Double? = nil, max: Double? = nil,
+        prefix: String = "", suffix: String = "", decimalAliases: [Character] = [], padFraction: Bool = false
+    ) {
         self.group = group
         self.decimal = decimal
         self.fraction = fraction

@@ -29,8 +29,10 @@ extension Checks {
         }
         let year = number(chars, 6, 4) ?? 0
         if year < 1900 { return "birth year must be 1900 or later" }
-        if let problem = dayProblem(year: year, month: number(chars, 10, 2) ?? 0,
-                                    day: number(chars, 12, 2) ?? 0) {
+        if let problem = dayProblem(
+            year: year, month: number(chars, 10, 2) ?? 0,
+            day: number(chars, 12, 2) ?? 0)
+        {
             return "birth date: " + problem
         }
         return idCheckCharacter(chars) == last ? nil : "check character does not match"

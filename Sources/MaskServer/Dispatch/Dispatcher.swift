@@ -17,15 +17,21 @@ extension Server {
     }
 
     /// The lifecycle's rules, decoding the params and carrying the request out with `carryOut`.
-    private func perform<Answer>(_ method: String, _ params: JSONValue,
-                                 _ carryOut: (any RequestMessage) throws -> Answer) -> Result<Answer, MessageError> {
+    private func perform<Answer>(
+        _ method: String, _ params: JSONValue,
+        _ carryOut: (any RequestMessage) throws -> Answer
+    ) -> Result<Answer, MessageError> {
         switch lifecycle {
         case .uninitialized where method != InitializeRequest.method:
-            return .failure(MessageError(code: ErrorCode.serverNotInitialized,
-                                         message: "the server is not initialized: send 'initialize' first"))
+            return .failure(
+                MessageError(
+                    code: ErrorCode.serverNotInitialized,
+                    message: "the server is not initialized: send 'initialize' first"))
         case .shutDown:
-            return .failure(MessageError(code: ErrorCode.invalidRequest,
-                                         message: "the server is shut down: only 'exit' is expected"))
+            return .failure(
+                MessageError(
+                    code: ErrorCode.invalidRequest,
+                    message: "the server is shut down: only 'exit' is expected"))
         default:
             break
         }

@@ -35,33 +35,33 @@ protocol NotificationMessage {
 /// daemon's requests go to `Server.awaiting`.
 enum MessageRegistry {
     static let requests: [any RequestMessage.Type] = [
-        InitializeRequest.self,                 // initialize
-        ApplyRequest.self,                      // maskd/apply
-        CloseFieldRequest.self,                 // maskd/closeField
-        FieldsRequest.self,                     // maskd/fields
-        FormatHintsRequest.self,                // maskd/formatHints
-        OpenFieldRequest.self,                  // maskd/openField
-        OpenFieldsRequest.self,                 // maskd/openFields
-        SetMaskRequest.self,                    // maskd/setMask
-        ShutdownRequest.self,                   // shutdown
-        CodeActionRequest.self,                 // textDocument/codeAction
-        DocumentDiagnosticRequest.self,         // textDocument/diagnostic
-        DocumentFormattingRequest.self,         // textDocument/formatting
-        HoverRequest.self,                      // textDocument/hover
-        InlayHintRequest.self,                  // textDocument/inlayHint
-        DocumentRangeFormattingRequest.self,    // textDocument/rangeFormatting
-        ExecuteCommandRequest.self,             // workspace/executeCommand
+        InitializeRequest.self,  // initialize
+        ApplyRequest.self,  // maskd/apply
+        CloseFieldRequest.self,  // maskd/closeField
+        FieldsRequest.self,  // maskd/fields
+        FormatHintsRequest.self,  // maskd/formatHints
+        OpenFieldRequest.self,  // maskd/openField
+        OpenFieldsRequest.self,  // maskd/openFields
+        SetMaskRequest.self,  // maskd/setMask
+        ShutdownRequest.self,  // shutdown
+        CodeActionRequest.self,  // textDocument/codeAction
+        DocumentDiagnosticRequest.self,  // textDocument/diagnostic
+        DocumentFormattingRequest.self,  // textDocument/formatting
+        HoverRequest.self,  // textDocument/hover
+        InlayHintRequest.self,  // textDocument/inlayHint
+        DocumentRangeFormattingRequest.self,  // textDocument/rangeFormatting
+        ExecuteCommandRequest.self,  // workspace/executeCommand
     ]
 
     static let notifications: [any NotificationMessage.Type] = [
-        ExitNotification.self,                     // exit
-        InitializedNotification.self,              // initialized
-        DidChangeTextDocumentNotification.self,    // textDocument/didChange
-        DidCloseTextDocumentNotification.self,     // textDocument/didClose
-        DidOpenTextDocumentNotification.self,      // textDocument/didOpen
-        DidChangeConfigurationNotification.self,   // workspace/didChangeConfiguration
-        DidChangeWatchedFilesNotification.self,    // workspace/didChangeWatchedFiles
-        DidChangeWorkspaceFoldersNotification.self, // workspace/didChangeWorkspaceFolders
+        ExitNotification.self,  // exit
+        InitializedNotification.self,  // initialized
+        DidChangeTextDocumentNotification.self,  // textDocument/didChange
+        DidCloseTextDocumentNotification.self,  // textDocument/didClose
+        DidOpenTextDocumentNotification.self,  // textDocument/didOpen
+        DidChangeConfigurationNotification.self,  // workspace/didChangeConfiguration
+        DidChangeWatchedFilesNotification.self,  // workspace/didChangeWatchedFiles
+        DidChangeWorkspaceFoldersNotification.self,  // workspace/didChangeWorkspaceFolders
     ]
 
     static let requestsByMethod: [String: any RequestMessage.Type] =

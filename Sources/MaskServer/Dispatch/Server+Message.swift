@@ -34,8 +34,10 @@ extension Server {
     }
 
     /// Sends a request to the client; `then` gets its response (never, when the client sends none).
-    func request(_ method: String, _ params: JSONValue,
-                 then: @escaping (Result<JSONValue, ResponseError>) -> Void = { _ in }) {
+    func request(
+        _ method: String, _ params: JSONValue,
+        then: @escaping (Result<JSONValue, ResponseError>) -> Void = { _ in }
+    ) {
         guard let id = outbound.send(.request(method, params)) else {
             log.error("cannot send '\(method)': the channel gave the request no id")
             return

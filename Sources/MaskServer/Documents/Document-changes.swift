@@ -15,17 +15,20 @@ extension Document {
     /// ending, or a deletion of what stood between them. The widened change writes the same text.
     func joiningLineBreaks(_ change: ScalarChange) -> ScalarChange {
         var change = change
-        let before: Character? = change.start.column == 0 && change.start.line > 0
-            && lines.ending(ofLine: change.start.line - 1) == .cr ? "\r" : nil
-        let after: Character? = change.end.column == lines.length(ofLine: change.end.line)
-            && lines.ending(ofLine: change.end.line) == .lf ? "\n" : nil
+        let before: Character? =
+            change.start.column == 0 && change.start.line > 0
+                && lines.ending(ofLine: change.start.line - 1) == .cr ? "\r" : nil
+        let after: Character? =
+            change.end.column == lines.length(ofLine: change.end.line)
+                && lines.ending(ofLine: change.end.line) == .lf ? "\n" : nil
         // Where the widened text would hold a `\r` then a `\n` across a boundary of the change: only the
         // change's first and last scalars matter (a pasted megabyte is not copied to find them).
         let scalars = change.text.unicodeScalars
         let startJoins = before != nil && (scalars.first ?? (after != nil ? "\n" : nil)) == "\n"
         let endJoins = after != nil && (scalars.last ?? (before != nil ? "\r" : nil)) == "\r"
         if startJoins {
-            change.start = ScalarPosition(line: change.start.line - 1, column: lines.length(ofLine: change.start.line - 1))
+            change.start = ScalarPosition(
+                line: change.start.line - 1, column: lines.length(ofLine: change.start.line - 1))
             change.text = "\r" + change.text
         }
         if endJoins {

@@ -15,7 +15,8 @@ extension Document {
             return .failure(PositionProblem("negative position \(position.line):\(position.character)"))
         }
         guard position.line < lines.count else {
-            return .failure(PositionProblem("line \(position.line) is past the end (the document has \(lines.count) lines)"))
+            return .failure(
+                PositionProblem("line \(position.line) is past the end (the document has \(lines.count) lines)"))
         }
         let column = lines.scalarColumn(line: position.line, units: position.character, in: encoding, roundUp: roundUp)
         return .success(ScalarPosition(line: position.line, column: column ?? lines.length(ofLine: position.line)))

@@ -11,8 +11,10 @@ extension Document {
         guard !rules.isEmpty else { return [:] }
         var results: [String: FieldResult] = [:]
         // The length first: a line too long to try is never read whole.
-        for index in indices where !closedLines.contains(index)
-            && lines.length(ofLine: index) <= DocumentRules.maxLineLength {
+        for index in indices
+        where !closedLines.contains(index)
+            && lines.length(ofLine: index) <= DocumentRules.maxLineLength
+        {
             linesTriedByRules += 1
             let line = lines[index]
             for found in rules.matches(on: line.text, existing: line.fields) {

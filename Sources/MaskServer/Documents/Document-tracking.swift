@@ -14,8 +14,10 @@ extension Document {
     ///   document order, or `claimant`); a field emptied this way stays, at the change's start;
     /// - a change reaching beyond the field: the field keeps what is left of its own text, or closes
     ///   (`FieldChangeKind.remains`); its text is never read through its mask.
-    static func splice(_ old: [Line], _ change: ScalarChange, firstLine: Int, firstColumn: Int = 0,
-                       lastEndsLine: Bool = true, claimant: String? = nil) -> Splice {
+    static func splice(
+        _ old: [Line], _ change: ScalarChange, firstLine: Int, firstColumn: Int = 0,
+        lastEndsLine: Bool = true, claimant: String? = nil
+    ) -> Splice {
         // Flat starts of the old lines.
         var flatStart: [Int] = []
         var offset = 0
@@ -38,8 +40,11 @@ extension Document {
             newLines = Line.split(head + change.text + tail)
             newLines[newLines.count - 1].ending = lastOld.ending
         } else {
-            newLines = [Line(text: old[0].text.scalarsJoined(upTo: s, change.text, lastOld.text, from: change.end.column),
-                             ending: lastOld.ending)]
+            newLines = [
+                Line(
+                    text: old[0].text.scalarsJoined(upTo: s, change.text, lastOld.text, from: change.end.column),
+                    ending: lastOld.ending)
+            ]
         }
         var newFlatStart: [Int] = []
         let newLengths = newLines.map(\.scalarCount)
@@ -92,9 +97,12 @@ extension Document {
                     let lineStart = i == 0 ? -firstColumn : flatStart[i]
                     let lineEnds = i < old.count - 1 || lastEndsLine
                     let lineCleared = s < e && s <= lineStart && lineEnds && e >= flatStart[i] + line.scalarCount
-                    guard let left = FieldChangeKind.remains(field: fs, fe, change: s, e, inserted: t,
-                                                             atLineStart: firstColumn + s == 0,
-                                                             lineCleared: lineCleared) else {
+                    guard
+                        let left = FieldChangeKind.remains(
+                            field: fs, fe, change: s, e, inserted: t,
+                            atLineStart: firstColumn + s == 0,
+                            lineCleared: lineCleared)
+                    else {
                         outcome.closed.append(span.id)
                         continue
                     }
@@ -119,7 +127,8 @@ extension Document {
                 outcome.touches.append(FieldTouch(field: span.id, oldText: oldText, edit: edit, newText: newText))
             }
         }
-        for i in newLines.indices where zip(newLines[i].fields, newLines[i].fields.dropFirst()).contains(where: {
+        for i in newLines.indices
+        where zip(newLines[i].fields, newLines[i].fields.dropFirst()).contains(where: {
             $0.start > $1.start
         }) {
             newLines[i].fields.sort { $0.start < $1.start }
@@ -144,8 +153,9 @@ extension Document {
     /// `line` with `[start, end)` replaced by `text` (no line break), the insertion going to
     /// field `claimant`: how an edit the daemon proposed for that field moves the fields.
     static func track(line: Line, start: Int, end: Int, text: String, claimant: String) -> Line {
-        let change = ScalarChange(start: ScalarPosition(line: 0, column: start),
-                                  end: ScalarPosition(line: 0, column: end), text: text)
+        let change = ScalarChange(
+            start: ScalarPosition(line: 0, column: start),
+            end: ScalarPosition(line: 0, column: end), text: text)
         return splice([line], change, firstLine: 0, claimant: claimant).lines[0]
     }
 }

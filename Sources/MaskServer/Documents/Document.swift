@@ -81,8 +81,10 @@ final class Document {
     /// next keystroke there costs only the key. Any field may use it: a text it did not produce is read afresh.
     private var typing: MaskField?
 
-    init(uri: String, languageId: String, version: Int, text: String, encoding: PositionEncoding,
-         pieceSize: LineTree.PieceSize = LineTree.defaultPieceSize) {
+    init(
+        uri: String, languageId: String, version: Int, text: String, encoding: PositionEncoding,
+        pieceSize: LineTree.PieceSize = LineTree.defaultPieceSize
+    ) {
         self.uri = uri
         self.languageId = languageId
         self.version = version
@@ -108,8 +110,9 @@ final class Document {
     /// The client position of column `column` of `text`, line `offset` of `window` as edited (which the tree does
     /// not hold yet); `base` is where the window starts on its first line, in code units.
     private func position(in window: LineWindow, line offset: Int, column: Int, text: String, base: Int) -> Position {
-        Position(line: window.line + offset,
-                 character: (offset == 0 ? base : 0) + encoding.units(ofScalarColumn: column, in: text))
+        Position(
+            line: window.line + offset,
+            character: (offset == 0 ? base : 0) + encoding.units(ofScalarColumn: column, in: text))
     }
 
     // MARK: - Fields
@@ -130,8 +133,9 @@ final class Document {
         let text = lines.slice(line: line, from: span.start, to: span.end)
         return FieldSnapshot(
             id: span.id,
-            range: TextRange(start: position(ScalarPosition(line: line, column: span.start)),
-                             end: position(ScalarPosition(line: line, column: span.end))),
+            range: TextRange(
+                start: position(ScalarPosition(line: line, column: span.start)),
+                end: position(ScalarPosition(line: line, column: span.end))),
             text: text,
             result: session.result(fieldText: text),
             rule: ruleOrigins[span.id])
@@ -148,8 +152,9 @@ final class Document {
 
     /// The fields touching `start...end` of line `line`, as columns of that line, in order.
     func fields(touching line: Int, from start: Int, to end: Int) -> [FieldSpan] {
-        let window = lines.window(from: ScalarPosition(line: line, column: start),
-                                  to: ScalarPosition(line: line, column: end))
+        let window = lines.window(
+            from: ScalarPosition(line: line, column: start),
+            to: ScalarPosition(line: line, column: end))
         return window.lines[0].fields.compactMap { field in
             let span = FieldSpan(id: field.id, start: field.start + window.column, end: field.end + window.column)
             return span.end >= start && span.start <= end ? span : nil
@@ -187,7 +192,8 @@ final class Document {
     /// The field containing or touching `position` (the first in document order), or nil.
     func field(at position: Position) -> FieldSnapshot? {
         guard case .success(let p) = scalarPosition(position),
-              let span = fields(touching: p.line, from: p.column, to: p.column).first else { return nil }
+            let span = fields(touching: p.line, from: p.column, to: p.column).first
+        else { return nil }
         return snapshot(span.id)
     }
 
@@ -215,9 +221,11 @@ final class Document {
             let place = (line, span.start, slot)
             if inOrder, let last, !before(last, place) { inOrder = false }
             last = place
-            items.append(DiagnosticList.Item(line: line, start: lines.units(line: line, column: span.start, in: encoding),
-                                             end: lines.units(line: line, column: span.end, in: encoding),
-                                             problem: problem))
+            items.append(
+                DiagnosticList.Item(
+                    line: line, start: lines.units(line: line, column: span.start, in: encoding),
+                    end: lines.units(line: line, column: span.end, in: encoding),
+                    problem: problem))
         }
         if !inOrder {
             // Sorted by index (4 bytes each, with the slots for ties) and then moved into place: a sorted copy of
@@ -275,7 +283,8 @@ final class Document {
     /// - Returns: the edits (against the current version), the caret's place after them (nil
     ///   when nothing changes), and the field's state as it will be.
     func openField(id: String, line: Int, start: Int, end: Int, spec: MaskSpec, mask: Mask)
-        -> (edits: [TextEdit], cursor: Position?, state: FieldSnapshot) {
+        -> (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)
+    {
         let result = mask.format(lines.slice(line: line, from: start, to: end))
         insertField(id: id, line: line, start: start, end: end, mask: mask)
         return proposeOpened([id: result])[id]!
@@ -284,7 +293,8 @@ final class Document {
     /// Places a new field over `start..<end` of line `line` (which no field of it overlaps); nothing is
     /// proposed yet (`proposeOpened`). - Complexity: O(log n + the pieces the range is in).
     func insertField(id: String, line: Int, start: Int, end: Int, mask: Mask) {
-        let window = lines.window(from: ScalarPosition(line: line, column: start), to: ScalarPosition(line: line, column: end))
+        let window = lines.window(
+            from: ScalarPosition(line: line, column: start), to: ScalarPosition(line: line, column: end))
         var content = window.lines[0]
         let (s, e) = (start - window.column, end - window.column)
         let index = content.fields.firstIndex(where: { $0.start >= e }) ?? content.fields.count
@@ -299,7 +309,8 @@ final class Document {
     /// - Returns: for each field, its edits (against the current version), the caret after them (nil when
     ///   its text is already in form) and its state as it will be.
     func proposeOpened(_ results: [String: FieldResult])
-        -> [String: (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)] {
+        -> [String: (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)]
+    {
         let formatted = formatEdits(results, formatted: true, byField: true)
         var outcomes: [String: (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)] = [:]
         for state in formatted.snapshots {
@@ -322,13 +333,17 @@ final class Document {
     ///   field's end stands for it.
     /// - Parameter check: sees the field's text and its re-flowed state before anything changes, and may
     ///   refuse (`setMask` then throws its error and changes nothing).
-    func setMask(id: String, spec: MaskSpec, mask: Mask, caret: Position?,
-                 check: (_ fieldText: String, _ result: FieldResult) throws -> Void = { _, _ in })
-        rethrows -> (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)? {
+    func setMask(
+        id: String, spec: MaskSpec, mask: Mask, caret: Position?,
+        check: (_ fieldText: String, _ result: FieldResult) throws -> Void = { _, _ in }
+    )
+        rethrows -> (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)?
+    {
         guard var session = lines.session(of: id), let (line, span, fieldText) = fieldText(id) else { return nil }
         var fieldCaret: Int?
         if let caret, case .success(let p) = scalarPosition(caret), p.line == line,
-           span.start <= p.column, p.column <= span.end {
+            span.start <= p.column, p.column <= span.end
+        {
             fieldCaret = fieldText.characterOffset(ofScalar: p.column - span.start, roundUp: false)
         }
         let result = mask.reflow(fieldText, from: session.mask, caret: fieldCaret)
@@ -396,7 +411,8 @@ final class Document {
     /// Stores `results` as the fields' states, and makes pending the edits that turn each
     /// field's current text into its result's.
     private func propose(_ results: [String: FieldResult], cursorField: String, alwaysCursor: Bool)
-        -> (edits: [TextEdit], cursor: Position?, state: FieldSnapshot) {
+        -> (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)
+    {
         let formatted = formatEdits(results)
         let cursor = formatted.edits.isEmpty && !alwaysCursor ? nil : formatted.caret[cursorField]
         let state = formatted.snapshots.first { $0.id == cursorField }!
@@ -409,7 +425,8 @@ final class Document {
     ///   whose text is already in form then keeps no state (it is recomputed when asked for).
     /// - Parameter byField: whether to gather each field's edits apart too (`fieldEdits`; empty otherwise).
     private func formatEdits(_ results: [String: FieldResult], formatted: Bool = false, byField: Bool = false)
-        -> (edits: [TextEdit], fieldEdits: [String: [TextEdit]], caret: [String: Position], snapshots: [FieldSnapshot]) {
+        -> (edits: [TextEdit], fieldEdits: [String: [TextEdit]], caret: [String: Position], snapshots: [FieldSnapshot])
+    {
         var newPending: [PendingEdit] = []
         // Where the fields of `results` are, to be sorted by line: the document as it will be is read there only
         // (an array sorted once, not a dictionary by line: a keystroke's one field allocates once).
@@ -427,20 +444,26 @@ final class Document {
             guard !inForm else { continue }
             let order = lines.orderKey(slot: slot)
             let ascii = oldText.utf8.allSatisfy { $0 < 0x80 } && result.text.utf8.allSatisfy { $0 < 0x80 }
-            for (d, text) in TextDiff.replacements(oldText, result.text, bytesAreUnits: ascii,
-                                                   split: { Array($0.unicodeScalars) },
-                                                   join: { String(String.UnicodeScalarView($0)) }) {
-                newPending.append(PendingEdit(line: line, start: span.start + d.start, end: span.start + d.end,
-                                              text: text, field: id, fieldOrder: order))
+            for (d, text) in TextDiff.replacements(
+                oldText, result.text, bytesAreUnits: ascii,
+                split: { Array($0.unicodeScalars) },
+                join: { String(String.UnicodeScalarView($0)) })
+            {
+                newPending.append(
+                    PendingEdit(
+                        line: line, start: span.start + d.start, end: span.start + d.end,
+                        text: text, field: id, fieldOrder: order))
             }
         }
         newPending.sort(by: PendingEdit.inOrder)
         var edits: [TextEdit] = []
         var fieldEdits: [String: [TextEdit]] = [:]
         for p in newPending {
-            let edit = TextEdit(range: TextRange(start: position(ScalarPosition(line: p.line, column: p.start)),
-                                                 end: position(ScalarPosition(line: p.line, column: p.end))),
-                                newText: p.text)
+            let edit = TextEdit(
+                range: TextRange(
+                    start: position(ScalarPosition(line: p.line, column: p.start)),
+                    end: position(ScalarPosition(line: p.line, column: p.end))),
+                newText: p.text)
             edits.append(edit)
             if byField { fieldEdits[p.field, default: []].append(edit) }
         }
@@ -457,19 +480,27 @@ final class Document {
             guard let result = results[span.id] else { continue }
             if lineIndex != shiftLine { (shiftLine, shift) = (lineIndex, 0) }
             var start = position(ScalarPosition(line: lineIndex, column: span.start))
-            let oldEnd = span.end == span.start ? start.character
+            let oldEnd =
+                span.end == span.start
+                ? start.character
                 : position(ScalarPosition(line: lineIndex, column: span.end)).character
             let oldUnits = oldEnd - start.character
             start.character += shift
             let newUnits = encoding.length(of: result.text)
             shift += newUnits - oldUnits
             func at(_ column: Int) -> Position {
-                Position(line: lineIndex, character: start.character + encoding.units(ofScalarColumn: column, in: result.text))
+                Position(
+                    line: lineIndex,
+                    character: start.character + encoding.units(ofScalarColumn: column, in: result.text))
             }
             carets[span.id] = at(result.text.scalarOffset(ofCharacter: result.caret))
-            snapshots.append(FieldSnapshot(id: span.id, range: TextRange(start: start,
-                                                                         end: Position(line: lineIndex, character: start.character + newUnits)),
-                                           text: result.text, result: result, rule: ruleOrigins[span.id]))
+            snapshots.append(
+                FieldSnapshot(
+                    id: span.id,
+                    range: TextRange(
+                        start: start,
+                        end: Position(line: lineIndex, character: start.character + newUnits)),
+                    text: result.text, result: result, rule: ruleOrigins[span.id]))
         }
         snapshots.sort { ($0.range.start, $0.range.end, $0.id) < ($1.range.start, $1.range.end, $1.id) }
         pending.add(newPending)
@@ -538,7 +569,9 @@ final class Document {
 
     /// `change` in scalars, nil for a full-content change that changes nothing.
     /// - Throws: `ChangeRefusal.impossibleRange`, after undoing the changes before it.
-    private func scalarChange(_ change: ContentChange, index: Int, _ outcome: inout ChangeOutcome) throws -> ScalarChange? {
+    private func scalarChange(_ change: ContentChange, index: Int, _ outcome: inout ChangeOutcome) throws
+        -> ScalarChange?
+    {
         guard let range = change.range else {
             outcome.resynchronised = true
             return fullContentChange(change.text)
@@ -563,11 +596,13 @@ final class Document {
     /// The editor echoing edits the daemon proposed: each goes in as the field it belongs to claims it.
     private func applyEcho(_ echo: [PendingEdit], _ outcome: inout ChangeOutcome) {
         for edit in echo.reversed() {
-            let window = lines.window(from: ScalarPosition(line: edit.line, column: edit.start),
-                                      to: ScalarPosition(line: edit.line, column: edit.end))
+            let window = lines.window(
+                from: ScalarPosition(line: edit.line, column: edit.start),
+                to: ScalarPosition(line: edit.line, column: edit.end))
             let shift = window.column
-            let tracked = Document.track(line: window.lines[0], start: edit.start - shift, end: edit.end - shift,
-                                         text: edit.text, claimant: edit.field)
+            let tracked = Document.track(
+                line: window.lines[0], start: edit.start - shift, end: edit.end - shift,
+                text: edit.text, claimant: edit.field)
             let (count, removed) = lines.replace(window, with: [tracked])
             outcome.undo.append(Undo(firstPiece: window.firstPiece, count: count, removed: removed))
         }
@@ -575,8 +610,9 @@ final class Document {
         // editor. Join them as a person's change would; what is still pending was computed on the lines as they
         // were, so it is dropped (the editor's next change is then formatted afresh).
         for line in Set(echo.map(\.line)).sorted(by: >) where joinsLineBreaks(emptied: line) {
-            let joined = joiningLineBreaks(ScalarChange(
-                start: ScalarPosition(line: line, column: 0), end: ScalarPosition(line: line, column: 0), text: ""))
+            let joined = joiningLineBreaks(
+                ScalarChange(
+                    start: ScalarPosition(line: line, column: 0), end: ScalarPosition(line: line, column: 0), text: ""))
             outcome.lineSteps.append(LineStep(joined, opensRuleFields: false))
             let (undo, splice) = splicePersonChange(joined)
             outcome.undo.append(undo)
@@ -595,7 +631,9 @@ final class Document {
         step.opensRuleFields = splice.touches.isEmpty || step.oldCount > 1 || step.newCount > 1
         outcome.lineSteps.append(step)
         outcome.undo.append(undo)
-        if !splice.touches.isEmpty || !splice.reshaped.isEmpty || !splice.closed.isEmpty { outcome.personTouched = true }
+        if !splice.touches.isEmpty || !splice.reshaped.isEmpty || !splice.closed.isEmpty {
+            outcome.personTouched = true
+        }
         for touch in splice.touches {
             guard let session = lines.session(of: touch.field) else { continue }
             // An undo or redo gives the field back a text it had: kept as the editor has it, as a change reaching
@@ -623,8 +661,10 @@ final class Document {
     /// Reads afresh the fields whose proposed edits the editor discarded, in document order (so that `rejected`
     /// lists what each field refused in the order the fields come).
     private func readDroppedFieldsAfresh(_ outcome: inout ChangeOutcome) {
-        let droppedInOrder = outcome.dropped.compactMap { id in lines.slot(of: id).map { (id, $0, at: lines.locate(slot: $0)) } }
-            .sorted { ($0.at.line, $0.at.span.start) < ($1.at.line, $1.at.span.start) }
+        let droppedInOrder = outcome.dropped.compactMap { id in
+            lines.slot(of: id).map { (id, $0, at: lines.locate(slot: $0)) }
+        }
+        .sorted { ($0.at.line, $0.at.span.start) < ($1.at.line, $1.at.span.start) }
         for (id, slot, (line, span)) in droppedInOrder {
             guard let session = lines.session(slot: slot) else { continue }
             // The editor discarded this field's formatting, so its text is the person's as typed, which an edit
@@ -653,7 +693,8 @@ final class Document {
             outcome.personTouched = true
         }
         // Fields whose text is kept as it stands: their state is read from it, and no edit is proposed for them.
-        let asTheyStand = outcome.reshaped.filter { outcome.results[$0] == nil && lines.slot(of: $0) != nil }
+        let asTheyStand =
+            outcome.reshaped.filter { outcome.results[$0] == nil && lines.slot(of: $0) != nil }
             + opened.asTheyStand
         for id in asTheyStand { forgetProposal(id) }
         if !asTheyStand.isEmpty { outcome.personTouched = true }
@@ -675,9 +716,10 @@ final class Document {
         } else if let (p, _) = outcome.cursor {
             caret = cursorAfterPending(p)
         }
-        return FormatReport(version: version, edits: formatted.edits, cursor: caret,
-                            fields: formatted.snapshots, rejected: outcome.rejected, overflow: outcome.overflow,
-                            closed: outcome.closed.filter { lines.slot(of: $0) == nil })
+        return FormatReport(
+            version: version, edits: formatted.edits, cursor: caret,
+            fields: formatted.snapshots, rejected: outcome.rejected, overflow: outcome.overflow,
+            closed: outcome.closed.filter { lines.slot(of: $0) == nil })
     }
 
     /// Whether a change typed into a field leaves it a text a field of the document had when an earlier change
@@ -732,11 +774,13 @@ final class Document {
             (from, to) = (min(from, edit.start), max(to, edit.end))
             length += edit.text.unicodeScalars.count - (edit.end - edit.start)
         }
-        let window = lines.window(from: ScalarPosition(line: p.line, column: from), to: ScalarPosition(line: p.line, column: to))
+        let window = lines.window(
+            from: ScalarPosition(line: p.line, column: from), to: ScalarPosition(line: p.line, column: to))
         let shifted = onLine.map { $0.shifted(by: window.column) }
         let text = appliedText(shifted, to: window.lines[0].text) ?? applying(shifted, to: window.lines[0]).text
-        return position(in: window, line: 0, column: min(column, length) - window.column, text: text,
-                        base: lines.units(line: p.line, column: window.column, in: encoding))
+        return position(
+            in: window, line: 0, column: min(column, length) - window.column, text: text,
+            base: lines.units(line: p.line, column: window.column, in: encoding))
     }
 
     /// The pending edits that `change` echoes (removed from `pending`, the rest shifted), or nil.
@@ -746,8 +790,10 @@ final class Document {
     /// editor replacing the whole line or sending the full content).
     private func matchEcho(_ change: ScalarChange, _ pending: inout PendingEdits) -> [PendingEdit]? {
         if change.start.line == change.end.line,
-           let edit = pending.takeEcho(line: change.start.line, start: change.start.column, end: change.end.column,
-                                       text: change.text) {
+            let edit = pending.takeEcho(
+                line: change.start.line, start: change.start.column, end: change.end.column,
+                text: change.text)
+        {
             return [edit]
         }
         let span = change.start.line...change.end.line
@@ -759,8 +805,9 @@ final class Document {
             if edit.line == change.start.line { from = min(from, edit.start) }
             if edit.line == change.end.line { to = max(to, edit.end) }
         }
-        let window = lines.window(from: ScalarPosition(line: change.start.line, column: from),
-                                  to: ScalarPosition(line: change.end.line, column: to))
+        let window = lines.window(
+            from: ScalarPosition(line: change.start.line, column: from),
+            to: ScalarPosition(line: change.end.line, column: to))
         var expected = ""
         var actual = ""
         let byLine = Dictionary(grouping: inSpan, by: \.line)
@@ -795,8 +842,9 @@ final class Document {
         var local = change
         local.start.column -= window.column
         if change.end.line == change.start.line { local.end.column -= window.column }
-        var splice = Document.splice(window.lines, local, firstLine: window.line, firstColumn: window.column,
-                                     lastEndsLine: !window.lastContinues)
+        var splice = Document.splice(
+            window.lines, local, firstLine: window.line, firstColumn: window.column,
+            lastEndsLine: !window.lastContinues)
         if splice.caret.line == window.line { splice.caret.column += window.column }
         // A field the change closes leaves the tree with its pieces; its session is kept until the notification is
         // committed, so that a refused later change can put it back.

@@ -18,7 +18,8 @@ enum FieldChangeKind: Equatable {
 
     /// How the change `[changeStart, changeEnd)` stands to the field `[start, end)`.
     static func of(field start: Int, _ end: Int, change changeStart: Int, _ changeEnd: Int, insertsLineBreak: Bool)
-        -> FieldChangeKind {
+        -> FieldChangeKind
+    {
         if end < changeStart || start > changeEnd { return .apart }
         if !insertsLineBreak && start <= changeStart && changeEnd <= end { return .typing }
         return .beyond
@@ -37,12 +38,16 @@ enum FieldChangeKind: Equatable {
     ///   after the inserted text. At the point of a pure insertion (only one that puts a line break in is not typing)
     ///   it keeps to the text it belongs to: after a label (`Tel: |`) it stays, at the start of its line
     ///   (`atLineStart`) it moves down with the rest of the line.
-    static func remains(field start: Int, _ end: Int, change changeStart: Int, _ changeEnd: Int, inserted: Int,
-                        atLineStart: Bool, lineCleared: Bool) -> Range<Int>? {
+    static func remains(
+        field start: Int, _ end: Int, change changeStart: Int, _ changeEnd: Int, inserted: Int,
+        atLineStart: Bool, lineCleared: Bool
+    ) -> Range<Int>? {
         let shift = inserted - (changeEnd - changeStart)
         if start == end {
             if (changeStart < start && start < changeEnd) || lineCleared { return nil }
-            if start == changeStart && start == changeEnd && atLineStart { return (start + inserted)..<(start + inserted) }
+            if start == changeStart && start == changeEnd && atLineStart {
+                return (start + inserted)..<(start + inserted)
+            }
             if start == changeStart { return start..<start }
             return (start + shift)..<(start + shift)
         }

@@ -40,7 +40,9 @@ struct FieldIDIndex {
 
     /// Gives `slot` (which has none) the id `id` (which no slot has).
     mutating func insert(_ id: String, slot: Int32) {
-        if Int(slot) >= stored.count { stored.append(contentsOf: repeatElement(0, count: Int(slot) + 1 - stored.count)) }
+        if Int(slot) >= stored.count {
+            stored.append(contentsOf: repeatElement(0, count: Int(slot) + 1 - stored.count))
+        }
         stored[Int(slot)] = storedID(id)
         // At most four fifths full: 100,000 fields fit in 131,072 entries.
         if (count + 1) * 5 > entries.count * 4 { grow() }

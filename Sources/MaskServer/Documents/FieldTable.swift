@@ -124,8 +124,10 @@ final class FieldTable {
     /// - Parameter likelyFrom: where the slots the piece held start in the detached ones, in order: a field found
     ///   at its place there needs no lookup.
     /// - Returns: how many fields `node` holds (an id twice is kept once).
-    func attach(_ fields: [FieldSpan], to node: Int32, likelyFrom: Int? = nil,
-                unlinked: (Int32) -> Void) -> Int32 {
+    func attach(
+        _ fields: [FieldSpan], to node: Int32, likelyFrom: Int? = nil,
+        unlinked: (Int32) -> Void
+    ) -> Int32 {
         if Int(node) >= firstField.count {
             firstField.append(contentsOf: repeatElement(-1, count: Int(node) + 1 - firstField.count))
         }

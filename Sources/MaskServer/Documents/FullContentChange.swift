@@ -39,7 +39,8 @@ extension Document {
                 prefix -= 1
             }
             if startByte > 0, startByte < startLineBytes.count, startLineBytes[startByte - 1] == 0x0D,
-               startLineBytes[startByte] == 0x0A {
+                startLineBytes[startByte] == 0x0A
+            {
                 startByte -= 1
                 prefix -= 1
             }
@@ -53,7 +54,8 @@ extension Document {
                 let floor = endLine == startLine ? startByte : 0
                 var m = endLineBytes.count
                 while m > floor, new.count - suffix - (endLineBytes.count - m) > prefix,
-                      endLineBytes[m - 1] == new[new.count - suffix - (endLineBytes.count - m) - 1] { m -= 1 }
+                    endLineBytes[m - 1] == new[new.count - suffix - (endLineBytes.count - m) - 1]
+                { m -= 1 }
                 if m == 0, endLine > startLine {
                     suffix += endLineBytes.count
                     endLine -= 1
@@ -70,13 +72,15 @@ extension Document {
                 suffix -= 1
             }
             if endByte > 0, endByte < endLineBytes.count, endLineBytes[endByte - 1] == 0x0D,
-               endLineBytes[endByte] == 0x0A {
+                endLineBytes[endByte] == 0x0A
+            {
                 endByte += 1
                 suffix -= 1
             }
             let start = ScalarPosition(line: startLine, column: scalarColumn(startLineBytes, startByte))
             let textLength = endLineBytes.count - lines.ending(ofLine: endLine).scalarCount
-            let end = endByte > textLength && endLine + 1 < lineCount
+            let end =
+                endByte > textLength && endLine + 1 < lineCount
                 ? ScalarPosition(line: endLine + 1, column: 0)
                 : ScalarPosition(line: endLine, column: scalarColumn(endLineBytes, min(endByte, textLength)))
             let inserted = UnsafeBufferPointer(rebasing: new[prefix..<(new.count - suffix)])

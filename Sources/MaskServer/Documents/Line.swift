@@ -134,8 +134,11 @@ extension String {
     func scalarSlice(_ start: Int, _ end: Int) -> String {
         withUTF8Bytes { bytes in
             let from = UTF8Scan.byteOffset(ofScalar: start, in: bytes)
-            let to = from + UTF8Scan.byteOffset(ofScalar: end - start,
-                                                in: UnsafeBufferPointer(rebasing: bytes[from...]))
+            let to =
+                from
+                + UTF8Scan.byteOffset(
+                    ofScalar: end - start,
+                    in: UnsafeBufferPointer(rebasing: bytes[from...]))
             if from == 0, to == bytes.count { return self }
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self)
         }

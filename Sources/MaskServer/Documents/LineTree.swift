@@ -124,7 +124,9 @@ final class LineTree {
         if tree.nodes[Int(node)].isASCII || encoding == .utf32 {
             column = within <= Int(tree.textCounts(node).scalars) ? within : nil
         } else {
-            column = tree.withText(node) { encoding.scalarColumn(ofUnits: within, inUTF8: $0, isASCII: false, roundUp: roundUp) }
+            column = tree.withText(node) {
+                encoding.scalarColumn(ofUnits: within, inUTF8: $0, isASCII: false, roundUp: roundUp)
+            }
         }
         return column.map { before.scalars - start.scalars + $0 }
     }
@@ -135,7 +137,8 @@ final class LineTree {
         let start = tree.lineStart(line)
         let (node, before) = tree.find(start.scalars + column, in: .utf32)
         let within = start.scalars + column - before.scalars
-        let units = tree.nodes[Int(node)].isASCII || encoding == .utf32
+        let units =
+            tree.nodes[Int(node)].isASCII || encoding == .utf32
             ? within : tree.withText(node) { encoding.units(ofScalarColumn: within, inUTF8: $0) }
         return before[encoding] - start[encoding] + units
     }
@@ -177,7 +180,8 @@ final class LineTree {
         var (node, before) = tree.find(fromStart.scalars + from.column, in: .utf32)
         // Back over pieces that start exactly at `from`, unless it is the line's start.
         while before.scalars == fromStart.scalars + from.column, before.scalars > fromStart.scalars,
-              let previous = tree.predecessor(node) {
+            let previous = tree.predecessor(node)
+        {
             node = previous
             before.pieces -= 1
             before.scalars -= tree.ownScalars(previous)
@@ -193,8 +197,9 @@ final class LineTree {
             current = tree.successor(piece)
         }
         let (lines, lastContinues) = LineTree.join(pieces)
-        return LineWindow(firstPiece: before.pieces, firstNode: node, pieces: pieces, line: from.line,
-                          column: before.scalars - fromStart.scalars, lines: lines, lastContinues: lastContinues)
+        return LineWindow(
+            firstPiece: before.pieces, firstNode: node, pieces: pieces, line: from.line,
+            column: before.scalars - fromStart.scalars, lines: lines, lastContinues: lastContinues)
     }
 
     /// Puts `lines` (the window's lines edited: the first starting where the window starts, the last going on
@@ -219,12 +224,15 @@ final class LineTree {
     func replacePieces(_ range: Range<Int>, with pieces: [Piece]) -> [Piece] {
         var old: [Piece] = []
         old.reserveCapacity(range.count)
-        tree.replace(range, removing: { node in
-            old.append(piece(node))
-            table.detach(from: node)
-        }, with: {
-            pieces.map(makeNode)
-        })
+        tree.replace(
+            range,
+            removing: { node in
+                old.append(piece(node))
+                table.detach(from: node)
+            },
+            with: {
+                pieces.map(makeNode)
+            })
         table.releaseDetached()
         return old
     }
@@ -410,7 +418,8 @@ final class LineTree {
                 open = true
             } else {
                 for field in piece.fields {
-                    current.fields.append(FieldSpan(id: field.id, start: columns + field.start, end: columns + field.end))
+                    current.fields.append(
+                        FieldSpan(id: field.id, start: columns + field.start, end: columns + field.end))
                 }
                 current.text += piece.text
                 columns += piece.text.scalarCount
@@ -433,8 +442,11 @@ final class LineTree {
         let count = line.text.utf8.count
         if count <= maxPieceBytes {
             if count == 0 && continues && line.fields.isEmpty { return [] }
-            return [Piece(text: line.text, fields: line.fields, ending: continues ? .none : line.ending,
-                          continues: continues)]
+            return [
+                Piece(
+                    text: line.text, fields: line.fields, ending: continues ? .none : line.ending,
+                    continues: continues)
+            ]
         }
         return line.text.withUTF8Bytes { bytes in
             var pieces: [Piece] = []
@@ -451,8 +463,10 @@ final class LineTree {
                     nextField += 1
                 }
                 let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[pieceByte..<byte]), as: UTF8.self)
-                pieces.append(Piece(text: text, fields: fields, ending: last && !continues ? line.ending : .none,
-                                    continues: last ? continues : true))
+                pieces.append(
+                    Piece(
+                        text: text, fields: fields, ending: last && !continues ? line.ending : .none,
+                        continues: last ? continues : true))
                 pieceByte = byte
                 pieceColumn = end
             }

@@ -112,7 +112,8 @@ struct PendingEdits: Sequence {
                 byLine[line] = new
                 continue
             }
-            let appended = !unsorted.contains(line)
+            let appended =
+                !unsorted.contains(line)
                 && !PendingEdit.inOrder(new[0], byLine.values[i][byLine.values[i].count - 1])
             byLine.values[i].append(contentsOf: new)
             if !appended { byLine.values[i].sort(by: PendingEdit.inOrder) }
@@ -167,7 +168,8 @@ struct PendingEdits: Sequence {
         // The shift keeps a line in order unless edits overlap: check from the edit before `i`.
         let checkFrom = Swift.max(i, 1)
         if ordered, checkFrom < edits.count,
-           (checkFrom..<edits.count).contains(where: { PendingEdit.inOrder(edits[$0], edits[$0 - 1]) }) {
+            (checkFrom..<edits.count).contains(where: { PendingEdit.inOrder(edits[$0], edits[$0 - 1]) })
+        {
             unordered.insert(line)
         }
         if edits.isEmpty {

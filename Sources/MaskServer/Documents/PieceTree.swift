@@ -100,8 +100,9 @@ final class PieceTree {
             var ascii = true
             func piece(_ from: Int, _ to: Int, _ ending: LineEnding, continues: Bool, ascii: Bool) {
                 let length = Int32(to - from)
-                var node = Node(textStartOffset: UInt32(from), textLength: length, textRoom: length + Int32(ending.scalarCount),
-                                ending: ending, continues: continues, isASCII: ascii, inBase: true)
+                var node = Node(
+                    textStartOffset: UInt32(from), textLength: length, textRoom: length + Int32(ending.scalarCount),
+                    ending: ending, continues: continues, isASCII: ascii, inBase: true)
                 var wide: (Int32, Int32)?
                 if !ascii {
                     let (scalars, utf16, isASCII) = PieceTree.counts(UnsafeBufferPointer(rebasing: bytes[from..<to]))
@@ -364,7 +365,8 @@ final class PieceTree {
         piece.withUTF8 { bytes in
             var n = nodes[Int(node)]
             if n.inBase, bytes.count == Int(n.textLength),
-               base.withUTF8Bytes({ bytes.elementsEqual($0[n.textStart..<(n.textStart + bytes.count)]) }) {
+                base.withUTF8Bytes({ bytes.elementsEqual($0[n.textStart..<(n.textStart + bytes.count)]) })
+            {
                 return
             }
             let (scalars, utf16, isASCII) = PieceTree.counts(bytes)
@@ -402,7 +404,11 @@ final class PieceTree {
                 let n = nodes[Int(node)]
                 let start = compacted.count
                 let room = n.textStart..<(n.textStart + Int(n.textRoom))
-                if n.inBase { compacted.append(contentsOf: base[room]) } else { compacted.append(contentsOf: text[room]) }
+                if n.inBase {
+                    compacted.append(contentsOf: base[room])
+                } else {
+                    compacted.append(contentsOf: text[room])
+                }
                 nodes[Int(node)].textStart = start
                 nodes[Int(node)].inBase = false
             }
@@ -416,8 +422,10 @@ final class PieceTree {
 
     /// A node outside the tree holding `text`, for `replace`'s `make`; its fields are counted with `setOwnFields`.
     func makeNode(text piece: String, ending: LineEnding, continues: Bool) -> Int32 {
-        let node = newNode(Node(textStartOffset: 0, textLength: 0, textRoom: 0, ending: ending, continues: continues,
-                                isASCII: true))
+        let node = newNode(
+            Node(
+                textStartOffset: 0, textLength: 0, textRoom: 0, ending: ending, continues: continues,
+                isASCII: true))
         storeText(piece, in: node)
         return node
     }

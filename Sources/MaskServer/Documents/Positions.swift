@@ -83,8 +83,10 @@ extension PositionEncoding {
     }
 
     /// As ``scalarColumn(ofUnits:in:roundUp:)``, over a text's UTF-8 bytes; `isASCII` (when known) skips the scan.
-    func scalarColumn(ofUnits units: Int, inUTF8 bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool,
-                      roundUp: Bool = false) -> Int? {
+    func scalarColumn(
+        ofUnits units: Int, inUTF8 bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool,
+        roundUp: Bool = false
+    ) -> Int? {
         guard units >= 0 else { return nil }
         if isASCII { return units <= bytes.count ? units : nil }
         if self == .utf32 {

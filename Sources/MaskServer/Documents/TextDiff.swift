@@ -18,15 +18,23 @@ enum TextDiff {
     /// When `bytesAreUnits` (both texts are ASCII, or one byte per character), the texts are compared
     /// as bytes where they are stored: no array of characters or scalars is made, and no copy, so a
     /// megabyte pasted into a field costs one look at each byte up to the first difference from each end.
-    static func replacements<T: Equatable>(_ old: String, _ new: String, bytesAreUnits: Bool,
-                                           split: (String) -> [T], join: (ArraySlice<T>) -> String)
-        -> [(edit: DiffEdit, text: String)] {
+    static func replacements<T: Equatable>(
+        _ old: String, _ new: String, bytesAreUnits: Bool,
+        split: (String) -> [T], join: (ArraySlice<T>) -> String
+    )
+        -> [(edit: DiffEdit, text: String)]
+    {
         if bytesAreUnits {
             var old = old, new = new
             return old.withUTF8 { oldBytes in
                 new.withUTF8 { newBytes in
                     edits(oldBytes, newBytes).map {
-                        ($0, String(decoding: UnsafeBufferPointer(rebasing: newBytes[$0.newStart..<$0.newEnd]), as: UTF8.self))
+                        (
+                            $0,
+                            String(
+                                decoding: UnsafeBufferPointer(rebasing: newBytes[$0.newStart..<$0.newEnd]),
+                                as: UTF8.self)
+                        )
                     }
                 }
             }
@@ -41,13 +49,15 @@ enum TextDiff {
     /// Common prefix and suffix are trimmed first; the rest costs O((n + m) d) for d differences, up to
     /// `searchLimit`, and beyond it (or when the lengths alone differ by more) O(n + m), as one replacement.
     /// The texts are read where they are (arrays, or buffers of bytes): nothing is copied.
-    static func edits<C: RandomAccessCollection>(_ old: C, _ new: C) -> [DiffEdit] where C.Element: Equatable, C.Index == Int {
+    static func edits<C: RandomAccessCollection>(_ old: C, _ new: C) -> [DiffEdit]
+    where C.Element: Equatable, C.Index == Int {
         let old0 = old.startIndex, new0 = new.startIndex
         var prefix = 0
         while prefix < old.count, prefix < new.count, old[old0 + prefix] == new[new0 + prefix] { prefix += 1 }
         var suffix = 0
         while suffix < old.count - prefix, suffix < new.count - prefix,
-              old[old0 + old.count - 1 - suffix] == new[new0 + new.count - 1 - suffix] { suffix += 1 }
+            old[old0 + old.count - 1 - suffix] == new[new0 + new.count - 1 - suffix]
+        { suffix += 1 }
         // The changed middles: `a` is old[prefix..<prefix + n], `b` is new[prefix..<prefix + m].
         let n = old.count - prefix - suffix, m = new.count - prefix - suffix
         let whole = [DiffEdit(start: prefix, end: prefix + n, newStart: prefix, newEnd: prefix + m)]
@@ -118,7 +128,8 @@ enum TextDiff {
                 while i < n && deleted[i] { i += 1 }
                 while j < m && inserted[j] { j += 1 }
             }
-            result.append(DiffEdit(start: prefix + startI, end: prefix + i, newStart: prefix + startJ, newEnd: prefix + j))
+            result.append(
+                DiffEdit(start: prefix + startI, end: prefix + i, newStart: prefix + startJ, newEnd: prefix + j))
         }
         return result
     }

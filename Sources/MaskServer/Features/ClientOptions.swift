@@ -78,7 +78,8 @@ struct ClientOptions: Hashable, Sendable {
         applyEdit = workspace?["applyEdit"]?.boolValue == true
         documentChanges = workspace?["workspaceEdit"]?["documentChanges"]?.boolValue == true
         inlayHintRefresh = workspace?["inlayHint"]?["refreshSupport"]?.boolValue == true
-        codeActionLiterals = capabilities?["textDocument"]?["codeAction"]?["codeActionLiteralSupport"]?.objectValue != nil
+        codeActionLiterals =
+            capabilities?["textDocument"]?["codeAction"]?["codeActionLiteralSupport"]?.objectValue != nil
         diagnosticRefresh = workspace?["diagnostics"]?["refreshSupport"]?.boolValue == true
         watchedFilesRegistration = workspace?["didChangeWatchedFiles"]?["dynamicRegistration"]?.boolValue == true
         if let name = p.value("clientInfo")?["name"]?.stringValue { scansToWatch = name.lowercased() == "eglot" }
@@ -86,34 +87,39 @@ struct ClientOptions: Hashable, Sendable {
         region = p.value("locale")?.stringValue.flatMap(Self.region(ofLocale:))
         guard let options = try? p.optionalObject("initializationOptions") else { return }
         if let code = options.value("region")?.stringValue, code.count == 2, code.allSatisfy(\.isASCII),
-           code.allSatisfy(\.isLetter) {
+            code.allSatisfy(\.isLetter)
+        {
             region = code.uppercased()
         }
         if let edits = options.value("edits") {
             guard let name = edits.stringValue, let delivery = Delivery(rawValue: name) else {
-                throw MessageError.invalidParams("\(options.name("edits")): expected \"didFormat\" or \"applyEdit\", "
-                    + "got \(edits.stringValue.map { "'\($0)'" } ?? edits.kindName)")
+                throw MessageError.invalidParams(
+                    "\(options.name("edits")): expected \"didFormat\" or \"applyEdit\", "
+                        + "got \(edits.stringValue.map { "'\($0)'" } ?? edits.kindName)")
             }
             self.delivery = delivery
         }
         if let mode = options.value("diagnostics") {
             guard let name = mode.stringValue, let diagnostics = DiagnosticsMode(rawValue: name) else {
-                throw MessageError.invalidParams("\(options.name("diagnostics")): expected \"push\", \"pull\" or \"off\", "
-                    + "got \(mode.stringValue.map { "'\($0)'" } ?? mode.kindName)")
+                throw MessageError.invalidParams(
+                    "\(options.name("diagnostics")): expected \"push\", \"pull\" or \"off\", "
+                        + "got \(mode.stringValue.map { "'\($0)'" } ?? mode.kindName)")
             }
             self.diagnostics = diagnostics
         }
         if let delay = options.value("diagnosticsDelay") {
             guard let ms = delay.intValue, (0...3_600_000).contains(ms) else {
-                throw MessageError.invalidParams("\(options.name("diagnosticsDelay")): expected milliseconds from 0 to "
-                    + "3600000, got \(delay.intValue.map(String.init) ?? delay.kindName)")
+                throw MessageError.invalidParams(
+                    "\(options.name("diagnosticsDelay")): expected milliseconds from 0 to "
+                        + "3600000, got \(delay.intValue.map(String.init) ?? delay.kindName)")
             }
             diagnosticsDelay = ms
         }
         if let delay = options.value("applyEditDelay") {
             guard let ms = delay.intValue, (0...3_600_000).contains(ms) else {
-                throw MessageError.invalidParams("\(options.name("applyEditDelay")): expected milliseconds from 0 to "
-                    + "3600000, got \(delay.intValue.map(String.init) ?? delay.kindName)")
+                throw MessageError.invalidParams(
+                    "\(options.name("applyEditDelay")): expected milliseconds from 0 to "
+                        + "3600000, got \(delay.intValue.map(String.init) ?? delay.kindName)")
             }
             applyEditDelay = ms
         }

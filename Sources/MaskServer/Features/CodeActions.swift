@@ -23,7 +23,8 @@ extension Server {
 
     /// Every preset compiled once, in the order of `Presets.names`, with the counts of letters and digits an
     /// identifier's whole number holds (nil for the other presets).
-    static let presetMasks: [(name: String, mask: Mask, identifierCounts: ClosedRange<Int>?)] = Presets.names.compactMap { name in
+    static let presetMasks: [(name: String, mask: Mask, identifierCounts: ClosedRange<Int>?)] = Presets.names.compactMap
+    { name in
         (try? Mask.compile(MaskSpec(.preset(name)))).map { (name, $0, IdentifierCatalog.letterAndDigitCounts(name)) }
     }
 
@@ -54,15 +55,17 @@ extension Server {
         if start.line == end.line {
             // The selection and the fields touching it, not the whole line.
             let fields = document.fields(touching: start.line, from: start.column, to: end.column)
-            let scalars = Array(document.lines.slice(line: start.line, from: start.column, to: end.column).unicodeScalars)
+            let scalars = Array(
+                document.lines.slice(line: start.line, from: start.column, to: end.column).unicodeScalars)
             var s = 0, e = scalars.count
             while s < e, scalars[s].properties.isWhitespace { s += 1 }
             while e > s, scalars[e - 1].properties.isWhitespace { e -= 1 }
             let (from, to) = (start.column + s, start.column + e)
             if s < e, !fields.contains(where: { $0.start < to && from < $0.end }) {
                 let selected = String(String.UnicodeScalarView(scalars[s..<e]))
-                let fieldRange = TextRange(start: document.position(ScalarPosition(line: start.line, column: from)),
-                                           end: document.position(ScalarPosition(line: start.line, column: to)))
+                let fieldRange = TextRange(
+                    start: document.position(ScalarPosition(line: start.line, column: from)),
+                    end: document.position(ScalarPosition(line: start.line, column: to)))
                 for fit in Server.rankPresets(selected, region: client.region) {
                     var mask: JSONValue = ["preset": .string(fit.name)]
                     var title = "Format as \(fit.name)"
@@ -70,19 +73,23 @@ extension Server {
                         mask = ["preset": .string(fit.name), "region": .string(region)]
                         title = "Format as postal code (\(region))"
                     }
-                    let arguments: JSONValue = [[
-                        "textDocument": ["uri": .string(uri), "version": .from(document.version)],
-                        "range": .from(fieldRange),
-                        "mask": mask,
-                    ]]
+                    let arguments: JSONValue = [
+                        [
+                            "textDocument": ["uri": .string(uri), "version": .from(document.version)],
+                            "range": .from(fieldRange),
+                            "mask": mask,
+                        ]
+                    ]
                     actions.append((title, "refactor.rewrite", .string(OpenFieldCommand.name), arguments))
                 }
             }
             if let span = fields.first(where: { $0.start <= start.column && end.column <= $0.end }) {
-                let arguments: JSONValue = [[
-                    "textDocument": ["uri": .string(uri), "version": .from(document.version)],
-                    "field": .string(span.id),
-                ]]
+                let arguments: JSONValue = [
+                    [
+                        "textDocument": ["uri": .string(uri), "version": .from(document.version)],
+                        "field": .string(span.id),
+                    ]
+                ]
                 // The title names a typing mode the field is in, so the person sees why keys replace or fill from the right.
                 let modes = document.sessions[span.id].flatMap { Server.modeSummary($0.spec) }
                 let title = modes.map { "Close maskd field (\($0))" } ?? "Close maskd field"
@@ -93,18 +100,21 @@ extension Server {
             actions.removeAll { action in !only.contains { action.kind == $0 || action.kind.hasPrefix($0 + ".") } }
         }
         var preferred = true
-        return .array(actions.map { action in
-            let command: JSONValue = ["title": .string(action.title), "command": action.command,
-                                      "arguments": action.arguments]
-            guard client.codeActionLiterals else { return command }
-            var members: [(String, JSONValue)] = [("title", .string(action.title)), ("kind", .string(action.kind))]
-            if preferred && action.kind == "refactor.rewrite" {
-                members.append(("isPreferred", true))
-                preferred = false
-            }
-            members.append(("command", command))
-            return .object(JSONObject(members))
-        })
+        return .array(
+            actions.map { action in
+                let command: JSONValue = [
+                    "title": .string(action.title), "command": action.command,
+                    "arguments": action.arguments,
+                ]
+                guard client.codeActionLiterals else { return command }
+                var members: [(String, JSONValue)] = [("title", .string(action.title)), ("kind", .string(action.kind))]
+                if preferred && action.kind == "refactor.rewrite" {
+                    members.append(("isPreferred", true))
+                    preferred = false
+                }
+                members.append(("command", command))
+                return .object(JSONObject(members))
+            })
     }
 
     /// The presets that fit `text`, best first.
@@ -143,8 +153,12 @@ extension Server {
             // An identifier is offered only when it takes the selection whole and it checks: complete, valid, keeping
             // every letter and digit (any 20 letters and digits are a LEI's shape; few are one).
             if preset.identifierCounts != nil, !result.valid || kept != wanted { continue }
-            fits.append((PresetFit(name: preset.name, result: result, kept: kept,
-                                   dropped: result.rejected.count + result.overflow.count), order))
+            fits.append(
+                (
+                    PresetFit(
+                        name: preset.name, result: result, kept: kept,
+                        dropped: result.rejected.count + result.overflow.count), order
+                ))
         }
         let postalOrder = Presets.names.firstIndex(of: "postal") ?? Presets.names.count
         for code in postalRegions(text, region: region) {
@@ -161,7 +175,8 @@ extension Server {
             if xFallback != yFallback { return yFallback }
             // The built-in presets come first: an identifier that fits as well is one reading among many (a 16-digit
             // IMEISV has no check digit, and a mistyped card number is still a card).
-            let xIdentifier = IdentifierCatalog.summary(x.name) != nil, yIdentifier = IdentifierCatalog.summary(y.name) != nil
+            let xIdentifier = IdentifierCatalog.summary(x.name) != nil,
+                yIdentifier = IdentifierCatalog.summary(y.name) != nil
             if xIdentifier != yIdentifier { return yIdentifier }
             if x.result.valid != y.result.valid { return x.result.valid }
             if x.dropped != y.dropped { return x.dropped < y.dropped }

@@ -30,13 +30,15 @@ extension Server {
         case OpenFieldCommand.name:
             let open = try Server.argument(arguments) { try OpenFieldRequest(params: $0) }
             guard client.applyEdit else {
-                throw MessageError(code: ErrorCode.invalidRequest,
-                                   message: "\(command) applies its edits with workspace/applyEdit, which the client "
-                                       + "does not offer (capabilities.workspace.applyEdit)")
+                throw MessageError(
+                    code: ErrorCode.invalidRequest,
+                    message: "\(command) applies its edits with workspace/applyEdit, which the client "
+                        + "does not offer (capabilities.workspace.applyEdit)")
             }
             let (document, outcome) = try Server.rebasing(to: "params.arguments[0]") {
-                try openFieldOutcome(uri: open.uri, version: open.version, place: open.place, spec: open.spec,
-                                     mask: open.mask, id: open.field, force: open.force)
+                try openFieldOutcome(
+                    uri: open.uri, version: open.version, place: open.place, spec: open.spec,
+                    mask: open.mask, id: open.field, force: open.force)
             }
             applyEdits(uri: open.uri, version: document.version, outcome.edits, what: "open field")
             fieldsChanged(open.uri)
@@ -47,8 +49,9 @@ extension Server {
                 try closeField(uri: close.uri, version: close.version, id: close.field, caret: close.position)
             }
         default:
-            throw MessageError.invalidParams("params.command: unknown command '\(command)' (maskd knows "
-                + Server.commands.joined(separator: ", ") + ")")
+            throw MessageError.invalidParams(
+                "params.command: unknown command '\(command)' (maskd knows "
+                    + Server.commands.joined(separator: ", ") + ")")
         }
     }
 
@@ -66,7 +69,9 @@ extension Server {
     static func rebasing<T>(to path: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch var error as MessageError where error.code == ErrorCode.invalidParams && error.message.hasPrefix("params") {
+        } catch var error as MessageError
+            where error.code == ErrorCode.invalidParams && error.message.hasPrefix("params")
+        {
             error.message = path + error.message.dropFirst("params".count)
             throw error
         }

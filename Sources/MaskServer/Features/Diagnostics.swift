@@ -78,8 +78,10 @@ struct DiagnosticList: RandomAccessCollection, Equatable {
 
         init(line: Int, start: Int, end: Int, problem: Int32) {
             // Lines and columns fit 32 bits: the line tree counts a document's bytes in 32 bits.
-            (self.line, self.start, self.end, self.problem) = (Int32(clamping: line), Int32(clamping: start),
-                                                               Int32(clamping: end), problem)
+            (self.line, self.start, self.end, self.problem) = (
+                Int32(clamping: line), Int32(clamping: start),
+                Int32(clamping: end), problem
+            )
         }
     }
 
@@ -100,9 +102,11 @@ struct DiagnosticList: RandomAccessCollection, Equatable {
         let item = items[index]
         let problem = problems[Int(item.problem)]
         let line = Int(item.line)
-        return Diagnostic(range: TextRange(start: Position(line: line, character: Int(item.start)),
-                                           end: Position(line: line, character: Int(item.end))),
-                          severity: problem.severity, code: problem.code, message: problem.message)
+        return Diagnostic(
+            range: TextRange(
+                start: Position(line: line, character: Int(item.start)),
+                end: Position(line: line, character: Int(item.end))),
+            severity: problem.severity, code: problem.code, message: problem.message)
     }
 
     static func == (lhs: DiagnosticList, rhs: DiagnosticList) -> Bool { lhs.elementsEqual(rhs) }
@@ -286,8 +290,9 @@ extension Server {
         let digest = DiagnosticsDigest(diagnostics)
         guard digest != diagnosticsState[uri]?.sent ?? DiagnosticsDigest([Diagnostic]()) else { return }
         diagnosticsState[uri]?.sent = digest
-        notify(PublishDiagnosticsNotification.method,
-               PublishDiagnosticsNotification(uri: uri, version: version, diagnostics: diagnostics))
+        notify(
+            PublishDiagnosticsNotification.method,
+            PublishDiagnosticsNotification(uri: uri, version: version, diagnostics: diagnostics))
     }
 
     /// `textDocument/diagnostic`: the full report of `uri`, or `unchanged` when `previousResultId` names the

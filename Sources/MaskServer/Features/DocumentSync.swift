@@ -51,8 +51,10 @@ extension Server {
             documentChanged(uri)
             if formatted != nil || echoExpected || hasDiagnostics(uri) { diagnosticsMayHaveChanged(uri) }
         } catch let refusal as ChangeRefusal {
-            report(.warn, "textDocument/didChange '\(uri)' version \(version) refused, nothing applied: "
-                + "\(refusal); send the full content to resynchronise")
+            report(
+                .warn,
+                "textDocument/didChange '\(uri)' version \(version) refused, nothing applied: "
+                    + "\(refusal); send the full content to resynchronise")
         } catch {
             report(.error, "textDocument/didChange '\(uri)': \(error)")
         }

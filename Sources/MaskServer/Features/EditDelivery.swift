@@ -40,8 +40,9 @@ extension Server {
     /// no echo will come: the pending edits are dropped and the diagnostics published.
     func applyEdits(uri: String, version: Int, _ edits: [TextEdit], what: String) {
         guard !edits.isEmpty else { return }
-        let params = ApplyWorkspaceEditRequest.params(uri: uri,
-                                                      version: client.documentChanges ? version : nil, edits)
+        let params = ApplyWorkspaceEditRequest.params(
+            uri: uri,
+            version: client.documentChanges ? version : nil, edits)
         applyEditsAwaiting[uri, default: 0] += 1
         request(ApplyWorkspaceEditRequest.method, params) { [weak self] result in
             guard let self else { return }
@@ -60,8 +61,10 @@ extension Server {
                 self.log.info("\(what): the client did not apply the edits for '\(uri)' version \(version): \(why)")
                 return
             }
-            self.report(.info, "\(what): the client did not apply the edits for '\(uri)' version \(version) "
-                + "(\(why)); they are dropped")
+            self.report(
+                .info,
+                "\(what): the client did not apply the edits for '\(uri)' version \(version) "
+                    + "(\(why)); they are dropped")
             document.discardPending()
             self.diagnosticsMayHaveChanged(uri, withoutText: true)
         }

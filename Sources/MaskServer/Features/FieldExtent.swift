@@ -36,7 +36,8 @@ enum FieldExtent {
             while b > 0, !isBlank(line[b - 1]) { b -= 1 }
             starts.append(b)
         }
-        while ends.count <= wordsPerSide, let e = ends.last, e + 1 < line.count, isBlank(line[e]), !isBlank(line[e + 1]) {
+        while ends.count <= wordsPerSide, let e = ends.last, e + 1 < line.count, isBlank(line[e]), !isBlank(line[e + 1])
+        {
             var a = e + 1
             while a < line.count, !isBlank(line[a]) { a += 1 }
             ends.append(a)

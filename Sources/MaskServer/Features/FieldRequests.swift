@@ -10,15 +10,19 @@ extension Server {
     func fieldDocument(_ uri: String, version: Int?) throws -> Document {
         let document = try document(uri)
         if let version, version != document.version {
-            throw MessageError(code: ErrorCode.contentModified,
-                               message: "'\(uri)' is at version \(document.version), not \(version)")
+            throw MessageError(
+                code: ErrorCode.contentModified,
+                message: "'\(uri)' is at version \(document.version), not \(version)")
         }
         return document
     }
 
     /// The result of `openField` and `setMask`.
-    static func fieldResult(_ document: Document, _ outcome: (edits: [TextEdit], cursor: Position?, state: FieldSnapshot))
-        -> JSONValue {
+    static func fieldResult(
+        _ document: Document, _ outcome: (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)
+    )
+        -> JSONValue
+    {
         [
             "field": .string(outcome.state.id),
             "edits": .from(outcome.edits),
@@ -30,10 +34,13 @@ extension Server {
         ]
     }
 
-    func openField(uri: String, version: Int?, place: FieldPlace, spec: MaskSpec, mask: Mask, id: String?,
-                   force: Bool) throws -> JSONValue {
-        let (document, outcome) = try openFieldOutcome(uri: uri, version: version, place: place, spec: spec, mask: mask,
-                                                       id: id, force: force)
+    func openField(
+        uri: String, version: Int?, place: FieldPlace, spec: MaskSpec, mask: Mask, id: String?,
+        force: Bool
+    ) throws -> JSONValue {
+        let (document, outcome) = try openFieldOutcome(
+            uri: uri, version: version, place: place, spec: spec, mask: mask,
+            id: id, force: force)
         fieldsChanged(uri)
         return Server.fieldResult(document, outcome)
     }
@@ -41,9 +48,12 @@ extension Server {
     /// Opens a field (`maskd/openField`, the `maskd.openField` command); the caller then calls
     /// `fieldsChanged`, once the edits are on their way.
     /// - Returns: the document and what opening the field proposes; the edits are pending.
-    func openFieldOutcome(uri: String, version: Int?, place: FieldPlace, spec: MaskSpec, mask: Mask, id: String?,
-                          force: Bool) throws
-        -> (Document, (edits: [TextEdit], cursor: Position?, state: FieldSnapshot)) {
+    func openFieldOutcome(
+        uri: String, version: Int?, place: FieldPlace, spec: MaskSpec, mask: Mask, id: String?,
+        force: Bool
+    ) throws
+        -> (Document, (edits: [TextEdit], cursor: Position?, state: FieldSnapshot))
+    {
         let document = try fieldDocument(uri, version: version)
         let placed: (id: String, result: FieldResult)
         switch place {
@@ -56,8 +66,9 @@ extension Server {
             case .success(let p): at = p
             }
             let (start, end) = Server.fieldExtent(in: document, at: at, mask: mask)
-            placed = try Server.placeField(in: document, uri: uri, start: start, end: end, key: "at", mask: mask, id: id,
-                                           force: force)
+            placed = try Server.placeField(
+                in: document, uri: uri, start: start, end: end, key: "at", mask: mask, id: id,
+                force: force)
         }
         return (document, document.proposeOpened([placed.id: placed.result])[placed.id]!)
     }
@@ -67,12 +78,14 @@ extension Server {
     /// `overflow`, punctuation included), else the word under the cursor alone, else the empty range at `at`.
     /// - Complexity: O(the line) to read it, plus reading at most 15 runs through the mask.
     static func fieldExtent(in document: Document, at: ScalarPosition, mask: Mask) -> (ScalarPosition, ScalarPosition) {
-        let line = Array(document.lines.slice(line: at.line, from: 0, to: document.lines.length(ofLine: at.line))
-            .unicodeScalars)
+        let line = Array(
+            document.lines.slice(line: at.line, from: 0, to: document.lines.length(ofLine: at.line))
+                .unicodeScalars)
         func position(_ column: Int) -> ScalarPosition { ScalarPosition(line: at.line, column: column) }
         guard let (word, runs) = FieldExtent.candidates(in: line, at: at.column) else { return (at, at) }
-        let fields = document.fields(touching: at.line, from: runs.first?.lowerBound ?? word.lowerBound,
-                                     to: runs.first?.upperBound ?? word.upperBound)
+        let fields = document.fields(
+            touching: at.line, from: runs.first?.lowerBound ?? word.lowerBound,
+            to: runs.first?.upperBound ?? word.upperBound)
         for run in runs where !fields.contains(where: { $0.start < run.upperBound && run.lowerBound < $0.end }) {
             var text = String.UnicodeScalarView()
             text.append(contentsOf: line[run])
@@ -90,7 +103,8 @@ extension Server {
     ///   it would drop).
     /// - Complexity: O(N log n) for N entries on n lines (plus the entries' lines and masks).
     func openFields(uri: String, version: Int?, entries: [Result<OpenFieldsRequest.Entry, MessageError>]) throws
-        -> JSONValue {
+        -> JSONValue
+    {
         let document = try fieldDocument(uri, version: version)
         // Per result, in order: the field placed, or the error and, for a line of an entry over several lines, the
         // range it was for.
@@ -117,8 +131,9 @@ extension Server {
             for part in parts {
                 do {
                     let field = try Server.rebasing(to: entry.path) {
-                        try Server.placeField(in: document, uri: uri, range: part ?? entry.range, mask: entry.mask,
-                                              id: entry.field, force: entry.force)
+                        try Server.placeField(
+                            in: document, uri: uri, range: part ?? entry.range, mask: entry.mask,
+                            id: entry.field, force: entry.force)
                     }
                     results[field.id] = field.result
                     placed.append(.success(field.id))
@@ -130,14 +145,15 @@ extension Server {
         let outcomes = results.isEmpty ? [:] : document.proposeOpened(results)
         if !results.isEmpty { fieldsChanged(uri) }
         return [
-            "results": .array(placed.map { entry in
-                switch entry {
-                case .success(let id): return Server.fieldResult(document, outcomes[id]!)
-                case .failure(let part):
-                    guard let range = part.range else { return ["error": part.error.json] }
-                    return ["error": part.error.json, "range": .from(range)]
-                }
-            }),
+            "results": .array(
+                placed.map { entry in
+                    switch entry {
+                    case .success(let id): return Server.fieldResult(document, outcomes[id]!)
+                    case .failure(let part):
+                        guard let range = part.range else { return ["error": part.error.json] }
+                        return ["error": part.error.json, "range": .from(range)]
+                    }
+                }),
             "version": .from(document.version),
         ]
     }
@@ -166,8 +182,10 @@ extension Server {
             let from = line == start.line ? start.column : 0, to = line == end.line ? end.column : length
             let text = Array(document.lines.slice(line: line, from: 0, to: length).unicodeScalars)
             guard let part = FieldExtent.trimmed(text, from: from, to: to) else { continue }
-            parts.append(TextRange(start: document.position(ScalarPosition(line: line, column: part.lowerBound)),
-                                   end: document.position(ScalarPosition(line: line, column: part.upperBound))))
+            parts.append(
+                TextRange(
+                    start: document.position(ScalarPosition(line: line, column: part.lowerBound)),
+                    end: document.position(ScalarPosition(line: line, column: part.upperBound))))
         }
         return parts
     }
@@ -176,31 +194,39 @@ extension Server {
     /// - Returns: the field's id and its state (`mask.format` of the range's text).
     /// - Throws: `-32602` for a range across lines or outside the document, an id in use or an overlap with
     ///   another field; `-32803` when the mask would drop a letter or digit of the text and `force` is false.
-    private static func placeField(in document: Document, uri: String, range: TextRange, mask: Mask, id: String?,
-                                   force: Bool) throws -> (id: String, result: FieldResult) {
+    private static func placeField(
+        in document: Document, uri: String, range: TextRange, mask: Mask, id: String?,
+        force: Bool
+    ) throws -> (id: String, result: FieldResult) {
         guard range.start.line == range.end.line else {
-            throw MessageError.invalidParams("params.range: a field is one line, this range spans lines "
-                + "\(range.start.line) to \(range.end.line)")
+            throw MessageError.invalidParams(
+                "params.range: a field is one line, this range spans lines "
+                    + "\(range.start.line) to \(range.end.line)")
         }
         let start: ScalarPosition, end: ScalarPosition
         switch document.scalarRange(range) {
         case .failure(let problem): throw MessageError.invalidParams("params.range: \(problem.reason)")
         case .success(let (s, e)): (start, end) = (s, e)
         }
-        return try placeField(in: document, uri: uri, start: start, end: end, key: "range", mask: mask, id: id,
-                              force: force)
+        return try placeField(
+            in: document, uri: uri, start: start, end: end, key: "range", mask: mask, id: id,
+            force: force)
     }
 
     /// As ``placeField(in:uri:range:mask:id:force:)``, over scalar positions of one line; `key` names the params
     /// member an overlap is blamed on.
-    private static func placeField(in document: Document, uri: String, start: ScalarPosition, end: ScalarPosition,
-                                   key: String, mask: Mask, id: String?, force: Bool) throws
-        -> (id: String, result: FieldResult) {
+    private static func placeField(
+        in document: Document, uri: String, start: ScalarPosition, end: ScalarPosition,
+        key: String, mask: Mask, id: String?, force: Bool
+    ) throws
+        -> (id: String, result: FieldResult)
+    {
         if let id, document.sessions[id] != nil {
             throw MessageError.invalidParams("params.field: field '\(id)' is already open in '\(uri)'")
         }
         if let other = document.fields(touching: start.line, from: start.column, to: end.column)
-            .first(where: { $0.start < end.column && start.column < $0.end }) {
+            .first(where: { $0.start < end.column && start.column < $0.end })
+        {
             throw MessageError.invalidParams("params.\(key): overlaps field '\(other.id)'")
         }
         let text = document.lines.slice(line: start.line, from: start.column, to: end.column)
@@ -232,15 +258,19 @@ extension Server {
         (result.rejected + result.overflow).filter { $0.unicodeScalars.first.map(isLetterOrDigit) ?? false }
     }
 
-    func setMask(uri: String, version: Int?, id: String, spec: MaskSpec, mask: Mask, caret: Position?,
-                 force: Bool) throws
-        -> JSONValue {
+    func setMask(
+        uri: String, version: Int?, id: String, spec: MaskSpec, mask: Mask, caret: Position?,
+        force: Bool
+    ) throws
+        -> JSONValue
+    {
         let document = try fieldDocument(uri, version: version)
         // Its edits are computed on the daemon's copy; over edits the editor has not echoed yet they
         // would be against a text the editor no longer has.
         if document.pending.contains(where: { $0.field == id }) {
-            throw MessageError(code: ErrorCode.contentModified,
-                               message: "field '\(id)' has formatting edits the editor has not applied yet; retry after them")
+            throw MessageError(
+                code: ErrorCode.contentModified,
+                message: "field '\(id)' has formatting edits the editor has not applied yet; retry after them")
         }
         let outcome = try document.setMask(id: id, spec: spec, mask: mask, caret: caret) { text, result in
             if !force { try Server.refuseLoss(of: text, result, mask: mask) }
@@ -265,9 +295,11 @@ extension Server {
             throw MessageError.invalidParams("params.field: no field '\(id)' in '\(uri)'")
         }
         if !padding.edits.isEmpty {
-            deliver(FormatReport(version: document.version, edits: padding.edits, cursor: padding.cursor, fields: [],
-                                 rejected: "", overflow: ""),
-                    uri: uri, what: "close field")
+            deliver(
+                FormatReport(
+                    version: document.version, edits: padding.edits, cursor: padding.cursor, fields: [],
+                    rejected: "", overflow: ""),
+                uri: uri, what: "close field")
         }
         fieldsChanged(uri)
         return .null

@@ -16,7 +16,8 @@ extension Server {
         if let range {
             for id in document.fieldIDs(touching: range) {
                 guard let field = document.snapshot(id), range.start <= field.range.end,
-                      field.range.start <= range.end else { continue }
+                    field.range.start <= range.end
+                else { continue }
                 ids.append(id)
             }
         } else {

@@ -15,7 +15,8 @@ extension Server {
         var hints: [JSONValue] = []
         for id in document.fieldIDs(touching: range) {
             guard let field = document.snapshot(id), !field.result.placeholder.isEmpty,
-                  range.start <= field.range.end, field.range.end <= range.end else { continue }
+                range.start <= field.range.end, field.range.end <= range.end
+            else { continue }
             hints.append([
                 "position": .from(field.range.end),
                 "label": .string(field.result.placeholder),

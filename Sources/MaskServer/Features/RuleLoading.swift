@@ -25,7 +25,8 @@ extension Server {
     /// folder has a rules file, at `initialized` or when such a folder is added.
     func requestRulesWatcherIfDue() {
         guard lifecycle == .running, client.watchedFilesRegistration, !rulesWatcherRequested,
-              !client.scansToWatch || hasRulesFile else { return }
+            !client.scansToWatch || hasRulesFile
+        else { return }
         rulesWatcherRequested = true
         request(RegisterCapabilityRequest.method, RegisterCapabilityRequest.watchingRules()) { [weak self] result in
             if case .failure(let error) = result {
@@ -39,7 +40,8 @@ extension Server {
         var sources: [RuleSource] = []
         hasRulesFile = false
         for folder in workspaceFolders {
-            let uri = folder.uri.hasSuffix("/") ? folder.uri + Server.rulesFileName : folder.uri + "/" + Server.rulesFileName
+            let uri =
+                folder.uri.hasSuffix("/") ? folder.uri + Server.rulesFileName : folder.uri + "/" + Server.rulesFileName
             guard let readFile, let bytes = readFile(folder.path + "/" + Server.rulesFileName) else { continue }
             hasRulesFile = true
             guard bytes.count <= Server.maxRulesFileBytes else {
@@ -48,8 +50,10 @@ extension Server {
             }
             let value: JSONValue
             do { value = try JSONValue.parse(bytes) } catch let error as JSONParseError {
-                showMessage(.warn, "\(uri): not JSON (line \(error.line), column \(error.column): \(error.message)); "
-                    + "its rules are not read")
+                showMessage(
+                    .warn,
+                    "\(uri): not JSON (line \(error.line), column \(error.column): \(error.message)); "
+                        + "its rules are not read")
                 continue
             } catch {
                 showMessage(.warn, "\(uri): \(error); its rules are not read")
@@ -88,8 +92,10 @@ extension Server {
         let (edits, fields) = document.openRuleFieldsEverywhere()
         guard !fields.isEmpty else { return }
         log.info("\(uri): rules opened \(fields.count) field(s)")
-        deliver(FormatReport(version: document.version, edits: edits, cursor: nil, fields: fields, rejected: "",
-                             overflow: ""), uri: uri)
+        deliver(
+            FormatReport(
+                version: document.version, edits: edits, cursor: nil, fields: fields, rejected: "",
+                overflow: ""), uri: uri)
         fieldsChanged(uri)
     }
 
@@ -103,7 +109,8 @@ extension Server {
         var utf8 = Array(rest.utf8)[...]
         while let byte = utf8.popFirst() {
             if byte == UInt8(ascii: "%"), utf8.count >= 2,
-               let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
+                let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
+            {
                 bytes.append(value)
                 utf8 = utf8.dropFirst(2)
             } else {

@@ -61,8 +61,9 @@ struct FieldRule: Sendable {
             throw RuleError("match: bad regex '\(pattern)': \(error.description)")
         }
         guard match.groupCount == 1 else {
-            throw RuleError("match: '\(pattern)' has \(match.groupCount) capture groups; a rule's has exactly one "
-                + "(the field), others are written (?:...)")
+            throw RuleError(
+                "match: '\(pattern)' has \(match.groupCount) capture groups; a rule's has exactly one "
+                    + "(the field), others are written (?:...)")
         }
         guard let maskValue = object["mask"] else { throw RuleError("mask: missing") }
         do { (_, mask) = try MaskSpec.compileJSON(maskValue, path: "mask") } catch let error as MessageError {
@@ -131,8 +132,10 @@ extension Server {
     /// index and the problem, and is left out.
     func compileRules(_ value: JSONValue, source: String) -> [FieldRule] {
         guard let items = value.arrayValue else {
-            showMessage(.warn, "\(source): 'rules' should be an array of rules, got \(value.kindName); no rule of "
-                + "it applies")
+            showMessage(
+                .warn,
+                "\(source): 'rules' should be an array of rules, got \(value.kindName); no rule of "
+                    + "it applies")
             return []
         }
         var rules: [FieldRule] = []

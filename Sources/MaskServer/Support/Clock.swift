@@ -1,10 +1,10 @@
 // maskd: the monotonic clock the diagnostics' delay is measured with.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Milliseconds of `CLOCK_MONOTONIC` (never jumps with the wall clock).

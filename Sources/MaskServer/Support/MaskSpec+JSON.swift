@@ -7,9 +7,11 @@ extension MaskSpec {
     /// The forms an object spec may name, exactly one at a time.
     static let formKeys = ["notation", "pattern", "groups", "separatorAt", "preset", "oneOf", "number"]
     /// The options allowed beside any form.
-    static let optionKeys = ["slot", "accept", "separator", "minLength", "maxLength", "repeat", "eager", "case",
-                             "regex", "validate", "placeholderChar", "blocks", "order", "region", "overwrite",
-                             "rightToLeft", "definitions", "min", "max", "seconds", "clock"]
+    static let optionKeys = [
+        "slot", "accept", "separator", "minLength", "maxLength", "repeat", "eager", "case",
+        "regex", "validate", "placeholderChar", "blocks", "order", "region", "overwrite",
+        "rightToLeft", "definitions", "min", "max", "seconds", "clock",
+    ]
 
     /// Reads a JSON mask: a string (bracket notation) or an object with one form and options.
     /// - Parameter path: where the mask sits in the params, for error messages (`params.mask`).
@@ -36,7 +38,8 @@ extension MaskSpec {
                     "\(path): a mask object needs one of \(formKeys.joined(separator: ", "))")
             }
             throw MessageError.invalidParams(
-                "\(path): a mask object takes exactly one form, got \(forms.map { "'\($0)'" }.joined(separator: " and "))")
+                "\(path): a mask object takes exactly one form, got \(forms.map { "'\($0)'" }.joined(separator: " and "))"
+            )
         }
         let p = Params(object: object, path: path)
         let key = forms[0]
@@ -73,8 +76,10 @@ extension MaskSpec {
                 // A one-character `accept` may name one of the mask's own definitions.
                 spec.acceptDefinition = c
             } else {
-                throw MessageError.invalidParams("\(p.name("accept")): unknown class '\(accept)' (one of "
-                    + CharacterClass.allCases.map(\.rawValue).joined(separator: ", ") + ", or a key of 'definitions')")
+                throw MessageError.invalidParams(
+                    "\(p.name("accept")): unknown class '\(accept)' (one of "
+                        + CharacterClass.allCases.map(\.rawValue).joined(separator: ", ")
+                        + ", or a key of 'definitions')")
             }
         }
         spec.separator = try p.optionalString("separator")
@@ -125,7 +130,8 @@ extension MaskSpec {
         let pad = try p.optionalBool("pad")
         switch (p.value("range"), p.value("enum")) {
         case (let range?, nil):
-            guard let items = range.arrayValue, items.count == 2, let low = items[0].intValue, let high = items[1].intValue
+            guard let items = range.arrayValue, items.count == 2, let low = items[0].intValue,
+                let high = items[1].intValue
             else { throw p.typeError("range", "[min, max], two integers", range) }
             return BlockSpec(.range(min: low, max: high), pad: pad)
         case (nil, let words?):
@@ -157,8 +163,10 @@ extension MaskSpec {
     }
 
     private static func number(_ p: Params) throws -> NumberSpec {
-        let keys = ["group", "decimal", "fraction", "negative", "maxInteger", "grouping", "min", "max", "prefix", "suffix",
-                    "decimalAliases", "padFraction"]
+        let keys = [
+            "group", "decimal", "fraction", "negative", "maxInteger", "grouping", "min", "max", "prefix", "suffix",
+            "decimalAliases", "padFraction",
+        ]
         for key in p.object.keys where !keys.contains(key) {
             throw MessageError.invalidParams("\(p.path): unknown key '\(key)'")
         }
@@ -170,8 +178,9 @@ extension MaskSpec {
         spec.maxInteger = try p.optionalInt("maxInteger")
         if let grouping = try p.optionalString("grouping") {
             guard let g = NumberSpec.Grouping(rawValue: grouping) else {
-                throw MessageError.invalidParams("\(p.name("grouping")): unknown grouping '\(grouping)' (one of "
-                    + NumberSpec.Grouping.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+                throw MessageError.invalidParams(
+                    "\(p.name("grouping")): unknown grouping '\(grouping)' (one of "
+                        + NumberSpec.Grouping.allCases.map(\.rawValue).joined(separator: ", ") + ")")
             }
             spec.grouping = g
         }
@@ -213,7 +222,9 @@ extension MaskSpec {
     /// Reads and compiles a JSON mask.
     /// - Throws: `-32602` for a malformed spec or a `MaskError`, with the offset in `data`.
     /// - Parameter path: made only when the mask is read afresh (a known one has no error to name).
-    public static func compileJSON(_ value: JSONValue, path makePath: @autoclosure () -> String) throws -> (MaskSpec, Mask) {
+    public static func compileJSON(_ value: JSONValue, path makePath: @autoclosure () -> String) throws -> (
+        MaskSpec, Mask
+    ) {
         // Every maskd/apply names its mask: the same JSON reads to the same spec, so it is read once.
         if let known = compiledJSON.withLock({ $0.known(value) }) { return known }
         let path = makePath()

@@ -135,7 +135,8 @@ struct Params {
 
     func range(_ key: String) throws -> TextRange {
         if case .object(let o)? = value(key), let start = Params.validPosition(o["start"]),
-           let end = Params.validPosition(o["end"]) {
+            let end = Params.validPosition(o["end"])
+        {
             return TextRange(start: start, end: end)
         }
         let r = try object(key)
@@ -145,7 +146,8 @@ struct Params {
     /// A position that `position(_:)` would accept as it is, or nil.
     private static func validPosition(_ value: JSONValue?) -> Position? {
         guard case .object(let o)? = value, let line = o["line"]?.intValue, let character = o["character"]?.intValue,
-              line >= 0, character >= 0 else { return nil }
+            line >= 0, character >= 0
+        else { return nil }
         return Position(line: line, character: character)
     }
 

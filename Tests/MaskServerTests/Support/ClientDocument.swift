@@ -61,8 +61,10 @@ struct ClientDocument {
     mutating func apply(_ edits: JSONValue) {
         let list = (edits.arrayValue ?? []).map { edit -> (Int, Int, Int, Int, String) in
             let r = edit["range"]!
-            return (r["start"]!["line"]!.intValue!, r["start"]!["character"]!.intValue!,
-                    r["end"]!["line"]!.intValue!, r["end"]!["character"]!.intValue!, edit["newText"]!.stringValue!)
+            return (
+                r["start"]!["line"]!.intValue!, r["start"]!["character"]!.intValue!,
+                r["end"]!["line"]!.intValue!, r["end"]!["character"]!.intValue!, edit["newText"]!.stringValue!
+            )
         }
         for (sl, sc, el, ec, text) in list.sorted(by: { ($0.0, $0.1) > ($1.0, $1.1) }) {
             replace(line: sl, from: sc, to: ec, endLine: el, with: text)
@@ -80,15 +82,21 @@ struct ClientDocument {
     }
 
     static func range(_ sl: Int, _ sc: Int, _ el: Int, _ ec: Int) -> JSONValue {
-        ["start": ["line": .int(Int64(sl)), "character": .int(Int64(sc))],
-         "end": ["line": .int(Int64(el)), "character": .int(Int64(ec))]]
+        [
+            "start": ["line": .int(Int64(sl)), "character": .int(Int64(sc))],
+            "end": ["line": .int(Int64(el)), "character": .int(Int64(ec))],
+        ]
     }
 
     var identifier: JSONValue { ["uri": .string(uri)] }
 
     var openParams: JSONValue {
-        ["textDocument": ["uri": .string(uri), "languageId": "plaintext", "version": .int(Int64(version)),
-                          "text": .string(text)]]
+        [
+            "textDocument": [
+                "uri": .string(uri), "languageId": "plaintext", "version": .int(Int64(version)),
+                "text": .string(text),
+            ]
+        ]
     }
 
     func changeParams(_ changes: [JSONValue]) -> JSONValue {

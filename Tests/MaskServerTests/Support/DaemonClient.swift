@@ -96,7 +96,11 @@ final class DaemonClient {
                     strayOutput.append("a body that is not JSON: \(String(decoding: body.prefix(80), as: UTF8.self))")
                 }
             case .chunkedMessage(let chunks):
-                if let value = try? JSONValue.parse(chunks) { inbox.append(value) } else { strayOutput.append("a body that is not JSON") }
+                if let value = try? JSONValue.parse(chunks) {
+                    inbox.append(value)
+                } else {
+                    strayOutput.append("a body that is not JSON")
+                }
             case .error(let error):
                 strayOutput.append("\(error)")
             }
@@ -132,7 +136,8 @@ final class DaemonClient {
 
     /// Sends a request and waits for its response (the whole envelope).
     @discardableResult
-    func request(_ method: String, _ params: JSONValue, file: StaticString = #filePath, line: UInt = #line) -> JSONValue {
+    func request(_ method: String, _ params: JSONValue, file: StaticString = #filePath, line: UInt = #line) -> JSONValue
+    {
         nextID += 1
         let id = JSONValue.int(nextID)
         send(["jsonrpc": "2.0", "id": id, "method": .string(method), "params": params])
@@ -155,8 +160,10 @@ final class DaemonClient {
 
     /// Sends a request that must fail and returns its `error`.
     @discardableResult
-    func callFailing(_ method: String, _ params: JSONValue, code: Int,
-                     file: StaticString = #filePath, line: UInt = #line) -> JSONValue {
+    func callFailing(
+        _ method: String, _ params: JSONValue, code: Int,
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> JSONValue {
         let response = request(method, params, file: file, line: line)
         guard let error = response["error"] else {
             XCTFail("\(method) should fail with \(code), got \(response.serializedString())", file: file, line: line)
@@ -228,7 +235,9 @@ final class DaemonClient {
         if let encodings { general["positionEncodings"] = .array(encodings.map(JSONValue.string)) }
         // The test process as the editor: alive all along, so the daemon's watch on it must never end a test.
         var params: JSONObject = ["processId": .int(Int64(getpid())), "capabilities": ["general": .object(general)]]
-        if let diagnosticsDelay { params["initializationOptions"] = ["diagnosticsDelay": .int(Int64(diagnosticsDelay))] }
+        if let diagnosticsDelay {
+            params["initializationOptions"] = ["diagnosticsDelay": .int(Int64(diagnosticsDelay))]
+        }
         let result = call("initialize", .object(params))
         notify("initialized", [:])
         return result
@@ -282,6 +291,8 @@ func runMaskd(_ arguments: [String], input: [UInt8]) throws -> (code: Int32, out
     process.standardError = try FileHandle(forWritingTo: paths[2])
     try process.run()
     process.waitUntilExit()
-    return (process.terminationStatus, [UInt8](try Data(contentsOf: paths[1])),
-            String(decoding: try Data(contentsOf: paths[2]), as: UTF8.self))
+    return (
+        process.terminationStatus, [UInt8](try Data(contentsOf: paths[1])),
+        String(decoding: try Data(contentsOf: paths[2]), as: UTF8.self)
+    )
 }

@@ -3,7 +3,7 @@
 // replaces), each followed at random by its undo and redo as an editor sends them. Shared by StructuralFuzzTests and
 // the fuzz target `structural` (fuzz/run compiles this file into it), so it imports nothing of XCTest.
 #if canImport(MaskServer)
-@testable import MaskServer
+    @testable import MaskServer
 #endif
 import JSON
 
@@ -46,7 +46,8 @@ final class EditingSession {
 
     static let masks: [JSONValue] = [
         "[000]-[000]", "[AA] [0000]", "[0…]", ["preset": "phone.us"], ["preset": "phone.gb"], ["preset": "card"],
-        ["number": ["fraction": 2]], ["number": ["grouping": "lakh", "prefix": "₹"]], ["oneOf": ["[00]-[00]", "[AA]-[0]"]],
+        ["number": ["fraction": 2]], ["number": ["grouping": "lakh", "prefix": "₹"]],
+        ["oneOf": ["[00]-[00]", "[AA]-[0]"]],
         ["preset": "date"], ["preset": "time"], ["preset": "expiry"], ["notation": "[000] [0000]", "eager": true],
         ["pattern": "MM/YY", "blocks": ["MM": ["range": [1, 12]], "YY": ["range": [0, 99]]]],
     ]
@@ -56,17 +57,26 @@ final class EditingSession {
     init(rules: Bool) {
         withRules = rules
         var notes: [(String, JSONValue)] = []
-        server = Server(version: "test", outbound: RecordingOutbound { method, params, _ in notes.append((method, params)) })
+        server = Server(
+            version: "test", outbound: RecordingOutbound { method, params, _ in notes.append((method, params)) })
         defer { notes.removeAll() }
         var options: JSONObject = ["diagnostics": "off"]
         if rules {
-            options["rules"] = [["match": "^Tel: (.*)$", "mask": ["preset": "phone.us"]],
-                                ["match": "^Card: (.*)$", "mask": ["preset": "card"]]]
+            options["rules"] = [
+                ["match": "^Tel: (.*)$", "mask": ["preset": "phone.us"]],
+                ["match": "^Card: (.*)$", "mask": ["preset": "card"]],
+            ]
         }
-        _ = server.handleRequest("initialize", ["capabilities": ["general": ["positionEncodings": ["utf-32"]]],
-                                                "initializationOptions": .object(options)])
+        _ = server.handleRequest(
+            "initialize",
+            [
+                "capabilities": ["general": ["positionEncodings": ["utf-32"]]],
+                "initializationOptions": .object(options),
+            ])
         server.handleNotification("initialized", [:])
-        self.collect = { let taken = notes; notes.removeAll(); return taken }
+        self.collect = {
+            let taken = notes; notes.removeAll(); return taken
+        }
     }
 
     private var collect: () -> [(String, JSONValue)] = { [] }
@@ -92,7 +102,10 @@ final class EditingSession {
     }
 
     static func range(_ a: (Int, Int), _ b: (Int, Int)) -> JSONValue {
-        ["start": ["line": .from(a.0), "character": .from(a.1)], "end": ["line": .from(b.0), "character": .from(b.1)]]
+        [
+            "start": ["line": .from(a.0), "character": .from(a.1)],
+            "end": ["line": .from(b.0), "character": .from(b.1)],
+        ]
     }
 
     /// The daemon's fields as scalar ranges of the editor's text (flat offsets).
@@ -103,8 +116,11 @@ final class EditingSession {
         var spans: [(id: String, start: Int, end: Int, text: String)] = []
         document.lines.forEachField { line, span, _ in
             guard line < starts.count else { return }
-            spans.append((id: span.id, start: starts[line] + span.start, end: starts[line] + span.end,
-                          text: document.lines.slice(line: line, from: span.start, to: span.end)))
+            spans.append(
+                (
+                    id: span.id, start: starts[line] + span.start, end: starts[line] + span.end,
+                    text: document.lines.slice(line: line, from: span.start, to: span.end)
+                ))
         }
         return spans
     }
@@ -112,7 +128,8 @@ final class EditingSession {
     private func fail(_ what: String) {
         guard violation == nil else { return }
         let spans = fields().map { "\($0.id) \($0.start)..<\($0.end) \($0.text.debugDescription)" }
-        violation = what + "\ntext: " + string.debugDescription + "\nfields: " + spans.joined(separator: ", ")
+        violation =
+            what + "\ntext: " + string.debugDescription + "\nfields: " + spans.joined(separator: ", ")
             + "\nsteps:\n  " + log.suffix(14).joined(separator: "\n  ")
     }
 
@@ -121,8 +138,14 @@ final class EditingSession {
     /// Opens the document.
     func open(_ initial: String) {
         text = Array(initial.unicodeScalars)
-        server.handleNotification("textDocument/didOpen", ["textDocument": ["uri": .string(uri), "languageId": "plaintext",
-                                                                            "version": 1, "text": .string(initial)]])
+        server.handleNotification(
+            "textDocument/didOpen",
+            [
+                "textDocument": [
+                    "uri": .string(uri), "languageId": "plaintext",
+                    "version": 1, "text": .string(initial),
+                ]
+            ])
         log.append("open \(initial.debugDescription)")
         handleFormats(of: nil, before: text)
     }
@@ -131,9 +154,15 @@ final class EditingSession {
     func openField(_ start: Int, _ end: Int, mask: JSONValue) {
         let starts = lineStarts
         log.append("openField \(start)..<\(end) \(mask.serializedString())")
-        guard case .success(let result) = server.handleRequest("maskd/openField", [
-            "textDocument": ["uri": .string(uri)], "range": EditingSession.range(position(start, starts), position(end, starts)),
-            "mask": mask]) else { return }
+        guard
+            case .success(let result) = server.handleRequest(
+                "maskd/openField",
+                [
+                    "textDocument": ["uri": .string(uri)],
+                    "range": EditingSession.range(position(start, starts), position(end, starts)),
+                    "mask": mask,
+                ])
+        else { return }
         _ = collect()
         echo(result["edits"]?.arrayValue ?? [])
     }
@@ -151,8 +180,12 @@ final class EditingSession {
             changes.append(["range": r, "text": .string(newText)])
         }
         version += 1
-        server.handleNotification("textDocument/didChange", ["textDocument": ["uri": .string(uri), "version": .from(version)],
-                                                             "contentChanges": .array(changes)])
+        server.handleNotification(
+            "textDocument/didChange",
+            [
+                "textDocument": ["uri": .string(uri), "version": .from(version)],
+                "contentChanges": .array(changes),
+            ])
         if collect().contains(where: { $0.0 == "maskd/didFormat" }) { fail("an echo was formatted") }
     }
 
@@ -172,7 +205,9 @@ final class EditingSession {
             if let (a, b, t) = change {
                 let starts = lineStarts
                 if !t.containsLineBreak, spans.contains(where: { $0.0 <= a && b <= $0.1 }) { inside = true }
-                json.append(["range": EditingSession.range(position(a, starts), position(b, starts)), "text": .string(t)])
+                json.append([
+                    "range": EditingSession.range(position(a, starts), position(b, starts)), "text": .string(t),
+                ])
                 text.replaceSubrange(a..<b, with: Array(t.unicodeScalars))
                 let delta = t.unicodeScalars.count - (b - a)
                 spans = spans.map { $0.0 >= b ? ($0.0 + delta, $0.1 + delta) : $0 }
@@ -185,9 +220,14 @@ final class EditingSession {
         }
         version += 1
         steps += 1
-        log.append("\(what): " + json.map { $0.serializedString() }.joined(separator: ", ") + " over fields " + fieldsBefore)
-        server.handleNotification("textDocument/didChange", ["textDocument": ["uri": .string(uri), "version": .from(version)],
-                                                             "contentChanges": .array(json)])
+        log.append(
+            "\(what): " + json.map { $0.serializedString() }.joined(separator: ", ") + " over fields " + fieldsBefore)
+        server.handleNotification(
+            "textDocument/didChange",
+            [
+                "textDocument": ["uri": .string(uri), "version": .from(version)],
+                "contentChanges": .array(json),
+            ])
         handleFormats(of: inside ? nil : text, before: before)
     }
 
@@ -215,7 +255,8 @@ final class EditingSession {
             echo(edits)
         }
         if let naive, case let now = EditingSession.lettersAndDigits(text),
-           EditingSession.lettersAndDigits(naive).contains(where: { now[$0.key, default: 0] < $0.value }) {
+            EditingSession.lettersAndDigits(naive).contains(where: { now[$0.key, default: 0] < $0.value })
+        {
             fail("a letter or digit that came by a change outside fields was dropped")
         }
         check()
@@ -224,7 +265,9 @@ final class EditingSession {
 
     static func lettersAndDigits(_ scalars: [Unicode.Scalar]) -> [Unicode.Scalar: Int] {
         var counts: [Unicode.Scalar: Int] = [:]
-        for s in scalars where s.properties.isAlphabetic || s.properties.numericType == .decimal { counts[s, default: 0] += 1 }
+        for s in scalars where s.properties.isAlphabetic || s.properties.numericType == .decimal {
+            counts[s, default: 0] += 1
+        }
         return counts
     }
 
@@ -234,8 +277,10 @@ final class EditingSession {
         if document.text.unicodeScalars.elementsEqual(text) == false {
             fail("the daemon's copy differs: \(document.text.debugDescription)")
         }
-        for field in fields() where field.start > field.end || field.end > text.count
-            || String(String.UnicodeScalarView(text[field.start..<field.end])) != field.text {
+        for field in fields()
+        where field.start > field.end || field.end > text.count
+            || String(String.UnicodeScalarView(text[field.start..<field.end])) != field.text
+        {
             fail("field \(field.id) says \(field.text.debugDescription), the editor has other text there")
         }
     }
@@ -248,7 +293,9 @@ final class EditingSession {
         var p = 0
         while p < text.count, p < target.count, text[p] == target[p] { p += 1 }
         var q = 0
-        while q < text.count - p, q < target.count - p, text[text.count - 1 - q] == target[target.count - 1 - q] { q += 1 }
+        while q < text.count - p, q < target.count - p, text[text.count - 1 - q] == target[target.count - 1 - q] {
+            q += 1
+        }
         if wholeLines {
             while p > 0, text[p - 1] != "\n" { p -= 1 }
             while q > 0, text[text.count - q] != "\n" { q -= 1 }
@@ -267,21 +314,27 @@ final class EditingSession {
         let range = EditingSession.range(position(a, starts), position(b, starts))
         text = target
         log.append("\(what): \(range.serializedString()) \(t.debugDescription)")
-        server.handleNotification("textDocument/didChange", ["textDocument": ["uri": .string(uri), "version": .from(version)],
-                                                             "contentChanges": [["range": range, "text": .string(t)]]])
+        server.handleNotification(
+            "textDocument/didChange",
+            [
+                "textDocument": ["uri": .string(uri), "version": .from(version)],
+                "contentChanges": [["range": range, "text": .string(t)]],
+            ])
         handleFormats(of: nil, before: before)
         if text != target, inField {
             // The editor's undo is, to the daemon, typing into a field (its range lies within one): the field reads it.
             typedUndos += 1
             if typedUndo == nil {
-                typedUndo = "\(what) typed into a field gave \(string.debugDescription), not "
+                typedUndo =
+                    "\(what) typed into a field gave \(string.debugDescription), not "
                     + String(String.UnicodeScalarView(target)).debugDescription
             }
             text = target
             resynchronise()
         } else if text != target {
-            fail("\(what) did not give the text back: the daemon made it \(string.debugDescription), expected "
-                 + String(String.UnicodeScalarView(target)).debugDescription)
+            fail(
+                "\(what) did not give the text back: the daemon made it \(string.debugDescription), expected "
+                    + String(String.UnicodeScalarView(target)).debugDescription)
             text = target
         }
     }
@@ -290,8 +343,12 @@ final class EditingSession {
     private func resynchronise() {
         version += 1
         let before = text
-        server.handleNotification("textDocument/didChange", ["textDocument": ["uri": .string(uri), "version": .from(version)],
-                                                             "contentChanges": [["text": .string(string)]]])
+        server.handleNotification(
+            "textDocument/didChange",
+            [
+                "textDocument": ["uri": .string(uri), "version": .from(version)],
+                "contentChanges": [["text": .string(string)]],
+            ])
         handleFormats(of: nil, before: before)
     }
 
@@ -352,7 +409,9 @@ final class EditingSession {
             let a = f.start + choices.below(f.end - f.start + 1)
             switch choices.below(5) {
             case 0: change([(a, a, choices.pick(EditingSession.keys))], what: "type")
-            case 1: change([(a, a, choices.pick(["5551234567", "4111111111111111", "12.5", "0312", "ab12"]))], what: "paste")
+            case 1:
+                change(
+                    [(a, a, choices.pick(["5551234567", "4111111111111111", "12.5", "0312", "ab12"]))], what: "paste")
             case 2 where a > f.start: change([(a - 1, a, "")], what: "backspace")
             case 3 where a < f.end: change([(a, a + 1, "")], what: "delete")
             default:
@@ -391,7 +450,8 @@ final class EditingSession {
         case 10:
             // yy then p / P of another line.
             let other = choices.below(lineCount)
-            let yanked = String(String.UnicodeScalarView(text[starts[other]..<(starts[other] + lineLength(other, starts))]))
+            let yanked = String(
+                String.UnicodeScalarView(text[starts[other]..<(starts[other] + lineLength(other, starts))]))
             if choices.chance(50) {
                 change([(lineStart + length, lineStart + length, "\n" + yanked)], what: "p")
             } else {
@@ -422,8 +482,13 @@ final class EditingSession {
         case 13 where field != nil:
             // A selection across a field's boundary, replaced (or deleted).
             let f = field!
-            let a = choices.chance(50) ? max(0, f.start - 1 - choices.below(4)) : f.start + choices.below(f.end - f.start + 1)
-            let b = min(text.count, max(a, choices.chance(50) ? f.end + 1 + choices.below(4) : f.start + choices.below(f.end - f.start + 1)))
+            let a =
+                choices.chance(50)
+                ? max(0, f.start - 1 - choices.below(4)) : f.start + choices.below(f.end - f.start + 1)
+            let b = min(
+                text.count,
+                max(a, choices.chance(50) ? f.end + 1 + choices.below(4) : f.start + choices.below(f.end - f.start + 1))
+            )
             change([(a, b, choices.pick(["", "X", "ab", "5", "\n"]))], what: "across")
         case 14:
             // Typing anywhere (outside fields, mostly), Enter included.

@@ -29,10 +29,14 @@ final class Editor {
 
     /// Opens a field and applies (and echoes) its edits. - Returns: the result.
     @discardableResult
-    func openField(_ line: Int, _ start: Int, _ end: Int, mask: JSONValue, id: String? = nil,
-                   file: StaticString = #filePath, lineNumber: UInt = #line) -> JSONValue {
-        var params: JSONObject = ["textDocument": document.identifier, "range": ClientDocument.range(line, start, line, end),
-                                  "mask": mask]
+    func openField(
+        _ line: Int, _ start: Int, _ end: Int, mask: JSONValue, id: String? = nil,
+        file: StaticString = #filePath, lineNumber: UInt = #line
+    ) -> JSONValue {
+        var params: JSONObject = [
+            "textDocument": document.identifier, "range": ClientDocument.range(line, start, line, end),
+            "mask": mask,
+        ]
         if let id { params["field"] = .string(id) }
         let result = client.call("maskd/openField", .object(params), file: file, line: lineNumber)
         applyAndEcho(result, file: file, line: lineNumber)
@@ -63,7 +67,8 @@ final class Editor {
             break
         }
         client.sync()
-        XCTAssertEqual(client.take("maskd/didFormat").count, 0, "the echo must not be formatted", file: file, line: line)
+        XCTAssertEqual(
+            client.take("maskd/didFormat").count, 0, "the echo must not be formatted", file: file, line: line)
     }
 
     /// Sends person changes (already applied locally by `edit`), then handles the `didFormat`.

@@ -14,20 +14,31 @@ extension DaemonClient {
     ///   - applyEditDelay: with `plain`, `initializationOptions.applyEditDelay`; 0 (the default here) sends a
     ///     plain client's formatting once the messages of a read are handled; nil leaves it out.
     @discardableResult
-    func initializeLSP(plain: Bool = false, literals: Bool = true, documentChanges: Bool = true,
-                       refresh: Bool = false, diagnosticsDelay: Int? = 0, applyEditDelay: Int? = 0,
-                       locale: String? = nil, region: String? = nil,
-                       file: StaticString = #filePath, line: UInt = #line) -> JSONValue {
+    func initializeLSP(
+        plain: Bool = false, literals: Bool = true, documentChanges: Bool = true,
+        refresh: Bool = false, diagnosticsDelay: Int? = 0, applyEditDelay: Int? = 0,
+        locale: String? = nil, region: String? = nil,
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> JSONValue {
         var textDocument: JSONObject = ["hover": ["contentFormat": ["markdown", "plaintext"]], "inlayHint": [:]]
         if literals {
-            textDocument["codeAction"] = ["codeActionLiteralSupport": ["codeActionKind": ["valueSet": [
-                "quickfix", "refactor", "refactor.rewrite"]]]]
+            textDocument["codeAction"] = [
+                "codeActionLiteralSupport": [
+                    "codeActionKind": [
+                        "valueSet": [
+                            "quickfix", "refactor", "refactor.rewrite",
+                        ]
+                    ]
+                ]
+            ]
         }
         var params: JSONObject = [
             "processId": .int(Int64(getpid())),
             "capabilities": [
-                "workspace": ["applyEdit": true, "workspaceEdit": ["documentChanges": .bool(documentChanges)],
-                              "inlayHint": ["refreshSupport": .bool(refresh)]],
+                "workspace": [
+                    "applyEdit": true, "workspaceEdit": ["documentChanges": .bool(documentChanges)],
+                    "inlayHint": ["refreshSupport": .bool(refresh)],
+                ],
                 "textDocument": .object(textDocument),
             ],
         ]
@@ -80,7 +91,8 @@ extension Editor {
                 let edits: [JSONValue]
                 if let changes = edit["documentChanges"]?.arrayValue {
                     XCTAssertEqual(changes.count, 1, file: file, line: line)
-                    XCTAssertEqual(changes.first?["textDocument"]?["uri"]?.stringValue, document.uri, file: file, line: line)
+                    XCTAssertEqual(
+                        changes.first?["textDocument"]?["uri"]?.stringValue, document.uri, file: file, line: line)
                     guard changes.first?["textDocument"]?["version"]?.intValue == document.version else {
                         client.respond(request, ["applied": false, "failureReason": "the document has moved on"])
                         refused = true
@@ -94,8 +106,9 @@ extension Editor {
                 moveCursor(through: edits)
                 document.apply(.array(edits))
                 document.version += 1
-                client.notify("textDocument/didChange",
-                              document.changeParams(edits.reversed().map { ["range": $0["range"]!, "text": $0["newText"]!] }))
+                client.notify(
+                    "textDocument/didChange",
+                    document.changeParams(edits.reversed().map { ["range": $0["range"]!, "text": $0["newText"]!] }))
                 client.respond(request, ["applied": true])
             }
             answered += requests
@@ -103,7 +116,8 @@ extension Editor {
             XCTAssertLessThan(answered.count, 1000, "edits without end", file: file, line: line)
             if answered.count >= 1000 { break }
         }
-        XCTAssertEqual(client.take("maskd/didFormat").count, 0, "a plain client gets no didFormat", file: file, line: line)
+        XCTAssertEqual(
+            client.take("maskd/didFormat").count, 0, "a plain client gets no didFormat", file: file, line: line)
         return answered
     }
 
@@ -116,8 +130,10 @@ extension Editor {
         }
         for edit in sorted {
             let r = edit["range"]!
-            let (sl, sc, el, ec) = (r["start"]!["line"]!.intValue!, r["start"]!["character"]!.intValue!,
-                                    r["end"]!["line"]!.intValue!, r["end"]!["character"]!.intValue!)
+            let (sl, sc, el, ec) = (
+                r["start"]!["line"]!.intValue!, r["start"]!["character"]!.intValue!,
+                r["end"]!["line"]!.intValue!, r["end"]!["character"]!.intValue!
+            )
             guard sl == cursorLine, el == cursorLine else { continue }
             let inserted = document.units(Substring(edit["newText"]!.stringValue!))
             if ec <= character && sc < character {

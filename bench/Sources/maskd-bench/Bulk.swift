@@ -76,8 +76,10 @@ enum BulkBench {
     }
 
     /// Runs `executable arguments < input > output` `runs` times after one untimed run.
-    static func run(_ executable: String, _ arguments: [String], input: String, lines: Int, runs: Int,
-                    timeout: Double) throws -> Outcome {
+    static func run(
+        _ executable: String, _ arguments: [String], input: String, lines: Int, runs: Int,
+        timeout: Double
+    ) throws -> Outcome {
         let output = input + ".out"
         var rates = Samples(), peak = 0.0
         for run in 0...runs {
@@ -120,8 +122,10 @@ enum BulkBench {
 
     /// Starts the process with its standard input and output on files and waits for it.
     /// - Returns: the nanoseconds from spawning it to its exit, and its peak RSS in bytes.
-    private static func spawnAndWait(_ executable: String, _ arguments: [String], input: String, output: String,
-                                     timeout: Double) throws -> (UInt64, Double) {
+    private static func spawnAndWait(
+        _ executable: String, _ arguments: [String], input: String, output: String,
+        timeout: Double
+    ) throws -> (UInt64, Double) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -134,7 +138,9 @@ enum BulkBench {
         let status = (argv + [nil]).withUnsafeBufferPointer { pointers in
             posix_spawn(&pid, executable, &actions, nil, UnsafeMutablePointer(mutating: pointers.baseAddress!), environ)
         }
-        guard status == 0 else { throw BenchFailure("bulk: cannot start \(executable): \(String(cString: strerror(status)))") }
+        guard status == 0 else {
+            throw BenchFailure("bulk: cannot start \(executable): \(String(cString: strerror(status)))")
+        }
         var exitStatus: Int32 = 0
         let deadline = start + UInt64(timeout * 1e9)
         // The peak RSS is read from /proc while the process runs: wait4's ru_maxrss would count this process's
@@ -152,7 +158,8 @@ enum BulkBench {
         }
         let ns = nowNS() - start
         guard exitStatus & 0x7F == 0, (exitStatus >> 8) & 0xFF == 0 else {
-            throw BenchFailure("bulk: \(executable) \(arguments.joined(separator: " ")) ended with status \(exitStatus)")
+            throw BenchFailure(
+                "bulk: \(executable) \(arguments.joined(separator: " ")) ended with status \(exitStatus)")
         }
         return (ns, peak)
     }
@@ -160,8 +167,8 @@ enum BulkBench {
     /// `VmHWM` of a running process, in bytes; nil once it has ended.
     private static func peakRSS(of pid: pid_t) -> Double? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
         else { return nil }
         return kilobytes * 1024
     }

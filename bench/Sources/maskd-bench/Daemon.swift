@@ -109,25 +109,27 @@ enum DaemonBench {
     /// The daemon's default `diagnosticsDelay` (Protocol/protocol.md 8.3).
     static let diagnosticsDelayNS: UInt64 = 250_000_000
 
-
-
     /// A one-line document, `card: `, with one empty card field at its end.
     static func oneLine(_ subject: ServerUnderTest, timeout: Double, into servers: inout [ServerProcess]) throws
-        -> TypingSession {
+        -> TypingSession
+    {
         let server = try subject.spawn(timeout: timeout)
         servers.append(server)
         try server.initialize()
         let prefix = Array("card: ".utf8)
         let client = EditorClient(server: server, uri: "file:///maskd-bench/one-line.txt", lines: [prefix])
         try client.open(finalNewline: false)
-        let opened = try server.request("maskd/openField", Messages.openField(
-            uri: client.uri, line: 0, from: prefix.count, to: prefix.count, mask: Masks.cardJSON))
+        let opened = try server.request(
+            "maskd/openField",
+            Messages.openField(
+                uri: client.uri, line: 0, from: prefix.count, to: prefix.count, mask: Masks.cardJSON))
         guard opened["field"]?.stringValue != nil else {
             throw BenchFailure("\(subject.name): openField answered \(opened.serializedString())")
         }
-        return try TypingSession(label: subject.name, client: client,
-                                 field: FieldCursor(line: 0, caret: prefix.count, prefix: prefix, suffix: []),
-                                 entered: 0, formats: subject.formats)
+        return try TypingSession(
+            label: subject.name, client: client,
+            field: FieldCursor(line: 0, caret: prefix.count, prefix: prefix, suffix: []),
+            entered: 0, formats: subject.formats)
     }
 
     /// maskd's `didFormat`s for one period of the typing script from an empty field (the 19 digits typed, then
@@ -165,9 +167,12 @@ enum DaemonBench {
     /// Every session types in turn, in `rounds` rounds, so that drift in the machine's load (two
     /// shared cores) falls on all of them alike: `keystrokes` keys per one-line session and
     /// `perPosition` per big-document position in all, after `warmup` unrecorded ones each.
-    static func keystrokes(maskd: ServerUnderTest, floor: ServerUnderTest?, contractFloor: String?, keystrokes: Int,
-                           bigLines count: Int, perPosition: Int, rounds: Int, warmup: Int, timeout: Double) throws
-        -> KeystrokeOutcome {
+    static func keystrokes(
+        maskd: ServerUnderTest, floor: ServerUnderTest?, contractFloor: String?, keystrokes: Int,
+        bigLines count: Int, perPosition: Int, rounds: Int, warmup: Int, timeout: Double
+    ) throws
+        -> KeystrokeOutcome
+    {
         var servers: [ServerProcess] = []
         defer { for s in servers { s.kill() } }
         var oneLine = [try oneLine(maskd, timeout: timeout, into: &servers)]
@@ -176,8 +181,9 @@ enum DaemonBench {
         if let contractFloor {
             let recording = try recordFormats(maskd, timeout: timeout)
             defer { try? FileManager.default.removeItem(atPath: recording) }
-            let replaying = ServerUnderTest(name: "contract floor", path: contractFloor, arguments: [recording],
-                                            formats: true)
+            let replaying = ServerUnderTest(
+                name: "contract floor", path: contractFloor, arguments: [recording],
+                formats: true)
             // It reads the recording before its first message: the file can go once it has answered one.
             contract = try self.oneLine(replaying, timeout: timeout, into: &servers)
         }
@@ -209,16 +215,19 @@ enum DaemonBench {
                 let answered = nowNS()
                 let published = try readPublication(opener, uri: uri, expected: count)
                 if index == 0 {
-                    firstPublish = (published.bytes, count, published.readAt - (answered + diagnosticsDelayNS),
-                                    published.parseNS)
+                    firstPublish = (
+                        published.bytes, count, published.readAt - (answered + diagnosticsDelayNS),
+                        published.parseNS
+                    )
                 }
                 var theirs: UInt64? = nil
                 if let floorServer, let floor {
                     theirs = try open(floorServer, uri: uri, count: count, way: way, subject: floor)
                 }
                 openings.append(Opening(way: way.rawValue, maskd: ours, floor: theirs))
-                progress("opened \(count) fields, \(way.rawValue): maskd \(formatDuration(Double(ours)))"
-                    + (theirs.map { ", floor \(formatDuration(Double($0)))" } ?? ""))
+                progress(
+                    "opened \(count) fields, \(way.rawValue): maskd \(formatDuration(Double(ours)))"
+                        + (theirs.map { ", floor \(formatDuration(Double($0)))" } ?? ""))
                 try opener.notify("textDocument/didClose", ["textDocument": ["uri": .string(uri)]])
             }
             try opener.stop()
@@ -239,18 +248,22 @@ enum DaemonBench {
         let openNS = nowNS() - t0
         let rssAfterOpen = (try server.peakRSS(), try server.currentRSS())
         let t1 = nowNS()
-        try openFields(server, client, (0..<count).map { ($0, bigFieldStart, bigFieldEnd) }, mask: Masks.cardJSON,
-                       subject: maskd)
+        try openFields(
+            server, client, (0..<count).map { ($0, bigFieldStart, bigFieldEnd) }, mask: Masks.cardJSON,
+            subject: maskd)
         let openFieldsNS = nowNS() - t1
         let rssAfterFields = (try server.peakRSS(), try server.currentRSS())
         _ = try readPublication(server, uri: client.uri, expected: count)
         var big: [TypingSession] = []
         for (label, line) in [("start", 0), ("middle", count / 2), ("end", count - 1)] {
             let original = lines[line]
-            let field = FieldCursor(line: line, caret: bigFieldEnd, prefix: Array(original[..<bigFieldStart]),
-                                    suffix: Array(original[bigFieldEnd...]))
-            big.append(try TypingSession(label: "\(label) (line \(line))", client: client, field: field,
-                                         entered: bigFieldDigits, formats: maskd.formats))
+            let field = FieldCursor(
+                line: line, caret: bigFieldEnd, prefix: Array(original[..<bigFieldStart]),
+                suffix: Array(original[bigFieldEnd...]))
+            big.append(
+                try TypingSession(
+                    label: "\(label) (line \(line))", client: client, field: field,
+                    entered: bigFieldDigits, formats: maskd.formats))
         }
 
         for session in typists + big { try session.type(warmup, recorded: false) }
@@ -261,17 +274,19 @@ enum DaemonBench {
         let peak = try server.peakRSS()
         let final = try server.currentRSS()
         for s in servers { try s.stop() }
-        return KeystrokeOutcome(oneLine: oneLine, contract: contract, big: big, bigLines: count,
-                                documentBytes: documentBytes,
-                                idleRSS: idle, rssAfterOpen: rssAfterOpen, rssAfterFields: rssAfterFields,
-                                peakRSS: peak, finalRSS: final, openNS: openNS, openFieldsNS: openFieldsNS,
-                                openings: openings, firstPublish: firstPublish)
+        return KeystrokeOutcome(
+            oneLine: oneLine, contract: contract, big: big, bigLines: count,
+            documentBytes: documentBytes,
+            idleRSS: idle, rssAfterOpen: rssAfterOpen, rssAfterFields: rssAfterFields,
+            peakRSS: peak, finalRSS: final, openNS: openNS, openFieldsNS: openFieldsNS,
+            openings: openings, firstPublish: firstPublish)
     }
 
     /// Opens a card field on every line of `uri` in one of the ways a client does, reading and parsing every
     /// answer. - Returns: nanoseconds from the first write to the last answer read.
     static func open(_ server: ServerProcess, uri: String, count: Int, way: OpeningWay, subject: ServerUnderTest) throws
-        -> UInt64 {
+        -> UInt64
+    {
         func params(_ line: Int) -> JSONValue {
             Messages.openField(uri: uri, line: line, from: bigFieldStart, to: bigFieldEnd, mask: Masks.cardJSON)
         }
@@ -286,8 +301,9 @@ enum DaemonBench {
                 throw BenchFailure("\(subject.name): openField answered \(result.serializedString())")
             }
             guard edits.isEmpty, result["state"]?["text"]?.stringValue == bigFieldText else {
-                throw BenchFailure("\(subject.name): openField over a formatted card proposed edits: "
-                    + result.serializedString())
+                throw BenchFailure(
+                    "\(subject.name): openField over a formatted card proposed edits: "
+                        + result.serializedString())
             }
         }
         let t0 = nowNS()
@@ -323,12 +339,17 @@ enum DaemonBench {
             let fields: [JSONValue] = (0..<count).map { line in
                 ["range": Messages.range(line: line, from: bigFieldStart, to: bigFieldEnd), "mask": Masks.cardJSON]
             }
-            let result = try server.request("maskd/openFields", ["textDocument": ["uri": .string(uri)],
-                                                                 "fields": .array(fields)])
+            let result = try server.request(
+                "maskd/openFields",
+                [
+                    "textDocument": ["uri": .string(uri)],
+                    "fields": .array(fields),
+                ])
             if subject.formats {
                 guard let results = result["results"]?.arrayValue, results.count == count else {
-                    throw BenchFailure("\(subject.name): openFields answered \(count) fields with "
-                        + "\(result["results"]?.arrayValue?.count ?? 0) results")
+                    throw BenchFailure(
+                        "\(subject.name): openFields answered \(count) fields with "
+                            + "\(result["results"]?.arrayValue?.count ?? 0) results")
                 }
                 for entry in results { try check(entry) }
             }
@@ -339,17 +360,20 @@ enum DaemonBench {
     /// Reads until the `publishDiagnostics` of `uri` listing `expected` diagnostics (others are read and parsed
     /// too). - Returns: its body's size, when it was read, and how long parsing it took.
     static func readPublication(_ server: ServerProcess, uri: String, expected: Int) throws
-        -> (bytes: Int, readAt: UInt64, parseNS: UInt64) {
+        -> (bytes: Int, readAt: UInt64, parseNS: UInt64)
+    {
         while true {
             let body = try server.readBody()
             let readAt = nowNS()
             let message = try body.withUnsafeBytes { try JSONValue.parse($0) }
             let parsed = nowNS()
             guard message["method"] == "textDocument/publishDiagnostics",
-                  message["params"]?["uri"]?.stringValue == uri else { continue }
+                message["params"]?["uri"]?.stringValue == uri
+            else { continue }
             let count = message["params"]?["diagnostics"]?.arrayValue?.count ?? 0
             guard count == expected else {
-                throw BenchFailure("\(server.name): published \(count) diagnostics for \(expected) fields with a problem")
+                throw BenchFailure(
+                    "\(server.name): published \(count) diagnostics for \(expected) fields with a problem")
             }
             return (body.count, parsed, parsed - readAt)
         }
@@ -357,8 +381,10 @@ enum DaemonBench {
 
     /// Opens a field over each of `ranges` (line, from, to), pipelined as a plugin restoring a session would; each
     /// range holds a formatted value, so no openField may propose edits.
-    static func openFields(_ server: ServerProcess, _ client: EditorClient, _ ranges: [(Int, Int, Int)], mask: JSONValue,
-                           subject: ServerUnderTest) throws {
+    static func openFields(
+        _ server: ServerProcess, _ client: EditorClient, _ ranges: [(Int, Int, Int)], mask: JSONValue,
+        subject: ServerUnderTest
+    ) throws {
         let count = ranges.count
         var frames: [UInt8] = []
         frames.reserveCapacity(count * 200)
@@ -378,8 +404,9 @@ enum DaemonBench {
                 throw BenchFailure("\(subject.name): openField answered \(message.serializedString())")
             }
             guard edits.isEmpty else {
-                throw BenchFailure("\(subject.name): openField over a formatted value proposed edits: "
-                    + message.serializedString())
+                throw BenchFailure(
+                    "\(subject.name): openField over a formatted value proposed edits: "
+                        + message.serializedString())
             }
             answered += 1
         }
@@ -390,29 +417,37 @@ enum DaemonBench {
 
     /// A one-line document, `prefix` then an empty card field at its end, with a formatted four-digit field opened
     /// over each of `fourDigitFields` (columns).
-    static func cardAtEnd(_ subject: ServerUnderTest, label: String, prefix: [UInt8], fourDigitFields: [Int],
-                          timeout: Double, into servers: inout [ServerProcess]) throws -> TypingSession {
+    static func cardAtEnd(
+        _ subject: ServerUnderTest, label: String, prefix: [UInt8], fourDigitFields: [Int],
+        timeout: Double, into servers: inout [ServerProcess]
+    ) throws -> TypingSession {
         let server = try subject.spawn(timeout: timeout)
         servers.append(server)
         try server.initialize()
-        let client = EditorClient(server: server, uri: "file:///maskd-bench/\(label.filter(\.isLetter)).txt", lines: [prefix])
+        let client = EditorClient(
+            server: server, uri: "file:///maskd-bench/\(label.filter(\.isLetter)).txt", lines: [prefix])
         try client.open(finalNewline: false)
         try openFields(server, client, fourDigitFields.map { (0, $0, $0 + 4) }, mask: "[0000]", subject: subject)
-        let opened = try server.request("maskd/openField", Messages.openField(
-            uri: client.uri, line: 0, from: prefix.count, to: prefix.count, mask: Masks.cardJSON))
+        let opened = try server.request(
+            "maskd/openField",
+            Messages.openField(
+                uri: client.uri, line: 0, from: prefix.count, to: prefix.count, mask: Masks.cardJSON))
         guard opened["field"]?.stringValue != nil else {
             throw BenchFailure("\(subject.name): openField answered \(opened.serializedString())")
         }
-        return try TypingSession(label: label, client: client,
-                                 field: FieldCursor(line: 0, caret: prefix.count, prefix: prefix, suffix: []),
-                                 entered: 0, formats: subject.formats)
+        return try TypingSession(
+            label: label, client: client,
+            field: FieldCursor(line: 0, caret: prefix.count, prefix: prefix, suffix: []),
+            entered: 0, formats: subject.formats)
     }
 
     /// The short line of row 2, a card field at the end of a line of `length` characters, and one after `fields`
     /// four-digit fields on one line, each on its own daemon, typing in turn in `rounds` rounds: `keystrokes`
     /// keys each after `warmup` unrecorded ones. - Returns: the three sessions, the short line first.
-    static func longLines(maskd: ServerUnderTest, length: Int, fields: Int, keystrokes: Int, rounds: Int, warmup: Int,
-                          timeout: Double) throws -> [TypingSession] {
+    static func longLines(
+        maskd: ServerUnderTest, length: Int, fields: Int, keystrokes: Int, rounds: Int, warmup: Int,
+        timeout: Double
+    ) throws -> [TypingSession] {
         var servers: [ServerProcess] = []
         defer { for s in servers { s.kill() } }
         let card = Array("card: ".utf8)
@@ -423,13 +458,16 @@ enum DaemonBench {
             crowded += Array("1234 ".utf8)
         }
         let sessions = [
-            try cardAtEnd(maskd, label: "short line", prefix: card, fourDigitFields: [], timeout: timeout,
-                          into: &servers),
-            try cardAtEnd(maskd, label: "after \(formatCount(length)) characters",
-                          prefix: Array(repeating: UInt8(ascii: "x"), count: length - card.count) + card,
-                          fourDigitFields: [], timeout: timeout, into: &servers),
-            try cardAtEnd(maskd, label: "after \(formatCount(fields)) fields", prefix: crowded + card,
-                          fourDigitFields: columns, timeout: timeout, into: &servers),
+            try cardAtEnd(
+                maskd, label: "short line", prefix: card, fourDigitFields: [], timeout: timeout,
+                into: &servers),
+            try cardAtEnd(
+                maskd, label: "after \(formatCount(length)) characters",
+                prefix: Array(repeating: UInt8(ascii: "x"), count: length - card.count) + card,
+                fourDigitFields: [], timeout: timeout, into: &servers),
+            try cardAtEnd(
+                maskd, label: "after \(formatCount(fields)) fields", prefix: crowded + card,
+                fourDigitFields: columns, timeout: timeout, into: &servers),
         ]
         for session in sessions { try session.type(warmup, recorded: false) }
         for _ in 0..<rounds {
@@ -481,14 +519,18 @@ enum DaemonBench {
         let digits = TypingScript.digits
         let before = try! Mask.compile(Masks.card).format(String(digits.prefix(k))).text
         let n = Int64(before.utf16.count)
-        return ["mask": Masks.cardJSON, "text": .string(before),
-                "edit": ["start": .int(n), "end": .int(n), "text": .string(String(digits[k]))]]
+        return [
+            "mask": Masks.cardJSON, "text": .string(before),
+            "edit": ["start": .int(n), "end": .int(n), "text": .string(String(digits[k]))],
+        ]
     }
 
     /// Batches of `perBatch` pipelined `maskd/apply` requests, written by one thread while
     /// another reads the answers; one sample per batch, in requests per second.
-    static func throughput(_ subjects: [ServerUnderTest], batches: Int, perBatch: Int,
-                           timeout: Double) throws -> [(rates: Samples, cpuPerRequest: Double, roundCPU: [Double])] {
+    static func throughput(
+        _ subjects: [ServerUnderTest], batches: Int, perBatch: Int,
+        timeout: Double
+    ) throws -> [(rates: Samples, cpuPerRequest: Double, roundCPU: [Double])] {
         var servers: [ServerProcess] = []
         defer { for s in servers { s.kill() } }
         for subject in subjects {
@@ -523,7 +565,8 @@ enum DaemonBench {
                             throw BenchFailure("\(subjects[i].name): apply answered \(message.serializedString())")
                         }
                     } else if contains(body, errorKey) {
-                        throw BenchFailure("\(subjects[i].name): apply failed: \(String(decoding: body, as: UTF8.self))")
+                        throw BenchFailure(
+                            "\(subjects[i].name): apply failed: \(String(decoding: body, as: UTF8.self))")
                     }
                 }
                 let t1 = nowNS()
@@ -538,7 +581,9 @@ enum DaemonBench {
             }
         }
         for s in servers { try s.stop() }
-        return subjects.indices.map { (samples[$0], Double(cpu[$0]) / Double(max(batches * perBatch, 1)), roundCPU[$0]) }
+        return subjects.indices.map {
+            (samples[$0], Double(cpu[$0]) / Double(max(batches * perBatch, 1)), roundCPU[$0])
+        }
     }
 
     private static let errorKey = Array("\"error\"".utf8)

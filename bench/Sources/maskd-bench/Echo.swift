@@ -37,11 +37,14 @@ enum EchoBench {
                 try server.notify("textDocument/didOpen", Messages.didOpen(uri: uri, text: text))
                 let entries: [JSONValue] = (0..<fields).map { i in
                     let start = prefix(i).utf16.count
-                    return ["range": Messages.range(line: i, from: start, to: start + number.count), "mask": Masks.cardJSON]
+                    return [
+                        "range": Messages.range(line: i, from: start, to: start + number.count), "mask": Masks.cardJSON,
+                    ]
                 }
                 let t0 = nowNS()
-                let opened = try server.request("maskd/openFields",
-                                                ["textDocument": ["uri": .string(uri)], "fields": .array(entries)])
+                let opened = try server.request(
+                    "maskd/openFields",
+                    ["textDocument": ["uri": .string(uri)], "fields": .array(entries)])
                 outcome.open.add(Double(nowNS() - t0))
                 guard let results = opened["results"]?.arrayValue, results.count == fields else {
                     throw BenchFailure("openFields answered \(opened.serializedString().prefix(300))")
@@ -53,8 +56,9 @@ enum EchoBench {
                     }
                     for edit in list {
                         guard let start = edit["range"]?["start"], let end = edit["range"]?["end"],
-                              let line = start["line"]?.intValue, let from = start["character"]?.intValue,
-                              let to = end["character"]?.intValue, let new = edit["newText"]?.stringValue else {
+                            let line = start["line"]?.intValue, let from = start["character"]?.intValue,
+                            let to = end["character"]?.intValue, let new = edit["newText"]?.stringValue
+                        else {
                             throw BenchFailure("openFields edit \(edit.serializedString())")
                         }
                         edits.append((line, from, to, new))
@@ -64,19 +68,26 @@ enum EchoBench {
                 let changes: [JSONValue]
                 switch shape {
                 case .perEdit:
-                    changes = edits.reversed().map { Messages.change(line: $0.line, from: $0.start, to: $0.end, text: $0.text) }
+                    changes = edits.reversed().map {
+                        Messages.change(line: $0.line, from: $0.start, to: $0.end, text: $0.text)
+                    }
                 case .perLine:
                     let formatted = "4111 1111 1111 1111"
                     changes = (0..<fields).reversed().map { i in
-                        Messages.change(line: i, from: 0, to: prefix(i).utf16.count + number.count,
-                                        text: prefix(i) + formatted)
+                        Messages.change(
+                            line: i, from: 0, to: prefix(i).utf16.count + number.count,
+                            text: prefix(i) + formatted)
                     }
                 }
-                let echo = ServerProcess.frame(Messages.notification("textDocument/didChange",
-                    Messages.didChange(uri: uri, version: 2, changes: changes)))
+                let echo = ServerProcess.frame(
+                    Messages.notification(
+                        "textDocument/didChange",
+                        Messages.didChange(uri: uri, version: 2, changes: changes)))
                 let id = server.newID()
-                let probe = ServerProcess.frame(Messages.request(id: id, "maskd/apply",
-                    DaemonBench.applyParams(4)))
+                let probe = ServerProcess.frame(
+                    Messages.request(
+                        id: id, "maskd/apply",
+                        DaemonBench.applyParams(4)))
                 let t1 = nowNS()
                 let writing = server.writeInBackground(echo + probe)
                 while true {

@@ -105,7 +105,8 @@ final class EditorClient {
         let sent = version
         let change = Messages.change(line: field.line, from: start, to: field.caret, text: inserted)
         let frame = ServerProcess.frame(
-            Messages.notification("textDocument/didChange", Messages.didChange(uri: uri, version: sent, changes: [change])))
+            Messages.notification(
+                "textDocument/didChange", Messages.didChange(uri: uri, version: sent, changes: [change])))
 
         let t0 = nowNS()
         try server.write(frame)
@@ -137,9 +138,9 @@ final class EditorClient {
         // and the echo lists them in that order so that each range holds when it is applied.
         for edit in edits.reversed() {
             guard let range = edit["range"], let newText = edit["newText"]?.stringValue,
-                  let line = range["start"]?["line"]?.intValue, range["end"]?["line"]?.intValue == line,
-                  let from = range["start"]?["character"]?.intValue, let to = range["end"]?["character"]?.intValue,
-                  line >= 0, line < lines.count, from >= 0, from <= to, to <= lines[line].count
+                let line = range["start"]?["line"]?.intValue, range["end"]?["line"]?.intValue == line,
+                let from = range["start"]?["character"]?.intValue, let to = range["end"]?["character"]?.intValue,
+                line >= 0, line < lines.count, from >= 0, from <= to, to <= lines[line].count
             else {
                 throw BenchFailure("\(server.name): an edit this client cannot apply: \(edit.serializedString())")
             }
@@ -150,7 +151,7 @@ final class EditorClient {
             echo.append(Messages.change(line: line, from: from, to: to, text: newText))
         }
         guard cursor["line"]?.intValue == field.line, let caret = cursor["character"]?.intValue,
-              caret >= 0, caret <= lines[field.line].count
+            caret >= 0, caret <= lines[field.line].count
         else {
             throw BenchFailure("\(server.name): a cursor off the field's line: \(cursor.serializedString())")
         }
@@ -168,8 +169,10 @@ final class EditorClient {
     ///
     /// With `mask`, the field is checked against what the engine makes of the same digits each
     /// time it is full or empty, so a daemon that stopped formatting cannot pass for a fast one.
-    func type(_ count: Int, script: inout TypingScript, field: inout FieldCursor, checkingWith mask: Mask?,
-              into samples: inout Samples) throws {
+    func type(
+        _ count: Int, script: inout TypingScript, field: inout FieldCursor, checkingWith mask: Mask?,
+        into samples: inout Samples
+    ) throws {
         for _ in 0..<count {
             let followsEcho = echoed
             let ns = Double(try press(script.next(), in: &field))
@@ -186,8 +189,9 @@ final class EditorClient {
         let expected = mask.format(String(TypingScript.digits.prefix(count))).text
         let line = lines[field.line]
         if line != field.prefix + Array(expected.utf8) + field.suffix {
-            throw BenchFailure("\(server.name): line \(field.line) reads \"\(String(decoding: line, as: UTF8.self))\" "
-                + "after \(count) digits; the engine makes the field \"\(expected)\"")
+            throw BenchFailure(
+                "\(server.name): line \(field.line) reads \"\(String(decoding: line, as: UTF8.self))\" "
+                    + "after \(count) digits; the engine makes the field \"\(expected)\"")
         }
     }
 

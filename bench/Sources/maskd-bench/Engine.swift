@@ -11,10 +11,15 @@ struct EngineCase {
 
     static func all() throws -> [EngineCase] {
         [
-            EngineCase(name: "card preset, 19 digits", mask: try Mask.compile(Masks.card), keys: TypingScript.digits.map { String($0) }),
-            EngineCase(name: "phone.us", mask: try Mask.compile(Masks.usPhone), keys: Masks.usPhoneDigits.map { String($0) }),
-            EngineCase(name: "id.cn", mask: try Mask.compile(Masks.chineseID), keys: "11010519491231002X".map { String($0) }),
-            EngineCase(name: "iban, GB", mask: try Mask.compile(Masks.iban), keys: "GB82WEST12345698765432".map { String($0) }),
+            EngineCase(
+                name: "card preset, 19 digits", mask: try Mask.compile(Masks.card),
+                keys: TypingScript.digits.map { String($0) }),
+            EngineCase(
+                name: "phone.us", mask: try Mask.compile(Masks.usPhone), keys: Masks.usPhoneDigits.map { String($0) }),
+            EngineCase(
+                name: "id.cn", mask: try Mask.compile(Masks.chineseID), keys: "11010519491231002X".map { String($0) }),
+            EngineCase(
+                name: "iban, GB", mask: try Mask.compile(Masks.iban), keys: "GB82WEST12345698765432".map { String($0) }),
         ]
     }
 
@@ -22,18 +27,22 @@ struct EngineCase {
     /// digits and a US phone's 10.
     static func bracket() throws -> [EngineCase] {
         [
-            EngineCase(name: "bracket `\(Masks.bracketCard)`, 19 digits", mask: try Mask.compile(.notation(Masks.bracketCard)),
-                       keys: Masks.bracketCardDigits.map { String($0) }),
-            EngineCase(name: "bracket `\(Masks.bracketPhone)`, 10 digits", mask: try Mask.compile(.notation(Masks.bracketPhone)),
-                       keys: Masks.usPhoneDigits.map { String($0) }),
+            EngineCase(
+                name: "bracket `\(Masks.bracketCard)`, 19 digits", mask: try Mask.compile(.notation(Masks.bracketCard)),
+                keys: Masks.bracketCardDigits.map { String($0) }),
+            EngineCase(
+                name: "bracket `\(Masks.bracketPhone)`, 10 digits",
+                mask: try Mask.compile(.notation(Masks.bracketPhone)),
+                keys: Masks.usPhoneDigits.map { String($0) }),
         ]
     }
 
     /// The `phone` preset typing a GB and a CN number nationally (the phonenumbers baseline types the same digits).
     static func phone() throws -> [EngineCase] {
         try Masks.phoneNumbers.map { region, digits in
-            EngineCase(name: "phone, \(region)", mask: try Mask.compile(MaskSpec(.preset("phone"), region: region)),
-                       keys: digits.map { String($0) })
+            EngineCase(
+                name: "phone, \(region)", mask: try Mask.compile(MaskSpec(.preset("phone"), region: region)),
+                keys: digits.map { String($0) })
         }
     }
 }
@@ -113,9 +122,12 @@ enum EngineBench {
     /// - Parameter handle: each deletion through a `MaskField` holding the full field (as the field's own
     ///   handle would be at that keystroke; the batch's handles are made before the clock starts); else
     ///   through the stateless `Mask.apply`.
-    static func midFieldDeletion(reps: Int, warmup: Int, batch: Int = 16, spec: MaskSpec = Masks.card,
-                                 digits: String = String(TypingScript.digits), handle: Bool = false)
-        throws -> (Samples, String) {
+    static func midFieldDeletion(
+        reps: Int, warmup: Int, batch: Int = 16, spec: MaskSpec = Masks.card,
+        digits: String = String(TypingScript.digits), handle: Bool = false
+    )
+        throws -> (Samples, String)
+    {
         let mask = try Mask.compile(spec)
         let full = mask.format(digits).text
         let edit = FieldEdit.backspace(6..<7)
@@ -131,7 +143,9 @@ enum EngineBench {
                 }
             }
             let t0 = nowNS()
-            for i in 0..<batch { keep(handle ? deleteThroughHandle(&fields[i], edit, full) : deleteStateless(mask, edit, full)) }
+            for i in 0..<batch {
+                keep(handle ? deleteThroughHandle(&fields[i], edit, full) : deleteStateless(mask, edit, full))
+            }
             let t1 = nowNS()
             if rep >= warmup { samples.add(Double(t1 - t0) / Double(batch)) }
             if rep == 0 { last = mask.apply(edit, to: full).text }
@@ -153,7 +167,8 @@ enum EngineBench {
 
     /// The loops `--engine-loop NAME:RUNS` runs alone (no timing), for `valgrind --tool=callgrind`
     /// (`bench/instructions` counts only inside the functions that make the keystrokes).
-    static let loopNames = ["bracket-card", "bracket-phone", "bracket-backspace", "card", "phone-gb", "phone-cn"].flatMap { [$0, $0 + "-handle"] }
+    static let loopNames = ["bracket-card", "bracket-phone", "bracket-backspace", "card", "phone-gb", "phone-cn"]
+        .flatMap { [$0, $0 + "-handle"] }
 
     /// Runs loop `name` `runs` times.
     /// - Returns: the keystrokes made.
@@ -161,14 +176,19 @@ enum EngineBench {
         let handle = name.hasSuffix("-handle")
         let base = handle ? String(name.dropLast("-handle".count)) : name
         if base == "bracket-backspace" {
-            _ = try midFieldDeletion(reps: runs, warmup: 0, batch: 1, spec: .notation(Masks.bracketCard),
-                                     digits: Masks.bracketCardDigits, handle: handle)
+            _ = try midFieldDeletion(
+                reps: runs, warmup: 0, batch: 1, spec: .notation(Masks.bracketCard),
+                digits: Masks.bracketCardDigits, handle: handle)
             return runs
         }
         let brackets = try EngineCase.bracket(), phones = try EngineCase.phone()
-        let cases = ["bracket-card": brackets[0], "bracket-phone": brackets[1], "card": try EngineCase.all()[0],
-                     "phone-gb": phones[0], "phone-cn": phones[1]]
-        guard let c = cases[base] else { throw BenchFailure("--engine-loop: no loop '\(name)' (\(loopNames.joined(separator: ", ")))") }
+        let cases = [
+            "bracket-card": brackets[0], "bracket-phone": brackets[1], "card": try EngineCase.all()[0],
+            "phone-gb": phones[0], "phone-cn": phones[1],
+        ]
+        guard let c = cases[base] else {
+            throw BenchFailure("--engine-loop: no loop '\(name)' (\(loopNames.joined(separator: ", ")))")
+        }
         _ = typing(c, reps: runs, warmup: 0, handle: handle)
         return runs * c.keys.count
     }
@@ -186,15 +206,19 @@ enum PhonenumbersBench {
         var formatted: String
     }
 
-    static func run(python: String, script: String, reps: Int, warmup: Int, timeout: Double,
-                    region: String = "US", digits: String = Masks.usPhoneDigits) throws -> Outcome {
+    static func run(
+        python: String, script: String, reps: Int, warmup: Int, timeout: Double,
+        region: String = "US", digits: String = Masks.usPhoneDigits
+    ) throws -> Outcome {
         guard FileManager.default.isExecutableFile(atPath: python) else {
             throw BenchFailure("phonenumbers: no Python at \(python)")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script, "--region", region, "--digits", digits,
-                             "--reps", "\(reps)", "--warmup", "\(warmup)"]
+        process.arguments = [
+            script, "--region", region, "--digits", digits,
+            "--reps", "\(reps)", "--warmup", "\(warmup)",
+        ]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.standardError
@@ -220,7 +244,8 @@ enum PhonenumbersBench {
             }
             return Samples(values)
         }
-        return Outcome(kept: try samples("kept"), remade: try samples("remade"),
-                       version: report["version"]?.stringValue ?? "?", formatted: report["formatted"]?.stringValue ?? "?")
+        return Outcome(
+            kept: try samples("kept"), remade: try samples("remade"),
+            version: report["version"]?.stringValue ?? "?", formatted: report["formatted"]?.stringValue ?? "?")
     }
 }

@@ -44,8 +44,9 @@ enum PasteBench {
     static func checkAccounted(_ what: String, pasted: Int, text: String, rejected: String, overflow: String) throws {
         let reported = rejected.count + overflow.count
         guard reported >= pasted - text.count, reported <= pasted else {
-            throw BenchFailure("\(what): \(pasted) characters pasted, the field holds \(text.count) characters and "
-                + "\(reported) were reported: characters were lost")
+            throw BenchFailure(
+                "\(what): \(pasted) characters pasted, the field holds \(text.count) characters and "
+                    + "\(reported) were reported: characters were lost")
         }
     }
 
@@ -68,7 +69,8 @@ enum PasteBench {
     /// `reps` pastes of `length` characters for each kind, one daemon for all, taking turns; each sample is from
     /// writing the message to having read its whole answer (the `maskd/apply` result, or the `didFormat`).
     static func run(_ subject: ServerUnderTest, length: Int, reps: Int, timeout: Double)
-        throws -> (outcomes: [Outcome], peakRSS: Double, idleRSS: Double) {
+        throws -> (outcomes: [Outcome], peakRSS: Double, idleRSS: Double)
+    {
         let server = try subject.spawn(timeout: timeout)
         defer { server.kill() }
         try server.initialize()
@@ -81,8 +83,10 @@ enum PasteBench {
                 let kind = outcomes[i].kind
                 // maskd/apply: the paste into the empty field.
                 let id = server.newID()
-                let params: JSONValue = ["mask": kind.mask, "text": "",
-                                         "edit": ["start": 0, "end": 0, "text": .string(text)]]
+                let params: JSONValue = [
+                    "mask": kind.mask, "text": "",
+                    "edit": ["start": 0, "end": 0, "text": .string(text)],
+                ]
                 let request = ServerProcess.frame(Messages.request(id: id, "maskd/apply", params))
                 let cpu0 = try server.cpuNS()
                 let t0 = nowNS()
@@ -98,17 +102,23 @@ enum PasteBench {
                 guard let fieldText = result["text"]?.stringValue else {
                     throw BenchFailure("\(kind.name): maskd/apply answered \(result.serializedString().prefix(200))")
                 }
-                try checkAccounted("\(kind.name), maskd/apply", pasted: length, text: fieldText,
-                                   rejected: result["rejected"]?.stringValue ?? "", overflow: result["overflow"]?.stringValue ?? "")
+                try checkAccounted(
+                    "\(kind.name), maskd/apply", pasted: length, text: fieldText,
+                    rejected: result["rejected"]?.stringValue ?? "", overflow: result["overflow"]?.stringValue ?? "")
                 // didChange: the same paste into an open, empty field of a one-line document.
                 let uri = "file:///paste-\(i)-\(rep)"
                 try server.notify("textDocument/didOpen", Messages.didOpen(uri: uri, text: "paste: \n"))
-                let field = try server.request("maskd/openField",
-                                               Messages.openField(uri: uri, line: 0, from: 7, to: 7, mask: kind.mask))
+                let field = try server.request(
+                    "maskd/openField",
+                    Messages.openField(uri: uri, line: 0, from: 7, to: 7, mask: kind.mask))
                 guard field["field"] != nil else { throw BenchFailure("\(kind.name): openField answered \(field)") }
                 version += 1
-                let change = ServerProcess.frame(Messages.notification("textDocument/didChange", Messages.didChange(
-                    uri: uri, version: version, changes: [Messages.change(line: 0, from: 7, to: 7, text: text)])))
+                let change = ServerProcess.frame(
+                    Messages.notification(
+                        "textDocument/didChange",
+                        Messages.didChange(
+                            uri: uri, version: version, changes: [Messages.change(line: 0, from: 7, to: 7, text: text)])
+                    ))
                 let cpu2 = try server.cpuNS()
                 let t2 = nowNS()
                 try server.write(change)
@@ -118,8 +128,9 @@ enum PasteBench {
                 let formatted = try formattedBody.withUnsafeBytes { try JSONValue.parse($0) }
                 let p = formatted["params"]
                 let state = p?["fields"]?.arrayValue?.first
-                try checkAccounted("\(kind.name), didChange", pasted: length, text: state?["text"]?.stringValue ?? "",
-                                   rejected: p?["rejected"]?.stringValue ?? "", overflow: p?["overflow"]?.stringValue ?? "")
+                try checkAccounted(
+                    "\(kind.name), didChange", pasted: length, text: state?["text"]?.stringValue ?? "",
+                    rejected: p?["rejected"]?.stringValue ?? "", overflow: p?["overflow"]?.stringValue ?? "")
                 try server.notify("textDocument/didClose", ["textDocument": ["uri": .string(uri)]])
                 if rep > 0 {
                     outcomes[i].apply.add(Double(t1 - t0))
@@ -128,7 +139,8 @@ enum PasteBench {
                     outcomes[i].didChangeCPU += cpu3 - cpu2
                 }
                 outcomes[i].text = fieldText
-                outcomes[i].reported = (result["rejected"]?.stringValue?.count ?? 0) + (result["overflow"]?.stringValue?.count ?? 0)
+                outcomes[i].reported =
+                    (result["rejected"]?.stringValue?.count ?? 0) + (result["overflow"]?.stringValue?.count ?? 0)
             }
         }
         let peak = try server.peakRSS()

@@ -32,21 +32,25 @@ final class Report {
     /// Records a section that broke, as a row that says so.
     func fail(_ number: String, _ name: String, _ error: Error) {
         failures.append("\(name): \(error)")
-        add(Row(number: number, name: name, median: "—", p99: "—", baseline: "—", ratio: "—", target: "—",
+        add(
+            Row(
+                number: number, name: name, median: "—", p99: "—", baseline: "—", ratio: "—", target: "—",
                 result: "FAIL"))
     }
 
     func render() -> String {
-        let header = Row(number: "#", name: "row", median: "median", p99: "p99", baseline: "baseline (median)",
-                         ratio: "ratio", target: "target", result: "result")
+        let header = Row(
+            number: "#", name: "row", median: "median", p99: "p99", baseline: "baseline (median)",
+            ratio: "ratio", target: "target", result: "result")
         let all = [header] + rows
         let columns: [(Row) -> String] = [\.number, \.name, \.median, \.p99, \.baseline, \.ratio, \.target, \.result]
         let widths = columns.map { column in all.map { column($0).count }.max() ?? 0 }
         func line(_ row: Row) -> String {
-            "| " + zip(columns, widths).map { column, width in
-                let text = column(row)
-                return text + String(repeating: " ", count: width - text.count)
-            }.joined(separator: " | ") + " |"
+            "| "
+                + zip(columns, widths).map { column, width in
+                    let text = column(row)
+                    return text + String(repeating: " ", count: width - text.count)
+                }.joined(separator: " | ") + " |"
         }
         var out = [line(header)]
         out.append("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|")

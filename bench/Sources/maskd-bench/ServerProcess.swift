@@ -269,7 +269,8 @@ final class ServerProcess {
         for thread in threads {
             // A thread that ended meanwhile has no file any more; its time is lost, not an error.
             guard let stat = try? String(contentsOfFile: "\(tasks)/\(thread)/schedstat", encoding: .utf8),
-                  let first = stat.split(separator: " ").first, let ns = UInt64(first) else { continue }
+                let first = stat.split(separator: " ").first, let ns = UInt64(first)
+            else { continue }
             total += ns
         }
         return total

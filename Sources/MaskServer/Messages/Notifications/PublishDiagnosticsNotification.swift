@@ -17,8 +17,10 @@ struct Diagnostic: Hashable, Sendable {
 
     /// `{"range", "severity", "code", "source": "maskd", "message"}`.
     var json: JSONValue {
-        ["range": .from(range), "severity": .from(severity.rawValue), "code": .string(code), "source": "maskd",
-         "message": .string(message)]
+        [
+            "range": .from(range), "severity": .from(severity.rawValue), "code": .string(code), "source": "maskd",
+            "message": .string(message),
+        ]
     }
 }
 

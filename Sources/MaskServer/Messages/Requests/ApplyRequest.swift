@@ -45,7 +45,9 @@ struct ApplyRequest: RequestMessage {
     }
 
     /// `text` with its characters `range` replaced by `inserted`.
-    private static func splice(_ text: String, _ encoded: EncodedText, _ range: Range<Int>, _ inserted: String) -> String {
+    private static func splice(_ text: String, _ encoded: EncodedText, _ range: Range<Int>, _ inserted: String)
+        -> String
+    {
         if encoded.isSingleByte {
             // Characters are bytes (and scalars): the text is made in one allocation.
             return text.scalarsJoined(upTo: range.lowerBound, inserted, text, from: range.upperBound)
@@ -85,10 +87,11 @@ struct ApplyRequest: RequestMessage {
         let encoded = EncodedText(text)
         func characters(_ span: Span, _ path: String) throws -> Range<Int> {
             guard let start = encoded.characterOffset(ofUnit: span.start, in: encoding),
-                  let end = encoded.characterOffset(ofUnit: span.end, in: encoding, roundUp: span.end > span.start)
+                let end = encoded.characterOffset(ofUnit: span.end, in: encoding, roundUp: span.end > span.start)
             else {
-                throw MessageError.invalidParams("\(path): past the end of text (length "
-                    + "\(encoded.length(in: encoding)) in \(encoding.rawValue))")
+                throw MessageError.invalidParams(
+                    "\(path): past the end of text (length "
+                        + "\(encoded.length(in: encoding)) in \(encoding.rawValue))")
             }
             return start..<max(start, end)
         }
@@ -96,7 +99,8 @@ struct ApplyRequest: RequestMessage {
         let naive: String
         if let edit, !(edit.text.isEmpty && edit.span.start == edit.span.end) {
             let range = try characters(edit.span, "params.edit")
-            let selected = try selection.map { try characters($0, "params.selection") } ?? (range.upperBound..<range.upperBound)
+            let selected =
+                try selection.map { try characters($0, "params.selection") } ?? (range.upperBound..<range.upperBound)
             var fieldEdit: FieldEdit
             if edit.text.isEmpty {
                 // A forward delete is told by a selection collapsed at the deletion's start (the CLI's `--delete`
@@ -135,9 +139,12 @@ public enum ApplyResult {
     public static func json(_ result: FieldResult, naive: String, encoding: PositionEncoding) -> JSONValue {
         let out = EncodedText(result.text)
         let naiveText = EncodedText(naive)
-        func units(_ c: Int) -> JSONValue { .from(out.unitOffset(ofCharacter: min(c, out.characterCount), in: encoding)) }
-        let replacements = TextDiff.replacements(naive, result.text, bytesAreUnits: naiveText.isSingleByte && out.isSingleByte,
-                                                 split: { Array($0) }, join: { String($0) })
+        func units(_ c: Int) -> JSONValue {
+            .from(out.unitOffset(ofCharacter: min(c, out.characterCount), in: encoding))
+        }
+        let replacements = TextDiff.replacements(
+            naive, result.text, bytesAreUnits: naiveText.isSingleByte && out.isSingleByte,
+            split: { Array($0) }, join: { String($0) })
         let edits: [JSONValue] = replacements.map { d, text in
             [
                 "start": .from(naiveText.unitOffset(ofCharacter: d.start, in: encoding)),
@@ -149,7 +156,8 @@ public enum ApplyResult {
         members.reserveCapacity(6 + JSONValue.stateMemberCount)
         members.append(("text", .string(result.text)))
         members.append(("caret", units(result.caret)))
-        members.append(("selection", ["start": units(result.selection.lowerBound), "end": units(result.selection.upperBound)]))
+        members.append(
+            ("selection", ["start": units(result.selection.lowerBound), "end": units(result.selection.upperBound)]))
         JSONValue.appendStateMembers(of: result, to: &members)
         members.append(("rejected", .string(result.rejected)))
         members.append(("overflow", .string(result.overflow)))
@@ -171,8 +179,9 @@ public enum ApplyResult {
         result.writeStateMembers(to: object)
         object.set("rejected", result.rejected)
         object.set("overflow", result.overflow)
-        let replacements = TextDiff.replacements(naive, result.text, bytesAreUnits: naiveText.isSingleByte && out.isSingleByte,
-                                                 split: { Array($0) }, join: { String($0) })
+        let replacements = TextDiff.replacements(
+            naive, result.text, bytesAreUnits: naiveText.isSingleByte && out.isSingleByte,
+            split: { Array($0) }, join: { String($0) })
         object.setArray("edits") { edits in
             for (d, text) in replacements {
                 edits.appendObject { edit in

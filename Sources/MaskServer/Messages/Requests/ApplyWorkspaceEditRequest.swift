@@ -17,8 +17,14 @@ enum ApplyWorkspaceEditRequest {
     static func params(uri: String, version: Int?, _ edits: [TextEdit]) -> JSONValue {
         let edit: JSONValue
         if let version {
-            edit = ["documentChanges": [["textDocument": ["uri": .string(uri), "version": .from(version)],
-                                         "edits": .from(edits)]]]
+            edit = [
+                "documentChanges": [
+                    [
+                        "textDocument": ["uri": .string(uri), "version": .from(version)],
+                        "edits": .from(edits),
+                    ]
+                ]
+            ]
         } else {
             edit = ["changes": .object(JSONObject([(uri, .from(edits))]))]
         }

@@ -75,11 +75,14 @@ struct InitializeRequest: RequestMessage {
         server.readRules()
         if client.delivery == .applyEdit && !client.applyEdit {
             server.client.delivery = .didFormat
-            server.report(.warn, "initializationOptions.edits is \"applyEdit\" but the client does not offer "
-                + "workspace.applyEdit: edits go out as maskd/didFormat")
+            server.report(
+                .warn,
+                "initializationOptions.edits is \"applyEdit\" but the client does not offer "
+                    + "workspace.applyEdit: edits go out as maskd/didFormat")
         }
         server.lifecycle = .running
-        server.log.info("initialized; positions in \(server.encoding.rawValue), edits by \(server.client.delivery.rawValue)")
+        server.log.info(
+            "initialized; positions in \(server.encoding.rawValue), edits by \(server.client.delivery.rawValue)")
         var capabilities: JSONObject = [
             "positionEncoding": .string(server.encoding.rawValue),
             "textDocumentSync": ["openClose": true, "change": 2],
@@ -93,13 +96,17 @@ struct InitializeRequest: RequestMessage {
             "documentRangeFormattingProvider": true,
             // Folders may come and go: their `.maskd.json` is read as they do.
             "workspace": ["workspaceFolders": ["supported": true, "changeNotifications": true]],
-            "experimental": ["maskd": ["version": 1, "presets": .array(Server.presets.map(JSONValue.string)),
-                                       "phoneRegions": .array(Presets.phoneRegions.map(JSONValue.string)),
-                                       "postalRegions": .array(Presets.postalRegions.map(JSONValue.string)),
-                                       "edits": .string(server.client.delivery.rawValue),
-                                       "diagnostics": .string(server.client.diagnostics.rawValue),
-                                       "diagnosticsDelay": .from(server.client.diagnosticsDelay),
-                                       "applyEditDelay": .from(server.client.applyEditDelay)]],
+            "experimental": [
+                "maskd": [
+                    "version": 1, "presets": .array(Server.presets.map(JSONValue.string)),
+                    "phoneRegions": .array(Presets.phoneRegions.map(JSONValue.string)),
+                    "postalRegions": .array(Presets.postalRegions.map(JSONValue.string)),
+                    "edits": .string(server.client.delivery.rawValue),
+                    "diagnostics": .string(server.client.diagnostics.rawValue),
+                    "diagnosticsDelay": .from(server.client.diagnosticsDelay),
+                    "applyEditDelay": .from(server.client.applyEditDelay),
+                ]
+            ],
         ]
         if server.client.diagnostics == .pull {
             capabilities["diagnosticProvider"] = ["interFileDependencies": false, "workspaceDiagnostics": false]

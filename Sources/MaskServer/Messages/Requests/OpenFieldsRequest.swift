@@ -34,8 +34,9 @@ struct OpenFieldsRequest: RequestMessage {
             (_, mask) = try MaskSpec.compileJSON(try p.required("mask"), path: p.name("mask"))
             field = try p.optionalString("field")
             if field != nil && range.start.line < range.end.line {
-                throw MessageError.invalidParams("\(p.name("field")): an entry over several lines opens a field on "
-                    + "each line, so it takes no field id")
+                throw MessageError.invalidParams(
+                    "\(p.name("field")): an entry over several lines opens a field on "
+                        + "each line, so it takes no field id")
             }
             force = try p.optionalBool("force") ?? false
         }

@@ -10,10 +10,14 @@ enum RegisterCapabilityRequest {
     /// `{"registrations": [{"id", "method": "workspace/didChangeWatchedFiles", "registerOptions": {"watchers":
     /// [{"globPattern": "**/.maskd.json"}]}}]}`.
     static func watchingRules() -> JSONValue {
-        ["registrations": [[
-            "id": "maskd.rules",
-            "method": .string(DidChangeWatchedFilesNotification.method),
-            "registerOptions": ["watchers": [["globPattern": .string("**/" + Server.rulesFileName)]]],
-        ]]]
+        [
+            "registrations": [
+                [
+                    "id": "maskd.rules",
+                    "method": .string(DidChangeWatchedFilesNotification.method),
+                    "registerOptions": ["watchers": [["globPattern": .string("**/" + Server.rulesFileName)]]],
+                ]
+            ]
+        ]
     }
 }
