@@ -132,6 +132,7 @@ final class FormattingPool {
     private var threads: [pthread_t] = []
     /// Each thread's own formatting (its own compiled mask), taken by the thread that starts.
     private var unclaimed: [LineFormatting]
+    /// What formats a block here when no thread could be started.
     private let formatting: LineFormatting
 
     init(perThread: [LineFormatting]) {
