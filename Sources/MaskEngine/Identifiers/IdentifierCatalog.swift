@@ -23,6 +23,9 @@ public enum IdentifierCatalog {
     /// How many letters and digits a whole number of the identifier holds (`IdentifierFormat.letterAndDigitCounts`).
     public static func letterAndDigitCounts(_ name: String) -> ClosedRange<Int>? { byName[name]?.letterAndDigitCounts }
 
+    /// Whether the identifier's checks tell its numbers from other text of its shape (`IdentifierFormat.checksMoreThanShape`).
+    public static func checksMoreThanShape(_ name: String) -> Bool { byName[name]?.checksMoreThanShape ?? false }
+
     /// A valid number as stdnum shows it.
     public static func example(_ name: String) -> String? { byName[name]?.example }
 

@@ -38,6 +38,18 @@ struct IdentifierFormat: Sendable {
             notations: notations, definitions: definitions, checks: checks.map { $0.prepared() })
     }
 
+    /// Whether a check tells the identifier's numbers from other text of its shape: a check character, a date, a
+    /// table or a rule of its own (not only "not all zeros"). Without one (`de.wkn`: any six letters or digits)
+    /// any text of its length and alphabet passes.
+    var checksMoreThanShape: Bool {
+        checks.contains {
+            switch $0 {
+            case .notZero, .notAllSame: return false
+            default: return true
+            }
+        }
+    }
+
     /// The problem with a complete value (the compact number), or nil when it is valid.
     func problem(_ value: String) -> String? {
         let chars = Array(value.utf8)

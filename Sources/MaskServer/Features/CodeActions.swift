@@ -124,7 +124,8 @@ extension Server {
     /// would otherwise be refused). They rank by: more letters
     /// and digits kept; then `amount` last, since it takes any digits; then complete and valid
     /// first; then fewer characters dropped or cut (`rejected` plus `overflow`); then the order of
-    /// `Presets.names`. An identifier preset fits only a text it takes whole and valid, and
+    /// `Presets.names`. An identifier preset fits only a text it takes whole and valid, never when it checks
+    /// nothing but its shape, and
     /// ranks after a built-in preset that keeps as many letters and digits. `phone` fits only a text starting with `+`. So a mistyped card number still offers "card" first (its diagnostics say
     /// what is wrong once opened), and no preset that cuts digits beats one that keeps them all.
     ///
@@ -143,6 +144,8 @@ extension Server {
             // An identifier fits only a selection it takes whole: one of another length is not tried (hundreds
             // of them would each read the text).
             if let counts = preset.identifierCounts, !counts.contains(wanted) { continue }
+            // One that checks nothing but its shape (`de.wkn`: any six letters or digits) would claim any such text.
+            if preset.identifierCounts != nil, !IdentifierCatalog.checksMoreThanShape(preset.name) { continue }
             let result = preset.mask.format(text)
             // Zeros a preset pads in by itself (`40301-` read as a date's `4030-01-`) are not the person's: a
             // preset keeps at most the text's own letters and digits.
