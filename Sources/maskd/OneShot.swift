@@ -199,10 +199,13 @@ func marked(_ text: String, start: Int, end: Int) -> String {
 /// `maskd presets`: every preset name with what it formats, one per line.
 func runPresets(_ arguments: [String]) throws -> Int32 {
     guard arguments.isEmpty else { throw UsageError(message: "presets takes no arguments") }
+    // Identifiers' names line up in a column as wide as the longest (`nl.identiteitskaartnummer`) and a gap.
+    let identifierColumn =
+        Presets.names.filter { IdentifierCatalog.example($0) != nil }.map(\.count).max().map { $0 + 2 } ?? 0
     for name in Presets.names {
         if let example = IdentifierCatalog.example(name) {
             // Identifiers, grouped by country: name, the identifier in words, a valid number as it is shown.
-            print(name.padded(to: 18) + (Presets.summaries[name] ?? "") + "  " + example)
+            print(name.padded(to: identifierColumn) + (Presets.summaries[name] ?? "") + "  " + example)
             continue
         }
         print(name.padded(to: 12) + (Presets.summaries[name] ?? ""))
