@@ -597,7 +597,12 @@ the fields are closed and typing is plain."
           (setq maskd-eglot--restarts (cons (float-time) recent)))
         (setq maskd-eglot--reopened nil)
         (let ((failure (condition-case err
-                           (let ((inhibit-message t))
+                           ;; eglot reconnects from the sentinel and waits there for
+                           ;; `initialize'; its answer (a few KiB of preset names) read
+                           ;; in one piece, no reading in between lets the next keys in
+                           ;; before the fields are open again.
+                           (let ((inhibit-message t)
+                                 (read-process-output-max (max read-process-output-max 65536)))
                              (funcall sentinel proc change)
                              nil)
                          (error err))))
