@@ -217,11 +217,6 @@ def rule_securities_check(number):
     return number[-1] == str((10 - sum(int(d) for d in text)) % 10)
 
 
-def rule_iso11649_check(number):
-    # RF and the check digits move to the end; then ISO 7064 mod 97-10.
-    return m.mod97_ok(number[4:] + number[:4])
-
-
 def rule_casrn_check(number):
     digits = number.replace('-', '')
     return number[-1] == str(sum((i + 1) * int(c) for i, c in enumerate(reversed(digits[:-1]))) % 10)
@@ -248,7 +243,6 @@ RULES.update({
     'sm.coe.low': rule_sm_coe_low,
     'ua.edrpou.check': rule_ua_edrpou_check,
     'securities.check': rule_securities_check,
-    'iso11649.check': rule_iso11649_check,
     'casrn.check': rule_casrn_check,
 })
 
@@ -359,8 +353,6 @@ def define(meta):
         'imo': dict(alphabet={7: digits(7)}, checks=[
             W(at=6, weights=[7, 6, 5, 4, 3, 2], mod=10, table=m.remainder(10))]),
         'isni': dict(alphabet={16: ['d'] * 15 + [m.DIGITS + 'X']}, checks=[fam('mod11_2')]),
-        'iso11649': dict(alphabet={n: ['R', 'F'] + ['c'] * (n - 2) for n in range(5, 26)}, checks=[
-            fam('named', name='iso11649.check', problem='check digits do not match')]),
         'iso9362': dict(m.FORMATS['bic']),
         'isrc': dict(alphabet={12: ['L', 'L', 'c', 'c', 'c'] + ['d'] * 7}, checks=[
             fam('in', span=(0, 2), values=m.module_set('isrc', '_country_codes'), label='country code')]),
@@ -371,7 +363,6 @@ def define(meta):
             fam('in', span=(0, 3), values=mccs, label='mobile country code')]),
     })
     m.CHECK_POSITIONS.update({
-        'iso11649': lambda n: [2, 3],
         'se.vat': lambda n: [9], 'si.maticna': lambda n: [6], 'sm.coe': lambda n: [0],
         'no.fodselsnummer': lambda n: [9, 10], 'no.mva': lambda n: [8], 'pl.regon': lambda n: [8] if n == 9 else [8, 13],
         'is.kennitala': lambda n: [8], 'lu.tva': lambda n: [6, 7], 'mc.tva': lambda n: [2, 3],

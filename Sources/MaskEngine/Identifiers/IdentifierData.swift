@@ -1515,15 +1515,6 @@ extension IdentifierCatalog {
                 .mod11_2(span: (0, -1)),
             ]),
         IdentifierFormat(
-            name: "iso11649", country: "International",
-            title: "ISO 11649 (Structured Creditor Reference)",
-            example: "RF18 5390 0754 7034", upper: true,
-            notations: ["[B]{F}[CC] [C]", "[B]{F}[CC] [CC]", "[B]{F}[CC] [CCC]", "[B]{F}[CC] [CCCC]", "[B]{F}[CC] [CCCC] [C]", "[B]{F}[CC] [CCCC] [CC]", "[B]{F}[CC] [CCCC] [CCC]", "[B]{F}[CC] [CCCC] [CCCC]", "[B]{F}[CC] [CCCC] [CCCC] [C]", "[B]{F}[CC] [CCCC] [CCCC] [CC]", "[B]{F}[CC] [CCCC] [CCCC] [CCC]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [C]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [CC]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [CCC]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [CCCC]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [CCCC] [C]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [CCCC] [CC]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [CCCC] [CCC]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [CCCC] [CCCC]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [CCCC] [CCCC] [C]"],
-            definitions: ["B": "[R]", "C": "[0-9A-Z]"],
-            checks: [
-                .named("iso11649.check", problem: "check digits do not match"),
-            ]),
-        IdentifierFormat(
             name: "iso9362", country: "International",
             title: "BIC (ISO 9362 Business identifier codes)",
             example: "AGRIFRPP882", upper: true,

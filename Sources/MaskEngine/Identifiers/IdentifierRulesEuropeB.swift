@@ -26,7 +26,6 @@ extension IdentifierRules {
         case "sm.coe.low": return chars.count >= 3 || sanMarinoLowNumbers.contains(value(chars, 0, chars.count))
         case "ua.edrpou.check": return ukrainianEDRPOUCheck(chars)
         case "securities.check": return securitiesCheck(chars)
-        case "iso11649.check": return CheckDigits.mod97_10((chars[4...] + chars[0..<4])[...])
         case "casrn.check": return casRegistryCheck(chars)
         default: return nil
         }
