@@ -31,6 +31,13 @@
 (require 'jsonrpc)
 (require 'maskd)
 
+;; eglot waits for `initialize' when it connects, and reconnects from a process
+;; sentinel; the answer (every preset's name, a few KiB) read in one piece leaves no
+;; gap in which the keys typed meanwhile reach a buffer whose fields are not open
+;; again.  Emacs reads 4 KiB at a time by default; eglot's manual advises more.
+(when (< read-process-output-max 65536)
+  (setq read-process-output-max 65536))
+
 (defcustom maskd-eglot-send-changes-immediately t
   "Whether a buffer with fields sends its changes at the end of each command.
 Otherwise eglot sends them when Emacs is idle, and the formatting
@@ -597,12 +604,7 @@ the fields are closed and typing is plain."
           (setq maskd-eglot--restarts (cons (float-time) recent)))
         (setq maskd-eglot--reopened nil)
         (let ((failure (condition-case err
-                           ;; eglot reconnects from the sentinel and waits there for
-                           ;; `initialize'; its answer (a few KiB of preset names) read
-                           ;; in one piece, no reading in between lets the next keys in
-                           ;; before the fields are open again.
-                           (let ((inhibit-message t)
-                                 (read-process-output-max (max read-process-output-max 65536)))
+                           (let ((inhibit-message t))
                              (funcall sentinel proc change)
                              nil)
                          (error err))))
