@@ -279,8 +279,10 @@ public final class Mask: @unchecked Sendable {
                 program: Program, d: Program.Decomposition<U>, layout: Layout<U>, brand: String?, cut: String,
                 reproduces: Bool
             )? = nil
-        for (program, brand) in candidates(for: chars) {
-            let d = program.decompose(chars, carets: true)
+        let candidates = candidates(for: chars)
+        let runs = candidates.count > 1 ? RefusedRuns() : nil
+        for (program, brand) in candidates {
+            let d = program.decompose(chars, carets: true, runs: runs)
             var layout = d.layout
             program.settle(&layout)
             // A value the `regex` option can never accept keeps only its longest viable start.
@@ -328,7 +330,9 @@ public final class Mask: @unchecked Sendable {
         let candidates = single == nil ? candidates(for: reading.units) : []
         let current = single == nil ? bestProgram(candidates.map(\.0), for: reading.units) : 0
         let (program, currentBrand) = single ?? candidates[current]
-        var outcome = reading.edit(edit, inserted: inserted, with: program, replayable: !isSingleProgram)
+        // The alternatives of a `oneOf` read the inserted text once between them where they refuse it alike.
+        let runs = candidates.count > 1 ? RefusedRuns() : nil
+        var outcome = reading.edit(edit, inserted: inserted, with: program, replayable: !isSingleProgram, runs: runs)
         var chosen = (program: program, brand: currentBrand)
         // A deletion with nothing to delete changes nothing, in any alternative.
         if candidates.count > 1, !(outcome.refused && outcome.inserted == nil) {
@@ -336,7 +340,7 @@ public final class Mask: @unchecked Sendable {
             for (i, other) in candidates.enumerated() where i != current {
                 let replayed = other.0.replay(
                     before: exact.before.lazy.map { $0.char }, inserted: exact.inserted,
-                    after: exact.after.lazy.map { $0.char })
+                    after: exact.after.lazy.map { $0.char }, runs: runs)
                 if replayed.refused { continue }
                 if outcome.refused
                     || better(other.0, replayed.layout, than: chosen.program, outcome.layout, preferFirst: i < current)
@@ -461,8 +465,9 @@ public final class Mask: @unchecked Sendable {
         var best = 0
         var bestLayout = Layout<U>()
         var bestReproduces = false
+        let runs = RefusedRuns()
         for (i, program) in programs.enumerated() {
-            var layout = program.decompose(chars).layout
+            var layout = program.decompose(chars, runs: runs).layout
             program.settle(&layout)
             // The program that renders the text exactly is the one it was formatted with, even if
             // another would read more of its literals as entered characters.
@@ -586,9 +591,11 @@ protocol FieldReading {
     associatedtype Unit: FieldUnit
     /// The field's text.
     var units: [Unit] { get }
-    /// Reads the text with `program` and applies `edit` to the reading (an incremental reading lends its spare cells).
-    mutating func edit(_ edit: FieldEdit, inserted: [Unit], with program: Program, replayable: Bool)
-        -> Program.EditOutcome<Unit>
+    /// Reads the text with `program` and applies `edit` to the reading (an incremental reading lends its spare cells);
+    /// `runs` are the runs of `inserted` other programs refused.
+    mutating func edit(
+        _ edit: FieldEdit, inserted: [Unit], with program: Program, replayable: Bool, runs: RefusedRuns?
+    ) -> Program.EditOutcome<Unit>
     /// What the text read back to, for an edit that changes nothing.
     var layout: Layout<Unit> { get }
     /// `dynamic.program(forPrefix: prefix)`.
@@ -602,12 +609,13 @@ struct FreshReading<Unit: FieldUnit>: FieldReading {
     let units: [Unit]
     private(set) var layout = Layout<Unit>()
 
-    mutating func edit(_ edit: FieldEdit, inserted: [Unit], with program: Program, replayable: Bool)
-        -> Program.EditOutcome<Unit>
-    {
+    mutating func edit(
+        _ edit: FieldEdit, inserted: [Unit], with program: Program, replayable: Bool, runs: RefusedRuns?
+    ) -> Program.EditOutcome<Unit> {
         let d = program.decompose(units)
         layout = d.layout
-        return program.edit(edit, inserted: inserted, chars: units, decomposition: d, replayable: replayable)
+        return program.edit(
+            edit, inserted: inserted, chars: units, decomposition: d, replayable: replayable, runs: runs)
     }
 
     func program(of dynamic: DynamicProgram, forPrefix prefix: AlnumPrefix) -> (Program, brand: String?) {

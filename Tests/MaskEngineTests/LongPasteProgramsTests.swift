@@ -54,6 +54,46 @@ final class LongPasteProgramsTests: XCTestCase {
         }
     }
 
+    /// Alternatives whose first places take one letter each read a long run none of them takes once between them
+    /// (`RefusedRuns`); one that takes a letter in the middle of another's run still reads that letter.
+    func testOneOf_runsRefusedByOneAlternative_areReadByTheOthersWhereTheyTakeACharacter() throws {
+        var rng = SeededRandom(seed: 6490)
+        let spec = MaskSpec(
+            .oneOf(["[B00]", "[C0000]", "[BC00] [0000]", "[D-] [____]"].map { MaskSpec(.notation($0)) }),
+            letterCase: .upper, definitions: ["B": "[R]", "C": "[Q]", "D": "[F]"])
+        let mask = try Mask.compile(spec)
+        guard case .oneOf(let programs) = mask.kind else { return XCTFail("not a oneOf") }
+        let alone = programs.map { Mask(spec: spec, kind: .slots($0), checks: mask.checks) }
+        let filler: [Character] = ["a", "7", "Z", " ", "-", "x", "é"]
+        for _ in 0..<300 {
+            var text = ""
+            for _ in 0..<rng.int(1..<4) {
+                var some = filler.filter { _ in rng.int(0..<3) > 0 }
+                if some.isEmpty { some = ["a"] }
+                text += Self.paste(&rng, rng.int(0..<200), from: some)
+                text += rng.pick(["r", "Q12", "RQ1234", "F9", "q3456", ""])
+            }
+            for (way, r, byItself) in [
+                (
+                    "paste", mask.apply(.insert(text, at: 0..<0), to: ""),
+                    { (m: Mask) in m.apply(.insert(text, at: 0..<0), to: "") }
+                ),
+                ("format", mask.format(text), { (m: Mask) in m.format(text) }),
+            ] {
+                guard let winner = alone.first(where: { $0.notation == r.mask }) else {
+                    XCTFail("no alternative is \(r.mask)")
+                    continue
+                }
+                XCTAssertEqual(Self.read(r), Self.read(byItself(winner)), "\(way) of \(text)")
+                // No alternative alone keeps more of a paste than the one chosen.
+                let kept = r.value.count
+                for other in alone where way == "paste" {
+                    XCTAssertLessThanOrEqual(byItself(other).value.count, kept, "\(way) of \(text): \(other.notation)")
+                }
+            }
+        }
+    }
+
     func testCardAndIBAN_longPaste_isWhatTheChosenProgramGivesAlone() throws {
         var rng = SeededRandom(seed: 1221)
         let digits: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]

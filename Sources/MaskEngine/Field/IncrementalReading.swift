@@ -117,15 +117,15 @@ struct IncrementalReading: FieldReading, @unchecked Sendable {
 
     /// Reads `units` with `program` and applies `edit` to the reading, in place (no copy of it is held, so
     /// `took` changes its arrays without copying them); the new cells are built in the spare array.
-    mutating func edit(_ edit: FieldEdit, inserted: [UInt8], with program: Program, replayable: Bool)
-        -> Program.EditOutcome<UInt8>
-    {
+    mutating func edit(
+        _ edit: FieldEdit, inserted: [UInt8], with program: Program, replayable: Bool, runs: RefusedRuns?
+    ) -> Program.EditOutcome<UInt8> {
         read(with: program)
         var cells: [Cell<UInt8>] = []
         swap(&cells, &spare)
         return program.edit(
             edit, inserted: inserted, chars: units, decomposition: decomposition, cells: cells,
-            replayable: replayable)
+            replayable: replayable, runs: runs)
     }
 
     var layout: Layout<UInt8> { decomposition.layout }

@@ -42,12 +42,14 @@ extension Program {
     /// Text already in a field (formatted, opened over, or read back before an edit) is taken as it
     /// stands: blocks' rules are not enforced here, only by reading typed or pasted text, so no text
     /// the engine renders changes when it is formatted again.
-    /// - Parameter carets: also record where each character's output starts.
-    func decompose<U: FieldUnit>(_ chars: [U], carets: Bool = false) -> Decomposition<U> {
+    /// - Parameters:
+    ///   - carets: also record where each character's output starts.
+    ///   - runs: the runs of `chars` other programs refused (`RefusedRuns`), for the alternatives of a `oneOf`.
+    func decompose<U: FieldUnit>(_ chars: [U], carets: Bool = false, runs: RefusedRuns? = nil) -> Decomposition<U> {
         var d = Decomposition<U>(layout: Layout())
         d.layout.cells.reserveCapacity(min(chars.count, Program.maximumCells))
         d.trace.reserveCapacity(min(chars.count, Program.maximumCells))
-        continueReading(chars, from: 0, carets: carets, into: &d)
+        continueReading(chars, from: 0, carets: carets, runs: runs, into: &d)
         return d
     }
 
@@ -66,13 +68,13 @@ extension Program {
         let cellsKept = shared == 0 ? 0 : Int(d.trace[shared - 1].cells)
         if d.trace.count > shared { d.trace.removeLast(d.trace.count - shared) }
         if d.layout.cells.count > cellsKept { d.layout.cells.removeLast(d.layout.cells.count - cellsKept) }
-        continueReading(chars, from: shared, carets: false, into: &d)
+        continueReading(chars, from: shared, carets: false, runs: nil, into: &d)
     }
 
     /// Reads `chars[start...]` into `d`, which holds the reading of `chars[..<start]` with nothing cut
     /// or refused (for `start` 0, an empty reading).
     private func continueReading<U: FieldUnit>(
-        _ chars: [U], from start: Int, carets: Bool,
+        _ chars: [U], from start: Int, carets: Bool, runs: RefusedRuns?,
         into d: inout Decomposition<U>
     ) {
         var cells: [Cell<U>] = []
@@ -80,6 +82,7 @@ extension Program {
         var rejected: [U] = [], overflow: [U] = []
         var cursor = start == 0 ? 0 : Int(d.trace[start - 1].cursor)
         var i = start
+        var run = RefusedRun()
         while i < chars.count, !isFull(cursor: cursor, cells: cells.count) {
             let c = chars[i]
             i += 1
@@ -98,7 +101,17 @@ extension Program {
             case .cell, .literal: break
             }
             d.trace.append((Int32(cursor), Int32(cells.count)))
+            if let runs, let end = run.next(step, c, at: i - 1, cursor: cursor, in: self, runs: runs) {
+                // Refused unread, as the program that found the run refused them: nothing moves.
+                rejected.append(contentsOf: chars[i..<end])
+                // (`Array(repeating:)`: appending a `repeatElement` costs a hundred times more in a debug build.)
+                let entry = (cursor: Int32(cursor), cells: Int32(cells.count))
+                d.trace.append(contentsOf: Array(repeating: entry, count: end - i))
+                if carets { d.outputStart.append(contentsOf: Array(repeating: -1, count: end - i)) }
+                i = end
+            }
         }
+        if let runs { run.ended(at: i, in: self, runs: runs) }
         d.cuts = Cuts(rejectedUnits: rejected, overflowUnits: overflow)
         if i < chars.count { d.cuts.leave(chars[i...], for: self) }
         swap(&cells, &d.layout.cells)
@@ -143,9 +156,10 @@ extension Program {
     ///   - spare: an array to build the new cells in, emptied first (its room is what is reused).
     ///   - replayable: the outcome keeps the edit in entered characters (`original`, `inserted`) for another program
     ///     to replay; a mask of one fixed program never replays, and keeping them costs references on every key.
+    ///   - runs: the runs of `inserted` other programs refused (`RefusedRuns`), for the alternatives of a `oneOf`.
     func edit<U: FieldUnit>(
         _ edit: FieldEdit, inserted: [U], chars: [U], decomposition d: Decomposition<U>,
-        cells spare: consuming [Cell<U>] = [], replayable: Bool = true
+        cells spare: consuming [Cell<U>] = [], replayable: Bool = true, runs: RefusedRuns? = nil
     ) -> EditOutcome<U> {
         let s = min(max(edit.range.lowerBound, 0), chars.count)
         let e = min(max(edit.range.upperBound, s), chars.count)
@@ -177,7 +191,7 @@ extension Program {
                     from = s
                 }
             }
-            let read = self.read(inserted, from: d.cursor(at: from), into: &newCells)
+            let read = self.read(inserted, from: d.cursor(at: from), into: &newCells, runs: runs)
             // Built once, whole: the outcome is a large value, and each change to a copy of it costs.
             guard read.accepted else {
                 return EditOutcome(
@@ -291,7 +305,10 @@ extension Program {
 
     /// Replays an edit from its entered characters alone, in this program (another `oneOf`
     /// alternative, another card brand, a new mask).
-    func replay<U: FieldUnit, B: Collection, A: Collection>(before: B, inserted: [U]?, after: A) -> EditOutcome<U>
+    /// - Parameter runs: the runs of `inserted` other programs refused (`RefusedRuns`).
+    func replay<U: FieldUnit, B: Collection, A: Collection>(
+        before: B, inserted: [U]?, after: A, runs: RefusedRuns? = nil
+    ) -> EditOutcome<U>
     where B.Element == U, A.Element == U {
         var cells: [Cell<U>] = []
         let start = place(before, from: 0, into: &cells)
@@ -306,7 +323,7 @@ extension Program {
             outcome.caret = caretForDeletion(keptBefore, layout)
             return outcome
         }
-        let read = self.read(inserted, from: start.cursor, into: &cells)
+        let read = self.read(inserted, from: start.cursor, into: &cells, runs: runs)
         outcome.cuts.append(read.cuts)
         if !read.accepted { outcome.refused = true }
         reflow(after, after: read, into: &cells, outcome: &outcome)

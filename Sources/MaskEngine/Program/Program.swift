@@ -350,14 +350,19 @@ extension Program {
 
     /// Reads `chars` into `cells` from mask cursor `start`, one `step` each, until the mask has
     /// ended or the field is full; the rest is left in `cuts`, to be sorted into overflow and rejected.
-    func read<U: FieldUnit>(_ chars: [U], from start: Int, into cells: inout [Cell<U>]) -> ReadOutcome<U> {
+    /// - Parameter runs: the runs of `chars` other programs refused (`RefusedRuns`), for the alternatives of a `oneOf`.
+    func read<U: FieldUnit>(_ chars: [U], from start: Int, into cells: inout [Cell<U>], runs: RefusedRuns? = nil)
+        -> ReadOutcome<U>
+    {
         var outcome = ReadOutcome<U>(cursor: start)
         var rejected: [U] = [], overflow: [U] = []
         var i = 0
+        var run = RefusedRun()
         while i < chars.count, !isFull(cursor: outcome.cursor, cells: cells.count) {
             let c = chars[i]
             i += 1
-            switch step(c, cursor: &outcome.cursor, into: &cells) {
+            let step = step(c, cursor: &outcome.cursor, into: &cells)
+            switch step {
             case .cell:
                 outcome.accepted = true
                 outcome.endedOnLiteral = false
@@ -369,7 +374,12 @@ extension Program {
                 overflow.append(c)
                 if walked { outcome.accepted = true }
             }
+            if let runs, let end = run.next(step, c, at: i - 1, cursor: outcome.cursor, in: self, runs: runs) {
+                rejected.append(contentsOf: chars[i..<end])
+                i = end
+            }
         }
+        if let runs { run.ended(at: i, in: self, runs: runs) }
         outcome.cuts = Cuts(rejectedUnits: rejected, overflowUnits: overflow)
         if i < chars.count { outcome.cuts.leave(chars[i...], for: self) }
         return outcome
