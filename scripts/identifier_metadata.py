@@ -166,6 +166,12 @@ def run_check(check, number):
         return int(span(number, p.get('span', (0, None)))) != 0
     if family == 'named':
         return NAMED[p['name']](number)
+    if family == 'prefixed':
+        # The number is another preset's, chosen by its prefix: with the prefix cut off, or whole. A prefix that no
+        # part has passes (another check tells which prefixes there are).
+        parts = [(prefix, preset, whole) for prefix, preset, whole in p['parts'] if number.startswith(prefix)]
+        return not parts or any(model_valid(preset, number if whole else number[len(prefix):])
+                                for prefix, preset, whole in parts)
     raise ValueError(family)
 
 
@@ -710,6 +716,12 @@ import identifier_formats_europe_b as europe_b  # noqa: E402 (reads the helpers 
 europe_b.define(sys.modules[__name__])
 FORMATS.update(europe_b.FORMATS)
 NAMED.update(europe_b.RULES)
+import identifier_formats_layouts as layout_formats  # noqa: E402 (reads the helpers above)
+layout_formats.define(sys.modules[__name__])
+FORMATS.update(layout_formats.FORMATS)
+NAMED.update(layout_formats.RULES)
+CHECK_POSITIONS.update(layout_formats.CHECK_POSITIONS)
+PREPARE.update(layout_formats.PREPARE)
 
 
 def positions(alphabet):
@@ -827,8 +839,11 @@ def search_valid(module, name, number, alphabets, rng, prepare=True):
 
 def make_numbers(module, name, rng, want=40):
     facts = FORMATS[name]
+    # A format may search fewer numbers (`want`: many lengths, or costly searches), and start from numbers made of
+    # other formats' (`seeds`).
+    want = facts.get('want', want)
     examples = []
-    for e in docstring_examples(module):
+    for e in docstring_examples(module) + (facts['seeds']() if 'seeds' in facts else []):
         try:
             c = module.compact(e)
         except Exception:
@@ -881,7 +896,11 @@ def displayed(module, number):
     """What the preset shows for a compact number: stdnum's format(), or the compact form where it has none or
     where the facts say `display='compact'` (its hyphenation reads range tables no per-length layout holds)."""
     name = preset_name(module.__name__)
-    if not hasattr(module, 'format') or FORMATS.get(name, {}).get('display') == 'compact':
+    display = FORMATS.get(name, {}).get('display')
+    if callable(display):
+        # The format's own display (stdnum's format() without the zeros it pads with, or the characters it adds).
+        return display(module, number)
+    if not hasattr(module, 'format') or display == 'compact':
         return number
     return module.format(number)
 
@@ -1001,14 +1020,19 @@ def swift_check(check):
         return f'.notZero(span: ({span_text}))'
     if family == 'named':
         return f'.named({swift_string(p["name"])}, problem: {swift_string(p["problem"])})'
+    if family == 'prefixed':
+        parts = ','.join(f'{prefix}={"*" if whole else ""}{preset}' for prefix, preset, whole in p['parts'])
+        return f'.prefixed({swift_string(parts)}, problem: {swift_string(p["problem"])})'
     raise ValueError(family)
 
 
-def notation_of(layout, alphabets, definitions, lead_literals=True):
+def notation_of(layout, alphabets, definitions, lead_literals=True, literals=True):
     """Bracket notation: single-character positions become `{c}` literals of the value, the rest slots.
     Without `lead_literals`, those before the first slot are one-character slots: in a `oneOf` of several
     lengths, a literal shown by itself at the start would take the place of the keys of another length
-    (`978` of a 13-digit ISBN against a 10-digit one that starts with 9)."""
+    (`978` of a 13-digit ISBN against a 10-digit one that starts with 9). Without `literals`, all are: a format
+    whose lengths share no layout (`eu.vat`'s, by country) keeps each typed character in a cell, so the length that
+    holds them all is the one chosen."""
     out = ''
     slots = iter(alphabets)
     in_slot = False
@@ -1016,7 +1040,7 @@ def notation_of(layout, alphabets, definitions, lead_literals=True):
     for item in layout:
         if item is None:
             allowed = next(slots)
-            if len(allowed) == 1 and (lead_literals or seen_slot):
+            if len(allowed) == 1 and literals and (lead_literals or seen_slot):
                 if in_slot:
                     out += ']'
                     in_slot = False
@@ -1075,6 +1099,7 @@ COUNTRIES = {
 COUNTRIES.update(world.COUNTRIES)
 COUNTRIES.update(europe_a.COUNTRIES)
 COUNTRIES.update(europe_b.COUNTRIES)
+COUNTRIES.update(layout_formats.COUNTRIES)
 
 
 def main():
@@ -1104,7 +1129,8 @@ def main():
             layouts = {json.dumps(layout_of(module, n)) for n in valid[length]}
             if len(layouts) != 1 or None in [json.loads(x) for x in layouts]:
                 sys.exit(f'{name}: format() of length {length} does not follow one layout: {sorted(layouts)[:3]}')
-            notations.append(notation_of(json.loads(layouts.pop()), alphabets, definitions, lead_literals=len(valid) == 1))
+            notations.append(notation_of(json.loads(layouts.pop()), alphabets, definitions, lead_literals=len(valid) == 1,
+                                         literals=FORMATS[name].get('literals', True)))
         cc = name.split('.')[0] if '.' in name else ''
         country = COUNTRIES.get(cc, 'International')
         example = (documented or valid[sorted(valid)[0]])[0]

@@ -50,6 +50,13 @@ enum IdentifierCheck: Sendable {
     case named(String, problem: String)
     /// A `named` check prepared for use: its rule looked up once (nil for a name no rule has, which never passes).
     case rule(IdentifierRules.Rule?, problem: String)
+    /// The number is another preset's, chosen by its prefix: `parts` lists `PREFIX=preset`, comma-separated, the preset
+    /// reading what follows the prefix (with `*` before its name, the whole number). A number with a part's prefix must
+    /// be valid in one such part; a prefix no part has passes (another check tells the prefixes).
+    case prefixed(String, problem: String)
+    /// A `prefixed` check prepared for use: its parts read once. Each part's preset is compiled when a number first
+    /// needs it (through the compile cache), not when the catalogue is built, since the parts are in the catalogue.
+    case parts([(prefix: [UInt8], whole: Bool, preset: String)], problem: String)
 
     static let checkDigitMismatch = "check digit does not match"
 
@@ -63,6 +70,12 @@ enum IdentifierCheck: Sendable {
             return .table(span: span, entries: entries, issued: false, label: label)
         case let .named(name, problem):
             return .rule(IdentifierRules.rule(named: name), problem: problem)
+        case let .prefixed(parts, problem):
+            let read = parts.split(separator: ",").map { part in
+                let (prefix, preset) = (part.prefix { $0 != "=" }, part.drop { $0 != "=" }.dropFirst())
+                return (Array(prefix.utf8), preset.first == "*", String(preset.drop { $0 == "*" }))
+            }
+            return .parts(read, problem: problem)
         default:
             return self
         }
@@ -118,6 +131,22 @@ enum IdentifierCheck: Sendable {
             return IdentifierRules.rule(named: name)?(chars) == true ? nil : problem
         case let .rule(rule, problem):
             return rule?(chars) == true ? nil : problem
+        case .prefixed:
+            return prepared().problem(chars)
+        case let .parts(parts, problem):
+            // The first problem of a part whose preset takes the number whole but finds it invalid, else `problem`.
+            var matched = false
+            var found: String? = nil
+            for part in parts where chars.starts(with: part.prefix) {
+                matched = true
+                let number = String(decoding: part.whole ? chars[...] : chars[part.prefix.count...], as: UTF8.self)
+                guard let mask = try? Mask.compile(MaskSpec(.preset(part.preset))) else { continue }
+                let r = mask.format(number)
+                guard r.complete, r.value == number else { continue }
+                if r.valid { return nil }
+                found = found ?? r.problems.first
+            }
+            return matched ? found ?? problem : nil
         }
         return passes ? nil : Self.checkDigitMismatch
     }

@@ -1796,6 +1796,158 @@ extension IdentifierCatalog {
             checks: [
                 .member(span: (0, 3), values: "001,202,204,206,208,212,213,214,216,218,219,220,221,222,226,228,230,231,232,234,235,238,240,242,244,246,247,248,250,255,257,259,260,262,266,268,270,272,274,276,278,280,282,283,284,286,288,289,290,292,293,294,295,297,302,308,310,311,312,313,314,316,330,334,338,340,342,344,346,348,350,352,354,356,358,360,362,363,364,365,366,368,370,372,374,376,400,401,402,404,405,410,412,413,414,415,416,417,418,419,420,421,422,424,425,426,427,428,429,432,434,436,437,438,440,441,450,452,454,455,456,457,460,466,467,470,472,502,505,510,514,515,520,525,528,530,536,537,539,540,541,542,543,544,545,546,547,548,549,550,551,552,553,554,555,602,603,604,605,606,607,608,609,610,611,612,613,614,615,616,617,618,619,620,621,622,623,624,625,626,627,628,629,630,631,632,633,634,635,636,637,638,639,640,641,642,643,645,646,647,648,649,650,651,652,653,654,655,657,658,659,702,704,706,708,710,712,714,716,722,724,730,732,734,736,738,740,742,744,746,748,750,901,902,991,995,999", label: "mobile country code"),
             ]),
+        IdentifierFormat(
+            name: "iso11649", country: "International",
+            title: "ISO 11649 (Structured Creditor Reference)",
+            example: "RF18 5390 0754 7034", upper: true,
+            notations: ["[B]{F}[CC] [C]", "[B]{F}[CC] [CC]", "[B]{F}[CC] [CCC]", "[B]{F}[CC] [CCCC]", "[B]{F}[CC] [CCCC] [C]", "[B]{F}[CC] [CCCC] [CC]", "[B]{F}[CC] [CCCC] [CCC]", "[B]{F}[CC] [CCCC] [CCCC]", "[B]{F}[CC] [CCCC] [CCCC] [C]", "[B]{F}[CC] [CCCC] [CCCC] [CC]", "[B]{F}[CC] [CCCC] [CCCC] [CCC]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [C]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [CC]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [CCC]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [CCCC]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [CCCC] [C]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [CCCC] [CC]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [CCCC] [CCC]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [CCCC] [CCCC]", "[B]{F}[CC] [CCCC] [CCCC] [CCCC] [CCCC] [CCCC] [C]"],
+            definitions: ["B": "[R]", "C": "[0-9A-Z]"],
+            checks: [
+                .named("iban.check", problem: "check digits do not match"),
+            ]),
+        IdentifierFormat(
+            name: "be.iban", country: "Belgium",
+            title: "Belgian IBAN (International Bank Account Number)",
+            example: "BE32 1234 5678 9002", upper: true,
+            notations: ["{B}{E}[BB] [0000] [0000] [0000]"],
+            definitions: ["B": "[0-9A-Z]"],
+            checks: [
+                .named("iban.check", problem: "check digits do not match"),
+                .named("be.iban.check", problem: "account check digits do not match"),
+                .member(span: (4, 7), values: "000,001,002,003,004,005,006,007,008,009,010,011,012,013,014,015,016,017,018,019,020,021,022,023,024,025,026,027,028,029,030,031,032,033,034,035,036,037,038,039,040,041,042,043,044,045,046,047,048,049,050,051,052,053,054,055,056,057,058,059,060,061,062,063,064,065,066,067,068,069,070,071,072,073,074,075,076,077,078,079,080,081,082,083,084,085,086,087,088,089,090,091,092,093,094,095,096,097,098,099,100,101,102,103,104,105,106,107,108,109,110,111,113,114,115,116,119,120,121,122,123,124,125,126,127,129,130,131,132,133,134,137,140,141,142,143,144,145,146,147,148,149,150,171,175,176,185,189,190,191,192,193,194,195,196,197,198,199,200,201,202,203,204,205,206,207,208,209,210,211,212,213,214,220,221,222,223,224,225,226,227,228,229,230,231,232,233,234,235,236,237,238,239,240,241,242,243,244,245,246,247,248,249,250,251,252,253,254,255,256,257,258,259,260,261,262,263,264,265,266,267,268,269,270,271,272,273,274,275,276,277,278,279,280,281,282,283,284,285,286,287,288,289,290,291,292,293,294,295,296,297,298,299,300,301,302,303,304,305,306,307,308,309,310,311,312,313,314,315,316,317,318,319,320,321,322,323,324,325,326,327,328,329,330,331,332,333,334,335,336,337,338,339,340,341,342,343,344,345,346,347,348,349,350,351,352,353,354,355,356,357,358,359,360,361,362,363,364,365,366,367,368,369,370,371,372,373,374,375,376,377,378,379,380,381,382,383,384,385,386,387,388,389,390,391,392,393,394,395,396,397,398,399,400,401,402,403,404,405,406,407,408,409,410,411,412,413,414,415,416,417,418,419,420,421,422,423,424,425,426,427,428,429,430,431,432,433,434,435,436,437,438,439,440,441,442,443,444,445,446,447,448,449,450,451,452,453,454,455,456,457,458,459,460,461,462,463,464,465,466,467,468,469,470,471,472,473,474,475,476,477,478,479,480,481,482,483,484,485,486,487,488,489,490,491,492,493,494,495,496,497,498,499,501,504,507,508,509,510,512,513,514,515,521,522,523,524,525,538,541,546,548,549,550,551,552,553,554,555,556,557,558,559,560,562,563,564,565,566,567,568,569,570,571,572,573,574,575,576,577,578,579,581,583,585,586,587,588,590,591,592,593,594,595,596,597,598,599,600,601,603,604,605,607,610,611,612,613,624,625,630,631,634,635,636,638,640,642,643,644,645,646,647,648,649,650,651,652,653,654,657,658,663,664,666,667,668,669,670,671,672,673,674,675,676,677,678,679,680,682,683,684,685,686,687,688,689,693,694,695,696,699,700,701,702,703,704,705,706,707,708,709,719,722,725,726,727,728,729,730,731,732,733,734,735,736,737,738,739,740,741,742,743,744,745,746,747,748,749,750,751,752,753,754,755,756,757,758,759,760,761,762,763,764,765,772,773,774,775,776,777,778,779,780,781,782,783,784,785,786,787,788,789,790,791,792,793,794,795,796,797,798,799,800,801,802,803,804,805,806,817,823,824,825,826,828,830,831,832,833,834,835,836,837,838,839,840,845,850,851,852,853,859,860,862,863,865,866,868,871,873,876,877,878,879,880,881,883,884,887,888,890,891,892,893,894,895,896,897,898,899,903,904,905,906,907,908,910,911,913,914,915,916,917,920,922,923,924,926,929,930,931,934,936,939,940,941,942,943,945,948,949,950,951,952,953,954,955,956,957,958,959,960,961,963,964,967,968,969,971,973,974,975,976,977,978,979,980,981,982,983,984,989,990,991,992,993,994,995,996,997,998,999", label: "bank code"),
+            ]),
+        IdentifierFormat(
+            name: "es.iban", country: "Spain",
+            title: "Spanish IBAN (International Bank Account Number)",
+            example: "ES77 1234 1234 1612 3456 7890", upper: true,
+            notations: ["{E}{S}[BB] [0000] [0000] [0000] [0000] [0000]"],
+            definitions: ["B": "[0-9A-Z]"],
+            checks: [
+                .named("iban.check", problem: "check digits do not match"),
+                .named("es.iban.ccc", problem: "account check digits do not match"),
+            ]),
+        IdentifierFormat(
+            name: "me.iban", country: "Montenegro",
+            title: "Montenegro IBAN (International Bank Account Number)",
+            example: "ME25 5100 0000 0006 2341 33", upper: true,
+            notations: ["{M}{E}[BB] [0000] [0000] [0000] [0000] [00]"],
+            definitions: ["B": "[0-9A-Z]"],
+            checks: [
+                .named("iban.check", problem: "check digits do not match"),
+                .mod97(span: (4, -1)),
+            ]),
+        IdentifierFormat(
+            name: "no.iban", country: "Norway",
+            title: "Norwegian IBAN (International Bank Account Number)",
+            example: "NO93 8601 1117 947", upper: true,
+            notations: ["{N}{O}[BB] [0000] [0000] [000]"],
+            definitions: ["B": "[0-9A-Z]"],
+            checks: [
+                .named("iban.check", problem: "check digits do not match"),
+                .named("no.iban.kontonr", problem: "account check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "no.kontonr", country: "Norway",
+            title: "Konto nr. (Norwegian bank account number)",
+            example: "8601.11.17947", upper: true,
+            notations: ["[00].[00000]", "[0000].[00].[00000]"],
+            definitions: [:],
+            checks: [
+                .notMember(span: (0, 4), values: "0000", label: "bank code"),
+                .named("no.kontonr.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "ch.esr", country: "Switzerland",
+            title: "ESR, ISR, QR-reference (reference number on Swiss payment slips)",
+            example: "21 00000 00003 13947 14300 09017", upper: true,
+            notations: ["[B0]", "[B00]", "[B000]", "[B0000]", "[B] [00000]", "[B0] [00000]", "[B00] [00000]", "[B000] [00000]", "[B0000] [00000]", "[B] [00000] [00000]", "[B0] [00000] [00000]", "[B00] [00000] [00000]", "[B000] [00000] [00000]", "[B0000] [00000] [00000]", "[B] [00000] [00000] [00000]", "[B0] [00000] [00000] [00000]", "[B00] [00000] [00000] [00000]", "[B000] [00000] [00000] [00000]", "[B0000] [00000] [00000] [00000]", "[B] [00000] [00000] [00000] [00000]", "[B0] [00000] [00000] [00000] [00000]", "[B00] [00000] [00000] [00000] [00000]", "[B000] [00000] [00000] [00000] [00000]", "[B0000] [00000] [00000] [00000] [00000]", "[B] [00000] [00000] [00000] [00000] [00000]", "[B0] [00000] [00000] [00000] [00000] [00000]"],
+            definitions: ["B": "[1-9]"],
+            checks: [
+                .named("ch.esr.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "isan", country: "International",
+            title: "ISAN (International Standard Audiovisual Number)",
+            example: "0000-0001-8947-0000-0000-0000", upper: true,
+            notations: ["[BBBB]-[BBBB]-[BBBB]-[BBBB]", "[BBBB]-[BBBB]-[BBBB]-[BBBB]-[BBBB]-[BBBB]"],
+            definitions: ["B": "[0-9A-F]"],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "sg.uen", country: "Singapore",
+            title: "UEN (Singapore's Unique Entity Number)",
+            example: "00192200M", upper: true,
+            notations: ["[00000000B]", "[C00DE0000F]"],
+            definitions: ["B": "[A-EJ-MWX]", "C": "[0-9R-T]", "D": "[0-9CDF-HL-NPR-TVX]", "E": "[0-9A-DFHL-NP-SUX]", "F": "[0-9A-HJ-NP-XZ]"],
+            checks: [
+                .named("sg.uen.check", problem: "check character, year or entity type does not match"),
+            ]),
+        IdentifierFormat(
+            name: "ro.onrc", country: "Romania",
+            title: "ONRC (Ordine din Registrul Comerţului, Romanian Trade Register identifier)",
+            example: "J52/750/2012", upper: true,
+            notations: ["[B00]{/}[0]{/}[0000]", "[B00]{/}[00]{/}[0000]", "[B00]{/}[000]{/}[0000]", "[B00]{/}[0000]{/}[0000]", "[B00C00000C0000]"],
+            definitions: ["B": "[CFJ]", "C": "[/-9]"],
+            checks: [
+                .named("ro.onrc.check", problem: "county, year or check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "de.leitweg", country: "Germany",
+            title: "Leitweg-ID, a buyer reference or routing identifier for electronic invoices",
+            example: "991-03730-19", upper: true,
+            notations: ["[00B00]", "[00CB00]", "[00CCB00]", "[00CCCB00]", "[00CCCCB00]", "[00CCCCCB00]", "[00CCCCCCB00]", "[00CCCCCCCB00]", "[00CCCCCCCCB00]", "[00CCCCCCCCCB00]", "[00CCCCCCCCCCB00]", "[00CCCCCCCCCCCB00]", "[00CCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCB00]", "[00CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCB00]"],
+            definitions: ["B": "[-]", "C": "[-0-9A-Z]"],
+            checks: [
+                .named("de.leitweg.check", problem: "parts or check digits do not match"),
+            ]),
+        IdentifierFormat(
+            name: "ro.cf", country: "Romania",
+            title: "CF (Cod de înregistrare în scopuri de TVA, Romanian VAT number)",
+            example: "RO18547290", upper: true,
+            notations: ["[B0]", "[B00]", "[CD00]", "[CD000]", "[CD0000]", "[CD00000]", "[CD000000]", "[CD0000000]", "[CD00000000]", "[EFB00000000]", "[EFB000000000]", "[B00G0H0000000]", "[EFB00G0H0000000]"],
+            definitions: ["B": "[1-9]", "C": "[1-9R]", "D": "[0-9O]", "E": "[R]", "F": "[O]", "G": "[01]", "H": "[0-3]"],
+            checks: [
+                .prefixed("=ro.cui,=ro.cnp,RO=ro.cui,RO=ro.cnp", problem: "not a valid CUI or CNP"),
+            ]),
+        IdentifierFormat(
+            name: "eu.oss", country: "European Union",
+            title: "OSS (European VAT on e-Commerce - One Stop Shop)",
+            example: "EU372022452", upper: true,
+            notations: ["[B]{U}[000000000]", "[C]{M}[0000000000]"],
+            definitions: ["B": "[E]", "C": "[I]"],
+            checks: [
+                .member(span: (2, 5), values: "040,056,100,191,196,203,208,233,246,250,276,300,348,372,380,428,440,442,470,528,616,620,642,703,705,724,752,900", label: "member state code"),
+            ]),
+        IdentifierFormat(
+            name: "eu.excise", country: "European Union",
+            title: "European Excise Number",
+            example: "LU00000987ABC", upper: true,
+            notations: ["[BCDDDDDDDDDDD]"],
+            definitions: ["B": "[A-IL-NPRSX]", "C": "[EGIKLOR-VYZ]", "D": "[0-9A-Z]"],
+            checks: [
+                .member(span: (0, 2), values: "AT,BE,BG,CY,CZ,DE,DK,EE,ES,FI,FR,GR,HR,HU,IE,IT,LT,LU,LV,MT,NL,PL,PT,RO,SE,SI,SK,XI", label: "member state"),
+                .prefixed("FR=*fr.accise", problem: "not a valid French excise number"),
+            ]),
+        IdentifierFormat(
+            name: "eu.vat", country: "European Union",
+            title: "VAT (European Union VAT number)",
+            example: "ATU57194903", upper: true,
+            notations: ["[BCD0]", "[BCD00]", "[BCD000]", "[EFGH000]", "[BCD00000]", "[BCD000000]", "[IJ0K00000L]", "[MNOK00000LP]", "[QR0000000000]", "[STUU000000000]", "[VW000000000Y00]", "[BCD00Z0b0000000]"],
+            definitions: ["B": "[R]", "C": "[O]", "D": "[1-9]", "E": "[RX]", "F": "[IO]", "G": "[1-9GH]", "H": "[0-9AD]", "I": "[CDFHILMRS]", "J": "[EIKOTUZ]", "K": "[*+0-9A-Z]", "L": "[0-9A-W]", "M": "[A-EILPRX]", "N": "[EGILOS-UYZ]", "O": "[0-9A-HJ-NP-SU-Z]", "P": "[0-9A-Z]", "Q": "[BCIPRS]", "R": "[EGK-MOZ]", "S": "[FHILX]", "T": "[IRTV]", "U": "[0-9A-HJ-NP-Z]", "V": "[LNSX]", "W": "[EILT]", "Y": "[0-9B]", "Z": "[01]", "b": "[0-3]"],
+            checks: [
+                .member(span: (0, 2), values: "AT,BE,BG,CY,CZ,DE,DK,EE,EL,ES,EU,FI,FR,HR,HU,IE,IM,IT,LT,LU,LV,MT,NL,PL,PT,RO,SE,SI,SK,XI", label: "country code"),
+                .prefixed("AT=at.uid,BE=be.vat,BG=bg.vat,CY=cy.vat,CZ=cz.dic,DE=de.vat,DK=dk.cvr,EE=ee.kmkr,EL=gr.vat,ES=es.nif,EU=*eu.oss,FI=fi.alv,FR=fr.tva,HR=hr.oib,HU=hu.anum,IE=ie.vat,IM=*eu.oss,IT=it.iva,LT=lt.pvm,LU=lu.tva,LV=lv.pvn,MT=mt.vat,NL=nl.btw,PL=pl.nip,PT=pt.nif,RO=ro.cui,RO=ro.cnp,SE=se.vat,SI=si.ddv,SK=sk.dph,XI=gb.vat", problem: "not a valid VAT number of its country"),
+            ]),
+        IdentifierFormat(
+            name: "vatin", country: "International",
+            title: "VATIN (International value added tax identification number)",
+            example: "FR40303265045", upper: false,
+            notations: ["[BB0]", "[BB0C]", "[BB00C]", "[BBCC0C]", "[BBCC00C]", "[BBCC000C]", "[BBCCCC00C]", "[BBCD00000C]", "[BBCD00000CC]", "[BBEEEFC000CC]", "[BBCCCD00000CC]", "[BBEEE000000CCC]", "[BBEEEE000CCCCCC]", "[BBCCCCCCCCCCCC00]", "[BBCCCCCCC00CCCCCC]", "[BB0000000000000000]", "[BB00000000CCCCCCCCCC]", "[BB00000000000000000000]"],
+            definitions: ["B": "[A-Z]", "C": "[0-9A-Z]", "D": "[*+0-9A-Z]", "E": "[&0-9A-Z]", "F": "[&*+0-9A-Z]"],
+            checks: [
+                .member(span: (0, 2), values: "AD,AL,AR,AT,AU,AZ,BE,BG,BR,CA,CL,CN,CO,CR,CY,CZ,DE,DK,DO,DZ,EC,EE,EG,EL,ES,EU,FI,FO,FR,GB,GH,GN,GR,GT,HR,HU,IE,IL,IN,IS,IT,JP,KE,KR,LT,LU,LV,MA,MC,ME,MK,MT,MX,MZ,NL,NO,NZ,PE,PL,PT,PY,RO,RS,SE,SG,SI,SK,SM,SN,SV,TH,TN,TR,TW,UY,VE,VN,XI", label: "country code"),
+                .prefixed("AD=ad.nrt,AL=al.nipt,AR=ar.cuit,AT=at.uid,AU=au.abn,AZ=az.voen,BE=be.vat,BG=bg.vat,BR=br.cnpj,CA=ca.bn,CL=cl.rut,CN=cn.uscc,CO=co.nit,CR=cr.cpj,CY=cy.vat,CZ=cz.dic,DE=de.vat,DK=dk.cvr,DO=do.rnc,DZ=dz.nif,EC=ec.ruc,EE=ee.kmkr,EG=eg.tn,EL=gr.vat,ES=es.nif,EU=eu.vat,EU=*eu.oss,FI=fi.alv,FO=fo.vn,FR=fr.tva,GB=gb.vat,GH=gh.tin,GN=gn.nifp,GR=gr.vat,GT=gt.nit,HR=hr.oib,HU=hu.anum,IE=ie.vat,IL=il.hp,IN=in.gstin,IS=is.vsk,IT=it.iva,JP=jp.cn,KE=ke.pin,KR=kr.brn,LT=lt.pvm,LU=lu.tva,LV=lv.pvn,MA=ma.ice,MC=mc.tva,ME=me.pib,MK=mk.edb,MT=mt.vat,MX=mx.rfc,MZ=mz.nuit,NL=nl.btw,NO=no.mva,NZ=nz.ird,PE=pe.ruc,PL=pl.nip,PT=pt.nif,PY=py.ruc,RO=ro.cf,RS=rs.pib,SE=se.vat,SG=sg.uen,SI=si.ddv,SK=sk.dph,SM=sm.coe,SN=sn.ninea,SV=sv.nit,TH=th.moa,TN=tn.mf,TR=tr.vkn,TW=tw.ubn,UY=uy.rut,VE=ve.rif,VN=vn.mst,XI=gb.vat", problem: "not a valid VAT number of its country"),
+            ]),
     ]
 
     /// Each IBAN country's BBAN layout from the IBAN registry: `n` digits, `a` letters, `c` either.
