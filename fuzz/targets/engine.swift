@@ -474,8 +474,7 @@ func runSession(_ source: inout ByteSource) {
                 // most as many characters as they have scalars (as in `insert`). Fewer than that is a character lost.
                 let reportedAtMost = r.rejected.unicodeScalars.count + r.overflow.unicodeScalars.count
                 // A phone field drops phone punctuation silently (Protocol/presets.md), so it reports less than it drops.
-                let dropsSilently: Bool
-                if case .phone = session.mask.kind { dropsSilently = true } else { dropsSilently = false }
+                let dropsSilently = session.mask.isPhone
                 // A `regex` cut (opening keeps the longest start the expression can accept) takes the literals the text
                 // showed with the characters it cuts, typed or not (`138 0013 8000` under a new expression keeps
                 // `138 0013`), and reports only the entered characters: RELIABILITY.md, "regex cuts".

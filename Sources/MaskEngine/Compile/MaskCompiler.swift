@@ -1,6 +1,7 @@
-/// Turns a `MaskSpec` into a `Mask`: the one place that knows every form and option.
+/// Turns a `MaskSpec` into a `Mask`: the one place that knows every form and option; a preset is compiled by
+/// the `MaskPresets` given.
 enum MaskCompiler {
-    static func compile(_ spec: MaskSpec) throws -> Mask {
+    static func compile(_ spec: MaskSpec, presets: any MaskPresets = NoPresets()) throws -> Mask {
         if spec.blocks != nil {
             guard case .pattern = spec.form else { throw MaskError("'blocks' applies only to the pattern form") }
         }
@@ -19,26 +20,8 @@ enum MaskCompiler {
         }
         try checkModes(spec)
         switch spec.form {
-        case .preset("phone"):
-            return Mask(spec: spec, kind: .phone(try PhoneField(spec)), checks: ValueChecks())
-        case .preset("postal"):
-            return Mask(spec: spec, kind: .postal(try PostalField(spec)), checks: ValueChecks())
         case .preset(let name):
-            if let identifier = IdentifierCatalog.format(named: name) {
-                return try IdentifierCatalog.compile(identifier, options: spec)
-            }
-            let expanded = try Presets.expand(name, options: spec)
-            let checks = try valueChecks(expanded)
-            switch name {
-            case "card": return Mask(spec: spec, kind: .dynamic(try DynamicProgram.card(expanded)), checks: checks)
-            case "iban": return Mask(spec: spec, kind: .dynamic(try DynamicProgram.iban(expanded)), checks: checks)
-            case "id.cn": return Mask(spec: spec, kind: .slots(try Presets.program(name, expanded)), checks: checks)
-            case "date", "time", "datetime", "expiry":
-                return Mask(spec: spec, kind: .slots(try Presets.calendarProgram(name, expanded)), checks: checks)
-            default:
-                let inner = try compile(expanded)
-                return Mask(spec: spec, kind: inner.kind, checks: checks)
-            }
+            return try presets.compile(preset: name, spec)
         case .number(let number):
             try NumberField.validate(number)
             return Mask(
@@ -57,11 +40,11 @@ enum MaskCompiler {
                 }
                 do {
                     // Options on the `oneOf` object apply to every alternative that does not set them.
-                    let inner = try Mask.compile(inherit(alternative, from: spec))
+                    let inner = try Mask.compile(inherit(alternative, from: spec), presets: presets)
                     switch inner.kind {
                     case .slots(let program): programs.append(program)
                     case .oneOf(let nested): programs.append(contentsOf: nested)
-                    case .number, .dynamic, .phone, .postal:
+                    case .number, .dynamic, .custom:
                         throw MaskError(
                             "only slot masks can be alternatives, not number masks or the card, iban, phone and postal presets"
                         )

@@ -60,9 +60,6 @@ public struct FieldResult: Hashable, Sendable {
         return self
     }
 
-    /// The field is a `phone` preset's, whose state has `region` and `type`.
-    public var isPhone: Bool { mask == PhoneField.international || mask.hasPrefix(PhoneField.national) }
-
     // Equal results read the same: `value` compares as the text it writes, however it is kept.
     public static func == (a: FieldResult, b: FieldResult) -> Bool {
         a.text == b.text && a.selection == b.selection && a.complete == b.complete && a.valid == b.valid

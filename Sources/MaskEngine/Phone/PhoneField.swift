@@ -24,7 +24,7 @@ import Synchronization
 /// is right after what was typed; after a deletion it is right after the k-th element, k being
 /// the elements left of it; a deletion over separators only removes the nearest digit before it
 /// (after it, for forward delete); a keystroke that reads nothing in is refused whole.
-final class PhoneField: Sendable {
+final class PhoneField: CustomFieldKind {
     /// The region of national input, nil for international input only.
     let region: String?
     /// The region's own metadata (not its calling code's main region's), for the state.
@@ -384,6 +384,13 @@ final class PhoneField: Sendable {
     }
 
     // MARK: Formatting and editing
+
+    /// The digits and `+` of `text`, which a reflow carries into another mask, and how many stand before `caret`.
+    func entered(_ text: String, caret: Int) -> (raw: [Character], before: Int) {
+        let chars = Array(text)
+        let keep: (Character) -> Bool = { $0.isNumber || $0 == "+" }
+        return (chars.filter(keep), chars[0..<caret].filter(keep).count)
+    }
 
     /// Reads `text` into an empty field, carrying `selection` through (nil: the end of the text).
     func format(_ text: String, selection: Range<Int>? = nil) -> FieldResult {

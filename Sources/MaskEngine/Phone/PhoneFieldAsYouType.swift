@@ -151,6 +151,24 @@ extension PhoneField {
         state.hold(TextState(typed, text: result.text))
         return result
     }
+
+    /// What a `MaskField` keeps for a phone field: the as-you-type formatter of its text.
+    func editingState() -> any CustomFieldEditing { AsYouTypeEditing(field: self) }
+}
+
+/// A phone field's `CustomFieldEditing`: the field and the as-you-type state its edits resume.
+private struct AsYouTypeEditing: CustomFieldEditing {
+    let field: PhoneField
+    var state = PhoneField.AsYouTypeState()
+
+    mutating func apply(_ edit: FieldEdit, to text: String) -> FieldResult {
+        field.apply(edit, to: text, resuming: &state)
+    }
+
+    mutating func format(_ text: String, selection: Range<Int>?) -> FieldResult {
+        state = PhoneField.AsYouTypeState()
+        return field.format(text, selection: selection, resuming: &state)
+    }
 }
 
 extension PhoneField {

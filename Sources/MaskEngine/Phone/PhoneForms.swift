@@ -120,13 +120,14 @@ extension Mask {
     /// The `phone` preset's forms of the number in `text` (`maskd format --output e164`): nil for a text
     /// that is no number of a possible length, and for masks of other kinds (`isPhone` tells them apart).
     public func phoneForms(_ text: String) -> PhoneForms? {
-        guard case .phone(let field) = kind else { return nil }
-        return field.forms(text)
+        (customField as? PhoneField)?.forms(text)
     }
 
     /// Whether the mask is the `phone` preset's, whose values have `phoneForms`.
-    public var isPhone: Bool {
-        if case .phone = kind { return true }
-        return false
-    }
+    public var isPhone: Bool { customField is PhoneField }
+}
+
+extension FieldResult {
+    /// The field is a `phone` preset's, whose state has `region` and `type`.
+    public var isPhone: Bool { mask == PhoneField.international || mask.hasPrefix(PhoneField.national) }
 }

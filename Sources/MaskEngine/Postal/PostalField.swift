@@ -18,7 +18,7 @@
 /// right after the last key read in; after a deletion, right after the k-th key, k being the keys left of
 /// it; a deletion over a separator only removes the nearest key before it (after it, for forward delete);
 /// an insertion that reads nothing in is refused whole.
-final class PostalField: Sendable {
+final class PostalField: CustomFieldKind {
     let region: PostalRegion
     /// The description reported as `mask`: `postal(region: GB)`.
     let notation: String
@@ -133,6 +133,14 @@ final class PostalField: Sendable {
     }
 
     // MARK: Formatting and editing
+
+    /// The letters and digits of `text`, which a reflow carries into another mask, and how many stand before
+    /// `caret`.
+    func entered(_ text: String, caret: Int) -> (raw: [Character], before: Int) {
+        let chars = Array(text)
+        let keep: (Character) -> Bool = { $0.isLetter || $0.isNumber }
+        return (chars.filter(keep), chars[0..<caret].filter(keep).count)
+    }
 
     /// Reads `text` into an empty field, carrying `selection` through (nil: the end of the text).
     func format(_ text: String, selection: Range<Int>? = nil) -> FieldResult {
