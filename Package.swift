@@ -14,10 +14,9 @@ let package = Package(
         // The pure formatting engine: no I/O, no JSON, no Foundation.
         .target(
             name: "MaskEngine",
-            exclude: [
-                "Phone/LICENSE-libphonenumber", "Postal/LICENSE-address-data",
-                "Identifiers/LICENSE-stdnum",
-            ]),
+            exclude: ["Postal/LICENSE-address-data", "Identifiers/LICENSE-stdnum"]),
+        // The named formats (presets, phone numbers), built on the engine's kinds and hooks.
+        .target(name: "MaskCatalog", dependencies: ["MaskEngine"], exclude: ["Phone/LICENSE-libphonenumber"]),
         // Debian's libjansson-dev, seen through pkg-config; only `JSON` imports it.
         .systemLibrary(
             name: "CJansson",
@@ -28,13 +27,13 @@ let package = Package(
         .target(name: "JSONRPC", dependencies: ["JSON"]),
         // Release only: run-time exclusivity checks on the document's class-held arrays cost 4% of a daemon keystroke.
         .target(
-            name: "MaskServer", dependencies: ["MaskEngine", "JSONRPC", "JSON"],
+            name: "MaskServer", dependencies: ["MaskCatalog", "MaskEngine", "JSONRPC", "JSON"],
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         // Release builds of the daemon are one static executable (Swift runtime, jansson and the C library linked
         // in, with lld, which has no warnings about the C library's dlopen): editors spawn it often, and without
         // the dynamic loader and libstdc++'s start-up it answers `initialize` sooner (BENCHMARKS.md, row 4).
         .executableTarget(
-            name: "maskd", dependencies: ["MaskServer", "MaskEngine", "JSONRPC", "JSON"],
+            name: "maskd", dependencies: ["MaskServer", "MaskCatalog", "MaskEngine", "JSONRPC", "JSON"],
             linkerSettings: [
                 .unsafeFlags(
                     ["-static-executable", "-use-ld=lld"],
@@ -42,14 +41,15 @@ let package = Package(
             ]),
         // Benchmarks: `swift run -c release maskd-bench` (see BENCHMARKS.md); not part of the daemon.
         .executableTarget(
-            name: "maskd-bench", dependencies: ["MaskEngine", "JSON"], path: "bench/Sources/maskd-bench"),
+            name: "maskd-bench", dependencies: ["MaskCatalog", "MaskEngine", "JSON"], path: "bench/Sources/maskd-bench"),
 
         // What the tests share (the seeded generator; reliability/soak compiles the same file).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "MaskEngineTests", dependencies: ["MaskEngine", "TestSupport"]),
+        .testTarget(name: "MaskEngineTests", dependencies: ["MaskEngine", "MaskCatalog", "TestSupport"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON"]),
         .testTarget(
-            name: "MaskServerTests", dependencies: ["MaskServer", "MaskEngine", "JSONRPC", "JSON", "TestSupport"]),
+            name: "MaskServerTests",
+            dependencies: ["MaskServer", "MaskCatalog", "MaskEngine", "JSONRPC", "JSON", "TestSupport"]),
     ]
 )

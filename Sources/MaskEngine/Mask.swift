@@ -49,6 +49,11 @@ public final class Mask: @unchecked Sendable {
         }
     }
 
+    /// A mask of a custom kind: the field does all, and no option adds a check.
+    package convenience init(_ spec: MaskSpec, custom field: any CustomFieldKind) {
+        self.init(spec: spec, kind: .custom(field), checks: ValueChecks())
+    }
+
     /// A compiled spec and the presets it was compiled with.
     private struct CacheKey: Hashable {
         let spec: MaskSpec

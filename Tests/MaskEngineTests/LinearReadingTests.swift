@@ -1,4 +1,5 @@
 import XCTest
+import MaskCatalog
 @testable import MaskEngine
 
 /// Reading a long text into a field costs work linear in its length, for every kind of mask: the engine's

@@ -82,7 +82,7 @@ public struct FieldResult: Hashable, Sendable {
 
 extension FieldResult {
     /// A result whose value is written already (the memberwise initializer takes a `DeferredValue`).
-    init(
+    package init(
         text: String, selection: Range<Int>, value: String, complete: Bool, valid: Bool, problems: [String],
         next: SlotKind?, placeholder: String, mask: String, brand: String?, rejected: String, overflow: String,
         region: String? = nil, phoneType: String? = nil, phoneExtension: String? = nil, e164: String? = nil,

@@ -10,9 +10,6 @@ public enum Presets {
             "datetime", "expiry", "amount", "postal",
         ] + IdentifierCatalog.names
 
-    /// The regions the `phone` preset's `region` option takes (ISO 3166-1 alpha-2), sorted.
-    public static var phoneRegions: [String] { PhoneMetadata.regionCodes }
-
     /// The regions the `postal` preset's `region` option takes (ISO 3166-1 alpha-2), sorted.
     public static var postalRegions: [String] { PostalMetadata.regionCodes }
 

@@ -1,3 +1,5 @@
+import MaskEngine
+
 /// The national prefix written in brackets after a calling code, as in `+44 (0) 20 7946 0958`
 /// (`Protocol/presets.md`, "`phone`"): libphonenumber's `parse` reads it as the national prefix it
 /// is and drops it, where the as-you-type formatter would keep the `0` and give up grouping

@@ -1,3 +1,5 @@
+import MaskEngine
+
 /// Reading a national number a key at a time, for a field's as-you-type state (`PhoneFieldAsYouType.swift`).
 ///
 /// `PhoneNumber(keys:home:)` runs the region's number patterns (the general one and each type's)

@@ -1,3 +1,4 @@
+import MaskEngine
 import Synchronization
 
 /// The `phone` preset's field: a phone number of any region, shown as libphonenumber's

@@ -1,3 +1,5 @@
+import MaskEngine
+
 /// The `phone` preset's part of a `MaskField`: the as-you-type formatter of the field's text.
 ///
 /// A phone field typed key by key is what libphonenumber's `AsYouTypeFormatter` is built for: one

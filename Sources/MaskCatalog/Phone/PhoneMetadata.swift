@@ -1,3 +1,4 @@
+import MaskEngine
 import Synchronization
 
 /// libphonenumber's metadata for every region, read from the compiled-in text

@@ -1,3 +1,5 @@
+import MaskEngine
+
 /// What a typed phone number is, read as libphonenumber's `parse` reads it: its calling code, its
 /// national significant number, the region it belongs to, its type, whether its length is
 /// possible and whether it is valid.

@@ -1,3 +1,5 @@
+import MaskEngine
+
 /// Formats a phone number one key at a time as libphonenumber's `AsYouTypeFormatter` does,
 /// written from its documented behaviour (the `phonenumbers` package's is the reference the
 /// conformance vectors are taken from).

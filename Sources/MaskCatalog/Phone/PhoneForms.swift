@@ -1,3 +1,5 @@
+import MaskEngine
+
 /// libphonenumber's written forms of a whole number (its `format_number`): E.164, RFC 3966, NATIONAL and
 /// INTERNATIONAL, the last three with the extension when there is one.
 public struct PhoneForms: Hashable, Sendable {
