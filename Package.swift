@@ -12,11 +12,13 @@ let package = Package(
     ],
     targets: [
         // The pure formatting engine: no I/O, no JSON, no Foundation.
+        .target(name: "MaskEngine"),
+        // The named formats: presets, phone numbers, postal codes, identifiers; built on the engine alone.
         .target(
-            name: "MaskEngine",
-            exclude: ["Postal/LICENSE-address-data", "Identifiers/LICENSE-stdnum"]),
-        // The named formats (presets, phone numbers), built on the engine's kinds and hooks.
-        .target(name: "MaskCatalog", dependencies: ["MaskEngine"], exclude: ["Phone/LICENSE-libphonenumber"]),
+            name: "MaskCatalog", dependencies: ["MaskEngine"],
+            exclude: [
+                "Phone/LICENSE-libphonenumber", "Postal/LICENSE-address-data", "Identifiers/LICENSE-stdnum",
+            ]),
         // Debian's libjansson-dev, seen through pkg-config; only `JSON` imports it.
         .systemLibrary(
             name: "CJansson",

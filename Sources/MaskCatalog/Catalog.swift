@@ -1,10 +1,31 @@
 import MaskEngine
 
 /// The catalogue's presets: every name of `Presets.names`, compiled as `Protocol/presets.md` describes it.
+///
+/// The engine hands each `.preset` form it meets to `compile(preset:_:)`; `Mask.compile(_:)` below is the
+/// compile every caller uses.
 struct Catalog: MaskPresets {
     func compile(preset name: String, _ spec: MaskSpec) throws -> Mask {
-        if name == "phone" { return Mask(spec, custom: try PhoneField(spec)) }
-        return try EnginePresets().compile(preset: name, spec)
+        switch name {
+        case "phone": return Mask(spec, custom: try PhoneField(spec))
+        case "postal": return Mask(spec, custom: try PostalField(spec))
+        default: break
+        }
+        if let identifier = IdentifierCatalog.format(named: name) {
+            return try IdentifierCatalog.compile(identifier, options: spec)
+        }
+        let expanded = try Presets.expand(name, options: spec)
+        let checks = try MaskCompiler.valueChecks(expanded)
+        switch name {
+        case "card": return Mask(spec: spec, kind: .dynamic(try DynamicProgram.card(expanded)), checks: checks)
+        case "iban": return Mask(spec: spec, kind: .dynamic(try DynamicProgram.iban(expanded)), checks: checks)
+        case "id.cn": return Mask(spec: spec, kind: .slots(try Presets.program(name, expanded)), checks: checks)
+        case "date", "time", "datetime", "expiry":
+            return Mask(spec: spec, kind: .slots(try FormCompiler.calendarProgram(name, expanded)), checks: checks)
+        default:
+            let inner = try MaskCompiler.compile(expanded, presets: self)
+            return Mask(spec: spec, kind: inner.kind, checks: checks)
+        }
     }
 }
 
@@ -20,9 +41,4 @@ extension Mask {
     public static func compileUnshared(_ spec: MaskSpec) throws -> Mask {
         try compileUnshared(spec, presets: Catalog())
     }
-}
-
-extension Presets {
-    /// The regions the `phone` preset's `region` option takes (ISO 3166-1 alpha-2), sorted.
-    public static var phoneRegions: [String] { PhoneMetadata.regionCodes }
 }

@@ -9,8 +9,8 @@ import Synchronization
 public final class Mask: @unchecked Sendable {
     /// The spec this mask was compiled from.
     public let spec: MaskSpec
-    let kind: Kind
-    let checks: ValueChecks
+    package let kind: Kind
+    package let checks: ValueChecks
     /// Every literal of every program is ASCII: ASCII text may take the byte path.
     private let asciiLiterals: Bool
     /// A right-to-left mask's own notation (its program is compiled reversed: `RightToLeft`); nil otherwise.
@@ -23,7 +23,7 @@ public final class Mask: @unchecked Sendable {
     }
 
     /// The shapes a mask can take once compiled.
-    enum Kind {
+    package enum Kind {
         /// Slots and literals.
         case slots(Program)
         /// Several slot programs; the best one for the entered characters wins after every edit.
@@ -36,7 +36,7 @@ public final class Mask: @unchecked Sendable {
         case custom(any CustomFieldKind)
     }
 
-    init(spec: MaskSpec, kind: Kind, checks: ValueChecks, rightToLeft notation: String? = nil) {
+    package init(spec: MaskSpec, kind: Kind, checks: ValueChecks, rightToLeft notation: String? = nil) {
         self.spec = spec
         rightToLeftNotation = notation
         self.kind = kind
@@ -622,13 +622,13 @@ struct FreshReading<Unit: FieldUnit>: FieldReading {
 }
 
 /// The value checks a mask's options add: `regex` and `validate`.
-struct ValueChecks: @unchecked Sendable {
+package struct ValueChecks: @unchecked Sendable {
     /// Whether the value can still become acceptable (nil: always).
-    var viable: ((String) -> Bool)? = nil
+    package var viable: ((String) -> Bool)? = nil
     /// Problems with a complete value, as sentences.
-    var validators: [(String) -> String?] = []
+    package var validators: [(String) -> String?] = []
     /// The one check is `Validator.luhn` (the `card` preset's), which a field of digits can take over its cells.
-    var onlyLuhn = false
+    package var onlyLuhn = false
 
     func isViable(_ value: String) -> Bool { viable?(value) ?? true }
 

@@ -1,7 +1,7 @@
 /// Turns a `MaskSpec` into a `Mask`: the one place that knows every form and option; a preset is compiled by
 /// the `MaskPresets` given.
-enum MaskCompiler {
-    static func compile(_ spec: MaskSpec, presets: any MaskPresets = NoPresets()) throws -> Mask {
+package enum MaskCompiler {
+    package static func compile(_ spec: MaskSpec, presets: any MaskPresets = NoPresets()) throws -> Mask {
         if spec.blocks != nil {
             guard case .pattern = spec.form else { throw MaskError("'blocks' applies only to the pattern form") }
         }
@@ -160,7 +160,7 @@ enum MaskCompiler {
     }
 
     /// The elements of the slot forms (a `pattern`'s blocks become plain slots: see `elementsAndBlocks`).
-    static func elements(_ spec: MaskSpec) throws -> [Element] {
+    package static func elements(_ spec: MaskSpec) throws -> [Element] {
         let accept = try acceptClass(spec)
         switch spec.form {
         case .notation(let notation):
@@ -187,7 +187,7 @@ enum MaskCompiler {
 
     /// A program over `elements` with the options of `spec`.
     /// - Parameter reversed: the program of a right-to-left mask, compiled from its elements reversed.
-    static func makeProgram(
+    package static func makeProgram(
         _ elements: [Element], _ spec: MaskSpec, asciiOnly: Bool = false, blocks: [Block] = [],
         reversed: Bool = false
     ) -> Program {
@@ -213,7 +213,7 @@ enum MaskCompiler {
     }
 
     /// The `regex` and `validate` options as checks on the value.
-    static func valueChecks(_ spec: MaskSpec) throws -> ValueChecks {
+    package static func valueChecks(_ spec: MaskSpec) throws -> ValueChecks {
         var checks = ValueChecks()
         if let pattern = spec.regex {
             let regex: LinearRegex

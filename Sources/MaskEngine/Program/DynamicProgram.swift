@@ -1,6 +1,6 @@
 /// A mask whose program follows what has been entered: the card brand by its prefix, the
 /// IBAN's length by its country code.
-final class DynamicProgram: @unchecked Sendable {
+package final class DynamicProgram: @unchecked Sendable {
     /// The program for no or undecided input.
     let broad: Program
     /// Every program the selector may return, for the byte path's check.
@@ -10,7 +10,7 @@ final class DynamicProgram: @unchecked Sendable {
     /// given the first letters or digits, the number entered, and the brand.
     let problems: (AlnumPrefix, Int, String?) -> [String]
 
-    init(
+    package init(
         broad: Program, all: [Program], select: @escaping (AlnumPrefix) -> (Program, brand: String?),
         problems: @escaping (AlnumPrefix, Int, String?) -> [String]
     ) {

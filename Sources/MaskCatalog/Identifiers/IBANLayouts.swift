@@ -1,3 +1,5 @@
+import MaskEngine
+
 /// The BBAN layout of each IBAN country (the IBAN registry's structure, as python-stdnum carries it):
 /// what the `iban` preset lets be typed at each place after the country and check digits.
 enum IBANLayouts {

@@ -1,3 +1,5 @@
+import MaskEngine
+
 /// The identifier presets: python-stdnum's formats by name, from the generated data.
 public enum IdentifierCatalog {
     /// Every format by preset name.

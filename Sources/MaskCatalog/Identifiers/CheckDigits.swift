@@ -1,3 +1,5 @@
+import MaskEngine
+
 /// The check-digit algorithm families identifiers use, over ASCII bytes. Each answers whether the
 /// characters (check characters included) pass; a character outside the family's alphabet fails.
 enum CheckDigits {

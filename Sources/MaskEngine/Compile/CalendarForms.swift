@@ -1,13 +1,14 @@
-extension Presets {
-    /// The `date`, `time`, `datetime` and `expiry` presets: range blocks joined by separators that belong
-    /// to the value (`{-}`), so a digit that cannot make a real month, day, hour or minute is refused as typed.
+extension FormCompiler {
+    /// The program of the `date`, `time`, `datetime` and `expiry` presets: range blocks joined by separators
+    /// that belong to the value (`{-}`), so a digit that cannot make a real month, day, hour or minute is
+    /// refused as typed.
     ///
     /// `date`'s day range follows the month and year typed before it (30 April, 29 February in leap
     /// years only); typed after the day (`dmy`, `mdy`), the month must have that day and the year must
     /// have a 29 February. Options: `order` (`ymd`, `dmy`, `mdy`) and `separator` (by order `-`, `.`, `/`),
     /// `min` and `max` (`MomentBounds`); `time`: `seconds`, `clock` (24 or 12: hours 01-12 and AM or PM);
     /// `datetime`: the date, a space, the time, with the options of both.
-    static func calendarProgram(_ name: String, _ spec: MaskSpec) throws -> Program {
+    package static func calendarProgram(_ name: String, _ spec: MaskSpec) throws -> Program {
         typealias Part = (
             label: String, low: Int, high: Int, width: Int, pad: Bool, role: Block.CalendarRole?,
             part: MomentPart

@@ -1,3 +1,5 @@
+import MaskEngine
+
 /// The `postal` preset's field: a postal code of one region, as Google's address metadata describes
 /// the region's codes (`Protocol/presets.md`, "`postal`").
 ///

@@ -1,3 +1,5 @@
+import MaskEngine
+
 /// One identifier of python-stdnum's catalogue as a preset: how it is shown, what each place
 /// holds, and the checks that make it valid. Every value here is data, generated into
 /// `IdentifierData.swift` by `scripts/identifier-metadata`.

@@ -1,3 +1,5 @@
+import MaskEngine
+
 /// A payment card brand, as the `card` preset reports it in `brand`, decided by the
 /// number's leading digits.
 ///

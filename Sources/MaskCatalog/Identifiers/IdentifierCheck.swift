@@ -1,3 +1,5 @@
+import MaskEngine
+
 /// A check an identifier's value must pass: a family of check algorithms with its parameters, or a
 /// component rule (a part that must or must not take certain values). The generator assigns them
 /// per format and verifies each assignment against stdnum's `is_valid`.

@@ -1,3 +1,4 @@
+import MaskEngine
 import Synchronization
 
 /// The postal-code patterns of every region of Google's address metadata (`PostalMetadataData.swift`,

@@ -1,3 +1,5 @@
+import MaskEngine
+
 /// The rules of European identifiers, Iceland to Ukraine, and of international schemes. Each takes the compact
 /// number's ASCII bytes, its length and per-place alphabet already checked, and has a twin of the same name in
 /// `scripts/identifier_formats_europe_b.py`, verified against stdnum.

@@ -1,3 +1,5 @@
+import MaskEngine
+
 /// The rules of single identifiers that no check family expresses, listed in one place. Each takes
 /// the compact number's ASCII bytes (its length and alphabet already checked) and answers whether it
 /// passes; the generator holds a twin of each, verified against stdnum.

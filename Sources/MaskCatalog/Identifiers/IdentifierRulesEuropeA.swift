@@ -1,3 +1,5 @@
+import MaskEngine
+
 /// The rules of European identifiers, Andorra to Ireland, and of the EU's own numbers. Each takes the compact
 /// number's ASCII bytes, its length and per-place alphabet already checked, and has a twin of the same name in
 /// `scripts/identifier_formats_europe_a.py`, verified against stdnum.

@@ -1,3 +1,5 @@
+import MaskEngine
+
 /// The named masks of `Protocol/presets.md`: what people ask for instead of writing a mask.
 ///
 /// A preset is a base spec plus, for `card` and `iban`, a rule that picks the program from the
@@ -9,6 +11,9 @@ public enum Presets {
             "phone", "phone.cn", "phone.us", "card", "bankcard.cn", "id.cn", "iban", "date", "time",
             "datetime", "expiry", "amount", "postal",
         ] + IdentifierCatalog.names
+
+    /// The regions the `phone` preset's `region` option takes (ISO 3166-1 alpha-2), sorted.
+    public static var phoneRegions: [String] { PhoneMetadata.regionCodes }
 
     /// The regions the `postal` preset's `region` option takes (ISO 3166-1 alpha-2), sorted.
     public static var postalRegions: [String] { PostalMetadata.regionCodes }

@@ -1,3 +1,5 @@
+import MaskEngine
+
 /// The rules of single identifiers, continued: national numbers whose check or embedded date no family
 /// expresses. Each takes the compact number's ASCII bytes, its length and per-place alphabet already
 /// checked, and has a twin of the same name in `scripts/identifier_metadata.py`, verified against stdnum.

@@ -1,3 +1,5 @@
+import MaskEngine
+
 /// The rules of single identifiers of the Americas, Africa, Asia and Oceania that no check family expresses.
 /// Each takes the compact number's ASCII bytes, its length and per-place alphabet already checked, and has a
 /// twin of the same name in `scripts/identifier_formats_world.py`, verified against stdnum.
