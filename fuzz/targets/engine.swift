@@ -1,7 +1,8 @@
 // Fuzz target `engine`: a random mask (valid or not) and a random editing session (Sources/MaskEngine).
 //
-// Built by `fuzz/run engine SECONDS` in one module with the engine's sources, so the engine's internals
-// (`Program.decompose`, the elements) can count entered characters without a test-only API.
+// Built by `fuzz/run engine SECONDS` against the engine built for testing, so the engine's internals
+// (`Program.decompose`, the elements) can count entered characters without a test-only API; presets compile
+// through MaskCatalog.
 // The input's bytes choose a mask spec (notation with `[…]` and `[0…][AAA]`, pattern with range and enum blocks,
 // groups, separatorAt, oneOf, a preset with `order`, a number with every option, and options),
 // then a sequence of steps: typing, pasting, backspace, forward delete, selecting, edits with ranges out of
@@ -29,6 +30,8 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+import MaskCatalog
+@testable import MaskEngine
 
 // `ByteSource` and `skipKnownBugs` are in fuzz/targets/shared/FuzzInput.swift.
 
