@@ -1,7 +1,7 @@
 // swift-tools-version:5.9
 // maskd: an as-you-type field formatter served over LSP-framed JSON-RPC.
 // Layers (arrows are the only allowed imports):
-//   maskd -> MaskServer -> JSONRPC -> JSON -> CJansson,  MaskServer -> MaskEngine.
+//   maskd -> MaskServer -> JSONRPC -> JSON -> CJansson,  MaskServer -> MaskCatalog -> MaskEngine.
 import PackageDescription
 
 let package = Package(
@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "maskd", targets: ["maskd"]),
         .library(name: "MaskEngine", targets: ["MaskEngine"]),
+        .library(name: "MaskCatalog", targets: ["MaskCatalog"]),
     ],
     targets: [
         // The pure formatting engine: no I/O, no JSON, no Foundation.
