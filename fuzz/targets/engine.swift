@@ -191,7 +191,7 @@ func allPrograms(_ mask: Mask) -> [Program] {
     case .slots(let program): return [program]
     case .oneOf(let programs): return programs
     case .dynamic(let dynamic): return dynamic.all
-    case .number, .phone, .postal: return []
+    case .number, .custom: return []
     }
 }
 
@@ -199,7 +199,7 @@ func allPrograms(_ mask: Mask) -> [Program] {
 /// and separators move about as the format that fits changes.
 func countsEntered(_ mask: Mask) -> Bool {
     switch mask.kind {
-    case .number, .phone, .postal: return false
+    case .number, .custom: return false
     default: return true
     }
 }
