@@ -36,13 +36,4 @@ enum Messages {
     static func didChange(uri: String, version: Int, changes: [JSONValue]) -> JSONValue {
         ["textDocument": ["uri": .string(uri), "version": .int(Int64(version))], "contentChanges": .array(changes)]
     }
-
-    /// A whole request message, for pipelining.
-    static func request(id: Int, _ method: String, _ params: JSONValue) -> JSONValue {
-        ["jsonrpc": "2.0", "id": .int(Int64(id)), "method": .string(method), "params": params]
-    }
-
-    static func notification(_ method: String, _ params: JSONValue) -> JSONValue {
-        ["jsonrpc": "2.0", "method": .string(method), "params": params]
-    }
 }
