@@ -196,13 +196,6 @@ func replace(_ line: inout String, _ start: Int, _ end: Int, with text: String) 
     line = String(decoding: units[0..<start], as: UTF16.self) + text + String(decoding: units[end...], as: UTF16.self)
 }
 
-func lspRange(_ line: Int, _ start: Int, _ end: Int) -> JSONValue {
-    [
-        "start": ["line": .int(Int64(line)), "character": .int(Int64(start))],
-        "end": ["line": .int(Int64(line)), "character": .int(Int64(end))],
-    ]
-}
-
 final class Soak {
     let options: Options
     let daemon: Daemon
@@ -239,18 +232,12 @@ final class Soak {
                 continue
             }
             replace(&documents[d].lines[line], start, end, with: text)
-            changes.append(["range": lspRange(line, start, end), "text": .string(text)])
+            changes.append(Messages.change(line: line, from: start, to: end, text: text))
         }
         documents[d].version += 1
         daemon.notify(
             "textDocument/didChange",
-            [
-                "textDocument": [
-                    "uri": .string(documents[d].uri),
-                    "version": .int(Int64(documents[d].version)),
-                ],
-                "contentChanges": .array(changes),
-            ])
+            Messages.didChange(uri: documents[d].uri, version: documents[d].version, changes: changes))
     }
 
     func open() {
@@ -259,13 +246,7 @@ final class Soak {
             let lines = (0..<options.fieldsPerDocument).map { "field \($0): " }
             documents.append(Document(uri: uri, lines: lines))
             daemon.notify(
-                "textDocument/didOpen",
-                [
-                    "textDocument": [
-                        "uri": .string(uri), "languageId": "plaintext",
-                        "version": 1, "text": .string(lines.joined(separator: "\n") + "\n"),
-                    ]
-                ])
+                "textDocument/didOpen", Messages.didOpen(uri: uri, text: lines.joined(separator: "\n") + "\n"))
             for (line, text) in lines.enumerated() {
                 let choice = maskChoices[(d * 7 + line) % maskChoices.count]
                 guard let mask = try? Mask.compile(choice.spec) else {
@@ -276,7 +257,7 @@ final class Soak {
                     "maskd/openField",
                     [
                         "textDocument": ["uri": .string(uri)], "mask": choice.json,
-                        "range": lspRange(line, column, column), "field": .string("f\(line)"),
+                        "range": Messages.range(line: line, from: column, to: column), "field": .string("f\(line)"),
                     ])
                 let reply = daemon.response(id)
                 guard let result = reply["result"] else {
@@ -328,10 +309,9 @@ final class Soak {
         let version = documents[d].version
         daemon.notify(
             "textDocument/didChange",
-            [
-                "textDocument": ["uri": .string(documents[d].uri), "version": .int(Int64(version))],
-                "contentChanges": [["range": lspRange(field.line, start, end), "text": .string(edit.text)]],
-            ])
+            Messages.didChange(
+                uri: documents[d].uri, version: version,
+                changes: [Messages.change(line: field.line, from: start, to: end, text: edit.text)]))
         let expected = field.mask.apply(edit, to: field.text)
         // The daemon's answer: the didFormat for this version.
         var format: JSONValue? = nil
