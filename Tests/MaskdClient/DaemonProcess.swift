@@ -228,19 +228,31 @@ public final class DaemonProcess {
 public struct DaemonError: Error, CustomStringConvertible {
     /// The kinds of failure.
     public enum Kind {
-        case spawn, write, timedOut, closed, read
+        /// It could not be started.
+        case spawn
+        /// Writing to its standard input failed.
+        case write
+        /// Its output did not come in time.
+        case timedOut
+        /// It closed its standard output.
+        case closed
+        /// Reading its standard output failed.
+        case read
         /// Bytes on its standard output that are not a well-formed frame; they were skipped.
         case framing
         /// A frame whose body is not JSON; it was skipped.
         case notJSON
         /// A response carrying an error.
         case failed
-        /// It did not exit as asked, or exited with an error.
+        /// It did not exit after `shutdown` and `exit`.
         case exit
+        /// Its /proc entry could not be read.
         case proc
     }
 
+    /// What kind of failure this is.
     public var kind: Kind
+    /// The failure in words.
     public var description: String
 
     public init(_ kind: Kind, _ description: String) {
