@@ -3,10 +3,8 @@
 `define(m)` fills FORMATS and RULES, given the identifier_metadata module `m` (its check families, helpers and
 tables); each rule of RULES has a Swift twin of the same name in IdentifierRulesEuropeA.swift.
 """
-import datetime
 import importlib
 import string
-import types
 
 UPPER = string.ascii_uppercase
 
@@ -19,20 +17,6 @@ COUNTRIES = {
 }
 
 m = None
-
-
-class _Later(datetime.date):
-    """A clock for stdnum's modules that reject birth dates after today: validity never depends on today's
-    date, so stdnum is asked as on the last day of 2099, when every date these numbers can spell has passed."""
-
-    @classmethod
-    def today(cls):
-        return datetime.date(2099, 12, 31)
-
-
-def _fix_clock(module_name):
-    module = importlib.import_module('stdnum.' + module_name)
-    module.datetime = types.SimpleNamespace(date=_Later)
 
 
 def is_date(year, month, day):
@@ -143,8 +127,8 @@ def rule_ee_ik_date(number):
     return is_date(century + int(number[1:3]), int(number[3:5]), int(number[5:7]))
 
 
-def rule_ee_ik_check(number):
-    # Weights 1 to 9, 1, ...; a sum of 10 modulo 11 is taken again with weights 3 to 9, 1, 2, ...
+def rule_baltic_check(number):
+    # Estonian and Lithuanian personal and company numbers. Weights 1 to 9, 1, ...; a sum of 10 modulo 11 is taken again with weights 3 to 9, 1, 2, ...
     body = number[:-1]
     s = sum((i % 9 + 1) * int(c) for i, c in enumerate(body)) % 11
     if s == 10:
@@ -174,7 +158,7 @@ RULES.update({
     'cz.dic.check': rule_cz_dic,
     'dk.cpr.date': rule_dk_cpr_date,
     'ee.ik.date': rule_ee_ik_date,
-    'ee.ik.check': rule_ee_ik_check,
+    'baltic.check': rule_baltic_check,
     'de.stnr.region': rule_de_stnr_region,
 })
 
@@ -302,7 +286,7 @@ def define(meta):
     m = meta
     fam, W, digits, DIGITS, UPPER = m.fam, m.W, m.digits, m.DIGITS, m.UPPER
     for name in ('be.nn', 'dk.cpr'):
-        _fix_clock(name)
+        m.fix_clock(name)
     at_offices = [p for p in ('%02d' % n for n in range(100)) if m.numdb.get('at/fa').info(p)[0][1]]
     nn_months = ['%02d' % n for n in range(0, 13)]
     bis_months = ['%02d' % n for n in list(range(20, 33)) + list(range(40, 53))]
@@ -352,11 +336,11 @@ def define(meta):
             W(weights=[2, 7, 6, 5, 4, 3, 2, 1], mod=11, table=m.zero_when(11))]),
         'ee.ik': dict(alphabet={11: ['12345678', 'd', 'd', '01', 'd', '0123'] + ['d'] * 5}, checks=[
             fam('named', name='ee.ik.date', problem='not a valid birth date'),
-            fam('named', name='ee.ik.check', problem='check digit does not match')]),
+            fam('named', name='baltic.check', problem='check digit does not match')]),
         'ee.kmkr': dict(alphabet={9: digits(9)}, checks=[
             W(weights=[3, 7, 1, 3, 7, 1, 3, 7, 1], mod=10, table=m.zero_when(10))]),
         'ee.registrikood': dict(alphabet={8: ['1789'] + ['d'] * 7}, checks=[
-            fam('named', name='ee.ik.check', problem='check digit does not match')]),
+            fam('named', name='baltic.check', problem='check digit does not match')]),
     })
     m.CHECK_POSITIONS.update({
         'at.vnr': lambda n: [3], 'be.nn': lambda n: [9, 10], 'be.bis': lambda n: [9, 10], 'be.ssn': lambda n: [9, 10],

@@ -4,9 +4,6 @@ identifier_metadata.py.
 `define(m)` fills FORMATS and RULES, given the identifier_metadata module `m` (its check families, helpers and
 tables); each rule of RULES has a Swift twin of the same name in IdentifierRulesEuropeB.swift.
 """
-import datetime
-import importlib
-import types
 
 FORMATS = {}
 RULES = {}
@@ -17,20 +14,6 @@ COUNTRIES = {
 }
 
 m = None
-
-
-class _Later(datetime.date):
-    """A clock for stdnum's modules that reject birth dates after today: validity never depends on today's
-    date, so stdnum is asked as on the last day of 2099, when every date these numbers can spell has passed."""
-
-    @classmethod
-    def today(cls):
-        return datetime.date(2099, 12, 31)
-
-
-def _fix_clock(module_name):
-    module = importlib.import_module('stdnum.' + module_name)
-    module.datetime = types.SimpleNamespace(date=_Later)
 
 
 def is_date(year, month, day):
@@ -76,15 +59,6 @@ def rule_lt_asmens_date(number):
         return False
     century = 1800 + (int(number[0]) - 1) // 2 * 100
     return is_date(century + int(number[1:3]), int(number[3:5]), int(number[5:7]))
-
-
-def rule_lt_check(number):
-    # Weights 1 to 9, 1, ...; a sum of 10 modulo 11 is taken again with weights 3 to 9, 1, 2, ...
-    body = number[:-1]
-    s = sum((i % 9 + 1) * int(c) for i, c in enumerate(body)) % 11
-    if s == 10:
-        s = sum(((i + 2) % 9 + 1) * int(c) for i, c in enumerate(body)) % 11
-    return number[-1] == str(s % 10)
 
 
 def rule_lu_tva_check(number):
@@ -222,11 +196,16 @@ def rule_casrn_check(number):
     return number[-1] == str(sum((i + 1) * int(c) for i, c in enumerate(reversed(digits[:-1]))) % 10)
 
 
+def rule_sk_dph_check(number):
+    # A Slovak birth number, or a company's: no leading 0, a third digit of 2-4 or 7-9, a multiple of 11.
+    birth_number = m.NAMED['cz.rc.date'](number) and m.NAMED['cz.rc.check'](number)
+    return birth_number or (number[0] != '0' and number[2] in '234789' and int(number) % 11 == 0)
+
+
 RULES.update({
     'is.kennitala.date': rule_is_kennitala_date,
     'it.aic.check': rule_it_aic_check,
     'lt.asmens.date': rule_lt_asmens_date,
-    'lt.check': rule_lt_check,
     'lt.pvm.type': lambda number: number[-2] == '1',
     'lu.tva.check': rule_lu_tva_check,
     'lv.pvn.check': rule_lv_pvn_check,
@@ -241,6 +220,7 @@ RULES.update({
     'se.personnummer.check': rule_se_personnummer_check,
     'si.emso.date': rule_si_emso_date,
     'sm.coe.low': rule_sm_coe_low,
+    'sk.dph.check': rule_sk_dph_check,
     'ua.edrpou.check': rule_ua_edrpou_check,
     'securities.check': rule_securities_check,
     'casrn.check': rule_casrn_check,
@@ -257,7 +237,7 @@ def define(meta):
     m = meta
     fam, W, digits = m.fam, m.W, m.digits
     nonzero = '123456789'
-    _fix_clock('no.fodselsnummer')
+    m.fix_clock('no.fodselsnummer')
     FORMATS.update({
         'is.kennitala': dict(alphabet={10: ['01234567', 'd', '01'] + ['d'] * 6 + ['09']}, checks=[
             fam('named', name='is.kennitala.date', problem='not a valid date'),
@@ -268,12 +248,12 @@ def define(meta):
         'li.peid': dict(alphabet={n: nonzero + digits(n - 1) for n in range(4, 13)}, checks=[]),
         'lt.asmens': dict(alphabet={11: digits(11)}, checks=[
             fam('named', name='lt.asmens.date', problem='not a valid birth date'),
-            fam('named', name='lt.check', problem='check digit does not match')]),
+            fam('named', name='baltic.check', problem='check digit does not match')]),
         # The 1 before the check digit is a slot of the nine-digit form, not a literal: a literal there would
         # count as no entered character, and the twelve-digit form would read those nine keys as more of its own.
         'lt.pvm': dict(alphabet={9: digits(9), 12: ['d'] * 10 + ['1', 'd']}, checks=[
             fam('named', name='lt.pvm.type', problem='the digit before the check digit must be 1'),
-            fam('named', name='lt.check', problem='check digit does not match')]),
+            fam('named', name='baltic.check', problem='check digit does not match')]),
         'lu.tva': dict(alphabet={8: digits(8)}, checks=[
             fam('named', name='lu.tva.check', problem='check digits do not match')]),
         'lv.pvn': dict(alphabet={11: digits(11)}, checks=[
@@ -333,6 +313,12 @@ def define(meta):
         'si.maticna': dict(alphabet={7: digits(7), 10: ['d'] * 7 + ['c', 'd', 'd']}, checks=[
             W(at=6, weights=[7, 6, 5, 4, 3, 2], mod=11, table=ddv_table),
             fam('notIn', span=(7, 10), values=['000'], label='unit number')]),
+        # The Slovak birth number is the Czech one (the two were one until 1993).
+        'sk.rc': dict(alphabet={9: digits(9), 10: digits(10)}, checks=[
+            fam('named', name='cz.rc.date', problem='not a valid birth date'),
+            fam('named', name='cz.rc.check', problem='check digit does not match')]),
+        'sk.dph': dict(alphabet={10: digits(10)}, checks=[
+            fam('named', name='sk.dph.check', problem='check digit does not match')]),
         'sm.coe': dict(alphabet={n: nonzero + digits(n - 1) for n in range(1, 6)}, checks=[
             fam('named', name='sm.coe.low', problem='not an issued number')]),
         'ua.edrpou': dict(alphabet={8: digits(8)}, checks=[

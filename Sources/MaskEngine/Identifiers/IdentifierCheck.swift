@@ -48,17 +48,21 @@ enum IdentifierCheck: Sendable {
     case notZero(span: (Int, Int))
     /// A rule of one identifier's own, by name (`IdentifierRules`), with its problem in words.
     case named(String, problem: String)
+    /// A `named` check prepared for use: its rule looked up once (nil for a name no rule has, which never passes).
+    case rule(IdentifierRules.Rule?, problem: String)
 
     static let checkDigitMismatch = "check digit does not match"
 
-    /// The check ready to run on many numbers: a `member` or `notMember` list becomes a set, since a check runs on
-    /// every line `maskd format` reads and a list (ISIN's countries) has hundreds of entries.
+    /// The check ready to run on many numbers, since a check runs on every line `maskd format` reads: a `member` or
+    /// `notMember` list becomes a set (ISIN's countries are hundreds), and a named rule is looked up once.
     func prepared() -> IdentifierCheck {
         switch self {
         case let .member(span, values, label), let .notMember(span, values, label):
             let entries = Set(values.split(separator: ",").map(String.init))
             if case .member = self { return .table(span: span, entries: entries, issued: true, label: label) }
             return .table(span: span, entries: entries, issued: false, label: label)
+        case let .named(name, problem):
+            return .rule(IdentifierRules.rule(named: name), problem: problem)
         default:
             return self
         }
@@ -111,7 +115,9 @@ enum IdentifierCheck: Sendable {
             if part(span).allSatisfy({ $0 == UInt8(ascii: "0") }) { return "zero is not a valid number" }
             return nil
         case let .named(name, problem):
-            return IdentifierRules.passes(name, chars) == true ? nil : problem
+            return IdentifierRules.rule(named: name)?(chars) == true ? nil : problem
+        case let .rule(rule, problem):
+            return rule?(chars) == true ? nil : problem
         }
         return passes ? nil : Self.checkDigitMismatch
     }

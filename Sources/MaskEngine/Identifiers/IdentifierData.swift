@@ -781,6 +781,225 @@ extension IdentifierCatalog {
                 .named("mx.rfc.date", problem: "not a valid date"),
             ]),
         IdentifierFormat(
+            name: "my.nric", country: "Malaysia",
+            title: "NRIC No. (Malaysian National Registration Identity Card Number)",
+            example: "770305-02-1234", upper: true,
+            notations: ["[000000]-[00]-[0000]"],
+            definitions: [:],
+            checks: [
+                .named("my.nric.date", problem: "not a valid birth date"),
+                .member(span: (6, 8), values: "01,02,03,04,05,06,07,08,09,10,11,12,13,14,15,16,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,71,72,74,75,76,77,78,79,82,83,84,85,86,87,88,89,90,91,92,93,98,99", label: "birth place"),
+            ]),
+        IdentifierFormat(
+            name: "mz.nuit", country: "Mozambique",
+            title: "NUIT (Número Único de Identificação Tributaria, Mozambique tax number)",
+            example: "400 339 910", upper: true,
+            notations: ["[000] [000] [000]"],
+            definitions: [:],
+            checks: [
+                .weighted(start: 0, weights: [8, 9, 4, 5, 6, 7, 8, 9], modulus: 11, add: 0, values: .dec, fold: false, table: "01234567891", at: 8),
+            ]),
+        IdentifierFormat(
+            name: "nz.ird", country: "New Zealand",
+            title: "IRD number (New Zealand Inland Revenue Department (Te Tari Tāke) number)",
+            example: "49-091-850", upper: true,
+            notations: ["[B0]-[000]-[000]", "[C00]-[000]-[000]"],
+            definitions: ["B": "[1-9]", "C": "[01]"],
+            checks: [
+                .named("nz.ird.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "pe.cui", country: "Peru",
+            title: "CUI (Cédula Única de Identidad, Peruvian identity number)",
+            example: "10117410", upper: true,
+            notations: ["[00000000]", "[00000000B]"],
+            definitions: ["B": "[0-9A-K]"],
+            checks: [
+                .named("pe.cui.check", problem: "check character does not match"),
+            ]),
+        IdentifierFormat(
+            name: "pe.ruc", country: "Peru",
+            title: "RUC (Registro Único de Contribuyentes, Peruvian company tax number)",
+            example: "20512333797", upper: true,
+            notations: ["[BC000000000]"],
+            definitions: ["B": "[12]", "C": "[0257]"],
+            checks: [
+                .member(span: (0, 2), values: "10,15,17,20", label: "type"),
+                .weighted(start: 0, weights: [5, 4, 3, 2, 7, 6, 5, 4, 3, 2], modulus: 11, add: 0, values: .dec, fold: false, table: "10987654321", at: 10),
+            ]),
+        IdentifierFormat(
+            name: "pk.cnic", country: "Pakistan",
+            title: "CNIC number (Pakistani Computerised National Identity Card number)",
+            example: "34201-0891231-8", upper: true,
+            notations: ["[B0000]-[0000000]-[C]"],
+            definitions: ["B": "[1-7]", "C": "[1-9]"],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "py.ruc", country: "Paraguay",
+            title: "RUC number (Registro Único de Contribuyentes, Paraguay tax number)",
+            example: "80028061-0", upper: true,
+            notations: ["[0]-[0]", "[00]-[0]", "[000]-[0]", "[0000]-[0]", "[00000]-[0]", "[000000]-[0]", "[0000000]-[0]", "[00000000]-[0]"],
+            definitions: [:],
+            checks: [
+                .named("py.ruc.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "sn.ninea", country: "Senegal",
+            title: "NINEA (Numéro d'Identification Nationale des Entreprises et Associations, Senegal tax number)",
+            example: "3067221", upper: true,
+            notations: ["[0000000]", "[000000000]", "[0000000] [BC0]", "[000000000] [BC0]"],
+            definitions: ["B": "[0-2]", "C": "[A-HJ-NP-WZ]"],
+            checks: [
+                .named("sn.ninea.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "sv.nit", country: "El Salvador",
+            title: "NIT (Número de Identificación Tributaria, El Salvador tax number)",
+            example: "0614-050707-104-8", upper: true,
+            notations: ["[B000]-[000000]-[000]-[0]"],
+            definitions: ["B": "[019]"],
+            checks: [
+                .named("sv.nit.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "th.moa", country: "Thailand",
+            title: "MOA (Thailand Memorandum of Association Number)",
+            example: "0-10-5-536-11201-4", upper: true,
+            notations: ["{0}-[00]-[0]-[000]-[00000]-[0]"],
+            definitions: [:],
+            checks: [
+                .weighted(start: 0, weights: [2, 1, 0, -1, -2, -3, -4, -5, -6, -7, -8, -9], modulus: 11, add: 0, values: .dec, fold: false, table: "10987654321", at: 12),
+            ]),
+        IdentifierFormat(
+            name: "th.pin", country: "Thailand",
+            title: "PIN (Thailand Personal Identification Number)",
+            example: "1-2345-45678-78-1", upper: true,
+            notations: ["[B]-[0000]-[00000]-[00]-[0]"],
+            definitions: ["B": "[1-8]"],
+            checks: [
+                .weighted(start: 0, weights: [2, 1, 0, -1, -2, -3, -4, -5, -6, -7, -8, -9], modulus: 11, add: 0, values: .dec, fold: false, table: "10987654321", at: 12),
+            ]),
+        IdentifierFormat(
+            name: "th.tin", country: "Thailand",
+            title: "TIN (Thailand Taxpayer Identification Number)",
+            example: "1234545678781", upper: true,
+            notations: ["[B000000000000]"],
+            definitions: ["B": "[0-8]"],
+            checks: [
+                .weighted(start: 0, weights: [2, 1, 0, -1, -2, -3, -4, -5, -6, -7, -8, -9], modulus: 11, add: 0, values: .dec, fold: false, table: "10987654321", at: 12),
+            ]),
+        IdentifierFormat(
+            name: "tn.mf", country: "Tunisia",
+            title: "MF (Matricule Fiscal, Tunisia tax number)",
+            example: "1234567/M/A/E/001", upper: true,
+            notations: ["[0000000]/[B]", "[0000000]/[B]/[C]/[D]/[000]"],
+            definitions: ["B": "[A-HJ-NP-TV-Z]", "C": "[ABDNP]", "D": "[CEMNP]"],
+            checks: [
+                .named("tn.mf.establishment", problem: "establishment number must be 000"),
+            ]),
+        IdentifierFormat(
+            name: "tr.tckimlik", country: "Turkey",
+            title: "T.C. Kimlik No. (Turkish personal identification number)",
+            example: "17291716060", upper: true,
+            notations: ["[B0000000000]"],
+            definitions: ["B": "[1-9]"],
+            checks: [
+                .weighted(start: 0, weights: [3, 1, 3, 1, 3, 1, 3, 1, 3], modulus: 10, add: 0, values: .dec, fold: false, table: "0987654321", at: 9),
+                .weighted(start: 0, weights: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1], modulus: 10, add: 0, values: .dec, fold: false, table: "0123456789", at: 10),
+            ]),
+        IdentifierFormat(
+            name: "tr.vkn", country: "Turkey",
+            title: "VKN (Vergi Kimlik Numarası, Turkish tax identification number)",
+            example: "4540536920", upper: true,
+            notations: ["[0000000000]"],
+            definitions: [:],
+            checks: [
+                .named("tr.vkn.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "tw.ubn", country: "Taiwan",
+            title: "UBN (Unified Business Number, 統一編號, Taiwanese tax number)",
+            example: "00501503", upper: true,
+            notations: ["[00000000]"],
+            definitions: [:],
+            checks: [
+                .named("tw.ubn.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "us.atin", country: "United States",
+            title: "ATIN (U.S. Adoption Taxpayer Identification Number)",
+            example: "123-45-6789", upper: true,
+            notations: ["[000]-[00]-[0000]"],
+            definitions: [:],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "us.ptin", country: "United States",
+            title: "PTIN (U.S. Preparer Tax Identification Number)",
+            example: "P00634642", upper: false,
+            notations: ["{P}[00000000]"],
+            definitions: [:],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "us.rtn", country: "United States",
+            title: "RTN (Routing transport number)",
+            example: "111000025", upper: true,
+            notations: ["[000000000]"],
+            definitions: [:],
+            checks: [
+                .weighted(start: 0, weights: [7, 3, 9, 7, 3, 9, 7, 3], modulus: 10, add: 0, values: .dec, fold: false, table: "0123456789", at: 8),
+            ]),
+        IdentifierFormat(
+            name: "us.tin", country: "United States",
+            title: "TIN (U.S. Taxpayer Identification Number)",
+            example: "123456789", upper: false,
+            notations: ["[B00000000]"],
+            definitions: ["B": "[0-9P]"],
+            checks: [
+            ]),
+        IdentifierFormat(
+            name: "uy.rut", country: "Uruguay",
+            title: "RUT (Registro Único Tributario, Uruguay tax number)",
+            example: "21-100342-001-7", upper: true,
+            notations: ["[B0]-[000000]-{0}{0}{1}-[0]"],
+            definitions: ["B": "[0-2]"],
+            checks: [
+                .member(span: (0, 2), values: "01,02,03,04,05,06,07,08,09,10,11,12,13,14,15,16,17,18,19,20,21,22", label: "type"),
+                .notMember(span: (2, 8), values: "000000", label: "number"),
+                .weighted(start: 0, weights: [4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2], modulus: 11, add: 0, values: .dec, fold: false, table: "0?987654321", at: 11),
+            ]),
+        IdentifierFormat(
+            name: "ve.rif", country: "Venezuela",
+            title: "RIF (Registro de Identificación Fiscal, Venezuelan VAT number)",
+            example: "V114702834", upper: true,
+            notations: ["[B000000000]"],
+            definitions: ["B": "[EGJPV]"],
+            checks: [
+                .named("ve.rif.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "vn.mst", country: "Vietnam",
+            title: "MST (Mã số thuế, Vietnam tax number)",
+            example: "0100233488", upper: true,
+            notations: ["[0000000000]", "[0000000000]-[000]"],
+            definitions: [:],
+            checks: [
+                .notMember(span: (2, 9), values: "0000000", label: "number"),
+                .notMember(span: (10, 13), values: "000", label: "branch"),
+                .weighted(start: 0, weights: [31, 29, 23, 19, 17, 13, 7, 5, 3], modulus: 11, add: 0, values: .dec, fold: false, table: "?9876543210", at: 9),
+            ]),
+        IdentifierFormat(
+            name: "za.tin", country: "South Africa",
+            title: "TIN (South African Tax Identification Number)",
+            example: "0001339050", upper: true,
+            notations: ["[B000000000]"],
+            definitions: ["B": "[0-39]"],
+            checks: [
+                .luhn(span: (0, -1)),
+            ]),
+        IdentifierFormat(
             name: "ad.nrt", country: "Andorra",
             title: "NRT (Número de Registre Tributari, Andorra tax number)",
             example: "U-132950-X", upper: true,
@@ -964,7 +1183,7 @@ extension IdentifierCatalog {
             definitions: ["B": "[1-8]", "C": "[01]", "D": "[0-3]"],
             checks: [
                 .named("ee.ik.date", problem: "not a valid birth date"),
-                .named("ee.ik.check", problem: "check digit does not match"),
+                .named("baltic.check", problem: "check digit does not match"),
             ]),
         IdentifierFormat(
             name: "ee.kmkr", country: "Estonia",
@@ -982,7 +1201,7 @@ extension IdentifierCatalog {
             notations: ["[B0000000]"],
             definitions: ["B": "[17-9]"],
             checks: [
-                .named("ee.ik.check", problem: "check digit does not match"),
+                .named("baltic.check", problem: "check digit does not match"),
             ]),
         IdentifierFormat(
             name: "es.ccc", country: "Spain",
@@ -1216,7 +1435,7 @@ extension IdentifierCatalog {
             definitions: [:],
             checks: [
                 .named("lt.asmens.date", problem: "not a valid birth date"),
-                .named("lt.check", problem: "check digit does not match"),
+                .named("baltic.check", problem: "check digit does not match"),
             ]),
         IdentifierFormat(
             name: "lt.pvm", country: "Lithuania",
@@ -1226,7 +1445,7 @@ extension IdentifierCatalog {
             definitions: [:],
             checks: [
                 .named("lt.pvm.type", problem: "the digit before the check digit must be 1"),
-                .named("lt.check", problem: "check digit does not match"),
+                .named("baltic.check", problem: "check digit does not match"),
             ]),
         IdentifierFormat(
             name: "lu.tva", country: "Luxembourg",
@@ -1449,6 +1668,25 @@ extension IdentifierCatalog {
             checks: [
                 .weighted(start: 0, weights: [7, 6, 5, 4, 3, 2], modulus: 11, add: 0, values: .dec, fold: false, table: "?0987654321", at: 6),
                 .notMember(span: (7, 10), values: "000", label: "unit number"),
+            ]),
+        IdentifierFormat(
+            name: "sk.rc", country: "Slovakia",
+            title: "RČ (Rodné číslo, the Slovak birth number)",
+            example: "710319/2745", upper: true,
+            notations: ["[000000]/[000]", "[000000]/[0000]"],
+            definitions: [:],
+            checks: [
+                .named("cz.rc.date", problem: "not a valid birth date"),
+                .named("cz.rc.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
+            name: "sk.dph", country: "Slovakia",
+            title: "IČ DPH (IČ pre daň z pridanej hodnoty, Slovak VAT number)",
+            example: "2022749619", upper: true,
+            notations: ["[0000000000]"],
+            definitions: [:],
+            checks: [
+                .named("sk.dph.check", problem: "check digit does not match"),
             ]),
         IdentifierFormat(
             name: "sm.coe", country: "San Marino",

@@ -2,20 +2,28 @@
 /// the compact number's ASCII bytes (its length and alphabet already checked) and answers whether it
 /// passes; the generator holds a twin of each, verified against stdnum.
 enum IdentifierRules {
-    /// Whether `chars` passes the rule `name`; nil for a name no rule has.
-    static func passes(_ name: String, _ chars: [UInt8]) -> Bool? {
-        switch name {
-        case "de.idnr.digits": return germanTaxIDDigits(chars)
-        case "pl.pesel.date": return peselDate(chars)
-        case "es.cif.check": return spanishCIFCheck(chars)
-        case "es.nie.check": return spanishNIECheck(chars)
-        case "notPalindrome": return chars != Array(chars.reversed())
-        case "ean.check": return eanCheck(chars)
-        case "au.tfn.check": return australianTFN(chars)
-        case "imei.check": return chars.count != 15 || CheckDigits.luhn(chars[...])
-        default: return countryRule(name, chars)
-        }
-    }
+    /// A rule: whether the compact number passes.
+    typealias Rule = @Sendable ([UInt8]) -> Bool
+
+    /// The rule called `name`, or nil for a name no rule has. A preset looks its rules up once, when its format is
+    /// prepared (`IdentifierCheck.prepared`), not on every number it checks.
+    static func rule(named name: String) -> Rule? { all[name] }
+
+    /// Every rule by name: those of this file and of each region's file.
+    private static let all: [String: Rule] = [sharedRules, countryRules, worldRules, europeARules, europeBRules]
+        .reduce(into: [:]) { all, rules in all.merge(rules) { first, _ in first } }
+
+    /// Rules that several formats share or that no region owns.
+    static let sharedRules: [String: Rule] = [
+        "de.idnr.digits": { chars in germanTaxIDDigits(chars) },
+        "pl.pesel.date": { chars in peselDate(chars) },
+        "es.cif.check": { chars in spanishCIFCheck(chars) },
+        "es.nie.check": { chars in spanishNIECheck(chars) },
+        "notPalindrome": { chars in chars != Array(chars.reversed()) },
+        "ean.check": { chars in eanCheck(chars) },
+        "au.tfn.check": { chars in australianTFN(chars) },
+        "imei.check": { chars in chars.count != 15 || CheckDigits.luhn(chars[...]) },
+    ]
 
     /// German IdNr: among the first ten digits exactly one appears more than once, two or three times.
     static func germanTaxIDDigits(_ chars: [UInt8]) -> Bool {

@@ -2,35 +2,32 @@
 /// expresses. Each takes the compact number's ASCII bytes, its length and per-place alphabet already
 /// checked, and has a twin of the same name in `scripts/identifier_metadata.py`, verified against stdnum.
 extension IdentifierRules {
-    /// The rules of this file by name, or nil for a name none has.
-    static func countryRule(_ name: String, _ chars: [UInt8]) -> Bool? {
-        switch name {
-        case "fr.nir.check": return frenchNIR(chars)
-        case "fr.siret.check": return frenchSIRET(chars)
-        case "fr.tva.check": return frenchTVA(chars)
-        case "es.nif.check": return spanishNIF(chars)
-        case "it.iva.province": return italianProvince(chars)
-        case "it.codicefiscale.check": return italianFiscalCode(chars)
-        case "luhn36": return luhn(chars[...], alphabet: alnum36)
-        case "gb.vat.check": return britishVAT(chars)
-        case "be.vat.check": return belgianVAT(chars)
-        case "fi.hetu.check": return finnishHETU(chars)
-        case "cl.rut.check": return chileanRUT(chars)
-        case "co.nit.check": return colombianNIT(chars)
-        case "za.idnr.date": return date(chars, century: 2000)
-        case "kr.rrn.date": return koreanRRNDate(chars)
-        case "cn.ric.date": return chineseRICDate(chars)
-        case "cn.ric.place": return ChineseCounties.assigned(chars)
-        case "nl.btw.check": return dutchBTW(chars)
-        case "isin.check": return isinCheck(chars)
-        case "iso6346.check": return containerCheck(chars)
-        case "isbn.check": return isbnCheck(chars)
-        case "ismn.check": return eanCheck(chars.count == 10 ? Array("9790".utf8) + chars[1...] : chars)
-        case "mx.curp.date": return mexicanCURPDate(chars)
-        case "mx.curp.check": return mexicanCURPCheck(chars)
-        default: return worldRule(name, chars) ?? europeARule(name, chars) ?? europeBRule(name, chars)
-        }
-    }
+    /// The rules of this file by name.
+    static let countryRules: [String: Rule] = [
+        "fr.nir.check": { chars in frenchNIR(chars) },
+        "fr.siret.check": { chars in frenchSIRET(chars) },
+        "fr.tva.check": { chars in frenchTVA(chars) },
+        "es.nif.check": { chars in spanishNIF(chars) },
+        "it.iva.province": { chars in italianProvince(chars) },
+        "it.codicefiscale.check": { chars in italianFiscalCode(chars) },
+        "luhn36": { chars in luhn(chars[...], alphabet: alnum36) },
+        "gb.vat.check": { chars in britishVAT(chars) },
+        "be.vat.check": { chars in belgianVAT(chars) },
+        "fi.hetu.check": { chars in finnishHETU(chars) },
+        "cl.rut.check": { chars in chileanRUT(chars) },
+        "co.nit.check": { chars in colombianNIT(chars) },
+        "za.idnr.date": { chars in date(chars, century: 2000) },
+        "kr.rrn.date": { chars in koreanRRNDate(chars) },
+        "cn.ric.date": { chars in chineseRICDate(chars) },
+        "cn.ric.place": { chars in ChineseCounties.assigned(chars) },
+        "nl.btw.check": { chars in dutchBTW(chars) },
+        "isin.check": { chars in isinCheck(chars) },
+        "iso6346.check": { chars in containerCheck(chars) },
+        "isbn.check": { chars in isbnCheck(chars) },
+        "ismn.check": { chars in eanCheck(chars.count == 10 ? Array("9790".utf8) + chars[1...] : chars) },
+        "mx.curp.date": { chars in mexicanCURPDate(chars) },
+        "mx.curp.check": { chars in mexicanCURPCheck(chars) },
+    ]
 
     static func value(_ chars: [UInt8], _ start: Int, _ count: Int) -> Int {
         CheckDigits.number(chars, start, count)

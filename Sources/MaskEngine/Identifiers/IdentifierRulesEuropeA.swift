@@ -2,40 +2,39 @@
 /// number's ASCII bytes, its length and per-place alphabet already checked, and has a twin of the same name in
 /// `scripts/identifier_formats_europe_a.py`, verified against stdnum.
 extension IdentifierRules {
-    /// The rules of this file by name, or nil for a name none has.
-    static func europeARule(_ name: String, _ chars: [UInt8]) -> Bool? {
-        switch name {
-        case "ad.nrt.range": return andorranNRTRange(chars)
-        case "be.mod97": return belgianMod97(chars)
-        case "be.nn.check": return belgianNationalNumberCheck(chars)
-        case "bg.egn.date": return bulgarianEGNDate(chars)
-        case "bg.vat.check": return bulgarianVAT(chars)
-        case "cy.vat.check": return cypriotVAT(chars)
-        case "cz.rc.date": return czechBirthNumberDate(chars)
-        case "cz.rc.check": return chars.count == 9 || czechBirthNumberCheck(chars)
-        case "cz.dic.check": return czechDIC(chars)
-        case "dk.cpr.date": return danishCPRDate(chars)
-        case "ee.ik.date": return estonianIKDate(chars)
-        case "ee.ik.check": return estonianCheck(chars)
-        case "de.stnr.region": return germanTaxNumberRegion(chars)
-        case "es.ccc.check": return spanishBankAccountCheck(chars)
-        case "es.cups.check": return spanishCUPSCheck(chars)
-        case "es.referenciacatastral.check": return spanishCadastralCheck(chars)
-        case "fi.associationid.low":
-            return chars.count >= 3 || finnishLowAssociations.contains(value(chars, 0, chars.count))
-        case "fr.nif.check": return frenchNIFCheck(chars)
-        case "gb.sedol.digits":
-            return CheckDigits.digit(chars[0]) == nil || chars.allSatisfy { CheckDigits.digit($0) != nil }
-        case "gb.upn.check": return britishUPNCheck(chars)
-        case "gr.amka.date": return greekAMKADate(chars)
-        case "ie.pps.check": return irishPPSCheck(chars)
-        case "ie.vat.check": return irishVATCheck(chars)
-        case "eu.ecnumber.check": return ecNumberCheck(chars)
-        case "eu.eic.check": return energyIdentificationCheck(chars)
-        case "eu.banknote.check": return euroBanknoteCheck(chars)
-        default: return nil
-        }
-    }
+    /// The rules of this file by name.
+    static let europeARules: [String: Rule] = [
+        "ad.nrt.range": { chars in andorranNRTRange(chars) },
+        "be.mod97": { chars in belgianMod97(chars) },
+        "be.nn.check": { chars in belgianNationalNumberCheck(chars) },
+        "bg.egn.date": { chars in bulgarianEGNDate(chars) },
+        "bg.vat.check": { chars in bulgarianVAT(chars) },
+        "cy.vat.check": { chars in cypriotVAT(chars) },
+        "cz.rc.date": { chars in czechBirthNumberDate(chars) },
+        "cz.rc.check": { chars in chars.count == 9 || czechBirthNumberCheck(chars) },
+        "cz.dic.check": { chars in czechDIC(chars) },
+        "dk.cpr.date": { chars in danishCPRDate(chars) },
+        "ee.ik.date": { chars in estonianIKDate(chars) },
+        "baltic.check": { chars in balticCheck(chars) },
+        "de.stnr.region": { chars in germanTaxNumberRegion(chars) },
+        "es.ccc.check": { chars in spanishBankAccountCheck(chars) },
+        "es.cups.check": { chars in spanishCUPSCheck(chars) },
+        "es.referenciacatastral.check": { chars in spanishCadastralCheck(chars) },
+        "fi.associationid.low": { chars in
+            chars.count >= 3 || finnishLowAssociations.contains(value(chars, 0, chars.count))
+        },
+        "fr.nif.check": { chars in frenchNIFCheck(chars) },
+        "gb.sedol.digits": { chars in
+            CheckDigits.digit(chars[0]) == nil || chars.allSatisfy { CheckDigits.digit($0) != nil }
+        },
+        "gb.upn.check": { chars in britishUPNCheck(chars) },
+        "gr.amka.date": { chars in greekAMKADate(chars) },
+        "ie.pps.check": { chars in irishPPSCheck(chars) },
+        "ie.vat.check": { chars in irishVATCheck(chars) },
+        "eu.ecnumber.check": { chars in ecNumberCheck(chars) },
+        "eu.eic.check": { chars in energyIdentificationCheck(chars) },
+        "eu.banknote.check": { chars in euroBanknoteCheck(chars) },
+    ]
 
     private static func digitSum(_ chars: ArraySlice<UInt8>, _ weights: [Int]) -> Int {
         zip(weights, chars).reduce(0) { $0 + $1.0 * (Int($1.1) - 48) }
@@ -155,8 +154,9 @@ extension IdentifierRules {
             year: century + value(chars, 1, 2), month: value(chars, 3, 2), day: value(chars, 5, 2))
     }
 
-    /// Estonian check digit: weights 1 to 9, 1, ...; a sum of 10 modulo 11 is taken again with weights 3 to 9, 1, 2, ...
-    static func estonianCheck(_ chars: [UInt8]) -> Bool {
+    /// The Estonian and Lithuanian check digit: weights 1 to 9, 1, ... modulo 11; a 10 is taken again with weights
+    /// 3 to 9, 1, 2, ...
+    static func balticCheck(_ chars: [UInt8]) -> Bool {
         let body = chars.dropLast()
         var s = 0
         for (i, b) in body.enumerated() { s += (i % 9 + 1) * (Int(b) - 48) }

@@ -2,34 +2,36 @@
 /// number's ASCII bytes, its length and per-place alphabet already checked, and has a twin of the same name in
 /// `scripts/identifier_formats_europe_b.py`, verified against stdnum.
 extension IdentifierRules {
-    /// The rules of this file by name, or nil for a name none has.
-    static func europeBRule(_ name: String, _ chars: [UInt8]) -> Bool? {
-        switch name {
-        case "is.kennitala.date": return icelandicKennitalaDate(chars)
-        case "it.aic.check": return italianAIC(chars)
-        case "lt.asmens.date": return lithuanianAsmensDate(chars)
-        case "lt.check": return lithuanianCheck(chars)
-        case "lt.pvm.type": return chars[chars.count - 2] == UInt8(ascii: "1")
-        case "lu.tva.check": return CheckDigits.remainder(chars[0..<6], 89) == value(chars, 6, 2)
-        case "lv.pvn.check": return latvianPVN(chars)
-        case "mc.tva.check": return frenchTVA(Array(chars[2...]))
-        case "nl.onderwijsnummer.check": return modulo(weighted(chars[...], [9, 8, 7, 6, 5, 4, 3, 2, -1]), 11) == 5
-        case "no.fodselsnummer.date": return norwegianBirthDate(chars)
-        case "pl.regon.long": return polishREGONLong(chars)
-        case "pt.cc.check": return portugueseCCCheck(chars)
-        case "ro.cnp.date": return romanianCNPDate(chars)
-        case "ro.cui.check": return romanianCUICheck(chars)
-        case "se.personnummer.date": return swedishPersonnummerDate(chars)
-        case "se.personnummer.check":
-            return CheckDigits.luhn((chars[(chars.count - 11)..<(chars.count - 5)] + chars.suffix(4))[...])
-        case "si.emso.date": return slovenianEMSODate(chars)
-        case "sm.coe.low": return chars.count >= 3 || sanMarinoLowNumbers.contains(value(chars, 0, chars.count))
-        case "ua.edrpou.check": return ukrainianEDRPOUCheck(chars)
-        case "securities.check": return securitiesCheck(chars)
-        case "casrn.check": return casRegistryCheck(chars)
-        default: return nil
-        }
-    }
+    /// The rules of this file by name.
+    static let europeBRules: [String: Rule] = [
+        "is.kennitala.date": { chars in icelandicKennitalaDate(chars) },
+        "it.aic.check": { chars in italianAIC(chars) },
+        "lt.asmens.date": { chars in lithuanianAsmensDate(chars) },
+        "lt.pvm.type": { chars in chars[chars.count - 2] == UInt8(ascii: "1") },
+        "lu.tva.check": { chars in CheckDigits.remainder(chars[0..<6], 89) == value(chars, 6, 2) },
+        "lv.pvn.check": { chars in latvianPVN(chars) },
+        "mc.tva.check": { chars in frenchTVA(Array(chars[2...])) },
+        "nl.onderwijsnummer.check": { chars in modulo(weighted(chars[...], [9, 8, 7, 6, 5, 4, 3, 2, -1]), 11) == 5 },
+        "no.fodselsnummer.date": { chars in norwegianBirthDate(chars) },
+        "pl.regon.long": { chars in polishREGONLong(chars) },
+        "pt.cc.check": { chars in portugueseCCCheck(chars) },
+        "ro.cnp.date": { chars in romanianCNPDate(chars) },
+        "ro.cui.check": { chars in romanianCUICheck(chars) },
+        "se.personnummer.date": { chars in swedishPersonnummerDate(chars) },
+        "se.personnummer.check": { chars in
+            CheckDigits.luhn((chars[(chars.count - 11)..<(chars.count - 5)] + chars.suffix(4))[...])
+        },
+        "si.emso.date": { chars in slovenianEMSODate(chars) },
+        "sk.dph.check": { chars in
+            (czechBirthNumberDate(chars) && czechBirthNumberCheck(chars))
+                || (chars[0] != UInt8(ascii: "0") && Array("234789".utf8).contains(chars[2])
+                    && CheckDigits.remainder(chars[...], 11) == 0)
+        },
+        "sm.coe.low": { chars in chars.count >= 3 || sanMarinoLowNumbers.contains(value(chars, 0, chars.count)) },
+        "ua.edrpou.check": { chars in ukrainianEDRPOUCheck(chars) },
+        "securities.check": { chars in securitiesCheck(chars) },
+        "casrn.check": { chars in casRegistryCheck(chars) },
+    ]
 
     /// The weighted sum of the digits from the start (as many as there are weights).
     private static func weighted(_ chars: ArraySlice<UInt8>, _ weights: [Int]) -> Int {
@@ -75,14 +77,6 @@ extension IdentifierRules {
         guard first >= 1 else { return false }
         let year = 1800 + (first - 1) / 2 * 100 + value(chars, 1, 2)
         return CheckDigits.isDate(year: year, month: value(chars, 3, 2), day: value(chars, 5, 2))
-    }
-
-    /// Lithuanian check digit: weights 1 to 9, 1, ... modulo 11; a 10 is taken again with weights 3 to 9, 1, 2, ...
-    static func lithuanianCheck(_ chars: [UInt8]) -> Bool {
-        let body = chars.dropLast()
-        var s = weighted(body, body.indices.map { ($0 % 9) + 1 }) % 11
-        if s == 10 { s = weighted(body, body.indices.map { ($0 + 2) % 9 + 1 }) % 11 }
-        return Int(chars[chars.count - 1]) - 48 == s % 10
     }
 
     /// Latvian PVN: a legal entity's (first digit over 3) weighted sum modulo 11 is 3; a person's DDMMYY with a

@@ -2,23 +2,117 @@
 /// Each takes the compact number's ASCII bytes, its length and per-place alphabet already checked, and has a
 /// twin of the same name in `scripts/identifier_formats_world.py`, verified against stdnum.
 extension IdentifierRules {
-    /// The rules of this file by name, or nil for a name none has.
-    static func worldRule(_ name: String, _ chars: [UInt8]) -> Bool? {
-        switch name {
-        case "cn.uscc.check": return chineseUSCC(chars)
-        case "cu.ni.date": return cubanNIDate(chars)
-        case "do.rnc.check": return dominicanRNC(chars)
-        case "do.ncf.type": return dominicanNCFType(chars)
-        case "ec.ruc.check": return ecuadorianRUC(chars)
-        case "gt.nit.check": return guatemalanNIT(chars)
-        case "kr.brn.parts": return koreanBRN(chars)
-        case "ma.ice.check": return CheckDigits.remainder(chars[...], 97) == 0
-        case "mu.nid.date":
-            return CheckDigits.isDate(
-                year: 2000 + value(chars, 5, 2), month: value(chars, 3, 2), day: value(chars, 1, 2))
-        case "mx.rfc.date": return mexicanRFCDate(chars)
-        default: return nil
+    /// The rules of this file by name.
+    static let worldRules: [String: Rule] = [
+        "cn.uscc.check": { chars in chineseUSCC(chars) },
+        "cu.ni.date": { chars in cubanNIDate(chars) },
+        "do.rnc.check": { chars in dominicanRNC(chars) },
+        "do.ncf.type": { chars in dominicanNCFType(chars) },
+        "ec.ruc.check": { chars in ecuadorianRUC(chars) },
+        "gt.nit.check": { chars in guatemalanNIT(chars) },
+        "kr.brn.parts": { chars in koreanBRN(chars) },
+        "ma.ice.check": { chars in CheckDigits.remainder(chars[...], 97) == 0 },
+        "mu.nid.date": { chars in
+            CheckDigits.isDate(year: 2000 + value(chars, 5, 2), month: value(chars, 3, 2), day: value(chars, 1, 2))
+        },
+        "mx.rfc.date": { chars in mexicanRFCDate(chars) },
+        // stdnum tries the 1900s, then the 2000s: a day of either is a day of the 2000s (1900 was no leap year).
+        "my.nric.date": { chars in
+            CheckDigits.isDate(year: 2000 + value(chars, 0, 2), month: value(chars, 2, 2), day: value(chars, 4, 2))
+        },
+        "nz.ird.check": { chars in newZealandIRD(chars) },
+        "pe.cui.check": { chars in peruvianCUI(chars) },
+        "py.ruc.check": { chars in paraguayanRUC(chars) },
+        "sn.ninea.check": { chars in senegaleseNINEA(chars) },
+        "sv.nit.check": { chars in salvadoranNIT(chars) },
+        "tn.mf.establishment": { chars in
+            chars.count == 8 || chars[9] == UInt8(ascii: "E") || value(chars, 10, 3) == 0
+        },
+        "tr.vkn.check": { chars in turkishVKN(chars) },
+        "tw.ubn.check": { chars in taiwaneseUBN(chars) },
+        "ve.rif.check": { chars in venezuelanRIF(chars) },
+    ]
+
+    /// The weighted sum of the digits from `start` (as many as there are weights; the alphabet made them digits).
+    private static func sum(_ chars: [UInt8], from start: Int = 0, _ weights: [Int]) -> Int {
+        zip(weights, chars[start...]).reduce(0) { $0 + $1.0 * (Int($1.1) - 48) }
+    }
+
+    /// New Zealand IRD number: between 10,000,000 and 150,000,000; the digits before the check, padded to eight,
+    /// weighted 3 2 7 6 5 4 3 2 and negated modulo 11 give it, or, for 10, weighted 7 4 3 2 5 2 7 6.
+    static func newZealandIRD(_ chars: [UInt8]) -> Bool {
+        let number = value(chars, 0, chars.count)
+        guard number > 10_000_000 && number < 150_000_000 else { return false }
+        let body = [UInt8](repeating: UInt8(ascii: "0"), count: 9 - chars.count) + chars.dropLast()
+        var check = CheckDigits.modulo(-sum(body, [3, 2, 7, 6, 5, 4, 3, 2]), 11)
+        if check == 10 { check = CheckDigits.modulo(-sum(body, [7, 4, 3, 2, 5, 2, 7, 6]), 11) }
+        return check < 10 && value(chars, chars.count - 1, 1) == check
+    }
+
+    /// Peruvian CUI: eight digits alone, or a ninth check character, a digit or its letter, by the sum weighted
+    /// 3 2 7 6 5 4 3 2 modulo 11.
+    static func peruvianCUI(_ chars: [UInt8]) -> Bool {
+        guard chars.count == 9 else { return true }
+        let r = sum(chars, [3, 2, 7, 6, 5, 4, 3, 2]) % 11
+        return chars[8] == Array("65432110987".utf8)[r] || chars[8] == Array("KJIHGFEDCBA".utf8)[r]
+    }
+
+    /// Paraguayan RUC: weights 2, 3, 4, ... from the right before the check digit; minus the sum modulo 11, then
+    /// modulo 10.
+    static func paraguayanRUC(_ chars: [UInt8]) -> Bool {
+        let total = chars.dropLast().reversed().enumerated().reduce(0) { $0 + ($1.offset + 2) * (Int($1.element) - 48) }
+        return value(chars, chars.count - 1, 1) == CheckDigits.modulo(-total, 11) % 10
+    }
+
+    /// Senegalese NINEA: its seven- or nine-digit number (before a COFI code), padded to nine, weighted 1 2 1 2 ...
+    /// without adding the products' digits, sums to a multiple of 10.
+    static func senegaleseNINEA(_ chars: [UInt8]) -> Bool {
+        let count = chars.count == 9 || chars.count == 12 ? 9 : 7
+        let body = [UInt8](repeating: UInt8(ascii: "0"), count: 9 - count) + chars.prefix(count)
+        return sum(body, [1, 2, 1, 2, 1, 2, 1, 2, 1]) % 10 == 0
+    }
+
+    /// Salvadoran NIT: with a serial up to 100 the weights run 14 down to 2 and the sum modulo 11, then 10, is the
+    /// check digit; above, the weights are 2 7 6 5 4 3 2 7 6 5 4 3 2 and the sum is negated first.
+    static func salvadoranNIT(_ chars: [UInt8]) -> Bool {
+        let check = value(chars, 13, 1)
+        if value(chars, 10, 3) <= 100 { return check == sum(chars, Array((2...14).reversed())) % 11 % 10 }
+        return check == CheckDigits.modulo(-sum(chars, [2, 7, 6, 5, 4, 3, 2, 7, 6, 5, 4, 3, 2]), 11) % 10
+    }
+
+    /// Turkish VKN: from the right of the first nine digits, each digit d at place i (from 1) adds
+    /// ((d + i) mod 10) 2^i mod 9 (9 for a multiple of 9) unless (d + i) mod 10 is 0; minus the sum modulo 10 is
+    /// the tenth digit.
+    static func turkishVKN(_ chars: [UInt8]) -> Bool {
+        var total = 0
+        for (i, b) in chars.prefix(9).reversed().enumerated() {
+            let place = i + 1
+            let shifted = (Int(b) - 48 + place) % 10
+            if shifted != 0 {
+                let term = shifted * (1 << place) % 9
+                total += term == 0 ? 9 : term
+            }
         }
+        return value(chars, 9, 1) == CheckDigits.modulo(-total, 10)
+    }
+
+    /// Taiwanese UBN: weights 1 2 1 2 1 2 4 1, each product's digits added; the sum is a multiple of 10, or one
+    /// less when the seventh digit is 7.
+    static func taiwaneseUBN(_ chars: [UInt8]) -> Bool {
+        var total = 0
+        for (w, b) in zip([1, 2, 1, 2, 1, 2, 4, 1], chars) {
+            let product = w * (Int(b) - 48)
+            total += product / 10 + product % 10
+        }
+        return total % 10 == 0 || (total % 10 == 9 && chars[6] == UInt8(ascii: "7"))
+    }
+
+    /// Venezuelan RIF: the type letter's value (V 4, E 8, J 12, P 16, G 20) plus the eight digits weighted
+    /// 3 2 7 6 5 4 3 2, modulo 11, names the check digit.
+    static func venezuelanRIF(_ chars: [UInt8]) -> Bool {
+        guard let type = Array("VEJPG".utf8).firstIndex(of: chars[0]) else { return false }
+        let total = 4 * (type + 1) + sum(chars, from: 1, [3, 2, 7, 6, 5, 4, 3, 2])
+        return chars[9] == Array("00987654321".utf8)[total % 11]
     }
 
     private static let usccAlphabet: [UInt8] = Array("0123456789ABCDEFGHJKLMNPQRTUWXY".utf8)
