@@ -76,7 +76,14 @@ final class Daemon {
     func next(within seconds: Double) -> JSONValue? {
         let deadline = now() + seconds
         while true {
-            guard let body = try? process.readBody(waitingAtMost: max(0, deadline - now())) else { return nil }
+            let body: ArraySlice<UInt8>
+            do {
+                body = try process.readBody(waitingAtMost: max(0, deadline - now()))
+            } catch let error as DaemonError where error.kind == .framing {
+                continue
+            } catch {
+                return nil
+            }
             // Diagnostics (the whole document's, after every keystroke) are not checked here: skip them unparsed.
             if body.prefix(80).starts(with: diagnosticsPrefix) || containsDiagnostics(body.prefix(80)) { continue }
             if let value = try? body.withUnsafeBytes({ try JSONValue.parse($0) }) { return value }

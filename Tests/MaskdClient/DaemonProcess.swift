@@ -1,6 +1,7 @@
 // maskd's client: a daemon spawned on pipes and spoken to in LSP framing; the tests, the bench and the soak share it.
 import Glibc
 import JSON
+import Synchronization
 
 /// A daemon (`maskd --stdio`, or a baseline speaking the same framing) running as a child process on pipes.
 ///
@@ -11,6 +12,7 @@ import JSON
 /// - `DaemonProcess-messages.swift`: JSON-RPC envelopes, requests and their responses.
 ///
 /// One thread may read while another writes (the tests read on a thread of their own); neither side is for two.
+/// Either may ask how the process is doing.
 public final class DaemonProcess {
     /// What becomes of the daemon's standard error.
     public enum ErrorOutput {
@@ -36,7 +38,8 @@ public final class DaemonProcess {
     /// The read end of its standard output.
     let output: Int32
     /// The exit code once the process has been reaped: the code it exited with, or minus the signal that ended it.
-    private var status: Int32?
+    /// Locked, as the reading thread asks when the output ends while the other waits for the exit.
+    private let status = Mutex<Int32?>(nil)
     private var nextID = 1
 
     // Reading state (`DaemonProcess-reading.swift`): the bytes read and not yet consumed, from `start`.
@@ -150,29 +153,37 @@ public final class DaemonProcess {
     /// Waits at most `seconds` for the process to end. - Returns: its ``exitCode``, or nil when it still runs.
     public func waitForExit(within seconds: Double) -> Int32? {
         let deadline = nowNS() + UInt64(max(0, seconds) * 1e9)
-        while reap() == nil {
+        while true {
+            if let code = reap() { return code }
             if nowNS() >= deadline { return nil }
             usleep(1000)
         }
-        return status
     }
 
     /// Ends the process however it is doing (`SIGKILL`), and reaps it.
     public func kill() {
-        guard reap() == nil else { return }
-        Glibc.kill(pid, SIGKILL)
-        var raw: Int32 = 0
-        while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
-        status = Self.exitCode(raw)
+        let pid = pid
+        status.withLock { status in
+            guard status == nil else { return }
+            var raw: Int32 = 0
+            if waitpid(pid, &raw, WNOHANG) != pid {
+                Glibc.kill(pid, SIGKILL)
+                while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
+            }
+            status = Self.exitCode(raw)
+        }
     }
 
     /// Reaps the process if it has ended. - Returns: its exit code, or nil while it runs.
     private func reap() -> Int32? {
-        if let status { return status }
-        var raw: Int32 = 0
-        guard waitpid(pid, &raw, WNOHANG) == pid else { return nil }
-        status = Self.exitCode(raw)
-        return status
+        let pid = pid
+        return status.withLock { status in
+            if let status { return status }
+            var raw: Int32 = 0
+            guard waitpid(pid, &raw, WNOHANG) == pid else { return nil }
+            status = Self.exitCode(raw)
+            return status
+        }
     }
 
     /// The exit code in a `waitpid` status, or minus the signal that ended the process.
@@ -186,7 +197,7 @@ public final class DaemonProcess {
             usleep(50_000)
             if isRunning { return "still running" }
         }
-        return "status \(status ?? 0)"
+        return "status \(exitCode ?? 0)"
     }
 
     // MARK: CPU time and memory
