@@ -51,6 +51,7 @@ let package = Package(
         .testTarget(name: "MaskEngineTests", dependencies: ["MaskEngine", "TestSupport"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON"]),
+        .testTarget(name: "MaskdClientTests", dependencies: ["MaskdClient", "JSON"]),
         .testTarget(
             name: "MaskServerTests",
             dependencies: ["MaskServer", "MaskEngine", "JSONRPC", "JSON", "TestSupport", "MaskdClient"]),
