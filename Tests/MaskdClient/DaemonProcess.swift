@@ -5,11 +5,12 @@ import Synchronization
 
 /// A daemon (`maskd --stdio`, or a baseline speaking the same framing) running as a child process on pipes.
 ///
-/// It is plain Glibc, with no Foundation, so the soak compiles it on its own and the bench's timed round trips
-/// pay for nothing but `write(2)`, `poll(2)`, `read(2)` and the parse:
+/// It uses Glibc and no Foundation, so the soak compiles it into itself, and the bench's timed round trips pay for
+/// nothing but `write(2)`, `poll(2)`, `read(2)` and the parse:
 /// - `DaemonProcess.swift` (this file): spawning, writing, the process's end, and its CPU time and memory.
 /// - `DaemonProcess-reading.swift`: frames read and split in a buffer of its own, each body a slice of it.
 /// - `DaemonProcess-messages.swift`: JSON-RPC envelopes, requests and their responses.
+/// - `Messages.swift`: the params of the messages a client sends.
 ///
 /// One thread may read while another writes (the tests read on a thread of their own); neither side is for two.
 /// Either may ask how the process is doing.
