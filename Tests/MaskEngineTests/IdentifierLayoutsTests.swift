@@ -1,5 +1,6 @@
 import XCTest
 
+import MaskCatalog
 @testable import MaskEngine
 
 /// Identifier presets whose layout is more than stdnum's `format()` of one length: numbers stdnum pads with zeros,

@@ -1,7 +1,9 @@
 // maskd-bench: row 1, the engine per keystroke, and its Python phonenumbers baseline.
 import Foundation
 import JSON
+import MaskCatalog
 import MaskEngine
+import MaskdClient
 
 /// One engine case: a mask compiled once and the keys typed into it from empty.
 struct EngineCase {
