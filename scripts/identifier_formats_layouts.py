@@ -307,7 +307,8 @@ def define(meta):
         [('', 'ro.cui', False), ('', 'ro.cnp', False), ('RO', 'ro.cui', False), ('RO', 'ro.cnp', False)],
         'not a valid CUI or CNP')
     oss = importlib.import_module('stdnum.eu.oss')
-    FORMATS['eu.oss'] = m.FORMATS['eu.oss'] = dict(alphabet={11: ['E', 'U'] + ['d'] * 9, 12: ['I', 'M'] + ['d'] * 10}, checks=[
+    FORMATS['eu.oss'] = m.FORMATS['eu.oss'] = dict(
+        alphabet={11: ['E', 'U'] + ['d'] * 9, 12: ['I', 'M'] + ['d'] * 10}, checks=[
         fam('in', span=(2, 5), values=sorted(oss.ISO_3166_1_MEMBER_STATES), label='member state code')])
     eu_vat = importlib.import_module('stdnum.eu.vat')
     states = sorted(cc.upper() for cc in eu_vat.MEMBER_STATES)

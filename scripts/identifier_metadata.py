@@ -1129,8 +1129,8 @@ def main():
             layouts = {json.dumps(layout_of(module, n)) for n in valid[length]}
             if len(layouts) != 1 or None in [json.loads(x) for x in layouts]:
                 sys.exit(f'{name}: format() of length {length} does not follow one layout: {sorted(layouts)[:3]}')
-            notations.append(notation_of(json.loads(layouts.pop()), alphabets, definitions, lead_literals=len(valid) == 1,
-                                         literals=FORMATS[name].get('literals', True)))
+            notations.append(notation_of(json.loads(layouts.pop()), alphabets, definitions,
+                                         lead_literals=len(valid) == 1, literals=FORMATS[name].get('literals', True)))
         cc = name.split('.')[0] if '.' in name else ''
         country = COUNTRIES.get(cc, 'International')
         example = (documented or valid[sorted(valid)[0]])[0]
