@@ -1,7 +1,7 @@
 """Identifier formats whose layout is more than stdnum's format() of one length: creditor references, per-country
 IBANs, numbers stdnum pads with zeros or adds check characters to, numbers whose validity stdnum reads from the
-clock, the Leitweg-ID's parts of varying length, and numbers of other presets behind a country prefix (`composite`:
-ro.cf, eu.vat, vatin). Facts for identifier_metadata.py.
+clock, the Leitweg-ID's parts and the RCS number's town of varying length, and numbers of other presets behind a
+country prefix (`composite`: ro.cf, eu.vat, vatin). Facts for identifier_metadata.py.
 
 `define(m)` fills FORMATS and RULES, given the identifier_metadata module `m` (its check families, helpers and
 tables); each rule of RULES has a Swift twin of the same name in IdentifierRulesLayouts.swift.
@@ -40,6 +40,12 @@ def unpadded(width):
             i += 1
         return shown[i:]
     return display
+
+
+def rcs_display(module, number):
+    """stdnum's format() of an RCS number, which groups its SIREN in threes; for a number it refuses (and so cannot
+    format) too, as the preset shows what is typed whether valid or not."""
+    return number[:-9] + ' '.join((number[-9:-6], number[-6:-3], number[-3:]))
 
 
 def without_check_digits(module, number):
@@ -123,6 +129,9 @@ def rule_sg_uen_check(number):
     return number[9] == UEN_OTHER_ALPHABET[(s - 5) % 11]
 
 
+# The longest town name an RCS number takes as typed (Saint-Germain-en-Laye has 21 letters).
+RCS_TOWN_LONGEST = 30
+
 ONRC_COUNTIES = list(range(1, 41)) + [51, 52]
 
 
@@ -166,7 +175,13 @@ def rule_de_leitweg_check(number):
     return number[:2] in LEITWEG_STATES and m.mod97_ok(number.replace('-', ''))
 
 
+def rule_fr_rcs_check(number):
+    # RCS or rcs, the town, A or B, and a SIREN: Luhn over its nine digits.
+    return number[:3] in ('RCS', 'rcs') and m.luhn_ok(number[-9:])
+
+
 RULES.update({
+    'fr.rcs.check': rule_fr_rcs_check,
     'de.leitweg.check': rule_de_leitweg_check,
     'iban.check': rule_iban_check,
     'be.iban.check': rule_be_iban_check,
@@ -298,6 +313,23 @@ def define(meta):
         seeds=leitweg_seeds, want=4, literals=False, checks=[
             fam('named', name='de.leitweg.check', problem='parts or check digits do not match')])
 
+    def rcs_seeds():
+        # A number of each length of the town's name, with a valid SIREN.
+        rng = random.Random('fr.rcs')
+        out = []
+        for n in range(1, RCS_TOWN_LONGEST + 1):
+            town = ''.join(rng.choice(m.UPPER.lower()) for _ in range(n)).capitalize()
+            body = ''.join(rng.choice(m.DIGITS) for _ in range(8))
+            siren = next(body + d for d in m.DIGITS if m.luhn_ok(body + d))
+            out.append('RCS %s %s %s' % (town, rng.choice('AB'), siren))
+        return out
+    town = m.ALNUM + m.UPPER.lower() + "-'"
+    FORMATS['fr.rcs'] = dict(
+        alphabet={n + 16: ['Rr', 'Cc', 'Ss', ' '] + [town] * n + [' ', 'AB', ' '] + ['d'] * 9
+                  for n in range(1, RCS_TOWN_LONGEST + 1)},
+        seeds=rcs_seeds, want=4, literals=False, display=rcs_display, checks=[
+            fam('named', name='fr.rcs.check', problem='check digit does not match')])
+
     # The composites below read these formats' facts through identifier_metadata's tables.
     m.FORMATS.update(FORMATS)
 
@@ -354,6 +386,7 @@ def define(meta):
         'iso11649': lambda n: [2, 3], 'be.iban': lambda n: [2, 3], 'es.iban': lambda n: [2, 3],
         'me.iban': lambda n: [2, 3], 'no.iban': lambda n: [2, 3], 'no.kontonr': lambda n: [n - 1],
         'sg.uen': lambda n: [n - 1], 'ro.onrc': lambda n: [n - 1], 'de.leitweg': lambda n: [n - 2, n - 1],
+        'fr.rcs': lambda n: [n - 1],
     })
     # The account inside an IBAN made valid before the IBAN's own check digits are searched.
     be_iban = importlib.import_module('stdnum.be.iban')

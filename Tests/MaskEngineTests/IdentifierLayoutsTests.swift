@@ -46,6 +46,14 @@ final class IdentifierLayoutsTests: XCTestCase {
         XCTAssertTrue(r.valid)
     }
 
+    func testFrenchRCS_typedWithItsSpaces_showsTheSIRENInThrees() throws {
+        let r = try typed("RCS Nancy B 323159715", into: "fr.rcs")
+        XCTAssertEqual(r.text, "RCS Nancy B 323 159 715")
+        XCTAssertEqual(r.value, "RCS Nancy B 323159715")
+        XCTAssertTrue(r.valid)
+        XCTAssertFalse(try typed("RCS Nancy B 323159716", into: "fr.rcs").valid)
+    }
+
     func testRomanianCF_withAndWithoutRO_isTheCUIsCheck() throws {
         XCTAssertTrue(try typed("RO18547290", into: "ro.cf").valid)
         XCTAssertTrue(try typed("18547290", into: "ro.cf").valid)

@@ -1901,6 +1901,15 @@ extension IdentifierCatalog {
                 .named("de.leitweg.check", problem: "parts or check digits do not match"),
             ]),
         IdentifierFormat(
+            name: "fr.rcs", country: "France",
+            title: "RCS (French trade registration number for commercial companies)",
+            example: "RCS Nancy B 323 159 715", upper: false,
+            notations: ["[BCDEFEGE000] [000] [000]", "[BCDEFFEGE000] [000] [000]", "[BCDEFFFEGE000] [000] [000]", "[BCDEFFFFEGE000] [000] [000]", "[BCDEFFFFFEGE000] [000] [000]", "[BCDEFFFFFFEGE000] [000] [000]", "[BCDEFFFFFFFEGE000] [000] [000]", "[BCDEFFFFFFFFEGE000] [000] [000]", "[BCDEFFFFFFFFFEGE000] [000] [000]", "[BCDEFFFFFFFFFFEGE000] [000] [000]", "[BCDEFFFFFFFFFFFEGE000] [000] [000]", "[BCDEFFFFFFFFFFFFEGE000] [000] [000]", "[BCDEFFFFFFFFFFFFFEGE000] [000] [000]", "[BCDEFFFFFFFFFFFFFFEGE000] [000] [000]", "[BCDEFFFFFFFFFFFFFFFEGE000] [000] [000]", "[BCDEFFFFFFFFFFFFFFFFEGE000] [000] [000]", "[BCDEFFFFFFFFFFFFFFFFFEGE000] [000] [000]", "[BCDEFFFFFFFFFFFFFFFFFFEGE000] [000] [000]", "[BCDEFFFFFFFFFFFFFFFFFFFEGE000] [000] [000]", "[BCDEFFFFFFFFFFFFFFFFFFFFEGE000] [000] [000]", "[BCDEFFFFFFFFFFFFFFFFFFFFFEGE000] [000] [000]", "[BCDEFFFFFFFFFFFFFFFFFFFFFFEGE000] [000] [000]", "[BCDEFFFFFFFFFFFFFFFFFFFFFFFEGE000] [000] [000]", "[BCDEFFFFFFFFFFFFFFFFFFFFFFFFEGE000] [000] [000]", "[BCDEFFFFFFFFFFFFFFFFFFFFFFFFFEGE000] [000] [000]", "[BCDEFFFFFFFFFFFFFFFFFFFFFFFFFFEGE000] [000] [000]", "[BCDEFFFFFFFFFFFFFFFFFFFFFFFFFFFEGE000] [000] [000]", "[BCDEFFFFFFFFFFFFFFFFFFFFFFFFFFFFEGE000] [000] [000]", "[BCDEFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEGE000] [000] [000]", "[BCDEFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEGE000] [000] [000]"],
+            definitions: ["B": "[Rr]", "C": "[Cc]", "D": "[Ss]", "E": "[ ]", "F": "['-0-9A-Za-z]", "G": "[AB]"],
+            checks: [
+                .named("fr.rcs.check", problem: "check digit does not match"),
+            ]),
+        IdentifierFormat(
             name: "ro.cf", country: "Romania",
             title: "CF (Cod de înregistrare în scopuri de TVA, Romanian VAT number)",
             example: "RO18547290", upper: true,

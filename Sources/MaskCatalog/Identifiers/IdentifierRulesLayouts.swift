@@ -1,5 +1,5 @@
-/// The rules of per-country IBANs, zero-padded numbers, numbers whose validity stdnum reads from the clock and the
-/// German Leitweg-ID. Each takes the compact number's ASCII bytes, its length and per-place alphabet already checked, and
+/// The rules of per-country IBANs, zero-padded numbers, numbers whose validity stdnum reads from the clock, the
+/// German Leitweg-ID and the French RCS number. Each takes the compact number's ASCII bytes, its length and per-place alphabet already checked, and
 /// has a twin of the same name in `scripts/identifier_formats_layouts.py`, verified against stdnum.
 extension IdentifierRules {
     /// The rules of this file by name.
@@ -20,6 +20,11 @@ extension IdentifierRules {
         "sg.uen.check": { chars in singaporeUEN(chars) },
         "ro.onrc.check": { chars in romanianONRC(chars) },
         "de.leitweg.check": { chars in germanLeitweg(chars) },
+        "fr.rcs.check": { chars in
+            // RCS or rcs (the places take either case), the town, A or B, and a SIREN: Luhn over its nine digits.
+            (chars.starts(with: Array("RCS".utf8)) || chars.starts(with: Array("rcs".utf8)))
+                && CheckDigits.luhn(chars.suffix(9))
+        },
     ]
 
     /// The formats whose checks an IBAN's account runs: the data and rules of their own presets, not copies.
