@@ -16,6 +16,7 @@ import datetime
 import importlib
 import inspect
 import json
+import os
 import random
 import re
 import string
@@ -710,6 +711,10 @@ import identifier_formats_europe_b as europe_b  # noqa: E402 (reads the helpers 
 europe_b.define(sys.modules[__name__])
 FORMATS.update(europe_b.FORMATS)
 NAMED.update(europe_b.RULES)
+import identifier_formats_tables as tables  # noqa: E402 (reads the helpers above)
+tables.define(sys.modules[__name__])
+FORMATS.update(tables.FORMATS)
+NAMED.update(tables.RULES)
 
 
 def positions(alphabet):
@@ -1075,6 +1080,7 @@ COUNTRIES = {
 COUNTRIES.update(world.COUNTRIES)
 COUNTRIES.update(europe_a.COUNTRIES)
 COUNTRIES.update(europe_b.COUNTRIES)
+COUNTRIES.update(tables.COUNTRIES)
 
 
 def main():
@@ -1105,12 +1111,15 @@ def main():
             if len(layouts) != 1 or None in [json.loads(x) for x in layouts]:
                 sys.exit(f'{name}: format() of length {length} does not follow one layout: {sorted(layouts)[:3]}')
             notations.append(notation_of(json.loads(layouts.pop()), alphabets, definitions, lead_literals=len(valid) == 1))
+        if 'notation' in FORMATS[name]:  # a free length: one layout whose slots past the shortest are optional
+            notations, definitions = [FORMATS[name]['notation']], dict(FORMATS[name]['definitions'])
+        case = FORMATS[name].get('case', 'upper' if upper else None)  # facts may say 'lower', or None for neither
         cc = name.split('.')[0] if '.' in name else ''
         country = COUNTRIES.get(cc, 'International')
         example = (documented or valid[sorted(valid)[0]])[0]
         shown = displayed(module, example)
         entries.append(dict(name=name, country=country, title=first_line(module), example=shown,
-                            notations=notations, definitions=definitions, upper=upper,
+                            notations=notations, definitions=definitions, upper=case == 'upper', lower=case == 'lower',
                             checks=[swift_check(c) for c in FORMATS[name]['checks']]))
         report.append(f'{name}: {sum(len(v) for v in valid.values())} valid, {checked} checked')
         # Vectors: typed key by key, the compact form gives stdnum's format; validity is stdnum's.
@@ -1126,6 +1135,7 @@ def main():
         print('\n'.join(report), file=sys.stderr)
         return
     write_swift(args.out, entries)
+    tables.write_swift_tables(os.path.join(os.path.dirname(args.out), 'IdentifierTables.swift'), stdnum.__version__)
     if args.vectors:
         write_vectors(args.vectors, vectors, 'identifier presets (python-stdnum): one valid and one invalid number '
                       'of each, typed key by key; text from stdnum format(), valid from stdnum is_valid')
@@ -1164,7 +1174,8 @@ def write_swift(path, entries):
         lines.append('        IdentifierFormat(')
         lines.append(f'            name: {swift_string(e["name"])}, country: {swift_string(e["country"])},')
         lines.append(f'            title: {swift_string(e["title"])},')
-        lines.append(f'            example: {swift_string(e["example"])}, upper: {str(e["upper"]).lower()},')
+        lines.append(f'            example: {swift_string(e["example"])}, upper: {str(e["upper"]).lower()}'
+                     + (', lower: true,' if e['lower'] else ','))
         lines.append(f'            notations: [{", ".join(swift_string(n) for n in e["notations"])}],')
         lines.append(f'            definitions: [{defs}],')
         lines.append(f'            checks: [')

@@ -10,8 +10,10 @@ enum IdentifierRules {
     static func rule(named name: String) -> Rule? { all[name] }
 
     /// Every rule by name: those of this file and of each region's file.
-    private static let all: [String: Rule] = [sharedRules, countryRules, worldRules, europeARules, europeBRules]
-        .reduce(into: [:]) { all, rules in all.merge(rules) { first, _ in first } }
+    private static let all: [String: Rule] = [
+        sharedRules, countryRules, worldRules, europeARules, europeBRules, tablesRules,
+    ]
+    .reduce(into: [:]) { all, rules in all.merge(rules) { first, _ in first } }
 
     /// Rules that several formats share or that no region owns.
     static let sharedRules: [String: Rule] = [
