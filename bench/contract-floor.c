@@ -1,6 +1,6 @@
 /* contract-floor: the least a server can do per keystroke and still send what maskd's protocol asks for.
  *
- * floor-echo (../shared/bench/) answers a didChange with a didFormat that has no edits and no fields. maskd's
+ * floor-echo (the transport floor, built by bench/run from FLOOR_ECHO_C) answers a didChange with a didFormat that has no edits and no fields. maskd's
  * contract (Protocol/protocol.md) asks for more: each field's state (`FieldState`, every member) and the edits
  * that put in the separators, which the editor applies and echoes back in a didChange of its own. This program formats
  * nothing either: it is floor-echo itself (its source is included, so the framing, the parsing and the writing

@@ -96,6 +96,16 @@ final class PhoneTests: XCTestCase {
         XCTAssertTrue(r.valid)
     }
 
+    /// A letter inside a word is no extension label: the `e` of `call me` is not `ext`, pasted or read whole.
+    func testPastedWordsAfterTheNumber_startNoExtension() {
+        var field = TypingField(phone())
+        let r = field.paste("+44 121 234 5678 call me")
+        XCTAssertEqual(field.text, "+44 121 234 5678")
+        XCTAssertEqual(r.rejected, "callme")
+        XCTAssertEqual(phone().format("+44 121 234 5678 call me, ext 45").text, "+44 121 234 5678 x45")
+        XCTAssertEqual(phone().format("+441212345678ext45").text, "+44 121 234 5678 x45")
+    }
+
     func testTheInternationalPlusIsALiteral() {
         var field = TypingField(phone(), "+|44 ")
         field.backspace()

@@ -2,6 +2,7 @@
 // shapes editors send it, and the pending edits kept by line behave exactly as one flat array of them did.
 import MaskEngine
 @testable import MaskServer
+import TestSupport
 import XCTest
 
 final class EchoWorkTests: XCTestCase {
@@ -132,25 +133,25 @@ final class EchoWorkTests: XCTestCase {
     }
 
     func testPendingEdits_behaveAsAFlatArray_underRandomOperations() {
-        var random = LongLineTests.Random(0)
+        var random = SeededRandom(seed: 0)
         for seed in 0..<300 {
-            random = LongLineTests.Random(seed)
+            random = SeededRandom(seed: UInt64(seed))
             var flat = FlatPending()
             var kept = PendingEdits()
             // Often disjoint edits, as proposals make; sometimes overlapping or duplicated ones, to reach the
             // out-of-order paths.
             func edit() -> PendingEdit {
-                let start = random.next(12), length = random.chance(40) ? 0 : random.next(4)
+                let start = random.below(12), length = random.chance(40) ? 0 : random.below(4)
                 return PendingEdit(
-                    line: random.next(4), start: start, end: start + length,
+                    line: random.below(4), start: start, end: start + length,
                     text: random.pick(["", " ", "-", "ab", "é"]), field: random.pick(["a", "b", "c"]),
-                    fieldOrder: random.next(3))
+                    fieldOrder: random.below(3))
             }
             for step in 0..<80 {
                 let context = "seed \(seed) step \(step)"
-                switch random.next(10) {
+                switch random.below(10) {
                 case 0, 1:
-                    let new = (0..<random.next(6)).map { _ in edit() }
+                    let new = (0..<random.below(6)).map { _ in edit() }
                     flat.add(new)
                     kept.add(new)
                 case 2, 3, 4, 5:
@@ -160,7 +161,7 @@ final class EchoWorkTests: XCTestCase {
                         kept.takeEcho(line: e.line, start: e.start, end: e.end, text: e.text),
                         flat.takeEcho(line: e.line, start: e.start, end: e.end, text: e.text), context)
                 case 6:
-                    let low = random.next(4), span = low...(low + random.next(3))
+                    let low = random.below(4), span = low...(low + random.below(3))
                     XCTAssertEqual(kept.inLines(span), flat.edits.filter { span.contains($0.line) }, context)
                     kept.removeLines(span)
                     flat.edits.removeAll { span.contains($0.line) }
@@ -169,7 +170,7 @@ final class EchoWorkTests: XCTestCase {
                     kept.removeAll { $0.field == field }
                     flat.edits.removeAll { $0.field == field }
                 case 8:
-                    let line = random.next(4)
+                    let line = random.below(4)
                     XCTAssertEqual(kept.onLine(line), flat.edits.filter { $0.line == line }, context)
                 default:
                     if random.chance(20) {

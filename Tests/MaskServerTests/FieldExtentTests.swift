@@ -2,6 +2,9 @@
 // (`maskd/openFields`), through the daemon; the cases of Protocol/vectors/extent/*.json first.
 import Foundation
 import JSON
+import MaskEngine
+@testable import MaskServer
+import TestSupport
 import XCTest
 
 final class FieldExtentTests: XCTestCase {
@@ -103,6 +106,53 @@ final class FieldExtentTests: XCTestCase {
     }
 
     // MARK: - `at`
+
+    /// The daemon reads only a window of a long line around `at`: on random lines of words of up to 600 scalars, it
+    /// opens where the rule read over the whole line opens.
+    func testOpenFieldAt_longRandomLines_opensWhereTheWholeLineRuleDoes() throws {
+        var random = SeededRandom(seed: 0x5EED_0A7)
+        let masks = ["[00] [00] [00]", "[0000] [0000] [0000] [0000]", "[0000]"]
+        for round in 0..<120 {
+            var scalars: [Unicode.Scalar] = []
+            while scalars.count < 1_500 {
+                let long = random.chance(15)
+                let count = long ? random.int(200..<600) : random.int(1..<6)
+                for _ in 0..<count {
+                    scalars.append(random.chance(90) ? random.pick(Array("0123456789".unicodeScalars)) : "x")
+                }
+                scalars.append(contentsOf: random.chance(80) ? [" "] : random.chance(50) ? ["\t"] : [" ", " "])
+            }
+            let notation = random.pick(masks)
+            let mask = try Mask.compile(notation)
+            let column = random.int(0..<(scalars.count + 1))
+            let expected: (Int, Int)
+            if let (word, runs) = FieldExtent.candidates(in: scalars, at: column) {
+                let fits = runs.first { run in
+                    var text = String.UnicodeScalarView()
+                    text.append(contentsOf: scalars[run])
+                    let result = mask.format(String(text))
+                    return result.rejected.isEmpty && result.overflow.isEmpty
+                }
+                let chosen = fits ?? word
+                expected = (chosen.lowerBound, chosen.upperBound)
+            } else {
+                expected = (column, column)
+            }
+            var text = String.UnicodeScalarView()
+            text.append(contentsOf: scalars)
+            let editor = Editor(client, uri: "file:///extent/random/\(round)", text: String(text))
+            let result = client.call(
+                "maskd/openField",
+                [
+                    "textDocument": editor.document.identifier,
+                    "at": ["line": 0, "character": .int(Int64(column))], "mask": .string(notation), "force": true,
+                ])
+            XCTAssertEqual(
+                Self.openedRange(result), [[0, .int(Int64(expected.0))], [0, .int(Int64(expected.1))]],
+                "round \(round): \(notation) at \(column)")
+            client.notify("textDocument/didClose", ["textDocument": editor.document.identifier])
+        }
+    }
 
     func testOpenFieldAt_runOverlappingAField_isSkippedForANarrowerOne() {
         let editor = Editor(client, text: "12 34 56")

@@ -3,20 +3,10 @@
 // (How fast that is, against a short line, is the benchmark's to measure: bench/run, row 9.)
 import MaskEngine
 @testable import MaskServer
+import TestSupport
 import XCTest
 
 final class LongLineTests: XCTestCase {
-    /// A small deterministic generator (an LCG), so a failure names its seed.
-    struct Random {
-        var state: UInt64
-        init(_ seed: Int) { state = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 | 1 }
-        mutating func next(_ n: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return n <= 0 ? 0 : Int((state >> 33) % UInt64(n))
-        }
-        mutating func chance(_ percent: Int) -> Bool { next(100) < percent }
-    }
-
     /// Every line longer than six bytes is many pieces; with `whole`, every line is one (the tree as it was).
     static let tiny = LineTree.PieceSize(max: 6, cut: 3)
     static let whole = LineTree.PieceSize(max: 1 << 30, cut: 1 << 30)
@@ -174,7 +164,7 @@ final class LongLineTests: XCTestCase {
     /// The diagnostics' sort moves items into place by following a permutation's cycles: every permutation,
     /// fixed points and one long cycle among them, puts each item where its source says.
     func testRearrange_putsEveryItemWhereItsSourceSays() {
-        var random = Random(7)
+        var random = SeededRandom(seed: 7)
         for count in [0, 1, 2, 3, 10, 257] {
             for round in 0..<20 {
                 var sources = Array(0..<Int32(count))
@@ -183,7 +173,7 @@ final class LongLineTests: XCTestCase {
                 case 1: sources = sources.reversed()
                 case 2: if count > 0 { sources = Array(sources.dropFirst()) + [0] }
                 default:
-                    for i in stride(from: count - 1, to: 0, by: -1) { sources.swapAt(i, random.next(i + 1)) }
+                    for i in stride(from: count - 1, to: 0, by: -1) { sources.swapAt(i, random.below(i + 1)) }
                 }
                 let items = (0..<count).map { "item \($0)" }
                 var moved = items
@@ -198,12 +188,12 @@ final class LongLineTests: XCTestCase {
     func testManyPieces_behaveAsOnePiece_underRandomEditing() throws {
         let compiled = try LongLineTests.masks.map { try Mask.compile($0) }
         for seed in 1...60 {
-            var random = Random(seed)
+            var random = SeededRandom(seed: UInt64(seed))
             let encoding = PositionEncoding.allCases[seed % 3]
             var text = ""
-            for line in 0..<(1 + random.next(4)) {
+            for line in 0..<(1 + random.below(4)) {
                 if line > 0 { text += random.pick(["\n", "\r\n", "\r"]) }
-                for _ in 0..<random.next(30) {
+                for _ in 0..<random.below(30) {
                     text += random.pick(LongLineTests.tokens.filter { !$0.containsLineBreak })
                 }
             }
@@ -238,25 +228,25 @@ final class LongLineTests: XCTestCase {
             }
             /// A random position of the reference, as a client sends it.
             func position() -> Position {
-                let line = random.next(reference.lines.count)
-                let column = random.next(reference.lines.length(ofLine: line) + 1)
+                let line = random.below(reference.lines.count)
+                let column = random.below(reference.lines.length(ofLine: line) + 1)
                 return reference.position(ScalarPosition(line: line, column: column))
             }
 
             for _ in 0..<120 {
-                switch random.next(10) {
+                switch random.below(10) {
                 case 0, 1:
                     // Open a field over part of a line.
-                    let line = random.next(reference.lines.count)
+                    let line = random.below(reference.lines.count)
                     let length = reference.lines.length(ofLine: line)
-                    let start = random.next(length + 1), end = min(length, start + random.next(7))
+                    let start = random.below(length + 1), end = min(length, start + random.below(7))
                     let overlaps = documents.map {
                         $0.fields(touching: line, from: start, to: end).contains { $0.start < end && start < $0.end }
                     }
                     XCTAssertEqual(overlaps[0], overlaps[1])
                     if overlaps[1] { continue }
                     opened += 1
-                    let m = random.next(compiled.count)
+                    let m = random.below(compiled.count)
                     log.append("open f\(opened) \(line):\(start)-\(end) \(LongLineTests.masks[m])")
                     let outcomes = documents.map {
                         $0.openField(
@@ -476,12 +466,4 @@ extension LineTree.Work {
     static func - (a: LineTree.Work, b: LineTree.Work) -> LineTree.Work {
         LineTree.Work(bytes: a.bytes - b.bytes, fields: a.fields - b.fields)
     }
-}
-
-extension LongLineTests.Random: RandomNumberGenerator {
-    mutating func next() -> UInt64 {
-        UInt64(truncatingIfNeeded: next(Int(Int32.max))) << 32 | UInt64(truncatingIfNeeded: next(Int(Int32.max)))
-    }
-
-    mutating func pick<T>(_ items: [T]) -> T { items[next(items.count)] }
 }

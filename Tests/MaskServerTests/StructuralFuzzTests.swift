@@ -4,10 +4,11 @@
 // session from the fuzzer's bytes.
 @testable import MaskServer
 import Foundation
+import TestSupport
 import XCTest
 
-extension LongLineTests.Random: EditChoices {
-    mutating func below(_ n: Int) -> Int { next(n) }
+extension SeededRandom: EditChoices {
+    mutating func below(_ n: Int) -> Int { n <= 0 ? 0 : int(below: n) }
 }
 
 final class StructuralFuzzTests: XCTestCase {
@@ -17,7 +18,7 @@ final class StructuralFuzzTests: XCTestCase {
         var total = 0, typedUndos = 0
         var typedUndo: String?
         for seed in 0..<seeds {
-            var random = LongLineTests.Random(seed)
+            var random = SeededRandom(seed: UInt64(seed))
             let session = EditingSession(rules: seed % 4 == 3)
             session.start(&random)
             while session.steps < stepsPerSeed, session.violation == nil {

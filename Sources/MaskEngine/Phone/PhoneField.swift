@@ -134,6 +134,8 @@ final class PhoneField: Sendable {
         var elements: [Element] = []
         var rejected = ""
         var marked = false
+        // A label starts a word: the `e` of `call me` after a number is not `ext`.
+        var afterLetter = false
         // ASCII text (the field's own, nearly always) is read byte by byte: a byte is a character
         // there, but for a CR LF pair, which takes the general path.
         if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
@@ -142,6 +144,7 @@ final class PhoneField: Sendable {
             for (position, byte) in text.utf8.enumerated() {
                 if byte >= 0x30, byte <= 0x39 {
                     elements.append(Element(key: byte, position: position))
+                    afterLetter = false
                 } else {
                     take(Character(Unicode.Scalar(byte)), at: position)
                 }
@@ -157,10 +160,12 @@ final class PhoneField: Sendable {
         return (elements, rejected, count)
 
         func take(_ character: Character, at position: Int) {
+            let startsWord = !afterLetter
+            afterLetter = character.isLetter
             if marked, Self.inExtensionLabel(character, afterDigits: elements.last?.key != Self.extensionMark) {
                 return
             }
-            if !marked, elements.count > (elements.first?.key == Self.plus ? 1 : 0),
+            if !marked, startsWord, elements.count > (elements.first?.key == Self.plus ? 1 : 0),
                 startsExtension(character, after: { normalised(elements.map(\.key)) })
             {
                 marked = true
@@ -481,15 +486,19 @@ final class PhoneField: Sendable {
         var steppedOverPlus = false
         var droppedPrefix = false
         var marked = before.contains(Self.extensionMark) || after.contains(Self.extensionMark)
+        // A label starts a word of what is inserted: the `e` of a pasted `call me` is not `ext`.
+        var afterLetter = false
         for character in edit.text {
             WorkCounter.count()
+            let startsWord = !afterLetter
+            afterLetter = character.isLetter
             let last = inserted.last ?? before.last
             if marked, !after.contains(Self.extensionMark),
                 Self.inExtensionLabel(character, afterDigits: last != Self.extensionMark)
             {
                 continue
             }
-            if !marked, let last, last != Self.plus,
+            if !marked, startsWord, let last, last != Self.plus,
                 startsExtension(character, after: { normalised(before + inserted) })
             {
                 marked = true

@@ -76,19 +76,37 @@ extension Server {
     /// Where `maskd/openField` with `at` opens its field (``FieldExtent/candidates(in:at:)``): the first run of
     /// words around the cursor that overlaps no field and that `mask` reads dropping nothing (no `rejected`, no
     /// `overflow`, punctuation included), else the word under the cursor alone, else the empty range at `at`.
-    /// - Complexity: O(the line) to read it, plus reading at most 15 runs through the mask.
+    /// - Complexity: O(the runs' lengths) to read them (a window of the line around `at`, widened only while a run
+    ///   reaches its edge), plus reading at most 15 runs through the mask.
     static func fieldExtent(in document: Document, at: ScalarPosition, mask: Mask) -> (ScalarPosition, ScalarPosition) {
-        let line = Array(
-            document.lines.slice(line: at.line, from: 0, to: document.lines.length(ofLine: at.line))
-                .unicodeScalars)
+        let length = document.lines.length(ofLine: at.line)
+        var reach = 256
+        var from: Int, line: [Unicode.Scalar], found: (word: Range<Int>, runs: [Range<Int>])?
+        while true {
+            from = max(0, at.column - reach)
+            let to = min(length, at.column + reach)
+            line = Array(document.lines.slice(line: at.line, from: from, to: to).unicodeScalars)
+            found = FieldExtent.candidates(in: line, at: at.column - from)
+            // A run that starts within a blank and a word of the window's left edge, or ends within a blank of its
+            // right edge, may go on past it: read more of the line.
+            let left = found.map { $0.runs.reduce($0.word.lowerBound) { min($0, $1.lowerBound) } } ?? Int.max
+            let right = found.map { $0.runs.reduce($0.word.upperBound) { max($0, $1.upperBound) } } ?? Int.min
+            if (from > 0 && left < 2) || (to < length && right + 1 >= line.count) {
+                reach *= 4
+                continue
+            }
+            break
+        }
         func position(_ column: Int) -> ScalarPosition { ScalarPosition(line: at.line, column: column) }
-        guard let (word, runs) = FieldExtent.candidates(in: line, at: at.column) else { return (at, at) }
+        guard let (windowWord, windowRuns) = found else { return (at, at) }
+        let word = (windowWord.lowerBound + from)..<(windowWord.upperBound + from)
+        let runs = windowRuns.map { ($0.lowerBound + from)..<($0.upperBound + from) }
         let fields = document.fields(
             touching: at.line, from: runs.first?.lowerBound ?? word.lowerBound,
             to: runs.first?.upperBound ?? word.upperBound)
         for run in runs where !fields.contains(where: { $0.start < run.upperBound && run.lowerBound < $0.end }) {
             var text = String.UnicodeScalarView()
-            text.append(contentsOf: line[run])
+            text.append(contentsOf: line[(run.lowerBound - from)..<(run.upperBound - from)])
             let result = mask.format(String(text))
             if result.rejected.isEmpty && result.overflow.isEmpty {
                 return (position(run.lowerBound), position(run.upperBound))
@@ -180,12 +198,12 @@ extension Server {
         for line in start.line...end.line {
             let length = document.lines.length(ofLine: line)
             let from = line == start.line ? start.column : 0, to = line == end.line ? end.column : length
-            let text = Array(document.lines.slice(line: line, from: 0, to: length).unicodeScalars)
-            guard let part = FieldExtent.trimmed(text, from: from, to: to) else { continue }
+            let text = Array(document.lines.slice(line: line, from: from, to: to).unicodeScalars)
+            guard let part = FieldExtent.trimmed(text, from: 0, to: text.count) else { continue }
             parts.append(
                 TextRange(
-                    start: document.position(ScalarPosition(line: line, column: part.lowerBound)),
-                    end: document.position(ScalarPosition(line: line, column: part.upperBound))))
+                    start: document.position(ScalarPosition(line: line, column: from + part.lowerBound)),
+                    end: document.position(ScalarPosition(line: line, column: from + part.upperBound))))
         }
         return parts
     }
