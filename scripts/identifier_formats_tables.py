@@ -375,8 +375,12 @@ def define(meta):
             fam('named', name='nz.bankaccount.branch', problem='no such bank branch')]),
         'by.unp': dict(alphabet={9: ['1234567ABCEHKM', m.DIGITS + 'ABCEHKMOPT'] + ['d'] * 7}, checks=[
             fam('named', name='by.unp.check', problem='check digit does not match')]),
-        'ch.vat': dict(alphabet={15: ['C', 'H', 'E'] + ['d'] * 9 + ['TI', 'VP', 'AV'],
-                                 16: ['C', 'H', 'E'] + ['d'] * 9 + ['M', 'W', 'S', 'T']}, checks=[
+        # The language codes' letters are slots, not literals, in both lengths: a literal counts as no typed
+        # character, and MWST's would never make the longer layout keep more than TVA's.
+        'ch.vat': dict(alphabet={15: ['C', 'H', 'E'] + ['d'] * 9 + ['IMT', 'PVW', 'AVS'],
+                                 16: ['C', 'H', 'E'] + ['d'] * 9 + ['IMT', 'PVW', 'AVS', 'T']},
+                       notation=['[B]{HE}-[000].[000].[000] [CDE]', '[B]{HE}-[000].[000].[000] [CDEF]'],
+                       definitions={'B': '[C]', 'C': '[IMT]', 'D': '[PVW]', 'E': '[AVS]', 'F': '[T]'}, checks=[
             W(at=11, start=3, weights=[5, 4, 3, 2, 7, 6, 5, 4], mod=11, table=m.complement(11)),
             fam('in', span=(12, None), values=['MWST', 'TVA', 'IVA', 'TPV'], label='language code')]),
         'es.cae': dict(alphabet={13: ['E', 'S', '0', '0', '0', ''.join(sorted({o[0] for o in office})), 'd',

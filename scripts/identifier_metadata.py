@@ -1111,8 +1111,9 @@ def main():
             if len(layouts) != 1 or None in [json.loads(x) for x in layouts]:
                 sys.exit(f'{name}: format() of length {length} does not follow one layout: {sorted(layouts)[:3]}')
             notations.append(notation_of(json.loads(layouts.pop()), alphabets, definitions, lead_literals=len(valid) == 1))
-        if 'notation' in FORMATS[name]:  # a free length: one layout whose slots past the shortest are optional
-            notations, definitions = [FORMATS[name]['notation']], dict(FORMATS[name]['definitions'])
+        if 'notation' in FORMATS[name]:  # layouts of the facts' own (a free length's: optional slots past the shortest)
+            notations, definitions = FORMATS[name]['notation'], dict(FORMATS[name]['definitions'])
+            notations = notations if isinstance(notations, list) else [notations]
         case = FORMATS[name].get('case', 'upper' if upper else None)  # facts may say 'lower', or None for neither
         cc = name.split('.')[0] if '.' in name else ''
         country = COUNTRIES.get(cc, 'International')

@@ -1886,8 +1886,8 @@ extension IdentifierCatalog {
             name: "ch.vat", country: "Switzerland",
             title: "VAT, MWST, TVA, IVA, TPV (Mehrwertsteuernummer, the Swiss VAT number)",
             example: "CHE-107.787.577 IVA", upper: true,
-            notations: ["[B]{H}{E}-[000].[000].[000] [CDE]", "[B]{H}{E}-[000].[000].[000] {M}{W}{S}{T}"],
-            definitions: ["B": "[C]", "C": "[IT]", "D": "[PV]", "E": "[AV]"],
+            notations: ["[B]{HE}-[000].[000].[000] [CDE]", "[B]{HE}-[000].[000].[000] [CDEF]"],
+            definitions: ["B": "[C]", "C": "[IMT]", "D": "[PVW]", "E": "[AVS]", "F": "[T]"],
             checks: [
                 .weighted(start: 3, weights: [5, 4, 3, 2, 7, 6, 5, 4], modulus: 11, add: 0, values: .dec, fold: false, table: "0?987654321", at: 11),
                 .member(span: (12, -1), values: "MWST,TVA,IVA,TPV", label: "language code"),

@@ -122,11 +122,8 @@ extension IdentifierRules {
         let digits = chars.filter { $0 != UInt8(ascii: ":") }.map { hexValue($0) }
         guard digits.count == 12, digits[1] & 2 == 0 else { return true }
         let prefix = digits.prefix(6).reduce(0) { $0 * 16 + $1 }
-        for block in IdentifierTables.ouiDivided[prefix] ?? [] {
-            let value = digits[6..<(6 + block.length)].reduce(0) { $0 * 16 + $1 }
-            if block.values.contains(where: { $0.contains(value) }) { return true }
-        }
-        return IdentifierTables.ouiAssigned.contains(prefix)
+        let block = digits.prefix(9).reduce(0) { $0 * 16 + $1 }
+        return IdentifierTables.ouiBlocks.contains(block) || IdentifierTables.ouiAssigned.contains(prefix)
     }
 
     private static func hexValue(_ b: UInt8) -> Int {
@@ -240,33 +237,41 @@ enum IdentifierTables {
     static let isilAgencies: Set<[UInt8]> = Set(
         IdentifierCatalog.isilAgencies.split(separator: " ").map { Array($0.utf8) })
 
-    /// The 24-bit prefixes assigned to an organisation, from their differences in base 36.
-    static let ouiAssigned: Set<Int> = {
-        var prefixes: Set<Int> = []
-        var last = 0
-        for delta in IdentifierCatalog.ouiAssigned.split(separator: " ") {
-            last += Int(delta, radix: 36) ?? 0
-            prefixes.insert(last)
+    /// The 24-bit prefixes assigned to an organisation, from their differences in base 36 (read byte by byte: the
+    /// table is long, and read when a `mac` is first checked).
+    static let ouiAssigned: SortedInts = {
+        var prefixes: [Int] = []
+        var last = 0, delta = 0
+        for b in IdentifierCatalog.ouiAssigned.utf8 {
+            if b == UInt8(ascii: " ") {
+                last += delta
+                prefixes.append(last)
+                delta = 0
+            } else {
+                delta = delta * 36 + (b >= UInt8(ascii: "a") ? Int(b) - 87 : Int(b) - 48)
+            }
         }
-        return prefixes
+        prefixes.append(last + delta)
+        return SortedInts(prefixes)
     }()
 
-    /// The divided 24-bit prefixes with their blocks: how many hexadecimal digits follow, and their values.
-    static let ouiDivided: [Int: [(length: Int, values: [ClosedRange<Int>])]] = {
-        var table: [Int: [(length: Int, values: [ClosedRange<Int>])]] = [:]
+    /// The smaller blocks of the divided prefixes, as ranges of the address's first nine hexadecimal digits: a block
+    /// of one digit after the prefix stands for the 256 values of the two digits after it.
+    static let ouiBlocks: SortedRanges = {
+        var ranges: [ClosedRange<Int>] = []
         for entry in IdentifierCatalog.ouiDivided.split(separator: " ") {
             let parts = entry.split(separator: ":")
             let head = parts[0].split(separator: ".")
             guard parts.count == 2, head.count == 2, let prefix = Int(head[0], radix: 16), let length = Int(head[1])
             else { continue }
-            let values = parts[1].split(separator: ",").compactMap { range -> ClosedRange<Int>? in
+            let scale = 1 << (4 * (3 - length))
+            for range in parts[1].split(separator: ",") {
                 let ends = range.split(separator: "-").compactMap { Int($0, radix: 16) }
-                guard let low = ends.first, let high = ends.last else { return nil }
-                return low...high
+                guard let low = ends.first, let high = ends.last else { continue }
+                ranges.append((prefix << 12 | low * scale)...(prefix << 12 | (high + 1) * scale - 1))
             }
-            table[prefix, default: []].append((length, values))
         }
-        return table
+        return SortedRanges(ranges)
     }()
 
     /// Category and group to the letters each of the four attributes may take.
@@ -281,4 +286,36 @@ enum IdentifierTables {
         }
         return table
     }()
+}
+
+/// Numbers in order, for a membership test by binary search.
+struct SortedInts {
+    private let values: [Int]
+
+    init(_ values: [Int]) { self.values = values.sorted() }
+
+    func contains(_ value: Int) -> Bool {
+        var low = 0, high = values.count
+        while low < high {
+            let mid = (low + high) / 2
+            if values[mid] < value { low = mid + 1 } else { high = mid }
+        }
+        return low < values.count && values[low] == value
+    }
+}
+
+/// Ranges that do not overlap, in order, for a membership test by binary search.
+struct SortedRanges {
+    private let ranges: [ClosedRange<Int>]
+
+    init(_ ranges: [ClosedRange<Int>]) { self.ranges = ranges.sorted { $0.lowerBound < $1.lowerBound } }
+
+    func contains(_ value: Int) -> Bool {
+        var low = 0, high = ranges.count
+        while low < high {
+            let mid = (low + high) / 2
+            if ranges[mid].upperBound < value { low = mid + 1 } else { high = mid }
+        }
+        return low < ranges.count && ranges[low].contains(value)
+    }
 }
