@@ -42,14 +42,18 @@ let package = Package(
             ]),
         // Benchmarks: `swift run -c release maskd-bench` (see BENCHMARKS.md); not part of the daemon.
         .executableTarget(
-            name: "maskd-bench", dependencies: ["MaskEngine", "JSON"], path: "bench/Sources/maskd-bench"),
+            name: "maskd-bench", dependencies: ["MaskEngine", "JSON", "MaskdClient"], path: "bench/Sources/maskd-bench"),
 
         // What the tests share (the seeded generator; reliability/soak compiles the same file).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // The client of a daemon on pipes that the tests, the bench and the soak share.
+        .target(name: "MaskdClient", dependencies: ["JSON"], path: "Tests/MaskdClient"),
         .testTarget(name: "MaskEngineTests", dependencies: ["MaskEngine", "TestSupport"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON"]),
+        .testTarget(name: "MaskdClientTests", dependencies: ["MaskdClient", "JSON"]),
         .testTarget(
-            name: "MaskServerTests", dependencies: ["MaskServer", "MaskEngine", "JSONRPC", "JSON", "TestSupport"]),
+            name: "MaskServerTests",
+            dependencies: ["MaskServer", "MaskEngine", "JSONRPC", "JSON", "TestSupport", "MaskdClient"]),
     ]
 )

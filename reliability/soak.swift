@@ -52,115 +52,63 @@ func usage(_ problem: String) -> Never {
 
 // MARK: - The daemon on pipes
 
+/// The daemon, through the client the tests and the bench share (`Tests/MaskdClient`), read the soak's way: every
+/// failure ends the soak, and the diagnostics are skipped unparsed.
 final class Daemon {
-    let pid: pid_t
-    let input: Int32
-    let output: Int32
-    var splitter = FrameSplitter()
-    var queue: [JSONValue] = []
-    var nextID: Int64 = 1
+    let process: DaemonProcess
 
     init(binary: String) {
-        var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
-        guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { fatalError("soak: pipe failed") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        for fd in toChild + fromChild { posix_spawn_file_actions_addclose(&actions, fd) }
-        var child: pid_t = 0
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(binary), strdup("--stdio"), nil]
-        let status = posix_spawn(&child, binary, &actions, nil, argv, environ)
-        posix_spawn_file_actions_destroy(&actions)
-        guard status == 0 else { fatalError("soak: cannot start \(binary): \(String(cString: strerror(status)))") }
-        close(toChild[0])
-        close(fromChild[1])
-        pid = child
-        input = toChild[1]
-        output = fromChild[0]
-    }
-
-    func send(_ message: JSONValue) {
-        let body = message.serialized()
-        var frame = Array("Content-Length: \(body.count)\r\n\r\n".utf8)
-        frame += body
-        var offset = 0
-        while offset < frame.count {
-            let n = frame.withUnsafeBytes { write(input, $0.baseAddress! + offset, frame.count - offset) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { fatalError("soak: writing to the daemon failed: \(String(cString: strerror(errno)))") }
-            offset += n
+        process = must {
+            try DaemonProcess(
+                name: "maskd", executable: binary, arguments: ["--stdio"], timeout: 30, errorOutput: .discard)
         }
     }
 
     func notify(_ method: String, _ params: JSONValue) {
-        send(["jsonrpc": "2.0", "method": .string(method), "params": params])
+        must { try process.notify(method, params) }
     }
 
-    func request(_ method: String, _ params: JSONValue) -> Int64 {
-        let id = nextID
-        nextID += 1
-        send(["jsonrpc": "2.0", "id": .int(id), "method": .string(method), "params": params])
-        return id
+    func request(_ method: String, _ params: JSONValue) -> Int {
+        must { try process.sendRequest(method, params) }
     }
 
-    /// The next message, waiting at most `seconds`.
+    /// The next message, waiting at most `seconds`; nil when none comes.
     func next(within seconds: Double) -> JSONValue? {
         let deadline = now() + seconds
-        while queue.isEmpty {
-            while let event = splitter.next() {
-                guard case .message(let body) = event else { continue }
-                // Diagnostics (the whole document's, after every keystroke) are not checked here: skip them unparsed.
-                if body.prefix(80).starts(with: diagnosticsPrefix) || containsDiagnostics(body.prefix(80)) { continue }
-                if let value = try? JSONValue.parse(body) { queue.append(value) }
+        while true {
+            let body: ArraySlice<UInt8>
+            do {
+                body = try process.readBody(waitingAtMost: max(0, deadline - now()))
+            } catch let error as DaemonError where error.kind == .framing {
+                continue
+            } catch {
+                return nil
             }
-            if !queue.isEmpty { break }
-            var fd = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
-            let left = Int32(max(0, (deadline - now()) * 1000))
-            guard poll(&fd, 1, left) > 0 else { return nil }
-            var buffer = [UInt8](repeating: 0, count: 1 << 16)
-            let n = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
-            guard n > 0 else { return nil }
-            buffer.withUnsafeBytes { splitter.append(UnsafeRawBufferPointer(rebasing: $0.prefix(n))) }
+            // Diagnostics (the whole document's, after every keystroke) are not checked here: skip them unparsed.
+            if body.prefix(80).starts(with: diagnosticsPrefix) || containsDiagnostics(body.prefix(80)) { continue }
+            if let value = try? body.withUnsafeBytes({ try JSONValue.parse($0) }) { return value }
         }
-        return queue.removeFirst()
     }
 
-    func response(_ id: Int64, within seconds: Double = 30) -> JSONValue {
+    func response(_ id: Int, within seconds: Double = 30) -> JSONValue {
         let deadline = now() + seconds
         while let message = next(within: max(0, deadline - now())) {
-            if message["method"] == nil, message["id"]?.intValue == Int(id) { return message }
+            if message["method"] == nil, message["id"]?.intValue == id { return message }
             if message["method"]?.stringValue == "maskd/didFormat" { fatalError("soak: an unexpected didFormat") }
         }
         fatalError("soak: no answer to request \(id)")
     }
 
-    /// The CPU time the daemon has used, in seconds (user plus system), from /proc.
-    func cpuSeconds() -> Double {
-        guard let file = fopen("/proc/\(pid)/stat", "r") else { return 0 }
-        defer { fclose(file) }
-        var line = [CChar](repeating: 0, count: 1024)
-        guard fgets(&line, 1024, file) != nil else { return 0 }
-        let text = String(cString: line)
-        guard let close = text.lastIndex(of: ")") else { return 0 }
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        // After the command: state is field 3, utime 14 and stime 15 (1-based), so 11 and 12 here.
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
+    /// The CPU time the daemon has used, in seconds.
+    func cpuSeconds() -> Double { Double((try? process.cpuNS()) ?? 0) / 1e9 }
 
-    /// The resident set in KiB, from /proc.
-    func rss() -> Int {
-        guard let file = fopen("/proc/\(pid)/status", "r") else { return 0 }
-        defer { fclose(file) }
-        var line = [CChar](repeating: 0, count: 256)
-        while fgets(&line, 256, file) != nil {
-            let text = String(cString: line)
-            if text.hasPrefix("VmRSS:") { return Int(text.split(separator: " ")[1]) ?? 0 }
-        }
-        return 0
-    }
+    /// The resident set in KiB.
+    func rss() -> Int { (try? process.statusKiB("VmRSS")) ?? 0 }
+}
+
+/// The value of `body`, or the end of the soak with what went wrong.
+func must<T>(_ body: () throws -> T) -> T {
+    do { return try body() } catch { fatalError("soak: \(error)") }
 }
 
 /// `x` with `digits` decimals (there is no Foundation here).
@@ -255,13 +203,6 @@ func replace(_ line: inout String, _ start: Int, _ end: Int, with text: String) 
     line = String(decoding: units[0..<start], as: UTF16.self) + text + String(decoding: units[end...], as: UTF16.self)
 }
 
-func lspRange(_ line: Int, _ start: Int, _ end: Int) -> JSONValue {
-    [
-        "start": ["line": .int(Int64(line)), "character": .int(Int64(start))],
-        "end": ["line": .int(Int64(line)), "character": .int(Int64(end))],
-    ]
-}
-
 final class Soak {
     let options: Options
     let daemon: Daemon
@@ -298,18 +239,12 @@ final class Soak {
                 continue
             }
             replace(&documents[d].lines[line], start, end, with: text)
-            changes.append(["range": lspRange(line, start, end), "text": .string(text)])
+            changes.append(Messages.change(line: line, from: start, to: end, text: text))
         }
         documents[d].version += 1
         daemon.notify(
             "textDocument/didChange",
-            [
-                "textDocument": [
-                    "uri": .string(documents[d].uri),
-                    "version": .int(Int64(documents[d].version)),
-                ],
-                "contentChanges": .array(changes),
-            ])
+            Messages.didChange(uri: documents[d].uri, version: documents[d].version, changes: changes))
     }
 
     func open() {
@@ -318,13 +253,7 @@ final class Soak {
             let lines = (0..<options.fieldsPerDocument).map { "field \($0): " }
             documents.append(Document(uri: uri, lines: lines))
             daemon.notify(
-                "textDocument/didOpen",
-                [
-                    "textDocument": [
-                        "uri": .string(uri), "languageId": "plaintext",
-                        "version": 1, "text": .string(lines.joined(separator: "\n") + "\n"),
-                    ]
-                ])
+                "textDocument/didOpen", Messages.didOpen(uri: uri, text: lines.joined(separator: "\n") + "\n"))
             for (line, text) in lines.enumerated() {
                 let choice = maskChoices[(d * 7 + line) % maskChoices.count]
                 guard let mask = try? Mask.compile(choice.spec) else {
@@ -335,7 +264,7 @@ final class Soak {
                     "maskd/openField",
                     [
                         "textDocument": ["uri": .string(uri)], "mask": choice.json,
-                        "range": lspRange(line, column, column), "field": .string("f\(line)"),
+                        "range": Messages.range(line: line, from: column, to: column), "field": .string("f\(line)"),
                     ])
                 let reply = daemon.response(id)
                 guard let result = reply["result"] else {
@@ -387,10 +316,9 @@ final class Soak {
         let version = documents[d].version
         daemon.notify(
             "textDocument/didChange",
-            [
-                "textDocument": ["uri": .string(documents[d].uri), "version": .int(Int64(version))],
-                "contentChanges": [["range": lspRange(field.line, start, end), "text": .string(edit.text)]],
-            ])
+            Messages.didChange(
+                uri: documents[d].uri, version: version,
+                changes: [Messages.change(line: field.line, from: start, to: end, text: edit.text)]))
         let expected = field.mask.apply(edit, to: field.text)
         // The daemon's answer: the didFormat for this version.
         var format: JSONValue? = nil
@@ -534,9 +462,8 @@ final class Soak {
         let took = now() - warm
         _ = daemon.response(daemon.request("shutdown", .null))
         daemon.notify("exit", .null)
-        var status: Int32 = 0
-        waitpid(daemon.pid, &status, 0)
-        let exitCode = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : -(status & 0x7F)
+        daemon.process.closeInput()
+        let exitCode = daemon.process.waitForExit(within: 60) ?? -1
         let growth = Double(rssPeakSecondHalf - rssHalf) * 100 / Double(max(rssHalf, 1))
         let perKeystroke = fixed(took / Double(options.keystrokes) * 1e6, 0)
         let sign = growth >= 0 ? "+" : ""

@@ -35,7 +35,7 @@ final class LifecycleTests: XCTestCase {
         client.call("initialize", ["processId": .int(Int64(editor.processIdentifier)), "capabilities": [:]])
         client.notify("initialized", [:])
         client.sync()
-        XCTAssertTrue(client.process.isRunning, "the editor is alive: the daemon serves")
+        XCTAssertTrue(client.daemon.isRunning, "the editor is alive: the daemon serves")
         editor.terminate()
         editor.waitUntilExit()
         XCTAssertEqual(client.waitForExit(timeout: 20), 1, "gone without shutdown: exit code 1")

@@ -1,5 +1,6 @@
 // maskd tests: the editor's side of a document: text, cursor, and the edits it applies.
 import JSON
+import MaskdClient
 
 /// A client-side copy of a document, as an editor keeps it, with positions in one encoding.
 struct ClientDocument {
@@ -81,25 +82,13 @@ struct ClientDocument {
         return edits.reversed().map { ["range": $0["range"]!, "text": $0["newText"]!] }
     }
 
-    static func range(_ sl: Int, _ sc: Int, _ el: Int, _ ec: Int) -> JSONValue {
-        [
-            "start": ["line": .int(Int64(sl)), "character": .int(Int64(sc))],
-            "end": ["line": .int(Int64(el)), "character": .int(Int64(ec))],
-        ]
-    }
+    static func range(_ sl: Int, _ sc: Int, _ el: Int, _ ec: Int) -> JSONValue { Messages.range(sl, sc, el, ec) }
 
     var identifier: JSONValue { ["uri": .string(uri)] }
 
-    var openParams: JSONValue {
-        [
-            "textDocument": [
-                "uri": .string(uri), "languageId": "plaintext", "version": .int(Int64(version)),
-                "text": .string(text),
-            ]
-        ]
-    }
+    var openParams: JSONValue { Messages.didOpen(uri: uri, text: text, version: version) }
 
     func changeParams(_ changes: [JSONValue]) -> JSONValue {
-        ["textDocument": ["uri": .string(uri), "version": .int(Int64(version))], "contentChanges": .array(changes)]
+        Messages.didChange(uri: uri, version: version, changes: changes)
     }
 }

@@ -1,7 +1,7 @@
 // maskd tests: a client that starts the built `maskd` binary and speaks to it over pipes.
 import Foundation
 import JSON
-import JSONRPC
+import MaskdClient
 import XCTest
 
 /// The built `maskd` binary: beside the test bundle in the build products directory.
@@ -23,17 +23,13 @@ func maskdBinary() throws -> URL {
     throw XCTSkip("no built maskd binary found near \(CommandLine.arguments[0]); set MASKD_BINARY")
 }
 
-/// A running daemon and the messages it sent.
+/// A running daemon and the messages it sent, over the shared client of `Tests/MaskdClient`.
 final class DaemonClient {
-    let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
-    private let errors = Pipe()
+    /// The daemon's process, its pipes and framing.
+    let daemon: DaemonProcess
     private let condition = NSCondition()
-    private var splitter = FrameSplitter()
     private var inbox: [JSONValue] = []
     private var ended = false
-    private var nextID: Int64 = 0
     /// Every notification received, in order (`didFormat`, `logMessage`, ...).
     private(set) var notifications: [JSONValue] = []
     /// Every request the daemon sent (`workspace/applyEdit`, ...), in order, whole envelopes.
@@ -43,68 +39,59 @@ final class DaemonClient {
     private var strayOutput: [String] = []
 
     init(arguments: [String] = ["--stdio"]) throws {
-        process.executableURL = try maskdBinary()
-        process.arguments = arguments
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
+        daemon = try DaemonProcess(
+            name: "maskd", executable: try maskdBinary().path, arguments: arguments, timeout: .infinity,
+            errorOutput: .pipe)
         // One thread per pipe, each blocking in read(2): a plain loop, where FileHandle's readabilityHandler was
-        // seen to stop delivering a large burst on a loaded machine.
-        startReader(output.fileHandleForReading.fileDescriptor) { [weak self] bytes in self?.receive(bytes) }
-        startReader(errors.fileHandleForReading.fileDescriptor) { [weak self] bytes in
-            guard let self else { return }
-            self.condition.lock()
-            self.stderrText += String(decoding: bytes, as: UTF8.self)
-            self.condition.unlock()
-        }
-    }
-
-    /// Reads `fd` on a thread of its own until the end of input, passing each chunk (and, at the end, an empty one).
-    private func startReader(_ fd: Int32, _ deliver: @escaping ([UInt8]) -> Void) {
-        let thread = Thread {
-            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        // seen to stop delivering a large burst on a loaded machine. Each holds the process, so its descriptors
+        // stay open until its end of input.
+        let daemon = self.daemon
+        Thread { [weak self] in
             while true {
+                do {
+                    let message = try daemon.read()
+                    self?.receive(message)
+                } catch let error as DaemonError where error.kind == .framing || error.kind == .notJSON {
+                    self?.receiveStray(error.description)
+                } catch {
+                    break
+                }
+            }
+            self?.receiveEnd()
+        }.start()
+        Thread { [weak self] in
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while let fd = daemon.errorOutput {
                 let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if count < 0, errno == EINTR { continue }
-                guard count > 0 else { break }
-                deliver(Array(buffer[..<count]))
+                guard count > 0, let self else { break }
+                self.condition.lock()
+                self.stderrText += String(decoding: buffer[..<count], as: UTF8.self)
+                self.condition.unlock()
             }
-            deliver([])
-        }
-        thread.start()
+        }.start()
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        daemon.kill()
     }
 
-    private func receive(_ bytes: [UInt8]) {
+    private func receive(_ message: JSONValue) {
         condition.lock()
         defer { condition.broadcast(); condition.unlock() }
-        if bytes.isEmpty {
-            ended = true
-            return
-        }
-        splitter.append(bytes)
-        while let event = splitter.next() {
-            switch event {
-            case .message(let body):
-                if let value = try? JSONValue.parse(body) {
-                    inbox.append(value)
-                } else {
-                    strayOutput.append("a body that is not JSON: \(String(decoding: body.prefix(80), as: UTF8.self))")
-                }
-            case .chunkedMessage(let chunks):
-                if let value = try? JSONValue.parse(chunks) {
-                    inbox.append(value)
-                } else {
-                    strayOutput.append("a body that is not JSON")
-                }
-            case .error(let error):
-                strayOutput.append("\(error)")
-            }
-        }
+        inbox.append(message)
+    }
+
+    private func receiveStray(_ problem: String) {
+        condition.lock()
+        defer { condition.unlock() }
+        strayOutput.append(problem)
+    }
+
+    private func receiveEnd() {
+        condition.lock()
+        defer { condition.broadcast(); condition.unlock() }
+        ended = true
     }
 
     /// What the daemon wrote to stdout that was not a frame of JSON, so far.
@@ -116,9 +103,9 @@ final class DaemonClient {
 
     // MARK: - Sending
 
-    /// Writes raw bytes to the daemon's stdin.
+    /// Writes raw bytes to the daemon's stdin; a daemon that has ended shows in what the test then reads.
     func write(_ bytes: [UInt8]) {
-        input.fileHandleForWriting.write(Data(bytes))
+        try? daemon.write(bytes)
     }
 
     /// Writes one framed body.
@@ -127,20 +114,20 @@ final class DaemonClient {
     }
 
     func send(_ message: JSONValue) {
-        writeFrame(message.serialized())
+        write(DaemonProcess.frame(message))
     }
 
     func notify(_ method: String, _ params: JSONValue) {
-        send(["jsonrpc": "2.0", "method": .string(method), "params": params])
+        send(DaemonProcess.notification(method, params))
     }
 
     /// Sends a request and waits for its response (the whole envelope).
     @discardableResult
     func request(_ method: String, _ params: JSONValue, file: StaticString = #filePath, line: UInt = #line) -> JSONValue
     {
-        nextID += 1
-        let id = JSONValue.int(nextID)
-        send(["jsonrpc": "2.0", "id": id, "method": .string(method), "params": params])
+        let number = daemon.newID()
+        let id = JSONValue.int(Int64(number))
+        send(DaemonProcess.request(id: number, method, params))
         guard let response = waitFor({ $0["id"] == id && $0["method"] == nil }) else {
             XCTFail("no response to \(method) (stderr: \(stderrText))", file: file, line: line)
             return .null
@@ -245,17 +232,13 @@ final class DaemonClient {
 
     /// Closes stdin and waits for the process to end. - Returns: its exit code.
     func finish(timeout: TimeInterval = 10) -> Int32? {
-        try? input.fileHandleForWriting.close()
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while process.isRunning && Date() < deadline { usleep(5000) }
-        return process.isRunning ? nil : process.terminationStatus
+        daemon.closeInput()
+        return daemon.waitForExit(within: timeout)
     }
 
     /// Waits for the process to end without closing stdin. - Returns: its exit code.
     func waitForExit(timeout: TimeInterval = 10) -> Int32? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while process.isRunning && Date() < deadline { usleep(5000) }
-        return process.isRunning ? nil : process.terminationStatus
+        daemon.waitForExit(within: timeout)
     }
 }
 

@@ -3,6 +3,7 @@
 import Foundation
 import Glibc
 import JSON
+import MaskdClient
 
 enum BulkBench {
     struct Outcome {

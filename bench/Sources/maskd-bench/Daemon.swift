@@ -2,6 +2,7 @@
 import Foundation
 import JSON
 import MaskEngine
+import MaskdClient
 
 /// A server binary to measure, and whether it really formats (the floor does not).
 struct ServerUnderTest {
@@ -10,8 +11,8 @@ struct ServerUnderTest {
     var arguments: [String]
     var formats: Bool
 
-    func spawn(timeout: Double) throws -> ServerProcess {
-        try ServerProcess(name: name, executable: path, arguments: arguments, timeout: timeout)
+    func spawn(timeout: Double) throws -> DaemonProcess {
+        try DaemonProcess(name: name, executable: path, arguments: arguments, timeout: timeout)
     }
 }
 
@@ -110,7 +111,7 @@ enum DaemonBench {
     static let diagnosticsDelayNS: UInt64 = 250_000_000
 
     /// A one-line document, `card: `, with one empty card field at its end.
-    static func oneLine(_ subject: ServerUnderTest, timeout: Double, into servers: inout [ServerProcess]) throws
+    static func oneLine(_ subject: ServerUnderTest, timeout: Double, into servers: inout [DaemonProcess]) throws
         -> TypingSession
     {
         let server = try subject.spawn(timeout: timeout)
@@ -136,7 +137,7 @@ enum DaemonBench {
     /// backspaced away), one params object per line, in a temporary file: what `bench/contract-floor.c` replays.
     /// - Returns: the file's path.
     static func recordFormats(_ maskd: ServerUnderTest, timeout: Double) throws -> String {
-        var servers: [ServerProcess] = []
+        var servers: [DaemonProcess] = []
         defer { for s in servers { s.kill() } }
         let session = try oneLine(maskd, timeout: timeout, into: &servers)
         var lines: [String] = []
@@ -173,7 +174,7 @@ enum DaemonBench {
     ) throws
         -> KeystrokeOutcome
     {
-        var servers: [ServerProcess] = []
+        var servers: [DaemonProcess] = []
         defer { for s in servers { s.kill() } }
         var oneLine = [try oneLine(maskd, timeout: timeout, into: &servers)]
         if let floor { oneLine.append(try self.oneLine(floor, timeout: timeout, into: &servers)) }
@@ -199,7 +200,7 @@ enum DaemonBench {
             let opener = try maskd.spawn(timeout: timeout)
             servers.append(opener)
             try opener.initialize()
-            var floorServer: ServerProcess? = nil
+            var floorServer: DaemonProcess? = nil
             if let floor {
                 let spawned = try floor.spawn(timeout: timeout)
                 servers.append(spawned)
@@ -284,7 +285,7 @@ enum DaemonBench {
 
     /// Opens a card field on every line of `uri` in one of the ways a client does, reading and parsing every
     /// answer. - Returns: nanoseconds from the first write to the last answer read.
-    static func open(_ server: ServerProcess, uri: String, count: Int, way: OpeningWay, subject: ServerUnderTest) throws
+    static func open(_ server: DaemonProcess, uri: String, count: Int, way: OpeningWay, subject: ServerUnderTest) throws
         -> UInt64
     {
         func params(_ line: Int) -> JSONValue {
@@ -311,7 +312,7 @@ enum DaemonBench {
         case .oneAtATime:
             for line in 0..<count {
                 let id = server.newID()
-                try server.send(Messages.request(id: id, "maskd/openField", params(line)))
+                try server.send(DaemonProcess.request(id: id, "maskd/openField", params(line)))
                 try check(try server.readResponse(id: id))
             }
         case .pipelined:
@@ -321,7 +322,7 @@ enum DaemonBench {
             for line in 0..<count {
                 let id = server.newID()
                 ids.insert(id)
-                frames += ServerProcess.frame(Messages.request(id: id, "maskd/openField", params(line)))
+                frames += DaemonProcess.frame(DaemonProcess.request(id: id, "maskd/openField", params(line)))
             }
             let writing = server.writeInBackground(frames)
             var answered = 0
@@ -359,7 +360,7 @@ enum DaemonBench {
 
     /// Reads until the `publishDiagnostics` of `uri` listing `expected` diagnostics (others are read and parsed
     /// too). - Returns: its body's size, when it was read, and how long parsing it took.
-    static func readPublication(_ server: ServerProcess, uri: String, expected: Int) throws
+    static func readPublication(_ server: DaemonProcess, uri: String, expected: Int) throws
         -> (bytes: Int, readAt: UInt64, parseNS: UInt64)
     {
         while true {
@@ -382,7 +383,7 @@ enum DaemonBench {
     /// Opens a field over each of `ranges` (line, from, to), pipelined as a plugin restoring a session would; each
     /// range holds a formatted value, so no openField may propose edits.
     static func openFields(
-        _ server: ServerProcess, _ client: EditorClient, _ ranges: [(Int, Int, Int)], mask: JSONValue,
+        _ server: DaemonProcess, _ client: EditorClient, _ ranges: [(Int, Int, Int)], mask: JSONValue,
         subject: ServerUnderTest
     ) throws {
         let count = ranges.count
@@ -390,7 +391,7 @@ enum DaemonBench {
         frames.reserveCapacity(count * 200)
         for (line, from, to) in ranges {
             let params = Messages.openField(uri: client.uri, line: line, from: from, to: to, mask: mask)
-            frames += ServerProcess.frame(Messages.request(id: server.newID(), "maskd/openField", params))
+            frames += DaemonProcess.frame(DaemonProcess.request(id: server.newID(), "maskd/openField", params))
         }
         let writing = server.writeInBackground(frames)
         var answered = 0
@@ -419,7 +420,7 @@ enum DaemonBench {
     /// over each of `fourDigitFields` (columns).
     static func cardAtEnd(
         _ subject: ServerUnderTest, label: String, prefix: [UInt8], fourDigitFields: [Int],
-        timeout: Double, into servers: inout [ServerProcess]
+        timeout: Double, into servers: inout [DaemonProcess]
     ) throws -> TypingSession {
         let server = try subject.spawn(timeout: timeout)
         servers.append(server)
@@ -448,7 +449,7 @@ enum DaemonBench {
         maskd: ServerUnderTest, length: Int, fields: Int, keystrokes: Int, rounds: Int, warmup: Int,
         timeout: Double
     ) throws -> [TypingSession] {
-        var servers: [ServerProcess] = []
+        var servers: [DaemonProcess] = []
         defer { for s in servers { s.kill() } }
         let card = Array("card: ".utf8)
         var crowded: [UInt8] = []
@@ -501,7 +502,7 @@ enum DaemonBench {
                 let server = try subject.spawn(timeout: timeout)
                 defer { server.kill() }
                 let id = server.newID()
-                try server.send(Messages.request(id: id, "initialize", Messages.initializeParams()))
+                try server.send(DaemonProcess.request(id: id, "initialize", Messages.initializeParams()))
                 _ = try server.readResponse(id: id)
                 samples[i].add(Double(nowNS() - server.spawnedAt))
                 try server.notify("initialized", [:])
@@ -531,7 +532,7 @@ enum DaemonBench {
         _ subjects: [ServerUnderTest], batches: Int, perBatch: Int,
         timeout: Double
     ) throws -> [(rates: Samples, cpuPerRequest: Double, roundCPU: [Double])] {
-        var servers: [ServerProcess] = []
+        var servers: [DaemonProcess] = []
         defer { for s in servers { s.kill() } }
         for subject in subjects {
             let server = try subject.spawn(timeout: timeout)
@@ -550,7 +551,8 @@ enum DaemonBench {
                 for r in 0..<perBatch {
                     let id = server.newID()
                     ids.append(id)
-                    frames += ServerProcess.frame(Messages.request(id: id, "maskd/apply", params[r % params.count]))
+                    frames += DaemonProcess.frame(
+                        DaemonProcess.request(id: id, "maskd/apply", params[r % params.count]))
                 }
                 let cpu0 = try server.cpuNS()
                 let t0 = nowNS()

@@ -1,5 +1,6 @@
 // maskd-bench: row 11, one didChange echoing the edits of many fields opened by one maskd/openFields.
 import JSON
+import MaskdClient
 
 enum EchoBench {
     /// How the echo of N fields' edits arrives.
@@ -79,13 +80,13 @@ enum EchoBench {
                             text: prefix(i) + formatted)
                     }
                 }
-                let echo = ServerProcess.frame(
-                    Messages.notification(
+                let echo = DaemonProcess.frame(
+                    DaemonProcess.notification(
                         "textDocument/didChange",
                         Messages.didChange(uri: uri, version: 2, changes: changes)))
                 let id = server.newID()
-                let probe = ServerProcess.frame(
-                    Messages.request(
+                let probe = DaemonProcess.frame(
+                    DaemonProcess.request(
                         id: id, "maskd/apply",
                         DaemonBench.applyParams(4)))
                 let t1 = nowNS()

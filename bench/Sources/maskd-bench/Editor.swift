@@ -2,6 +2,7 @@
 // `maskd/didFormat`, its edits applied and echoed back in a `didChange` of their own.
 import JSON
 import MaskEngine
+import MaskdClient
 
 /// One key a person presses in a field.
 enum Key {
@@ -52,7 +53,7 @@ struct FieldCursor {
 ///
 /// Text is kept as lines of ASCII bytes, so the UTF-16 offsets on the wire are byte offsets.
 final class EditorClient {
-    let server: ServerProcess
+    let server: DaemonProcess
     let uri: String
     private(set) var lines: [[UInt8]]
     private(set) var version = 1
@@ -68,7 +69,7 @@ final class EditorClient {
     /// Called with every `didFormat`'s params this client acts on (the contract floor's recording).
     var formatRecorder: ((JSONValue) -> Void)?
 
-    init(server: ServerProcess, uri: String, lines: [[UInt8]]) {
+    init(server: DaemonProcess, uri: String, lines: [[UInt8]]) {
         self.server = server
         self.uri = uri
         self.lines = lines
@@ -104,8 +105,8 @@ final class EditorClient {
         version += 1
         let sent = version
         let change = Messages.change(line: field.line, from: start, to: field.caret, text: inserted)
-        let frame = ServerProcess.frame(
-            Messages.notification(
+        let frame = DaemonProcess.frame(
+            DaemonProcess.notification(
                 "textDocument/didChange", Messages.didChange(uri: uri, version: sent, changes: [change])))
 
         let t0 = nowNS()

@@ -2,6 +2,7 @@
 import Foundation
 import JSON
 import MaskEngine
+import MaskdClient
 
 /// One engine case: a mask compiled once and the keys typed into it from empty.
 struct EngineCase {

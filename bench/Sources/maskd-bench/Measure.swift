@@ -1,13 +1,5 @@
-// maskd-bench: the clock, samples and their statistics.
+// maskd-bench: samples and their statistics (the clock, `nowNS`, is the shared client's).
 import Glibc
-
-/// Nanoseconds on the monotonic clock (a vDSO call: about 20 ns here, small beside what it times).
-@inline(__always)
-func nowNS() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-}
 
 /// A set of measurements of one quantity, in its unit (nanoseconds, requests per second, ...).
 struct Samples {

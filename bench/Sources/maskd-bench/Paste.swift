@@ -1,6 +1,7 @@
 // maskd-bench: row 8, a long paste into a field of every mask kind, through maskd/apply and as a didChange.
 import JSON
 import MaskEngine
+import MaskdClient
 
 enum PasteBench {
     /// One mask kind: its name and its wire spelling.
@@ -52,7 +53,7 @@ enum PasteBench {
 
     /// The body of the next message whose first or last bytes hold `marker` (the answer's id, the notification's method);
     /// the messages before it are skipped.
-    static func readUntil(_ server: ServerProcess, containing marker: [UInt8]) throws -> ArraySlice<UInt8> {
+    static func readUntil(_ server: DaemonProcess, containing marker: [UInt8]) throws -> ArraySlice<UInt8> {
         while true {
             let body = try server.readBody()
             // Members come in any order: the marker is looked for at both ends, not in the megabyte between.
@@ -87,7 +88,7 @@ enum PasteBench {
                     "mask": kind.mask, "text": "",
                     "edit": ["start": 0, "end": 0, "text": .string(text)],
                 ]
-                let request = ServerProcess.frame(Messages.request(id: id, "maskd/apply", params))
+                let request = DaemonProcess.frame(DaemonProcess.request(id: id, "maskd/apply", params))
                 let cpu0 = try server.cpuNS()
                 let t0 = nowNS()
                 try server.write(request)
@@ -113,8 +114,8 @@ enum PasteBench {
                     Messages.openField(uri: uri, line: 0, from: 7, to: 7, mask: kind.mask))
                 guard field["field"] != nil else { throw BenchFailure("\(kind.name): openField answered \(field)") }
                 version += 1
-                let change = ServerProcess.frame(
-                    Messages.notification(
+                let change = DaemonProcess.frame(
+                    DaemonProcess.notification(
                         "textDocument/didChange",
                         Messages.didChange(
                             uri: uri, version: version, changes: [Messages.change(line: 0, from: 7, to: 7, text: text)])
