@@ -1059,7 +1059,8 @@ def slot_char(allowed, definitions):
 
 def char_class(allowed):
     chars = sorted(set(allowed))
-    out = ''
+    out = '-' if '-' in chars else ''  # first, where it stands for itself (`+-A` would be a range)
+    chars = [c for c in chars if c != '-']
     i = 0
     while i < len(chars):
         j = i

@@ -4,7 +4,7 @@ import XCTest
 
 /// Identifier presets whose typing the generated vectors do not reach: a longer length whose layout differs only
 /// late (`ch.vat`'s MWST), letters lower-cased as typed (`mac`), free lengths (`bitcoin`, `isil`), and the registry
-/// tables (`mac`, `nz.bankaccount`).
+/// tables (`mac`, `nz.bankaccount`), and a place whose characters include a hyphen (`fi.hetu`'s century sign).
 final class IdentifierTablesTests: XCTestCase {
     /// Types `keys` one at a time at the end, as a person would, and returns the last result.
     func typed(_ keys: String, preset: String) throws -> FieldResult {
@@ -63,5 +63,12 @@ final class IdentifierTablesTests: XCTestCase {
         XCTAssertEqual(valid.text, "01-0242-0100194-000")
         XCTAssertTrue(valid.valid)
         XCTAssertEqual(try typed("0199990100197000", preset: "nz.bankaccount").problems, ["no such bank branch"])
+    }
+
+    func testFinnishHETU_centurySign_refusesADigitOrASlash() throws {
+        XCTAssertEqual(try typed("1310525", preset: "fi.hetu").rejected, "5")
+        XCTAssertEqual(try typed("131052/", preset: "fi.hetu").rejected, "/")
+        XCTAssertEqual(try typed("131052-308T", preset: "fi.hetu").text, "131052-308T")
+        XCTAssertEqual(try typed("131052A308T", preset: "fi.hetu").text, "131052A308T")
     }
 }

@@ -379,7 +379,7 @@ extension IdentifierCatalog {
             title: "HETU (Henkilötunnus, Finnish personal identity code)",
             example: "131052-308T", upper: true,
             notations: ["[B0C000D000E]"],
-            definitions: ["B": "[0-3]", "C": "[01]", "D": "[+-A-FU-Y]", "E": "[0-9A-FHJ-NPR-Y]"],
+            definitions: ["B": "[0-3]", "C": "[01]", "D": "[-+A-FU-Y]", "E": "[0-9A-FHJ-NPR-Y]"],
             checks: [
                 .named("fi.hetu.check", problem: "birth date, individual number or check character does not match"),
             ]),
@@ -1626,7 +1626,7 @@ extension IdentifierCatalog {
             title: "Personnummer (Swedish personal identity number)",
             example: "880320-0016", upper: true,
             notations: ["[00B0C0D0000]", "[0000B0C0D0000]"],
-            definitions: ["B": "[01]", "C": "[0-3]", "D": "[+-]"],
+            definitions: ["B": "[01]", "C": "[0-3]", "D": "[-+]"],
             checks: [
                 .named("se.personnummer.date", problem: "not a valid birth date"),
                 .named("se.personnummer.check", problem: "check digit does not match"),
