@@ -8,6 +8,7 @@
 
 import Glibc
 import JSON
+import MaskCatalog
 import MaskEngine
 
 // MARK: - Options

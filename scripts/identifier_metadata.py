@@ -7,7 +7,7 @@ each length from stdnum's format(), and VERIFIES the facts written here (per-pos
 check-algorithm family and parameters) against stdnum's is_valid on valid and invalid numbers.
 Any disagreement stops the script with the module and the number.
 
-Writes Sources/MaskEngine/Identifiers/IdentifierData.swift and, with --vectors, the conformance
+Writes Sources/MaskCatalog/Identifiers/IdentifierData.swift and, with --vectors, the conformance
 vectors. stdnum is LGPL: this script reads its behaviour and data; no code of it is copied.
 """
 import argparse

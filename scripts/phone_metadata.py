@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes libphonenumber's metadata (from the `phonenumbers` package) as one compact Swift string.
 
-The text is line-based, one field per tab-separated column; MaskEngine parses one region's lines
+The text is line-based, one field per tab-separated column; MaskCatalog parses one region's lines
 when that region is first used (Phone/PhoneMetadata.swift reads it). Lines:
   V <phonenumbers version>
   C <calling code> <region>...           every calling code, its main region first (001: non-geographic)

@@ -9,8 +9,8 @@ import Synchronization
 public final class Mask: @unchecked Sendable {
     /// The spec this mask was compiled from.
     public let spec: MaskSpec
-    let kind: Kind
-    let checks: ValueChecks
+    package let kind: Kind
+    package let checks: ValueChecks
     /// Every literal of every program is ASCII: ASCII text may take the byte path.
     private let asciiLiterals: Bool
     /// A right-to-left mask's own notation (its program is compiled reversed: `RightToLeft`); nil otherwise.
@@ -23,7 +23,7 @@ public final class Mask: @unchecked Sendable {
     }
 
     /// The shapes a mask can take once compiled.
-    enum Kind {
+    package enum Kind {
         /// Slots and literals.
         case slots(Program)
         /// Several slot programs; the best one for the entered characters wins after every edit.
@@ -32,13 +32,11 @@ public final class Mask: @unchecked Sendable {
         case dynamic(DynamicProgram)
         /// A number grouped from the right.
         case number(NumberField)
-        /// A phone number of any region, as libphonenumber formats it as it is typed.
-        case phone(PhoneField)
-        /// A postal code of one region, as Google's address metadata describes its codes.
-        case postal(PostalField)
+        /// A field whose rules are its own (the catalogue's phone numbers and postal codes).
+        case custom(any CustomFieldKind)
     }
 
-    init(spec: MaskSpec, kind: Kind, checks: ValueChecks, rightToLeft notation: String? = nil) {
+    package init(spec: MaskSpec, kind: Kind, checks: ValueChecks, rightToLeft notation: String? = nil) {
         self.spec = spec
         rightToLeftNotation = notation
         self.kind = kind
@@ -47,35 +45,52 @@ public final class Mask: @unchecked Sendable {
         case .slots(let program): asciiLiterals = program.asciiLiterals
         case .oneOf(let programs): asciiLiterals = programs.allSatisfy(\.asciiLiterals)
         case .dynamic(let dynamic): asciiLiterals = dynamic.all.allSatisfy(\.asciiLiterals)
-        case .number, .phone, .postal: asciiLiterals = false
+        case .number, .custom: asciiLiterals = false
         }
     }
 
-    private static let cache = Mutex<[MaskSpec: Mask]>([:])
+    /// A mask of a custom kind: the field does all, and no option adds a check.
+    package convenience init(_ spec: MaskSpec, custom field: any CustomFieldKind) {
+        self.init(spec: spec, kind: .custom(field), checks: ValueChecks())
+    }
+
+    /// A compiled spec and the presets it was compiled with.
+    private struct CacheKey: Hashable {
+        let spec: MaskSpec
+        let presets: ObjectIdentifier
+    }
+    private static let cache = Mutex<[CacheKey: Mask]>([:])
     /// Compiled masks kept at most; a client sending endless distinct masks only costs a recompile.
     private static let cacheLimit = 1024
 
-    /// Compiles `spec`, or returns the cached program for it.
+    /// Compiles `spec`, or returns the cached program for it; a preset named in it is `presets`' to compile.
     /// - Throws: `MaskError` naming the problem and its offset in the mask.
-    public static func compile(_ spec: MaskSpec) throws -> Mask {
-        if let hit = cache.withLock({ $0[spec] }) { return hit }
-        let mask = try MaskCompiler.compile(spec)
+    package static func compile(_ spec: MaskSpec, presets: any MaskPresets) throws -> Mask {
+        let key = CacheKey(spec: spec, presets: ObjectIdentifier(type(of: presets)))
+        if let hit = cache.withLock({ $0[key] }) { return hit }
+        let mask = try MaskCompiler.compile(spec, presets: presets)
         cache.withLock { entries in
             if entries.count >= cacheLimit { entries.removeAll(keepingCapacity: true) }
-            entries[spec] = mask
+            entries[key] = mask
         }
         return mask
     }
 
     /// Compiles `spec` afresh, sharing no object with any other compile: for a thread of its own, since
     /// threads sharing one mask's objects contend for their reference counts.
-    public static func compileUnshared(_ spec: MaskSpec) throws -> Mask {
-        try MaskCompiler.compile(spec)
+    package static func compileUnshared(_ spec: MaskSpec, presets: any MaskPresets) throws -> Mask {
+        try MaskCompiler.compile(spec, presets: presets)
     }
 
     /// Compiles bracket notation with no options.
     public static func compile(_ notation: String) throws -> Mask {
-        try compile(.notation(notation))
+        try compile(.notation(notation), presets: NoPresets())
+    }
+
+    /// The field of a mask whose rules are its own (`Kind.custom`), or nil.
+    package var customField: (any CustomFieldKind)? {
+        if case .custom(let field) = kind { return field }
+        return nil
     }
 
     /// The canonical notation of an empty field's mask (for `oneOf`, the first alternative).
@@ -86,8 +101,7 @@ public final class Mask: @unchecked Sendable {
         case .oneOf(let programs): return programs[0].notation
         case .dynamic(let dynamic): return dynamic.broad.notation
         case .number(let field): return field.notation
-        case .phone(let field): return field.notation
-        case .postal(let field): return field.notation
+        case .custom(let field): return field.notation
         }
     }
 
@@ -112,8 +126,7 @@ public final class Mask: @unchecked Sendable {
 
     /// Reads `text` from its start: the text as it stands, or a right-to-left field's text reversed.
     func readReversed(_ text: String, selection: Range<Int>?, padding: Bool) -> FieldResult {
-        if case .phone(let field) = kind { return field.format(text, selection: selection) }
-        if case .postal(let field) = kind { return field.format(text, selection: selection) }
+        if case .custom(let field) = kind { return field.format(text, selection: selection) }
         if case .number(let field) = kind {
             var r = field.format(text, selection: selection, padding: padding ? nil : false)
             if !checks.isViable(r.value) { r = field.format("", selection: nil) }
@@ -153,8 +166,7 @@ public final class Mask: @unchecked Sendable {
     /// Applies `edit` reading from the text's start: to the text as it stands, or to a right-to-left field's
     /// text reversed (`edit` mirrored).
     func applyReversed(_ edit: FieldEdit, to text: String) -> FieldResult {
-        if case .phone(let field) = kind { return field.apply(edit, to: text) }
-        if case .postal(let field) = kind { return field.apply(edit, to: text) }
+        if case .custom(let field) = kind { return field.apply(edit, to: text) }
         if case .number(let field) = kind {
             let r = field.apply(edit, to: text)
             guard checks.isViable(r.value) else {
@@ -184,7 +196,7 @@ public final class Mask: @unchecked Sendable {
     }
 
     /// `apply(edit, to: text)` for a `MaskField`, reading `text` by resuming `reading`, the reading of the text
-    /// of the edit before (on the byte path, for one program at a time: not `oneOf`, number or phone).
+    /// of the edit before (on the byte path, for one program at a time: not `oneOf`, number or custom).
     func apply(_ edit: FieldEdit, to text: String, resuming reading: inout IncrementalReading?) -> FieldResult {
         switch kind {
         case .slots, .dynamic:
@@ -194,7 +206,7 @@ public final class Mask: @unchecked Sendable {
             if !(reading?.take(text) ?? false) { reading = IncrementalReading(text) }
             guard let inserted = reading?.units(inserted: edit.text) else { break }
             return apply(edit, inserted: inserted, text: text, reading: &reading!)
-        case .oneOf, .number, .phone, .postal: break
+        case .oneOf, .number, .custom: break
         }
         reading = nil
         return apply(edit, to: text)
@@ -209,7 +221,7 @@ public final class Mask: @unchecked Sendable {
             else { return nil }
             reading.read(with: program)
             return reading
-        case .oneOf, .number, .phone, .postal: return nil
+        case .oneOf, .number, .custom: return nil
         }
     }
 
@@ -235,8 +247,7 @@ public final class Mask: @unchecked Sendable {
 
     /// `reflow` of the entered characters `raw`, `k` of them before the caret.
     private func reflow(entered raw: [Character], before k: Int) -> FieldResult {
-        if case .phone(let field) = kind { return field.format(String(raw), selection: k..<k) }
-        if case .postal(let field) = kind { return field.format(String(raw), selection: k..<k) }
+        if case .custom(let field) = kind { return field.format(String(raw), selection: k..<k) }
         if case .number(let field) = kind {
             var r = field.format(String(raw), selection: k..<k)
             if !checks.isViable(r.value) { r = field.format("", selection: nil) }
@@ -405,7 +416,7 @@ public final class Mask: @unchecked Sendable {
         case .dynamic(let dynamic):
             let chosen = dynamic.program(forPrefix: U.alnumPrefix(chars))
             return [chosen]
-        case .number, .phone, .postal: return []
+        case .number, .custom: return []
         }
     }
 
@@ -419,7 +430,7 @@ public final class Mask: @unchecked Sendable {
         switch kind {
         case .slots(let program): return (program, nil)
         case .dynamic(let dynamic): return select(dynamic, U.alnumPrefix(chars))
-        case .oneOf, .number, .phone, .postal: return nil
+        case .oneOf, .number, .custom: return nil
         }
     }
 
@@ -437,15 +448,8 @@ public final class Mask: @unchecked Sendable {
 
     /// `entered` reading from the text's start (a right-to-left field's text reversed).
     func enteredReversed(_ text: String, caret: Int) -> (raw: [Character], before: Int) {
+        if case .custom(let field) = kind { return field.entered(text, caret: caret) }
         let chars = Array(text)
-        if case .phone = kind {
-            let keep: (Character) -> Bool = { $0.isNumber || $0 == "+" }
-            return (chars.filter(keep), chars[0..<caret].filter(keep).count)
-        }
-        if case .postal = kind {
-            let keep: (Character) -> Bool = { $0.isLetter || $0.isNumber }
-            return (chars.filter(keep), chars[0..<caret].filter(keep).count)
-        }
         if case .number = kind {
             let keep: (Character) -> Bool = { $0.isNumber || $0 == "." || $0 == "-" }
             return (chars.filter(keep), chars[0..<caret].filter(keep).count)
@@ -618,13 +622,13 @@ struct FreshReading<Unit: FieldUnit>: FieldReading {
 }
 
 /// The value checks a mask's options add: `regex` and `validate`.
-struct ValueChecks: @unchecked Sendable {
+package struct ValueChecks: @unchecked Sendable {
     /// Whether the value can still become acceptable (nil: always).
-    var viable: ((String) -> Bool)? = nil
+    package var viable: ((String) -> Bool)? = nil
     /// Problems with a complete value, as sentences.
-    var validators: [(String) -> String?] = []
+    package var validators: [(String) -> String?] = []
     /// The one check is `Validator.luhn` (the `card` preset's), which a field of digits can take over its cells.
-    var onlyLuhn = false
+    package var onlyLuhn = false
 
     func isViable(_ value: String) -> Bool { viable?(value) ?? true }
 

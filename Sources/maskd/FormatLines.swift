@@ -5,6 +5,7 @@
     import Musl
 #endif
 import JSON
+import MaskCatalog
 import MaskEngine
 import MaskServer
 

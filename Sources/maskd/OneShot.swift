@@ -1,5 +1,6 @@
 // maskd: `maskd format` and `maskd edit`, one field operation printed for people or as JSON.
 import JSON
+import MaskCatalog
 import MaskEngine
 import JSONRPC
 import MaskServer

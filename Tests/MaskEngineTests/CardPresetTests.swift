@@ -1,4 +1,5 @@
 import XCTest
+import MaskCatalog
 @testable import MaskEngine
 
 /// The card preset typed key by key for every brand: grouping, brand and caret after each key.

@@ -1,4 +1,5 @@
 import XCTest
+import MaskCatalog
 @testable import MaskEngine
 
 /// Bugs the engine fuzz target found (`fuzz/targets/engine.swift`), each as the

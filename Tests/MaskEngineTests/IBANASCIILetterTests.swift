@@ -1,4 +1,5 @@
 import XCTest
+import MaskCatalog
 @testable import MaskEngine
 
 /// The IBAN takes ASCII letters and digits only (ISO 13616): other letters are rejected, typed,

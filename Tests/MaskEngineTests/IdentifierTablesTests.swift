@@ -1,5 +1,6 @@
 import XCTest
 
+@testable import MaskCatalog
 @testable import MaskEngine
 
 /// Identifier presets whose typing the generated vectors do not reach: a longer length whose layout differs only

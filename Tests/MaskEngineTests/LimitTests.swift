@@ -1,4 +1,5 @@
 import XCTest
+import MaskCatalog
 @testable import MaskEngine
 
 /// Bounds that keep one keystroke cheap whatever is pasted.

@@ -1,4 +1,5 @@
 import XCTest
+import MaskCatalog
 @testable import MaskEngine
 import TestSupport
 

@@ -1,4 +1,5 @@
 import XCTest
+import MaskCatalog
 @testable import MaskEngine
 
 /// Typing, deleting, pasting and re-masking in each basic form of mask (separators at fixed positions, character

@@ -1,4 +1,5 @@
 import XCTest
+import MaskCatalog
 @testable import MaskEngine
 
 /// A deletion that changes nothing (nothing to delete, or the `regex` refuses it) leaves a collapsed

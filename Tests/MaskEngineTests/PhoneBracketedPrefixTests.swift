@@ -1,4 +1,5 @@
 import XCTest
+@testable import MaskCatalog
 @testable import MaskEngine
 import TestSupport
 

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import MaskCatalog
 @testable import MaskEngine
 
 /// Types libphonenumber's example numbers of every region (`Protocol/vectors/phone-conformance/`)

@@ -1,4 +1,5 @@
 import XCTest
+@testable import MaskCatalog
 @testable import MaskEngine
 import TestSupport
 
@@ -16,7 +17,7 @@ final class PhoneKeyByKeyTests: XCTestCase {
             let region = c.national ? c.region : nil
             let mask = try masks[region ?? ""] ?? Mask.compile(MaskSpec(.preset("phone"), region: region))
             masks[region ?? ""] = mask
-            guard case .phone(let field) = mask.kind else { return XCTFail("not a phone mask") }
+            guard let field = mask.customField as? PhoneField else { return XCTFail("not a phone mask") }
             var handle = MaskField(mask)
             var state = PhoneField.AsYouTypeState()
             var text = "", caret = 0

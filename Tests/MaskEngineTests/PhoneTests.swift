@@ -1,4 +1,5 @@
 import XCTest
+@testable import MaskCatalog
 @testable import MaskEngine
 
 /// The `phone` preset as a person uses it: typing, regrouping, the `+`, deleting, pasting, the state.

@@ -1,4 +1,5 @@
 import XCTest
+@testable import MaskCatalog
 @testable import MaskEngine
 
 /// The `postal` preset: every region's examples, regrouping, refusal as typed, editing, and random typing.

@@ -1,4 +1,5 @@
 import XCTest
+@testable import MaskCatalog
 @testable import MaskEngine
 
 /// Card brand detection digit by digit, and the per-brand layout facts the `card` preset uses.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import MaskCatalog
 @testable import MaskEngine
 
 /// Runs every case of `Protocol/vectors/engine/*.json` against the engine directly.

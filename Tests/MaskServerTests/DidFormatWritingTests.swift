@@ -1,6 +1,7 @@
 // maskd tests: `maskd/didFormat` written straight from the report is, byte for byte, the message made as a value.
 import JSON
 import JSONRPC
+@testable import MaskCatalog
 @testable import MaskEngine
 @testable import MaskServer
 import XCTest

@@ -1,5 +1,6 @@
 // maskd tests: one didChange echoing the edits of many opened fields costs work linear in its changes, in the
 // shapes editors send it, and the pending edits kept by line behave exactly as one flat array of them did.
+import MaskCatalog
 import MaskEngine
 @testable import MaskServer
 import TestSupport

@@ -1,6 +1,7 @@
 // maskd tests: `maskd format` over standard input (bulk formatting), run as the built binary.
 import Foundation
 import JSON
+import MaskCatalog
 import MaskEngine
 import XCTest
 

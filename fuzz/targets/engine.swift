@@ -1,7 +1,8 @@
 // Fuzz target `engine`: a random mask (valid or not) and a random editing session (Sources/MaskEngine).
 //
-// Built by `fuzz/run engine SECONDS` in one module with the engine's sources, so the engine's internals
-// (`Program.decompose`, the elements) can count entered characters without a test-only API.
+// Built by `fuzz/run engine SECONDS` against the engine built for testing, so the engine's internals
+// (`Program.decompose`, the elements) can count entered characters without a test-only API; presets compile
+// through MaskCatalog.
 // The input's bytes choose a mask spec (notation with `[…]` and `[0…][AAA]`, pattern with range and enum blocks,
 // groups, separatorAt, oneOf, a preset with `order`, a number with every option, and options),
 // then a sequence of steps: typing, pasting, backspace, forward delete, selecting, edits with ranges out of
@@ -29,6 +30,8 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+import MaskCatalog
+@testable import MaskEngine
 
 // `ByteSource` and `skipKnownBugs` are in fuzz/targets/shared/FuzzInput.swift.
 
@@ -188,7 +191,7 @@ func allPrograms(_ mask: Mask) -> [Program] {
     case .slots(let program): return [program]
     case .oneOf(let programs): return programs
     case .dynamic(let dynamic): return dynamic.all
-    case .number, .phone, .postal: return []
+    case .number, .custom: return []
     }
 }
 
@@ -196,7 +199,7 @@ func allPrograms(_ mask: Mask) -> [Program] {
 /// and separators move about as the format that fits changes.
 func countsEntered(_ mask: Mask) -> Bool {
     switch mask.kind {
-    case .number, .phone, .postal: return false
+    case .number, .custom: return false
     default: return true
     }
 }
@@ -474,8 +477,7 @@ func runSession(_ source: inout ByteSource) {
                 // most as many characters as they have scalars (as in `insert`). Fewer than that is a character lost.
                 let reportedAtMost = r.rejected.unicodeScalars.count + r.overflow.unicodeScalars.count
                 // A phone field drops phone punctuation silently (Protocol/presets.md), so it reports less than it drops.
-                let dropsSilently: Bool
-                if case .phone = session.mask.kind { dropsSilently = true } else { dropsSilently = false }
+                let dropsSilently = session.mask.isPhone
                 // A `regex` cut (opening keeps the longest start the expression can accept) takes the literals the text
                 // showed with the characters it cuts, typed or not (`138 0013 8000` under a new expression keeps
                 // `138 0013`), and reports only the entered characters: RELIABILITY.md, "regex cuts".

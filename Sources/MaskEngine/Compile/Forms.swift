@@ -2,7 +2,7 @@
 ///
 /// `pattern`, `groups` and `separatorAt` are other spellings of the same slots and literals, so
 /// they compile to the same elements and get a canonical bracket notation for free.
-enum FormCompiler {
+package enum FormCompiler {
     /// The most slots a `groups` mask with `repeat` and no `maxLength` may hold.
     static let unboundedRepeatLimit = 64
 
@@ -207,11 +207,13 @@ enum FormCompiler {
 }
 
 /// Checks every compiled program must pass, whatever its form.
-enum ProgramChecks {
+package enum ProgramChecks {
     /// The most elements a mask may compile to; a field is a line a person types, not a file.
     static let maximumElements = 4096
 
-    static func check(_ elements: [Element], letterCase: LetterCase? = nil, definitions: [SlotDefinition] = []) throws {
+    package static func check(_ elements: [Element], letterCase: LetterCase? = nil, definitions: [SlotDefinition] = [])
+        throws
+    {
         guard elements.contains(where: \.isSlot) else {
             throw MaskError("the mask has no slot to fill", offset: 0)
         }

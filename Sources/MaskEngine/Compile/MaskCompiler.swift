@@ -1,6 +1,7 @@
-/// Turns a `MaskSpec` into a `Mask`: the one place that knows every form and option.
-enum MaskCompiler {
-    static func compile(_ spec: MaskSpec) throws -> Mask {
+/// Turns a `MaskSpec` into a `Mask`: the one place that knows every form and option; a preset is compiled by
+/// the `MaskPresets` given.
+package enum MaskCompiler {
+    package static func compile(_ spec: MaskSpec, presets: any MaskPresets = NoPresets()) throws -> Mask {
         if spec.blocks != nil {
             guard case .pattern = spec.form else { throw MaskError("'blocks' applies only to the pattern form") }
         }
@@ -19,26 +20,8 @@ enum MaskCompiler {
         }
         try checkModes(spec)
         switch spec.form {
-        case .preset("phone"):
-            return Mask(spec: spec, kind: .phone(try PhoneField(spec)), checks: ValueChecks())
-        case .preset("postal"):
-            return Mask(spec: spec, kind: .postal(try PostalField(spec)), checks: ValueChecks())
         case .preset(let name):
-            if let identifier = IdentifierCatalog.format(named: name) {
-                return try IdentifierCatalog.compile(identifier, options: spec)
-            }
-            let expanded = try Presets.expand(name, options: spec)
-            let checks = try valueChecks(expanded)
-            switch name {
-            case "card": return Mask(spec: spec, kind: .dynamic(try DynamicProgram.card(expanded)), checks: checks)
-            case "iban": return Mask(spec: spec, kind: .dynamic(try DynamicProgram.iban(expanded)), checks: checks)
-            case "id.cn": return Mask(spec: spec, kind: .slots(try Presets.program(name, expanded)), checks: checks)
-            case "date", "time", "datetime", "expiry":
-                return Mask(spec: spec, kind: .slots(try Presets.calendarProgram(name, expanded)), checks: checks)
-            default:
-                let inner = try compile(expanded)
-                return Mask(spec: spec, kind: inner.kind, checks: checks)
-            }
+            return try presets.compile(preset: name, spec)
         case .number(let number):
             try NumberField.validate(number)
             return Mask(
@@ -57,11 +40,11 @@ enum MaskCompiler {
                 }
                 do {
                     // Options on the `oneOf` object apply to every alternative that does not set them.
-                    let inner = try Mask.compile(inherit(alternative, from: spec))
+                    let inner = try Mask.compile(inherit(alternative, from: spec), presets: presets)
                     switch inner.kind {
                     case .slots(let program): programs.append(program)
                     case .oneOf(let nested): programs.append(contentsOf: nested)
-                    case .number, .dynamic, .phone, .postal:
+                    case .number, .dynamic, .custom:
                         throw MaskError(
                             "only slot masks can be alternatives, not number masks or the card, iban, phone and postal presets"
                         )
@@ -177,7 +160,7 @@ enum MaskCompiler {
     }
 
     /// The elements of the slot forms (a `pattern`'s blocks become plain slots: see `elementsAndBlocks`).
-    static func elements(_ spec: MaskSpec) throws -> [Element] {
+    package static func elements(_ spec: MaskSpec) throws -> [Element] {
         let accept = try acceptClass(spec)
         switch spec.form {
         case .notation(let notation):
@@ -204,7 +187,7 @@ enum MaskCompiler {
 
     /// A program over `elements` with the options of `spec`.
     /// - Parameter reversed: the program of a right-to-left mask, compiled from its elements reversed.
-    static func makeProgram(
+    package static func makeProgram(
         _ elements: [Element], _ spec: MaskSpec, asciiOnly: Bool = false, blocks: [Block] = [],
         reversed: Bool = false
     ) -> Program {
@@ -230,7 +213,7 @@ enum MaskCompiler {
     }
 
     /// The `regex` and `validate` options as checks on the value.
-    static func valueChecks(_ spec: MaskSpec) throws -> ValueChecks {
+    package static func valueChecks(_ spec: MaskSpec) throws -> ValueChecks {
         var checks = ValueChecks()
         if let pattern = spec.regex {
             let regex: LinearRegex

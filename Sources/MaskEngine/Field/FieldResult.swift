@@ -60,9 +60,6 @@ public struct FieldResult: Hashable, Sendable {
         return self
     }
 
-    /// The field is a `phone` preset's, whose state has `region` and `type`.
-    public var isPhone: Bool { mask == PhoneField.international || mask.hasPrefix(PhoneField.national) }
-
     // Equal results read the same: `value` compares as the text it writes, however it is kept.
     public static func == (a: FieldResult, b: FieldResult) -> Bool {
         a.text == b.text && a.selection == b.selection && a.complete == b.complete && a.valid == b.valid
@@ -85,7 +82,7 @@ public struct FieldResult: Hashable, Sendable {
 
 extension FieldResult {
     /// A result whose value is written already (the memberwise initializer takes a `DeferredValue`).
-    init(
+    package init(
         text: String, selection: Range<Int>, value: String, complete: Bool, valid: Bool, problems: [String],
         next: SlotKind?, placeholder: String, mask: String, brand: String?, rejected: String, overflow: String,
         region: String? = nil, phoneType: String? = nil, phoneExtension: String? = nil, e164: String? = nil,

@@ -17,8 +17,9 @@ public struct MaskField: Sendable {
     /// resumes where they differ); nil until an edit or a format builds it. Held in place, so an edit changes
     /// its arrays without copying them (and a copied handle's are copied when they change).
     private var reading: IncrementalReading?
-    /// The phone preset's as-you-type formatter of `text`; `AsYouTypeState()` is none.
-    private var phone = PhoneField.AsYouTypeState()
+    /// What a custom field kind keeps between edits (the phone preset's as-you-type formatter of `text`); nil
+    /// for the other kinds. Changed in place through `editing!`, so its arrays are not copied.
+    private var editing: (any CustomFieldEditing)?
 
     /// A field whose text is `text` as it stands (it is not formatted).
     /// - Parameter selection: character offsets in `text`; nil means the end of the text.
@@ -26,17 +27,18 @@ public struct MaskField: Sendable {
         self.mask = mask
         self.text = text
         self.selection = selection ?? text.count..<text.count
+        editing = mask.customField?.editingState()
     }
 
     /// Applies one edit to the field's own text: the same result as `mask.apply(edit, to: text)`.
     public mutating func apply(_ edit: FieldEdit) -> FieldResult {
         let result: FieldResult
         switch mask.kind {
-        case .phone(let field):
-            result = field.apply(edit, to: text, resuming: &phone)
+        case .custom:
+            result = editing!.apply(edit, to: text)
         case .slots, .dynamic:
             result = mask.apply(edit, to: text, resuming: &reading)
-        case .oneOf, .number, .postal:
+        case .oneOf, .number:
             result = mask.apply(edit, to: text)
         }
         text = result.text
@@ -57,14 +59,13 @@ public struct MaskField: Sendable {
     public mutating func format(_ text: String, selection: Range<Int>? = nil) -> FieldResult {
         let result: FieldResult
         switch mask.kind {
-        case .phone(let field):
-            phone = PhoneField.AsYouTypeState()
-            result = field.format(text, selection: selection, resuming: &phone)
+        case .custom:
+            result = editing!.format(text, selection: selection)
         case .slots, .dynamic:
             result = mask.format(text, selection: selection)
             // The next edit reads the formatted text: it is read now, once, so that edit resumes.
             reading = mask.reading(of: result.text)
-        case .oneOf, .number, .postal:
+        case .oneOf, .number:
             result = mask.format(text, selection: selection)
         }
         self.text = result.text
@@ -79,6 +80,6 @@ public struct MaskField: Sendable {
     public mutating func reset(text: String, selection: Range<Int>? = nil) {
         self.text = text
         self.selection = selection ?? text.count..<text.count
-        phone = PhoneField.AsYouTypeState()
+        if let field = mask.customField { editing = field.editingState() }
     }
 }

@@ -57,7 +57,7 @@
 /// digits as `placeholderChar` once a decimal mark is shown, else empty; `mask` is
 /// `number(group: ",", decimal: ".", fraction: 2, negative: false, maxInteger: 12)` (no
 /// `maxInteger` when unlimited); `brand` is nil. Positions are `Character` offsets.
-final class NumberField: Sendable {
+package final class NumberField: Sendable {
     /// The settings this field was built from.
     let spec: NumberSpec
     /// How a missing fraction digit is shown in `placeholder`.
@@ -232,7 +232,7 @@ final class NumberField: Sendable {
     }
 
     /// The ASCII value of a Unicode decimal digit, or nil.
-    static func digitValue(_ character: Character) -> UInt8? {
+    @inlinable package static func digitValue(_ character: Character) -> UInt8? {
         if let ascii = character.asciiValue { return (0x30...0x39).contains(ascii) ? ascii - 0x30 : nil }
         let scalars = character.unicodeScalars
         guard scalars.count == 1, let scalar = scalars.first,
@@ -247,7 +247,7 @@ final class NumberField: Sendable {
     static func character(_ digit: UInt8) -> Character { Character(Unicode.Scalar(0x30 + digit)) }
 
     /// The ASCII character a full-width form stands for (`．` is `.`), or the character itself.
-    static func folded(_ character: Character) -> Character {
+    @inlinable package static func folded(_ character: Character) -> Character {
         let scalars = character.unicodeScalars
         guard scalars.count == 1, let scalar = scalars.first else { return character }
         if (0xFF01...0xFF5E).contains(scalar.value), let ascii = Unicode.Scalar(scalar.value - 0xFEE0) {

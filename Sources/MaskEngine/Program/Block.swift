@@ -8,7 +8,7 @@
 /// there. Text already in the field (read back before an edit) and characters re-flowed behind an
 /// edit are taken by class alone, so an edit elsewhere never deletes them; a complete value that
 /// breaks the rule is reported in `problems` instead.
-struct Block: Hashable, Sendable {
+package struct Block: Hashable, Sendable {
     enum Rule: Hashable, Sendable {
         /// Digits as wide as `max` (leading zeros shown); the value lies in `min...max`.
         case range(min: Int, max: Int)

@@ -2,15 +2,15 @@
 ///
 /// A mask compiles to a flat array of these; a mask cursor is an index into that array.
 /// Elements are immutable, so one compiled program serves every field that uses it.
-struct Element: Hashable, Sendable {
-    enum Kind: Hashable, Sendable {
+package struct Element: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// Shown by itself; typed, it is consumed rather than duplicated.
         case literal(Character)
         /// Filled by the person with a character of the class.
         case slot(SlotClass)
     }
 
-    var kind: Kind {
+    package var kind: Kind {
         didSet { literalByte = Element.byte(of: kind) }
     }
     /// A slot that may stay empty (`9`, `a`, `-`, and every slot after `minLength`).
@@ -26,7 +26,7 @@ struct Element: Hashable, Sendable {
     /// An ASCII literal's byte, for the byte path of the engine; 0 for slots and other literals.
     private(set) var literalByte: UInt8 = 0
 
-    init(
+    package init(
         kind: Kind, isOptional: Bool = false, isExtracted: Bool = false, repeats: Bool = false, offset: Int = 0,
         block: Int32 = -1
     ) {
@@ -44,7 +44,7 @@ struct Element: Hashable, Sendable {
         return ascii
     }
 
-    var isSlot: Bool {
+    package var isSlot: Bool {
         if case .slot = kind { return true }
         return false
     }

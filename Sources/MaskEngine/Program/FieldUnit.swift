@@ -60,15 +60,15 @@ extension FieldUnit {
 
 /// Up to eight ASCII letters or digits packed in one word: what decides a dynamic mask's
 /// program, kept off the heap because it is computed on every keystroke.
-struct AlnumPrefix: RandomAccessCollection, Hashable {
+package struct AlnumPrefix: RandomAccessCollection, Hashable {
     static let capacity = 8
     private var packed: UInt64 = 0
-    private(set) var count = 0
+    package private(set) var count = 0
 
-    var startIndex: Int { 0 }
-    var endIndex: Int { count }
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { count }
 
-    subscript(position: Int) -> UInt8 { UInt8(truncatingIfNeeded: packed >> (8 * UInt64(position))) }
+    package subscript(position: Int) -> UInt8 { UInt8(truncatingIfNeeded: packed >> (8 * UInt64(position))) }
 
     mutating func append(_ byte: UInt8) {
         packed |= UInt64(byte) << (8 * UInt64(count))

@@ -4,7 +4,7 @@
 /// characters and the element each sits in) and an end cursor; its text is always derived
 /// from that state by `render`. Every loop here is linear in the field's length, and generic
 /// over the unit of text (`FieldUnit`) so ASCII fields run over bytes.
-final class Program: @unchecked Sendable {
+package final class Program: @unchecked Sendable {
     let elements: [Element]
     let eager: Bool
     let letterCase: LetterCase?

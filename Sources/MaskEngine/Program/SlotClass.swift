@@ -3,7 +3,7 @@
 /// Each bracket character names one class: `0`/`9` digit, `A`/`a` letter, `_`/`-` alnum,
 /// `X` digitX, `*` any; a mask's own `definitions` are `defined(i)`, the program's definition `i`
 /// (`Program.fitted` asks it). Classification has an ASCII fast path because nearly all input is ASCII.
-enum SlotClass: Hashable, Sendable {
+package enum SlotClass: Hashable, Sendable {
     case digit, letter, alnum, digitX, any
     /// The program's definition at this index (`Program.definitions`).
     case defined(UInt8)

@@ -4,7 +4,7 @@
 /// A typed character is normalised as for every slot (decimal digits of any script become ASCII) and
 /// converted by the mask's `case` option before the class is tested, so `[0-9A-F]` with `"case":
 /// "upper"` takes `a` as `A`.
-struct SlotDefinition: Hashable, Sendable {
+package struct SlotDefinition: Hashable, Sendable {
     /// The character that stands for the slot inside `[]` (and in a `pattern`).
     let name: Character
     let set: ScalarSet

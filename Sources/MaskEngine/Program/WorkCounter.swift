@@ -5,13 +5,13 @@
 /// The engine's unit steps (a character read or sorted, an element walked, a cell placed or
 /// rendered), counted in debug builds only, so a test can check that reading n characters costs
 /// O(n) without timing anything. Release builds count nothing and pay nothing.
-enum WorkCounter {
+package enum WorkCounter {
     #if DEBUG
-        private static let counted = Atomic<Int>(0)
+        @usableFromInline package static let counted = Atomic<Int>(0)
     #endif
 
     /// Whether steps are counted (debug builds).
-    static var isCounting: Bool {
+    package static var isCounting: Bool {
         #if DEBUG
             return true
         #else
@@ -20,7 +20,7 @@ enum WorkCounter {
     }
 
     /// The steps counted so far (always 0 in a release build).
-    static var steps: Int {
+    package static var steps: Int {
         #if DEBUG
             return counted.load(ordering: .relaxed)
         #else
@@ -28,8 +28,7 @@ enum WorkCounter {
         #endif
     }
 
-    @inline(__always)
-    static func count(_ n: Int = 1) {
+    @inlinable package static func count(_ n: Int = 1) {
         #if DEBUG
             counted.wrappingAdd(n, ordering: .relaxed)
         #endif

@@ -87,7 +87,7 @@ public final class CapturingRegex: Sendable {
     /// The digit automaton's tables, for a caller that steps it a digit at a time (the phone field's kept
     /// number): `next[10 * state + digit]` (-1: the input can no longer match), `accepting[state]`, state 0
     /// the start; nil when the pattern has no automaton.
-    var digitTables: (next: [Int32], accepting: [Bool])? { digits.map { ($0.next, $0.accepting) } }
+    package var digitTables: (next: [Int32], accepting: [Bool])? { digits.map { ($0.next, $0.accepting) } }
 
     /// Whether the pattern runs as a digit automaton (it has no `$`, so a prefix that matches matches
     /// with any digits after it too).
@@ -103,7 +103,7 @@ public final class CapturingRegex: Sendable {
     /// The highest-priority match starting at the beginning of `input` (any end when `whole` is
     /// false, the end of the input when true): slots `2g` and `2g+1` hold group `g`'s bounds
     /// (group 0: the whole match), -1 for a group that took no part.
-    func match(_ input: ArraySlice<UInt8>, whole: Bool) -> [Int]? {
+    package func match(_ input: ArraySlice<UInt8>, whole: Bool) -> [Int]? {
         // Most inputs a phone pattern is tried on do not match at all: the automaton says so fast.
         if let digits, digits.matches(input, whole: whole) == false { return nil }
         let base = input.startIndex
@@ -115,7 +115,7 @@ public final class CapturingRegex: Sendable {
 
     /// Where the match `match` finds ends, without recording groups (the phone field asks this on
     /// every key, of patterns whose groups it does not use).
-    func matchEnd(_ input: ArraySlice<UInt8>, whole: Bool) -> Int? {
+    package func matchEnd(_ input: ArraySlice<UInt8>, whole: Bool) -> Int? {
         if let digits {
             if whole, let answer = digits.matches(input, whole: true) { return answer ? input.count : nil }
             // A match can only end where some prefix is in the language: with none or one such end the
@@ -134,7 +134,7 @@ public final class CapturingRegex: Sendable {
     /// `matchEnd(input, whole: false)`, and whether every input that starts with `input` has the same
     /// answer (the digit automaton died reading it, with at most one prefix matched): a caller reading a
     /// number a digit at a time need not ask again.
-    func matchEndSettled(_ input: ArraySlice<UInt8>) -> (end: Int?, settled: Bool) {
+    package func matchEndSettled(_ input: ArraySlice<UInt8>) -> (end: Int?, settled: Bool) {
         if let digits, let (ends, end, died) = digits.matchingPrefixes(input), ends < 2 {
             return (ends == 0 ? nil : end, died)
         }
@@ -251,7 +251,7 @@ public final class CapturingRegex: Sendable {
     }
 
     /// Whether some prefix of `input` (`whole`: the whole input) matches, without recording groups.
-    func matches(_ input: ArraySlice<UInt8>, whole: Bool) -> Bool {
+    package func matches(_ input: ArraySlice<UInt8>, whole: Bool) -> Bool {
         if let digits, let answer = digits.matches(input, whole: whole) { return answer }
         let count = input.count
         let base = input.startIndex
@@ -307,7 +307,7 @@ public final class CapturingRegex: Sendable {
 
     /// Python's `re.sub(pattern, template, input)`: every non-overlapping match, leftmost first,
     /// replaced by `template` with `$n` standing for group `n`.
-    func substitute(_ input: ArraySlice<UInt8>, template: [UInt8]) -> [UInt8] {
+    package func substitute(_ input: ArraySlice<UInt8>, template: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         var position = input.startIndex
         while position <= input.endIndex {
@@ -325,7 +325,8 @@ public final class CapturingRegex: Sendable {
     }
 
     /// Appends `template` with each `$n` replaced by group `n` of a match in `input`.
-    static func expand(_ template: [UInt8], slots: [Int], in input: ArraySlice<UInt8>, into out: inout [UInt8]) {
+    package static func expand(_ template: [UInt8], slots: [Int], in input: ArraySlice<UInt8>, into out: inout [UInt8])
+    {
         var i = 0
         while i < template.count {
             let byte = template[i]

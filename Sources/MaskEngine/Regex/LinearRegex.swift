@@ -29,7 +29,7 @@
 /// another quantifier, unbalanced `(`, `)` or `[`, a trailing `\`, nesting deeper than 200 groups.
 public struct LinearRegex: Sendable {
     /// One NFA state.
-    enum State: Sendable {
+    package enum State: Sendable {
         /// Consumes one scalar in `sets[set]`, then goes to `next`.
         case consume(set: Int, next: Int)
         /// Goes to both states without consuming.
@@ -45,13 +45,13 @@ public struct LinearRegex: Sendable {
     /// The pattern as given.
     public let pattern: String
     /// The NFA program; `start` is its entry.
-    let states: [State]
+    package let states: [State]
     /// The classes `consume` states refer to.
-    let sets: [ScalarSet]
+    package let sets: [ScalarSet]
     /// The entry state.
-    let start: Int
+    package let start: Int
     /// For each state, whether the accept state can be reached from it by some input.
-    let live: [Bool]
+    package let live: [Bool]
     /// The capturing groups (capturing mode only; 0 otherwise).
     let groupCount: Int
 

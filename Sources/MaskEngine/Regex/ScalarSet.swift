@@ -2,7 +2,7 @@
 ///
 /// Every class a pattern can spell (`.`, `\d`, `[^a-z]`) becomes one of these, so membership is one
 /// lookup and emptiness is exact: the regex knows when a class can never match.
-struct ScalarSet: Hashable, Sendable {
+package struct ScalarSet: Hashable, Sendable {
     /// The ranges of scalar values, sorted and merged; surrogate code points never appear.
     private(set) var ranges: [ClosedRange<UInt32>]
     /// Bit `v` set when ASCII scalar `v` (0-63) is a member: the common case needs no search.
@@ -48,7 +48,7 @@ struct ScalarSet: Hashable, Sendable {
     }
 
     /// The set of exactly one scalar.
-    init(scalar: Unicode.Scalar) {
+    package init(scalar: Unicode.Scalar) {
         self.init([scalar.value...scalar.value])
     }
 
@@ -73,7 +73,7 @@ struct ScalarSet: Hashable, Sendable {
     var isEmpty: Bool { ranges.isEmpty }
 
     /// Whether `scalar` is a member.
-    func contains(_ scalar: Unicode.Scalar) -> Bool {
+    package func contains(_ scalar: Unicode.Scalar) -> Bool {
         let v = scalar.value
         if v < 64 { return asciiLow & (1 << UInt64(v)) != 0 }
         if v < 128 { return asciiHigh & (1 << UInt64(v - 64)) != 0 }

@@ -3,7 +3,7 @@ extension Checks {
     /// length. Territories that use their parent's code (Åland: FI; Guernsey, Jersey, Isle
     /// of Man: GB; the French overseas territories: FR) have no entry of their own, because
     /// their IBANs begin with the parent's code.
-    static let ibanLengths: [String: Int] = [
+    package static let ibanLengths: [String: Int] = [
         "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22,
         "BH": 22, "BI": 27, "BR": 29, "BY": 28, "CH": 21, "CR": 22, "CY": 28, "CZ": 24,
         "DE": 22, "DJ": 27, "DK": 18, "DO": 28, "EE": 20, "EG": 29, "ES": 24, "FI": 18,

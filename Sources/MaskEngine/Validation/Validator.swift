@@ -37,7 +37,7 @@ public enum Validator: String, CaseIterable, Hashable, Sendable {
 }
 
 /// The algorithms behind `Validator`, on arrays of characters so positions are plain indexes.
-enum Checks {
+package enum Checks {
     /// The value of an ASCII digit, nil for anything else (full-width digits are normalised
     /// to ASCII by the mask before a value exists, so they never reach a check).
     static func digit(_ c: Character) -> Int? {

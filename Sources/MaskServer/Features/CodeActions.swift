@@ -1,5 +1,6 @@
 // maskd: code actions: "Format as <preset>" on a selection, "Close maskd field" in a field.
 import JSON
+import MaskCatalog
 import MaskEngine
 
 /// A preset that fits a selected text, and how well (`Server.rankPresets`).

@@ -1,5 +1,6 @@
 // maskd: a field's state as a hover, in Markdown.
 import JSON
+import MaskCatalog
 import MaskEngine
 
 extension Server {

@@ -1,5 +1,6 @@
 // maskd: the protocol's structures as JSON.
 import JSON
+import MaskCatalog
 import MaskEngine
 
 extension JSONValue {

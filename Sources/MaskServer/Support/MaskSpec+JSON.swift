@@ -1,5 +1,6 @@
 // maskd: the JSON `MaskSpec` of Protocol/masks.md, read into the engine's `MaskSpec`.
 import JSON
+import MaskCatalog
 import MaskEngine
 import Synchronization
 

@@ -1,6 +1,7 @@
 // maskd-bench: rows 2 to 6, the daemon over real pipes, each against its baseline.
 import Foundation
 import JSON
+import MaskCatalog
 import MaskEngine
 import MaskdClient
 

@@ -1,6 +1,7 @@
 // maskd-bench: row 1, the engine per keystroke, and its Python phonenumbers baseline.
 import Foundation
 import JSON
+import MaskCatalog
 import MaskEngine
 import MaskdClient
 

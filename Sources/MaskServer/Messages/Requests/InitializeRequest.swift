@@ -1,6 +1,7 @@
 // maskd: `initialize`.
 import JSON
 import JSONRPC
+import MaskCatalog
 import MaskEngine
 
 /// Starts the session, picks the position encoding, and reads what the client can do.
