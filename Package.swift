@@ -28,10 +28,7 @@ let package = Package(
         ),
         .target(name: "JSON", dependencies: ["CJansson"]),
         .target(name: "JSONRPC", dependencies: ["JSON"]),
-        // Release only: run-time exclusivity checks on the document's class-held arrays cost 4% of a daemon keystroke.
-        .target(
-            name: "MaskServer", dependencies: ["MaskCatalog", "MaskEngine", "JSONRPC", "JSON"],
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
+        .target(name: "MaskServer", dependencies: ["MaskCatalog", "MaskEngine", "JSONRPC", "JSON"]),
         // Release builds of the daemon are one static executable (Swift runtime, jansson and the C library linked
         // in, with lld, which has no warnings about the C library's dlopen): editors spawn it often, and without
         // the dynamic loader and libstdc++'s start-up it answers `initialize` sooner (BENCHMARKS.md, row 4).

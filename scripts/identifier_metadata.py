@@ -16,6 +16,7 @@ import datetime
 import importlib
 import inspect
 import json
+import os
 import random
 import re
 import string
@@ -716,7 +717,11 @@ import identifier_formats_europe_b as europe_b  # noqa: E402 (reads the helpers 
 europe_b.define(sys.modules[__name__])
 FORMATS.update(europe_b.FORMATS)
 NAMED.update(europe_b.RULES)
-import identifier_formats_layouts as layout_formats  # noqa: E402 (reads the helpers above)
+import identifier_formats_tables as tables  # noqa: E402 (reads the helpers above)
+tables.define(sys.modules[__name__])
+FORMATS.update(tables.FORMATS)
+NAMED.update(tables.RULES)
+import identifier_formats_layouts as layout_formats  # noqa: E402 (reads the helpers above, and the formats it composes)
 layout_formats.define(sys.modules[__name__])
 FORMATS.update(layout_formats.FORMATS)
 NAMED.update(layout_formats.RULES)
@@ -1078,7 +1083,8 @@ def slot_char(allowed, definitions):
 
 def char_class(allowed):
     chars = sorted(set(allowed))
-    out = ''
+    out = '-' if '-' in chars else ''  # first, where it stands for itself (`+-A` would be a range)
+    chars = [c for c in chars if c != '-']
     i = 0
     while i < len(chars):
         j = i
@@ -1099,6 +1105,7 @@ COUNTRIES = {
 COUNTRIES.update(world.COUNTRIES)
 COUNTRIES.update(europe_a.COUNTRIES)
 COUNTRIES.update(europe_b.COUNTRIES)
+COUNTRIES.update(tables.COUNTRIES)
 COUNTRIES.update(layout_formats.COUNTRIES)
 
 
@@ -1131,12 +1138,16 @@ def main():
                 sys.exit(f'{name}: format() of length {length} does not follow one layout: {sorted(layouts)[:3]}')
             notations.append(notation_of(json.loads(layouts.pop()), alphabets, definitions,
                                          lead_literals=len(valid) == 1, literals=FORMATS[name].get('literals', True)))
+        if 'notation' in FORMATS[name]:  # layouts of the facts' own (a free length's: optional slots past the shortest)
+            notations, definitions = FORMATS[name]['notation'], dict(FORMATS[name]['definitions'])
+            notations = notations if isinstance(notations, list) else [notations]
+        case = FORMATS[name].get('case', 'upper' if upper else None)  # facts may say 'lower', or None for neither
         cc = name.split('.')[0] if '.' in name else ''
         country = COUNTRIES.get(cc, 'International')
         example = (documented or valid[sorted(valid)[0]])[0]
         shown = displayed(module, example)
         entries.append(dict(name=name, country=country, title=first_line(module), example=shown,
-                            notations=notations, definitions=definitions, upper=upper,
+                            notations=notations, definitions=definitions, upper=case == 'upper', lower=case == 'lower',
                             checks=[swift_check(c) for c in FORMATS[name]['checks']]))
         report.append(f'{name}: {sum(len(v) for v in valid.values())} valid, {checked} checked')
         # Vectors: typed key by key, the compact form gives stdnum's format; validity is stdnum's.
@@ -1152,6 +1163,7 @@ def main():
         print('\n'.join(report), file=sys.stderr)
         return
     write_swift(args.out, entries)
+    tables.write_swift_tables(os.path.join(os.path.dirname(args.out), 'IdentifierTables.swift'), stdnum.__version__)
     if args.vectors:
         write_vectors(args.vectors, vectors, 'identifier presets (python-stdnum): one valid and one invalid number '
                       'of each, typed key by key; text from stdnum format(), valid from stdnum is_valid')
@@ -1190,7 +1202,8 @@ def write_swift(path, entries):
         lines.append('        IdentifierFormat(')
         lines.append(f'            name: {swift_string(e["name"])}, country: {swift_string(e["country"])},')
         lines.append(f'            title: {swift_string(e["title"])},')
-        lines.append(f'            example: {swift_string(e["example"])}, upper: {str(e["upper"]).lower()},')
+        lines.append(f'            example: {swift_string(e["example"])}, upper: {str(e["upper"]).lower()}'
+                     + (', lower: true,' if e['lower'] else ','))
         lines.append(f'            notations: [{", ".join(swift_string(n) for n in e["notations"])}],')
         lines.append(f'            definitions: [{defs}],')
         lines.append(f'            checks: [')

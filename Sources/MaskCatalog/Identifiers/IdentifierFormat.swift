@@ -14,6 +14,8 @@ struct IdentifierFormat: Sendable {
     let example: String
     /// Letters are upper-cased as typed (stdnum's `compact` does so).
     let upper: Bool
+    /// Letters are lower-cased as typed (stdnum's `compact` does so: `mac`).
+    var lower = false
     /// The bracket notation of each length, shortest first: literals where `format()` puts separators,
     /// `{c}` where only the letter `c` may stand.
     let notations: [String]
@@ -28,7 +30,7 @@ struct IdentifierFormat: Sendable {
             notations.count == 1
             ? .notation(notations[0]) : .oneOf(notations.map { MaskSpec(.notation($0)) })
         return MaskSpec(
-            form, eager: options.eager, letterCase: upper ? .upper : nil, regex: options.regex,
+            form, eager: options.eager, letterCase: upper ? .upper : lower ? .lower : nil, regex: options.regex,
             placeholderChar: options.placeholderChar, overwrite: options.overwrite,
             definitions: definitions.isEmpty ? nil : definitions)
     }
@@ -36,7 +38,7 @@ struct IdentifierFormat: Sendable {
     /// The format with its checks prepared to run on many numbers (`IdentifierCheck.prepared`).
     func prepared() -> IdentifierFormat {
         IdentifierFormat(
-            name: name, country: country, title: title, example: example, upper: upper,
+            name: name, country: country, title: title, example: example, upper: upper, lower: lower,
             notations: notations, definitions: definitions, checks: checks.map { $0.prepared() })
     }
 

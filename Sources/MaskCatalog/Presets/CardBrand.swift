@@ -137,6 +137,19 @@ public enum CardBrand: String, CaseIterable, Hashable, Sendable {
         detect(digits: digits.utf8)
     }
 
+    /// `detect` over a dynamic mask's leading characters, read through a collection of this module: the generic
+    /// reading then specialises fully, where the engine's collection would be called into for every character.
+    static func detect(leading prefix: AlnumPrefix) -> CardBrand? {
+        detect(digits: LeadingBytes(prefix: prefix))
+    }
+
+    private struct LeadingBytes: RandomAccessCollection {
+        let prefix: AlnumPrefix
+        var startIndex: Int { 0 }
+        var endIndex: Int { prefix.count }
+        subscript(position: Int) -> UInt8 { prefix[position] }
+    }
+
     /// `detect` over UTF-8 bytes (ASCII digits count; anything else is skipped).
     static func detect<C: Collection>(digits: C) -> CardBrand? where C.Element == UInt8 {
         // Fast path: four digits decide every brand but where a six-digit range lies beyond them.

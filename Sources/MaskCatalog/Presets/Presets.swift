@@ -124,12 +124,12 @@ extension DynamicProgram {
             broad: broad,
             all: [broad] + programs,
             select: { prefix in
-                guard let brand = CardBrand.detect(digits: prefix) else { return (broad, nil) }
+                guard let brand = CardBrand.detect(leading: prefix) else { return (broad, nil) }
                 return (programs[CardBrand.allCases.firstIndex(of: brand)!], brand.name)
             },
             problems: { prefix, count, brandName in
                 // The brand again from the digits: one name (`jcb`) stands for two layouts.
-                guard brandName != nil, let detected = CardBrand.detect(digits: prefix),
+                guard brandName != nil, let detected = CardBrand.detect(leading: prefix),
                     let brand = CardBrand.allCases.firstIndex(of: detected)
                 else {
                     let start = String(decoding: Array(prefix.prefix(2)), as: UTF8.self)

@@ -60,15 +60,20 @@ extension FieldUnit {
 
 /// Up to eight ASCII letters or digits packed in one word: what decides a dynamic mask's
 /// program, kept off the heap because it is computed on every keystroke.
+///
+/// Its reading is inlinable: the catalogue's card brands read it a character at a time, and a call into another
+/// module for each would allocate a coroutine frame per character.
 package struct AlnumPrefix: RandomAccessCollection, Hashable {
     static let capacity = 8
-    private var packed: UInt64 = 0
+    @usableFromInline var packed: UInt64 = 0
     package private(set) var count = 0
 
-    package var startIndex: Int { 0 }
-    package var endIndex: Int { count }
+    @inlinable package var startIndex: Int { 0 }
+    @inlinable package var endIndex: Int { count }
 
-    package subscript(position: Int) -> UInt8 { UInt8(truncatingIfNeeded: packed >> (8 * UInt64(position))) }
+    @inlinable package subscript(position: Int) -> UInt8 {
+        UInt8(truncatingIfNeeded: packed >> (8 * UInt64(position)))
+    }
 
     mutating func append(_ byte: UInt8) {
         packed |= UInt64(byte) << (8 * UInt64(count))
