@@ -172,6 +172,13 @@ extension Server {
             let kept = result.value.unicodeScalars.filter(isLetterOrDigit).count
             fits.append((PresetFit(name: "postal", region: code, result: result, kept: kept, dropped: 0), postalOrder))
         }
+        // stdnum's postal-code modules read the codes `postal` reads: where `postal` is offered for their region,
+        // they would only offer the same code again.
+        let postalOffered = Set(fits.compactMap { $0.fit.name == "postal" ? $0.fit.region?.lowercased() : nil })
+        fits.removeAll { fit in
+            Self.postalIdentifiers.contains(fit.fit.name)
+                && postalOffered.contains(String(fit.fit.name.prefix { $0 != "." }))
+        }
         fits.sort { a, b in
             let x = a.fit, y = b.fit
             if x.kept != y.kept { return x.kept > y.kept }
@@ -188,6 +195,9 @@ extension Server {
         }
         return fits.map(\.fit)
     }
+
+    /// The identifier presets that are a country's postal codes, named after the country's ISO code.
+    static let postalIdentifiers: Set<String> = ["at.postleitzahl", "es.postal_code", "nl.postcode", "se.postnummer"]
 
     /// The most regions a postal code is offered for when the client's region is not among them.
     static let postalRegionsOffered = 3
