@@ -12,6 +12,7 @@ same lines. Prints one JSON object: the rates of each round, the lines and prese
 maskd and stdnum disagreed on (text written, or valid).
 Needs python-stdnum (bench/run installs it into bench/.venv).
 """
+import datetime
 import importlib
 import json
 import os
@@ -19,11 +20,43 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 
 try:
     from stdnum.exceptions import ValidationError
 except ImportError:
     ValidationError = None
+
+
+# Where a preset shows other text than stdnum's `format()` by design (Protocol/presets.md): range-table
+# hyphenation (isbn, ismn), a display chosen by the number's kind rather than its length (th.tin, us.tin), no
+# zero padding or added check characters (ch.esr, no.kontonr, isan), a code shown as typed (isil).
+SHOWN_OTHERWISE = {'isbn', 'ismn', 'th.tin', 'us.tin', 'ch.esr', 'no.kontonr', 'isan', 'isil'}
+# Where `maskd format`, reading a whole line as a field's text, keeps an unfinished longer layout that shows the
+# line unchanged (`108` in gt.nit, which typed key by key is `10-8`): a known limitation, in Protocol/presets.md.
+# Their lines are counted apart (`known`), not as agreeing.
+READ_WHOLE_DIFFERS = {'de.stnr', 'py.ruc', 'gt.nit'}
+
+
+class _Later(datetime.date):
+    """Validity never depends on today's date (Protocol/presets.md): stdnum is asked as on the last day of 2099,
+    as the generator asks it, where it rejects dates after today."""
+
+    @classmethod
+    def today(cls):
+        return datetime.date(2099, 12, 31)
+
+
+class _LaterNow(datetime.datetime):
+    @classmethod
+    def now(cls, tz=None):
+        return datetime.datetime(2099, 12, 31)
+
+
+def fix_clocks():
+    for name in ('be.nn', 'dk.cpr', 'no.fodselsnummer', 'ro.onrc'):
+        importlib.import_module('stdnum.' + name).datetime = types.SimpleNamespace(date=_Later)
+    importlib.import_module('stdnum.sg.uen').datetime = _LaterNow
 
 
 def module_for(preset):
@@ -67,6 +100,7 @@ def main():
     if ValidationError is None:
         print(json.dumps({'skipped': 'no python-stdnum in ' + sys.prefix + ' (a full bench/run installs it)'}))
         return
+    fix_clocks()
     numbers = numbers_by_preset(vectors_path)
     presets = sorted(numbers)
     share = max(1, total // len(presets))
@@ -112,7 +146,7 @@ def main():
 
     # Agreement, from the last maskd run: its text for every line, and its validity from --json on the distinct
     # numbers (a valid line's text is stdnum's format; an invalid one's validity is false on both sides).
-    disagree = 0
+    disagree = known = 0
     for preset in presets:
         path, lines = files[preset]
         with open(path + '.out', encoding='utf-8') as f:
@@ -122,17 +156,20 @@ def main():
                                  input='\n'.join(distinct) + '\n', capture_output=True, text=True)
         valid = {n: json.loads(out)['valid'] for n, out in zip(distinct, checked.stdout.splitlines())}
         module = module_for(preset)
-        # isbn and ismn show the compact form (stdnum hyphenates them by range tables: Protocol/presets.md).
-        compare_text = preset not in ('isbn', 'ismn')
+        compare_text = preset not in SHOWN_OTHERWISE
         for text, out in zip(lines, written):
             shown, ok = stdnum_line(module, text)
             if valid.get(text) != ok or (ok and compare_text and out != shown):
-                disagree += 1
+                if preset in READ_WHOLE_DIFFERS:
+                    known += 1
+                else:
+                    disagree += 1
         os.remove(path)
         os.remove(path + '.out')
     os.rmdir(directory)
     print(json.dumps({'rates': {'maskd': maskd_rates, 'stdnum': stdnum_rates}, 'lines': lines_total,
-                      'presets': len(presets), 'disagree': disagree}))
+                      'presets': len(presets), 'disagree': disagree,
+                      'known': known}))
 
 
 if __name__ == '__main__':
