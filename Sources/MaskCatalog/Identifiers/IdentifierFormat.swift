@@ -65,7 +65,8 @@ struct IdentifierFormat: Sendable {
 
     /// How many letters and digits a whole number holds, fewest to most: its lengths, less the places
     /// whose class also takes other characters (the century sign of a Finnish HETU). A selection with
-    /// another count of letters and digits is never this identifier, whole.
+    /// another count of letters and digits is never this identifier, whole. A notation with a `…` slot
+    /// (a court's name, GS1 data) has no most.
     public var letterAndDigitCounts: ClosedRange<Int> {
         var fewest = Int.max, most = 0
         for notation in notations {
@@ -75,6 +76,7 @@ struct IdentifierFormat: Sendable {
                 if escaped { escaped = false; if inSlot || inLiteral { length += 1 }; continue }
                 switch c {
                 case "\\": escaped = true
+                case "…" where inSlot: most = Int.max
                 case "[": inSlot = true
                 case "]": inSlot = false
                 case "{": inLiteral = true
