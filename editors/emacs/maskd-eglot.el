@@ -301,11 +301,13 @@ request sent after the change), or after `maskd-format-timeout'."
      :error-fn (lambda (_) (setq barrier t))
      :timeout-fn (lambda () (setq barrier t))
      :timeout maskd-format-timeout)
-    (while (and (not barrier)
-                (< (buffer-local-value 'maskd--formatted buffer) version)
-                (process-live-p proc)
-                (< (float-time) deadline))
-      (accept-process-output proc 0.05 nil t))))
+    (maskd--holding-undo-timer
+     (lambda ()
+       (while (and (not barrier)
+                   (< (buffer-local-value 'maskd--formatted buffer) version)
+                   (process-live-p proc)
+                   (< (float-time) deadline))
+         (accept-process-output proc 0.05 nil t))))))
 
 (defun maskd-eglot--post-command ()
   "Send what the command changed in a buffer with fields; await formatting."
