@@ -4,7 +4,11 @@ import JSON
 extension DaemonProcess {
     /// One framed message: the header and the body in one buffer, so one `write` sends both.
     public static func frame(_ message: JSONValue) -> [UInt8] {
-        let body = message.serialized()
+        frame(body: message.serialized())
+    }
+
+    /// One frame around `body`, sent as it is: bytes that need not be JSON, or UTF-8.
+    public static func frame(body: [UInt8]) -> [UInt8] {
         var out = Array("Content-Length: \(body.count)\r\n\r\n".utf8)
         out.reserveCapacity(out.count + body.count)
         out.append(contentsOf: body)
@@ -47,7 +51,12 @@ extension DaemonProcess {
     /// The next message, parsed.
     /// - Throws: a ``DaemonError`` as ``readBody()`` does, or `.notJSON` for a body that is not JSON (skipped).
     public func read() throws -> JSONValue {
-        let body = try readBody()
+        try read(waitingAtMost: timeout)
+    }
+
+    /// The next message, parsed, waiting at most `seconds` for each chunk of output, as ``read()`` does.
+    public func read(waitingAtMost seconds: Double) throws -> JSONValue {
+        let body = try readBody(waitingAtMost: seconds)
         do {
             return try body.withUnsafeBytes { try JSONValue.parse($0) }
         } catch {

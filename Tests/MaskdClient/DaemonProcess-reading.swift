@@ -20,6 +20,16 @@ extension DaemonProcess {
         }
     }
 
+    /// The rest of the output as it comes, unframed, until the process closes it, waiting at most `seconds` in all:
+    /// what a command that is not a daemon (`maskd presets`) prints.
+    /// - Returns: the bytes not yet read as frames, then what follows them.
+    public func readToEnd(within seconds: Double) -> [UInt8] {
+        let rest = Array(buffer[start...])
+        buffer.removeAll(keepingCapacity: true)
+        start = 0
+        return output >= 0 ? rest + readUntilEnd(output, within: seconds) : rest
+    }
+
     /// A complete frame's body from the buffer, or nil when more bytes are needed.
     private func takeFrame() throws -> ArraySlice<UInt8>? {
         let end = buffer.count
@@ -79,6 +89,7 @@ extension DaemonProcess {
 
     /// Reads more bytes into the buffer, waiting at most `seconds`.
     private func fill(waitingAtMost seconds: Double) throws {
+        guard output >= 0 else { throw DaemonError(.closed, "\(name): its stdout was closed by this client") }
         if start > 0, start == buffer.count || start > 1 << 20 {
             buffer.removeSubrange(0..<start)
             start = 0

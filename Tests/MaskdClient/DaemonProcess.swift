@@ -36,8 +36,8 @@ public final class DaemonProcess {
     public let errorOutput: Int32?
     /// The write end of the daemon's standard input; -1 once closed.
     private var input: Int32
-    /// The read end of its standard output.
-    let output: Int32
+    /// The read end of its standard output; -1 once closed.
+    var output: Int32
     /// The exit code once the process has been reaped: the code it exited with, or minus the signal that ended it.
     /// Locked, as the reading thread asks when the output ends while the other waits for the exit.
     private let status = Mutex<Int32?>(nil)
@@ -105,7 +105,7 @@ public final class DaemonProcess {
     deinit {
         kill()
         if input >= 0 { close(input) }
-        close(output)
+        if output >= 0 { close(output) }
         if let errorOutput { close(errorOutput) }
         chunk.deallocate()
     }
@@ -135,11 +135,63 @@ public final class DaemonProcess {
         }
     }
 
+    /// Writes all of `bytes` to the daemon's standard input, as ``write(_:)`` does, but waits at most `seconds` in
+    /// all for the pipe to take them: a daemon that stops reading its input is a failure, not a client stuck for ever.
+    /// - Throws: a ``DaemonError``: `.timedOut` when the bytes were not all taken in time (some may have been), or
+    ///   `.write` when writing fails.
+    public func write(_ bytes: [UInt8], within seconds: Double) throws {
+        let deadline = nowNS() + UInt64(max(0, seconds) * 1e9)
+        let flags = fcntl(input, F_GETFL)
+        // Non-blocking for this call only, so that a full pipe is a wait that `poll` bounds.
+        guard flags >= 0, fcntl(input, F_SETFL, flags | O_NONBLOCK) == 0 else {
+            throw DaemonError(.write, "\(name): its stdin: \(String(cString: strerror(errno)))")
+        }
+        defer { _ = fcntl(input, F_SETFL, flags) }
+        try bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(input, raw.baseAddress! + offset, raw.count - offset)
+                if n > 0 {
+                    offset += n
+                    continue
+                }
+                guard n < 0, errno == EAGAIN || errno == EINTR else {
+                    throw DaemonError(
+                        .write, "\(name): writing to its stdin failed: \(String(cString: strerror(errno)))")
+                }
+                let now = nowNS()
+                guard now < deadline else {
+                    throw DaemonError(
+                        .timedOut,
+                        "\(name): its stdin took \(offset) of \(raw.count) bytes in \(seconds) s: it stopped reading")
+                }
+                var pfd = pollfd(fd: input, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&pfd, 1, Int32(clamping: (deadline - now + 999_999) / 1_000_000))
+            }
+        }
+    }
+
     /// Closes the daemon's standard input: the end of its input.
     public func closeInput() {
         guard input >= 0 else { return }
         close(input)
         input = -1
+    }
+
+    /// Closes the read end of the daemon's standard output, so that its writes fail (`EPIPE`, or `SIGPIPE`);
+    /// reading then throws `.closed`.
+    public func closeOutput() {
+        guard output >= 0 else { return }
+        close(output)
+        output = -1
+    }
+
+    /// What the daemon has written to its standard error (with ``ErrorOutput/pipe``) until it closes it, waiting at
+    /// most `seconds` in all: once the daemon has ended, all it wrote that the pipe held.
+    /// - Returns: the bytes read; empty without a pipe.
+    public func readErrorOutput(within seconds: Double) -> [UInt8] {
+        guard let errorOutput else { return [] }
+        return readUntilEnd(errorOutput, within: seconds)
     }
 
     // MARK: The process's end
@@ -288,6 +340,25 @@ private let ignoringBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 /// tests and the bench run several) holds a daemon's pipes open; the child's own are `dup2`ed, which clears it.
 private func closingOnExec(_ result: Int32, _ pipe: [Int32]) -> Bool {
     result == 0 && pipe.allSatisfy { fcntl($0, F_SETFD, FD_CLOEXEC) == 0 }
+}
+
+/// What `fd` gives until its end, waiting at most `seconds` in all.
+func readUntilEnd(_ fd: Int32, within seconds: Double) -> [UInt8] {
+    let deadline = nowNS() + UInt64(max(0, seconds) * 1e9)
+    var bytes: [UInt8] = []
+    var block = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let now = nowNS()
+        guard now < deadline else { return bytes }
+        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&pfd, 1, Int32(clamping: (deadline - now + 999_999) / 1_000_000))
+        if ready < 0, errno == EINTR { continue }
+        guard ready > 0 else { return bytes }
+        let n = block.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        if n < 0, errno == EINTR || errno == EAGAIN { continue }
+        guard n > 0 else { return bytes }
+        bytes += block[..<n]
+    }
 }
 
 /// The whole of a small file (under /proc), or nil when it cannot be read.

@@ -63,6 +63,45 @@ final class DaemonProcessTests: XCTestCase {
         XCTAssertEqual(process.exitCode, -SIGKILL)
     }
 
+    func testWriteWithin_whenNothingReads_timesOut_andWhenReadTakesAll() throws {
+        let megabyte = [UInt8](repeating: 0x31, count: 1 << 20)
+        let stuck = try shell("exec sleep 30")
+        XCTAssertThrowsError(try stuck.write(megabyte, within: 0.2)) {
+            XCTAssertEqual(($0 as? DaemonError)?.kind, .timedOut)
+        }
+        stuck.kill()
+        let counting = try shell("wc -c")
+        try counting.write(megabyte, within: 10)
+        counting.closeInput()
+        XCTAssertEqual(String(decoding: counting.readToEnd(within: 10), as: UTF8.self), "1048576\n")
+    }
+
+    func testReadToEnd_afterAFrame_givesTheRestUnframed() throws {
+        let process = try shell(#"printf 'Content-Length: 2\r\n\r\n{}tail'; sleep 0.1; printf ' and more'"#)
+        XCTAssertEqual(try process.read(), [:])
+        XCTAssertEqual(String(decoding: process.readToEnd(within: 10), as: UTF8.self), "tail and more")
+    }
+
+    func testCloseOutput_aChildThatWrites_endsOnSIGPIPE_andReadingThrowsClosed() throws {
+        let process = try DaemonProcess(name: "yes", executable: "/usr/bin/yes", arguments: [], timeout: 10)
+        process.closeOutput()
+        XCTAssertEqual(process.waitForExit(within: 10), -SIGPIPE)
+        XCTAssertThrowsError(try process.readBody()) { XCTAssertEqual(($0 as? DaemonError)?.kind, .closed) }
+    }
+
+    func testReadErrorOutput_givesWhatTheChildWroteToStderr() throws {
+        let process = try DaemonProcess(
+            name: "sh", executable: "/bin/sh", arguments: ["-c", "echo out; echo oops >&2; exit 3"], timeout: 10,
+            errorOutput: .pipe)
+        XCTAssertEqual(String(decoding: process.readErrorOutput(within: 10), as: UTF8.self), "oops\n")
+        XCTAssertEqual(process.waitForExit(within: 10), 3)
+        XCTAssertEqual(try shell("true").readErrorOutput(within: 10), [])
+    }
+
+    func testFrameBody_sendsBytesAsTheyAre() throws {
+        XCTAssertEqual(DaemonProcess.frame(body: [0x7B, 0xFF]), Array("Content-Length: 2\r\n\r\n{".utf8) + [0xFF])
+    }
+
     func testInit_withoutAnExecutable_throws() {
         XCTAssertThrowsError(try DaemonProcess(name: "x", executable: "/nonexistent", arguments: [], timeout: 1)) {
             XCTAssertEqual(($0 as? DaemonError)?.kind, .spawn)
