@@ -90,7 +90,12 @@ final class Daemon {
     func call(_ method: String, _ params: JSONValue? = nil, timeout: Double = 10, keep: Seen? = nil) throws
         -> JSONValue
     {
-        try response(try request(method, params), timeout: timeout, keep: keep)
+        let id = try request(method, params)
+        do {
+            return try response(id, timeout: timeout, keep: keep)
+        } catch let error as Timeout {
+            throw Timeout(description: "no answer to \(method) (id \(id)) within \(fixed(timeout)) s: \(error)")
+        }
     }
 
     /// `initialize` (UTF-16 positions) and `initialized`. - Returns: the response to `initialize`.
@@ -123,8 +128,10 @@ final class Daemon {
             message = try process.read(waitingAtMost: seconds)
         } catch let error as DaemonError where error.kind == .framing || error.kind == .notJSON {
             return ["__malformed__": .string(error.description)]
-        } catch let error as DaemonError where error.kind == .timedOut || error.kind == .closed {
-            throw Timeout(description: "no message within \(fixed(seconds)) s (\(error))")
+        } catch let error as DaemonError where error.kind == .timedOut {
+            throw Timeout(description: "no message within \(fixed(seconds)) s")
+        } catch let error as DaemonError where error.kind == .closed {
+            throw Timeout(description: "no message: \(error)")
         }
         guard case .array(let batch) = message else { return message }
         // A batch's answers come as one array; they are handed out one by one.

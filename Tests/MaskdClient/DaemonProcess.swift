@@ -85,9 +85,19 @@ public final class DaemonProcess {
         }
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
+        // The child starts with SIGPIPE's default action, as from a shell or an editor, not ignored as here (an
+        // ignored signal stays ignored across exec): a daemon must ignore it itself, and the tests can see it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
         var child: pid_t = 0
         spawnedAt = nowNS()
-        let spawned = posix_spawn(&child, executable, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
         close(toChild[0])
         close(fromChild[1])
         if errors[1] >= 0 { close(errors[1]) }
