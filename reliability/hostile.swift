@@ -94,7 +94,7 @@ final class Daemon {
         do {
             return try response(id, timeout: timeout, keep: keep)
         } catch let error as Timeout {
-            throw Timeout(description: "no answer to \(method) (id \(id)) within \(fixed(timeout)) s: \(error)")
+            throw Timeout(description: "no answer to \(method) (id \(id)): \(error)")
         }
     }
 
