@@ -8,10 +8,26 @@ extension IdentifierRules {
         "de.handelsregisternummer.check": { chars in germanRegisterNumber(chars) }
     ]
 
-    private typealias Text = [Unicode.Scalar]
+    /// The text read, with where each run of spaces ends, so a long run costs one pass, not one per place in it.
+    private struct Text {
+        let scalars: [Unicode.Scalar]
+        let spaceRunEnds: [Int]
+
+        init(_ scalars: [Unicode.Scalar]) {
+            self.scalars = scalars
+            var ends = [Int](repeating: scalars.count, count: scalars.count + 1)
+            for i in stride(from: scalars.count - 1, through: 0, by: -1) {
+                ends[i] = scalars[i] == " " ? ends[i + 1] : i
+            }
+            spaceRunEnds = ends
+        }
+
+        var count: Int { scalars.count }
+        subscript(i: Int) -> Unicode.Scalar { scalars[i] }
+    }
 
     private static let courtKeys = Set(germanCourtKeys.split(separator: " ").map { Array($0.utf8) })
-    private static let registerTypes: [Text] = germanRegisterTypes.split(separator: " ").map {
+    private static let registerTypes: [[Unicode.Scalar]] = germanRegisterTypes.split(separator: " ").map {
         $0.unicodeScalars.map(lowercased)
     }
 
@@ -21,7 +37,7 @@ extension IdentifierRules {
     static func germanRegisterNumber(_ chars: [UInt8]) -> Bool {
         var text = Array(String(decoding: chars, as: UTF8.self).unicodeScalars)
         while text.last == " " { text.removeLast() }
-        let s = Array(text.drop { $0 == " " })
+        let s = Text(Array(text.drop { $0 == " " }))
         guard let court = registryFirst(s) ?? courtFirst(s) else { return false }
         return courtKeys.contains(courtKey(court))
     }
@@ -36,17 +52,27 @@ extension IdentifierRules {
         var letters = start
         while letters < s.count, letters - start < 3, isQualifier(s[letters]) { letters += 1 }
         for end in stride(from: letters, to: start, by: -1) {
-            if let court = afterSeparator(s, end) { return s[court...] }
+            if let court = afterSeparator(s, end) { return s.scalars[court...] }
         }
-        return afterSeparator(s, number).map { s[$0...] }
+        return afterSeparator(s, number).map { s.scalars[$0...] }
     }
 
     /// The court of `s` read as court, register type, number and optional qualifier: the longest start after which
-    /// the rest is one (`Aachen, HRB 5` has the court `Aachen,`), or nil.
+    /// the rest is one (`Aachen, HRB 5` has the court `Aachen,`), or nil. The rest holds at most `tailLetters`
+    /// characters other than spaces.
     private static func courtFirst(_ s: Text) -> ArraySlice<Unicode.Scalar>? {
-        for end in stride(from: s.count, through: 0, by: -1) where isRegisterTail(s, end) { return s[..<end] }
+        var others = 0
+        for end in stride(from: s.count, through: 0, by: -1) {
+            if end < s.count && s[end] != " " { others += 1 }
+            if others > tailLetters { break }
+            if isRegisterTail(s, end) { return s.scalars[..<end] }
+        }
         return nil
     }
+
+    /// The most characters other than spaces after a court: a comma, the longest register type, six digits and a
+    /// qualifier of three letters.
+    private static let tailLetters = 1 + (registerTypes.map(\.count).max() ?? 0) + 6 + 3
 
     /// Whether `s` from `i` is an optional comma, spaces, a register type, spaces, a number and an optional
     /// qualifier (spaces allowed before it), to its end.
@@ -58,20 +84,16 @@ extension IdentifierRules {
         else { return false }
         if number == s.count { return true }
         let start = spacesEnd(s, number)
-        return (1...3).contains(s.count - start) && s[start...].allSatisfy(isQualifier)
+        return (1...3).contains(s.count - start) && s.scalars[start...].allSatisfy(isQualifier)
     }
 
     /// Where the spaces from `i` end.
-    private static func spacesEnd(_ s: Text, _ i: Int) -> Int {
-        var i = i
-        while i < s.count, s[i] == " " { i += 1 }
-        return i
-    }
+    private static func spacesEnd(_ s: Text, _ i: Int) -> Int { s.spaceRunEnds[i] }
 
     /// The end of a register type (in any case) at `i`, or nil.
     private static func registryEnd(_ s: Text, _ i: Int) -> Int? {
         for type in registerTypes where i + type.count <= s.count {
-            if zip(type, s[i...]).allSatisfy({ $0 == lowercased($1) }) { return i + type.count }
+            if zip(type, s.scalars[i...]).allSatisfy({ $0 == lowercased($1) }) { return i + type.count }
         }
         return nil
     }
