@@ -727,6 +727,10 @@ FORMATS.update(layout_formats.FORMATS)
 NAMED.update(layout_formats.RULES)
 CHECK_POSITIONS.update(layout_formats.CHECK_POSITIONS)
 PREPARE.update(layout_formats.PREPARE)
+import identifier_formats_gs1 as gs1  # noqa: E402 (reads the helpers above)
+gs1.define(sys.modules[__name__])
+FORMATS.update(gs1.FORMATS)
+NAMED.update(gs1.RULES)
 
 
 def positions(alphabet):
@@ -1128,6 +1132,8 @@ def main():
             p + '_' if p in ('in', 'is') else p for p in name.split('.')))
         documented, valid = make_numbers(module, name, rng)
         checked, invalid = verify(module, name, valid)
+        if 'verify' in FORMATS[name]:  # a format's own comparison with stdnum beyond changed characters
+            checked += FORMATS[name]['verify'](module)
         upper = all(module.compact(n.lower()) == n for ns in valid.values() for n in ns)
         definitions = {}
         notations = []
@@ -1164,6 +1170,7 @@ def main():
         return
     write_swift(args.out, entries)
     tables.write_swift_tables(os.path.join(os.path.dirname(args.out), 'IdentifierTables.swift'), stdnum.__version__)
+    gs1.write_swift(os.path.join(os.path.dirname(args.out), 'GS1ApplicationIdentifiers.swift'), stdnum.__version__)
     if args.vectors:
         write_vectors(args.vectors, vectors, 'identifier presets (python-stdnum): one valid and one invalid number '
                       'of each, typed key by key; text from stdnum format(), valid from stdnum is_valid')
