@@ -68,8 +68,8 @@ def entry_at(number, i):
 # Reading values as Python reads them (stdnum hands them to int(), Decimal() and strptime()).
 
 INTEGER = re.compile(r'[+-]?[0-9](?:_?[0-9])*')
-DECIMAL = re.compile(r'[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[iI][nN][fF](?:[iI][nN][iI][tT][yY])?'
-                     r'|[sS]?[nN][aA][nN][0-9]*)')
+DECIMAL = re.compile(r'[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?'
+                     r'|[iI][nN][fF](?:[iI][nN][iI][tT][yY])?|[sS]?[nN][aA][nN][0-9]*)')
 
 
 def integer_ok(value):
@@ -224,7 +224,8 @@ def valid_value(rng, ai, entry, full):
     longest, kind, fmt = entry['longest'], entry['type'], entry['format']
     fixed = '..' not in fmt
     if kind == 'date':
-        return date_value(rng, fmt, longest if full else rng.choice([n for n in (0, 2, 4, 6, 8, 10, 12) if n <= longest]))
+        lengths = [n for n in (0, 2, 4, 6, 8, 10, 12) if n <= longest]
+        return date_value(rng, fmt, longest if full else rng.choice(lengths))
     if kind == 'int':
         n = longest if full else rng.randint(1, longest)
         digits = ''.join(rng.choice(D) for _ in range(n))
@@ -394,16 +395,15 @@ def token_field(rng, full):
     return ai + (value[:entry['longest']].ljust(entry['longest'], '0') if full else value[:entry['longest']])
 
 
-def fuzz(module, count=100000):
-    """Random GS1 strings (fields of random AIs with values near valid ones, values made of the pieces Python's
-    readings turn on, characters changed, pieces cut off) compared with stdnum's is_valid; the number compared."""
+def fuzz_texts(count):
+    """Random GS1 strings: fields of random AIs with values near valid ones, values made of the pieces Python's
+    readings turn on, characters changed, pieces cut off, any AI of the table followed by any characters."""
     rng = random.Random('gs1_128 fuzz')
     pool = {
         'date': D * 4 + ' ',
         'decimal': D * 3 + '.eE+-_ naNiIfFsStTyY',
         'int': D * 3 + '+-_ ',
     }
-    valid = 0
     for k in range(count):
         fields = []
         for _ in range(rng.randint(1, 4)):
@@ -422,11 +422,16 @@ def fuzz(module, count=100000):
         if k % 3 == 1:
             text = ''.join(token_field(rng, True) for _ in range(rng.randint(0, 2))) + token_field(rng, False)
         if k % 10 == 0:
-            # Any AI of the table, readable or not, with any characters after it.
             e = rng.choice(TABLE)
             text = e['low'] + ''.join(rng.choice(CHARACTERS + D * 5) for _ in range(rng.randint(0, 40)))
-        if not text:
-            continue
+        if text:
+            yield text
+
+
+def fuzz(module, count=100000):
+    """`fuzz_texts` compared with stdnum's is_valid; the number compared."""
+    valid = 0
+    for text in fuzz_texts(count):
         ours = rule_gs1_128_check(text)
         theirs = m.stdnum_valid(module, text)
         if ours != theirs:
@@ -463,8 +468,8 @@ def define(meta):
         return made
     FORMATS['gs1_128'] = dict(
         alphabet=alphabet, seeds=numbers, want=2, case=None, notation='[g…]', definitions={'g': CLASS},
-        verify=fuzz, checks=[
-            m.fam('named', name='gs1_128.check', problem='not a known application identifier with a valid value')])
+        verify=fuzz, checks=[m.fam('named', name='gs1_128.check',
+                                   problem='an application identifier is unknown or its value is not valid')])
 
 
 # ---------------------------------------------------------------------------------------------
