@@ -287,25 +287,8 @@ touched; PARAMS is all of it, passed to `maskd-format-functions'."
 VERSION defaults to the current one.  Returns when the didFormat
 has arrived, when the daemon says none is coming (it answers a
 request sent after the change), or after `maskd-format-timeout'."
-  (let* ((server (maskd-eglot--server))
-         (proc (jsonrpc--process server))
-         (version (or version eglot--versioned-identifier))
-         (buffer (current-buffer))
-         (deadline (+ (float-time) maskd-format-timeout))
-         (barrier nil))
-    (jsonrpc-async-request
-     server :maskd/formatHints
-     (list :textDocument (eglot--TextDocumentIdentifier)
-           :position (list :line 0 :character 0))
-     :success-fn (lambda (_) (setq barrier t))
-     :error-fn (lambda (_) (setq barrier t))
-     :timeout-fn (lambda () (setq barrier t))
-     :timeout maskd-format-timeout)
-    (while (and (not barrier)
-                (< (buffer-local-value 'maskd--formatted buffer) version)
-                (process-live-p proc)
-                (< (float-time) deadline))
-      (accept-process-output proc 0.05 nil t))))
+  (maskd--await-formatting (maskd-eglot--server) (eglot--TextDocumentIdentifier)
+                           (or version eglot--versioned-identifier)))
 
 (defun maskd-eglot--post-command ()
   "Send what the command changed in a buffer with fields; await formatting."

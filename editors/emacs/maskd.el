@@ -776,28 +776,49 @@ Return the version sent, or nil when there was nothing to send."
       (setq maskd--undoing nil)
       maskd--version)))
 
-(defun maskd--await (version)
-  "Wait for the daemon's answer to VERSION of the current buffer.
-The daemon handles messages in order, so the answer to a request
-sent after the didChange means that no didFormat is coming."
-  (let* ((conn maskd--connection)
-         (proc (jsonrpc--process conn))
+(defun maskd--holding-undo-timer (fn)
+  "Call FN, holding Emacs's undo timer back until FN is done.
+The timer puts an undo boundary of its own into buffers changed
+outside a command.  One falling while a key's formatting is awaited,
+between the key and the daemon's edits that join it, would split the
+person's typing into two undo steps."
+  (let ((timer undo-auto-current-boundary-timer))
+    (when (timerp timer)
+      (cancel-timer timer))
+    (unwind-protect
+        (funcall fn)
+      (when (and (timerp timer) (eq timer undo-auto-current-boundary-timer))
+        (timer-activate timer)))))
+
+(defun maskd--await-formatting (conn text-document version)
+  "Wait until CONN's daemon has formatted VERSION of the current buffer.
+TEXT-DOCUMENT identifies the buffer to the daemon.  The daemon
+handles messages in order, so its answer to a request sent after the
+didChange means that no didFormat is coming; the wait also ends after
+`maskd-format-timeout'."
+  (let* ((proc (jsonrpc--process conn))
          (buffer (current-buffer))
          (deadline (+ (float-time) maskd-format-timeout))
          (barrier nil))
     (jsonrpc-async-request
      conn :maskd/formatHints
-     (list :textDocument (list :uri maskd--uri)
+     (list :textDocument text-document
            :position (list :line 0 :character 0))
      :success-fn (lambda (_) (setq barrier t))
      :error-fn (lambda (_) (setq barrier t))
      :timeout-fn (lambda () (setq barrier t))
      :timeout maskd-format-timeout)
-    (while (and (not barrier)
-                (< (buffer-local-value 'maskd--formatted buffer) version)
-                (process-live-p proc)
-                (< (float-time) deadline))
-      (accept-process-output proc 0.05 nil t))))
+    (maskd--holding-undo-timer
+     (lambda ()
+       (while (and (not barrier)
+                   (< (buffer-local-value 'maskd--formatted buffer) version)
+                   (process-live-p proc)
+                   (< (float-time) deadline))
+         (accept-process-output proc 0.05 nil t))))))
+
+(defun maskd--await (version)
+  "Wait for the daemon's answer to VERSION of the current buffer."
+  (maskd--await-formatting maskd--connection (list :uri maskd--uri) version))
 
 (defun maskd--send-all (await)
   "Send what changed in every buffer since its last didChange.

@@ -160,6 +160,12 @@ enum CheckDigits {
         return day <= days[month - 1]
     }
 
+    /// The sum of each digit of `chars` times its weight, in order (the caller has checked they are digits); a
+    /// shorter `weights` ends the sum early.
+    static func digitSum<C: Collection>(_ chars: C, weights: [Int]) -> Int where C.Element == UInt8 {
+        zip(weights, chars).reduce(0) { $0 + $1.0 * (Int($1.1) - Int(zero)) }
+    }
+
     /// The number spelled by the digits `chars[start..<start+count]` (the caller has checked they are digits).
     static func number(_ chars: [UInt8], _ start: Int, _ count: Int) -> Int {
         var n = 0

@@ -2,12 +2,10 @@ import MaskEngine
 
 /// The identifier presets: python-stdnum's formats by name, from the generated data.
 public enum IdentifierCatalog {
-    /// Every format by preset name.
-    static let byName: [String: IdentifierFormat] = {
-        var formats: [String: IdentifierFormat] = [:]
-        for format in generated { formats[format.name] = format.prepared() }
-        return formats
-    }()
+    /// Every format by preset name, as generated: its checks are prepared when a preset is compiled
+    /// (`format(named:)`), so a process that formats one identifier does not prepare the tables of all.
+    static let byName: [String: IdentifierFormat] = Dictionary(
+        generated.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// Every identifier preset name, grouped by country (international schemes first), then by name.
     public static let names: [String] = generated.sorted {
@@ -16,8 +14,8 @@ public enum IdentifierCatalog {
         )
     }.map(\.name)
 
-    /// The format a preset name stands for, or nil.
-    static func format(named name: String) -> IdentifierFormat? { byName[name] }
+    /// The format a preset name stands for, its checks prepared, or nil.
+    static func format(named name: String) -> IdentifierFormat? { byName[name]?.prepared() }
 
     /// `Brazil: CPF (...)`, for `maskd presets` and hovers.
     public static func summary(_ name: String) -> String? { byName[name]?.summary }

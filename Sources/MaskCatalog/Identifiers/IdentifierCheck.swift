@@ -83,6 +83,11 @@ enum IdentifierCheck: Sendable {
         }
     }
 
+    /// The `i`th byte of an ASCII table, read in place (the tables are literals, stored contiguously).
+    private static func byte(of table: String, at i: Int) -> UInt8 {
+        table.utf8.withContiguousStorageIfAvailable { $0[i] } ?? Array(table.utf8)[i]
+    }
+
     /// The problem with `chars` (the compact number's ASCII bytes), or nil when the check passes.
     func problem(_ chars: [UInt8]) -> String? {
         func part(_ span: (Int, Int)) -> ArraySlice<UInt8> {
@@ -94,7 +99,7 @@ enum IdentifierCheck: Sendable {
         case let .weighted(start, weights, modulus, add, values, fold, table, at):
             guard let sum = CheckDigits.weightedSum(chars, start: start, weights: weights, values: values, fold: fold)
             else { return Self.checkDigitMismatch }
-            let expected = Array(table.utf8)[CheckDigits.modulo(sum + add, modulus)]
+            let expected = Self.byte(of: table, at: CheckDigits.modulo(sum + add, modulus))
             passes =
                 at < 0
                 ? expected == UInt8(ascii: "0")
@@ -108,7 +113,7 @@ enum IdentifierCheck: Sendable {
         case .mod37_36(let span): passes = CheckDigits.mod37_36(part(span))
         case let .remainder(span, modulus, table, at):
             guard let r = CheckDigits.remainder(part(span), modulus) else { return Self.checkDigitMismatch }
-            passes = at < chars.count && chars[at] == Array(table.utf8)[r]
+            passes = at < chars.count && chars[at] == Self.byte(of: table, at: r)
             if !passes { return "check letter does not match" }
         case let .member(span, values, label):
             let value = String(decoding: part(span), as: UTF8.self)

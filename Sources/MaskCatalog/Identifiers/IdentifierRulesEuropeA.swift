@@ -38,10 +38,6 @@ extension IdentifierRules {
         "eu.banknote.check": { chars in euroBanknoteCheck(chars) },
     ]
 
-    private static func digitSum(_ chars: ArraySlice<UInt8>, _ weights: [Int]) -> Int {
-        zip(weights, chars).reduce(0) { $0 + $1.0 * (Int($1.1) - 48) }
-    }
-
     private static func isDigit(_ b: UInt8, _ d: Int) -> Bool { Int(b) - 48 == d }
 
     /// Andorran NRT: an F (company) is numbered up to 699999; an A or L from 700000 to 799999.
@@ -82,15 +78,21 @@ extension IdentifierRules {
     /// that are an EGN, a foreigner's PNF or another person's number (weights 4 3 2 7 6 5 4 3 2).
     static func bulgarianVAT(_ chars: [UInt8]) -> Bool {
         if chars.count == 9 {
-            var s = digitSum(chars[0..<8], Array(1...8)) % 11
-            if s == 10 { s = digitSum(chars[0..<8], Array(3...10)) % 11 }
+            var s = CheckDigits.digitSum(chars[0..<8], weights: Array(1...8)) % 11
+            if s == 10 { s = CheckDigits.digitSum(chars[0..<8], weights: Array(3...10)) % 11 }
             return isDigit(chars[8], s % 10)
         }
-        if bulgarianEGNDate(chars), isDigit(chars[9], digitSum(chars[0..<9], [2, 4, 8, 5, 10, 9, 7, 3, 6]) % 11 % 10) {
+        if bulgarianEGNDate(chars),
+            isDigit(chars[9], CheckDigits.digitSum(chars[0..<9], weights: [2, 4, 8, 5, 10, 9, 7, 3, 6]) % 11 % 10)
+        {
             return true
         }
-        if isDigit(chars[9], digitSum(chars[0..<9], [21, 19, 17, 13, 11, 9, 7, 3, 1]) % 10) { return true }
-        return isDigit(chars[9], CheckDigits.modulo(11 - digitSum(chars[0..<9], [4, 3, 2, 7, 6, 5, 4, 3, 2]), 11))
+        if isDigit(chars[9], CheckDigits.digitSum(chars[0..<9], weights: [21, 19, 17, 13, 11, 9, 7, 3, 1]) % 10) {
+            return true
+        }
+        return isDigit(
+            chars[9],
+            CheckDigits.modulo(11 - CheckDigits.digitSum(chars[0..<9], weights: [4, 3, 2, 7, 6, 5, 4, 3, 2]), 11))
     }
 
     private static let cypriotOdd = [1, 0, 5, 7, 9, 13, 15, 17, 19, 21]
@@ -124,12 +126,12 @@ extension IdentifierRules {
     /// Czech DIČ: a company's eight digits (weights 8 to 2), nine from 6 for special cases, else a birth number.
     static func czechDIC(_ chars: [UInt8]) -> Bool {
         if chars.count == 8 {
-            let s = digitSum(chars[0..<7], [8, 7, 6, 5, 4, 3, 2])
+            let s = CheckDigits.digitSum(chars[0..<7], weights: [8, 7, 6, 5, 4, 3, 2])
             let check = CheckDigits.modulo(11 - s, 11)
             return isDigit(chars[7], (check == 0 ? 1 : check) % 10)
         }
         if chars.count == 9, chars[0] == UInt8(ascii: "6") {
-            let s = digitSum(chars[1..<8], [8, 7, 6, 5, 4, 3, 2]) % 11
+            let s = CheckDigits.digitSum(chars[1..<8], weights: [8, 7, 6, 5, 4, 3, 2]) % 11
             return isDigit(chars[8], (8 - (10 - s) % 11) % 10)
         }
         return czechBirthNumberDate(chars) && (chars.count == 9 || czechBirthNumberCheck(chars))
@@ -257,7 +259,7 @@ extension IdentifierRules {
     /// 0, A 1, ...) weighted 9, modulo 23.
     private static func irishCheck(_ digits: [UInt8], _ extra: UInt8?) -> UInt8 {
         let body = [UInt8](repeating: UInt8(ascii: "0"), count: max(0, 7 - digits.count)) + digits
-        var s = digitSum(body[...], [8, 7, 6, 5, 4, 3, 2])
+        var s = CheckDigits.digitSum(body, weights: [8, 7, 6, 5, 4, 3, 2])
         if let extra { s += 9 * (irishLetters.firstIndex(of: extra) ?? 0) }
         return irishLetters[s % 23]
     }
@@ -281,7 +283,7 @@ extension IdentifierRules {
     /// EC number: the six digits weighted 1 to 6, modulo 11, give the last (10 is shown as its first digit, 1).
     static func ecNumberCheck(_ chars: [UInt8]) -> Bool {
         let digits = chars.filter { CheckDigits.digit($0) != nil }
-        let s = digitSum(digits[0..<6], [1, 2, 3, 4, 5, 6]) % 11
+        let s = CheckDigits.digitSum(digits[0..<6], weights: [1, 2, 3, 4, 5, 6]) % 11
         return isDigit(digits[6], s == 10 ? 1 : s)
     }
 

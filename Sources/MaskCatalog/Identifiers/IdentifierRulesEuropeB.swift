@@ -13,7 +13,9 @@ extension IdentifierRules {
         "lu.tva.check": { chars in CheckDigits.remainder(chars[0..<6], 89) == value(chars, 6, 2) },
         "lv.pvn.check": { chars in latvianPVN(chars) },
         "mc.tva.check": { chars in frenchTVA(Array(chars[2...])) },
-        "nl.onderwijsnummer.check": { chars in modulo(weighted(chars[...], [9, 8, 7, 6, 5, 4, 3, 2, -1]), 11) == 5 },
+        "nl.onderwijsnummer.check": { chars in
+            modulo(CheckDigits.digitSum(chars, weights: [9, 8, 7, 6, 5, 4, 3, 2, -1]), 11) == 5
+        },
         "no.fodselsnummer.date": { chars in norwegianBirthDate(chars) },
         "pl.regon.long": { chars in polishREGONLong(chars) },
         "pt.cc.check": { chars in portugueseCCCheck(chars) },
@@ -36,10 +38,6 @@ extension IdentifierRules {
     ]
 
     /// The weighted sum of the digits from the start (as many as there are weights).
-    private static func weighted(_ chars: ArraySlice<UInt8>, _ weights: [Int]) -> Int {
-        zip(weights, chars).reduce(0) { $0 + $1.0 * (Int($1.1) - 48) }
-    }
-
     /// Icelandic kennitala: DDMMYY (organisations add 40 to the day), the last digit the century (9: 1900s, 0: 2000s).
     static func icelandicKennitalaDate(_ chars: [UInt8]) -> Bool {
         let day = value(chars, 0, 2)
@@ -85,7 +83,7 @@ extension IdentifierRules {
     /// century digit (0: 1800s) is a date, except after 32, and its check digit follows.
     static func latvianPVN(_ chars: [UInt8]) -> Bool {
         if chars[0] > UInt8(ascii: "3") {
-            return weighted(chars[...], [9, 1, 4, 8, 3, 10, 2, 5, 7, 6, 1]) % 11 == 3
+            return CheckDigits.digitSum(chars, weights: [9, 1, 4, 8, 3, 10, 2, 5, 7, 6, 1]) % 11 == 3
         }
         if !(chars[0] == UInt8(ascii: "3") && chars[1] == UInt8(ascii: "2")) {
             let year = 1800 + (Int(chars[6]) - 48) * 100 + value(chars, 4, 2)
@@ -93,7 +91,7 @@ extension IdentifierRules {
                 return false
             }
         }
-        let s = 1 + weighted(chars[...], [10, 5, 8, 4, 2, 1, 6, 3, 7, 9])
+        let s = 1 + CheckDigits.digitSum(chars, weights: [10, 5, 8, 4, 2, 1, 6, 3, 7, 9])
         return Int(chars[10]) - 48 == s % 11 % 10
     }
 
@@ -126,7 +124,8 @@ extension IdentifierRules {
     /// Polish REGON of 14 digits: its last digit checks the first 13 (weights 2 4 8 5 0 9 7 3 6 1 2 4 8, mod 11, mod 10).
     static func polishREGONLong(_ chars: [UInt8]) -> Bool {
         guard chars.count == 14 else { return true }
-        return Int(chars[13]) - 48 == weighted(chars[...], [2, 4, 8, 5, 0, 9, 7, 3, 6, 1, 2, 4, 8]) % 11 % 10
+        return Int(chars[13]) - 48 == CheckDigits.digitSum(chars, weights: [2, 4, 8, 5, 0, 9, 7, 3, 6, 1, 2, 4, 8]) % 11
+            % 10
     }
 
     /// Portuguese citizen card: from the right, before the check digit, every other value (letters 10 to 35)
@@ -153,7 +152,8 @@ extension IdentifierRules {
     /// sum, modulo 11, modulo 10.
     static func romanianCUICheck(_ chars: [UInt8]) -> Bool {
         let body = [UInt8](repeating: 48, count: max(0, 10 - chars.count)) + chars.dropLast()
-        return Int(chars[chars.count - 1]) - 48 == 10 * weighted(body[...], [7, 5, 3, 2, 1, 7, 5, 3, 2]) % 11 % 10
+        return Int(chars[chars.count - 1]) - 48 == 10
+            * CheckDigits.digitSum(body, weights: [7, 5, 3, 2, 1, 7, 5, 3, 2]) % 11 % 10
     }
 
     /// Swedish personnummer: YYYYMMDD-NNNN, or YYMMDD-NNNN within the last hundred years (+ for a hundred more).
@@ -186,8 +186,8 @@ extension IdentifierRules {
     static func ukrainianEDRPOUCheck(_ chars: [UInt8]) -> Bool {
         let weights =
             (UInt8(ascii: "3")...UInt8(ascii: "5")).contains(chars[0]) ? [7, 1, 2, 3, 4, 5, 6] : [1, 2, 3, 4, 5, 6, 7]
-        var s = weighted(chars[...], weights) % 11
-        if s == 10 { s = weighted(chars[...], weights.map { $0 + 2 }) % 11 % 10 }
+        var s = CheckDigits.digitSum(chars, weights: weights) % 11
+        if s == 10 { s = CheckDigits.digitSum(chars, weights: weights.map { $0 + 2 }) % 11 % 10 }
         return Int(chars[7]) - 48 == s
     }
 

@@ -28,8 +28,8 @@ extension IdentifierRules {
     ]
 
     /// The formats whose checks an IBAN's account runs: the data and rules of their own presets, not copies.
-    private static let spanishCCC = IdentifierCatalog.format(named: "es.ccc")!.prepared()
-    private static let norwegianAccount = IdentifierCatalog.format(named: "no.kontonr")!.prepared()
+    private static let spanishCCC = IdentifierCatalog.format(named: "es.ccc")!
+    private static let norwegianAccount = IdentifierCatalog.format(named: "no.kontonr")!
 
     /// Norwegian account number: seven digits by Luhn, or eleven weighted 6 7 8 9 4 5 6 7 8 9 modulo 11 (a remainder
     /// of 10 never matches).

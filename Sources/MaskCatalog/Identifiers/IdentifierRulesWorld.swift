@@ -36,18 +36,16 @@ extension IdentifierRules {
     ]
 
     /// The weighted sum of the digits from `start` (as many as there are weights; the alphabet made them digits).
-    private static func sum(_ chars: [UInt8], from start: Int = 0, _ weights: [Int]) -> Int {
-        zip(weights, chars[start...]).reduce(0) { $0 + $1.0 * (Int($1.1) - 48) }
-    }
-
     /// New Zealand IRD number: between 10,000,000 and 150,000,000; the digits before the check, padded to eight,
     /// weighted 3 2 7 6 5 4 3 2 and negated modulo 11 give it, or, for 10, weighted 7 4 3 2 5 2 7 6.
     static func newZealandIRD(_ chars: [UInt8]) -> Bool {
         let number = value(chars, 0, chars.count)
         guard number > 10_000_000 && number < 150_000_000 else { return false }
         let body = [UInt8](repeating: UInt8(ascii: "0"), count: 9 - chars.count) + chars.dropLast()
-        var check = CheckDigits.modulo(-sum(body, [3, 2, 7, 6, 5, 4, 3, 2]), 11)
-        if check == 10 { check = CheckDigits.modulo(-sum(body, [7, 4, 3, 2, 5, 2, 7, 6]), 11) }
+        var check = CheckDigits.modulo(-CheckDigits.digitSum(body, weights: [3, 2, 7, 6, 5, 4, 3, 2]), 11)
+        if check == 10 {
+            check = CheckDigits.modulo(-CheckDigits.digitSum(body, weights: [7, 4, 3, 2, 5, 2, 7, 6]), 11)
+        }
         return check < 10 && value(chars, chars.count - 1, 1) == check
     }
 
@@ -55,7 +53,7 @@ extension IdentifierRules {
     /// 3 2 7 6 5 4 3 2 modulo 11.
     static func peruvianCUI(_ chars: [UInt8]) -> Bool {
         guard chars.count == 9 else { return true }
-        let r = sum(chars, [3, 2, 7, 6, 5, 4, 3, 2]) % 11
+        let r = CheckDigits.digitSum(chars, weights: [3, 2, 7, 6, 5, 4, 3, 2]) % 11
         return chars[8] == Array("65432110987".utf8)[r] || chars[8] == Array("KJIHGFEDCBA".utf8)[r]
     }
 
@@ -71,15 +69,18 @@ extension IdentifierRules {
     static func senegaleseNINEA(_ chars: [UInt8]) -> Bool {
         let count = chars.count == 9 || chars.count == 12 ? 9 : 7
         let body = [UInt8](repeating: UInt8(ascii: "0"), count: 9 - count) + chars.prefix(count)
-        return sum(body, [1, 2, 1, 2, 1, 2, 1, 2, 1]) % 10 == 0
+        return CheckDigits.digitSum(body, weights: [1, 2, 1, 2, 1, 2, 1, 2, 1]) % 10 == 0
     }
 
     /// Salvadoran NIT: with a serial up to 100 the weights run 14 down to 2 and the sum modulo 11, then 10, is the
     /// check digit; above, the weights are 2 7 6 5 4 3 2 7 6 5 4 3 2 and the sum is negated first.
     static func salvadoranNIT(_ chars: [UInt8]) -> Bool {
         let check = value(chars, 13, 1)
-        if value(chars, 10, 3) <= 100 { return check == sum(chars, Array((2...14).reversed())) % 11 % 10 }
-        return check == CheckDigits.modulo(-sum(chars, [2, 7, 6, 5, 4, 3, 2, 7, 6, 5, 4, 3, 2]), 11) % 10
+        if value(chars, 10, 3) <= 100 {
+            return check == CheckDigits.digitSum(chars, weights: Array((2...14).reversed())) % 11 % 10
+        }
+        return check == CheckDigits.modulo(
+            -CheckDigits.digitSum(chars, weights: [2, 7, 6, 5, 4, 3, 2, 7, 6, 5, 4, 3, 2]), 11) % 10
     }
 
     /// Turkish VKN: from the right of the first nine digits, each digit d at place i (from 1) adds
@@ -113,7 +114,7 @@ extension IdentifierRules {
     /// 3 2 7 6 5 4 3 2, modulo 11, names the check digit.
     static func venezuelanRIF(_ chars: [UInt8]) -> Bool {
         guard let type = Array("VEJPG".utf8).firstIndex(of: chars[0]) else { return false }
-        let total = 4 * (type + 1) + sum(chars, from: 1, [3, 2, 7, 6, 5, 4, 3, 2])
+        let total = 4 * (type + 1) + CheckDigits.digitSum(chars[1...], weights: [3, 2, 7, 6, 5, 4, 3, 2])
         return chars[9] == Array("00987654321".utf8)[total % 11]
     }
 
