@@ -121,7 +121,7 @@ extension IdentifierRules {
         }
         guard layoutsRules["iban.check"]?(number) == true else { return false }
         let own = String(decoding: number[0..<2], as: UTF8.self).lowercased() + ".iban"
-        guard IdentifierCatalog.format(named: own) != nil else { return true }
+        guard IdentifierCatalog.byName[own] != nil else { return true }
         let text = String(decoding: number, as: UTF8.self)
         guard let mask = try? Mask.compile(MaskSpec(.preset(own))) else { return false }
         let r = mask.format(text)
