@@ -727,6 +727,10 @@ FORMATS.update(layout_formats.FORMATS)
 NAMED.update(layout_formats.RULES)
 CHECK_POSITIONS.update(layout_formats.CHECK_POSITIONS)
 PREPARE.update(layout_formats.PREPARE)
+import identifier_formats_register as register  # noqa: E402 (reads the helpers above)
+register.define(sys.modules[__name__])
+FORMATS.update(register.FORMATS)
+NAMED.update(register.RULES)
 import identifier_formats_gs1 as gs1  # noqa: E402 (reads the helpers above)
 gs1.define(sys.modules[__name__])
 FORMATS.update(gs1.FORMATS)
@@ -801,9 +805,10 @@ def stdnum_valid(module, number):
     """stdnum's is_valid of a compact form; an exception other than its validation errors (cn.ric's lookup of a
     province code with no county raises KeyError, gh.tin's int() of a letter ValueError, meid's compact() of a
     letter past F its ValidationError) counts as invalid. A text stdnum's compact() changes (a country prefix it
-    strips: `GB888828009` is the 9-digit `888828009`) is not what is typed into a preset's slots."""
+    strips: `GB888828009` is the 9-digit `888828009`) is not what is typed into a preset's slots, unless the facts
+    say the preset shows the text as `typed` (`de.handelsregisternummer`: compact() reorders and respaces it)."""
     try:
-        if module.compact(number) != number:
+        if not FORMATS.get(preset_name(module.__name__), {}).get('typed') and module.compact(number) != number:
             return False
         return module.is_valid(number)
     except (KeyError, ValueError):
@@ -854,7 +859,7 @@ def make_numbers(module, name, rng, want=40):
     examples = []
     for e in docstring_examples(module) + (facts['seeds']() if 'seeds' in facts else []):
         try:
-            c = module.compact(e)
+            c = e if facts.get('typed') else module.compact(e)
         except Exception:
             continue
         if stdnum_valid(module, c) and c not in examples:
@@ -1170,6 +1175,7 @@ def main():
         return
     write_swift(args.out, entries)
     tables.write_swift_tables(os.path.join(os.path.dirname(args.out), 'IdentifierTables.swift'), stdnum.__version__)
+    register.write_swift_courts(os.path.join(os.path.dirname(args.out), 'GermanCourts.swift'), stdnum.__version__)
     gs1.write_swift(os.path.join(os.path.dirname(args.out), 'GS1ApplicationIdentifiers.swift'), stdnum.__version__)
     if args.vectors:
         write_vectors(args.vectors, vectors, 'identifier presets (python-stdnum): one valid and one invalid number '

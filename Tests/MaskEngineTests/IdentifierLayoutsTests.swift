@@ -4,7 +4,7 @@ import MaskCatalog
 @testable import MaskEngine
 
 /// Identifier presets whose layout is more than stdnum's `format()` of one length: numbers stdnum pads with zeros,
-/// and numbers of other presets behind a country prefix.
+/// numbers of other presets behind a country prefix, and the German register number's court of any length.
 final class IdentifierLayoutsTests: XCTestCase {
     /// `keys` typed one by one into an empty field of `preset`, each at the caret.
     private func typed(_ keys: String, into preset: String, file: StaticString = #filePath, line: UInt = #line) throws
@@ -52,6 +52,57 @@ final class IdentifierLayoutsTests: XCTestCase {
         XCTAssertEqual(r.value, "RCS Nancy B 323159715")
         XCTAssertTrue(r.valid)
         XCTAssertFalse(try typed("RCS Nancy B 323159716", into: "fr.rcs").valid)
+    }
+
+    func testGermanRegisterNumber_courtFirst_isShownAsTypedAndValid() throws {
+        let r = try typed("Frankfurt/Oder GnR 11223", into: "de.handelsregisternummer")
+        XCTAssertEqual(r.text, "Frankfurt/Oder GnR 11223")
+        XCTAssertEqual(r.value, "Frankfurt/Oder GnR 11223")
+        XCTAssertTrue(r.complete)
+        XCTAssertTrue(r.valid)
+        XCTAssertEqual(r.problems, [])
+    }
+
+    func testGermanRegisterNumber_registryFirstInLowerCase_isValid() throws {
+        let r = try typed("hrb 44123, aachen", into: "de.handelsregisternummer")
+        XCTAssertEqual(r.text, "hrb 44123, aachen")
+        XCTAssertTrue(r.valid)
+        // A qualifier after the number, in lower case too.
+        XCTAssertTrue(try typed("Aachen HRA 11223 ab", into: "de.handelsregisternummer").valid)
+    }
+
+    func testGermanRegisterNumber_umlaut_isComparedAsItsVowel() throws {
+        let r = try typed("Würzburg HRB 1", into: "de.handelsregisternummer")
+        XCTAssertEqual(r.text, "Würzburg HRB 1")
+        XCTAssertTrue(r.valid)
+        XCTAssertTrue(try typed("Wurzburg HRB 1", into: "de.handelsregisternummer").valid)
+        XCTAssertTrue(try typed("WÜRZBURG hrb 1", into: "de.handelsregisternummer").valid)
+    }
+
+    func testGermanRegisterNumber_unknownCourtOrRegister_isInvalidWithItsProblem() throws {
+        let problem = "not a register court with HRA, HRB, PR, GnR or VR and a number"
+        for text in ["Ulmen HRB 5", "Aachen HRC 44123", "Aachen HRB 1234567", "Aachen HRB 0123"] {
+            let r = try typed(text, into: "de.handelsregisternummer")
+            XCTAssertEqual(r.text, text)
+            XCTAssertTrue(r.complete)
+            XCTAssertFalse(r.valid, text)
+            XCTAssertEqual(r.problems, [problem], text)
+        }
+    }
+
+    func testGermanRegisterNumber_registryFirst_readsAShortFirstWordAsTheQualifier() throws {
+        // As stdnum reads it: `Bad` is the number's qualifier, and `Hersfeld` no court.
+        XCTAssertFalse(try typed("HRB 5 Bad Hersfeld", into: "de.handelsregisternummer").valid)
+        XCTAssertTrue(try typed("Bad Hersfeld HRB 5", into: "de.handelsregisternummer").valid)
+        XCTAssertTrue(try typed("HRB 5 X Bad Hersfeld", into: "de.handelsregisternummer").valid)
+    }
+
+    func testGermanRegisterNumber_characterNoCourtHas_isRefused() throws {
+        // stdnum would ignore it in a court's name; the preset takes only the characters the courts' names hold.
+        let r = try typed("Aachen-", into: "de.handelsregisternummer")
+        XCTAssertEqual(r.text, "Aachen")
+        XCTAssertEqual(r.rejected, "-")
+        XCTAssertFalse(r.valid)
     }
 
     func testRomanianCF_withAndWithoutRO_isTheCUIsCheck() throws {

@@ -68,6 +68,16 @@ final class CodeActionTests: XCTestCase {
         XCTAssertEqual(titles(editor, line: 2).first, "Format as ch.uid")
     }
 
+    func testCodeAction_offersTheGermanRegisterNumberForAValidOneOfAnyLength() throws {
+        client = try DaemonClient()
+        client.initializeLSP()
+        let editor = Editor(client, text: "Aachen HRA 11223\nHRB 44123 Frankfurt am Main\nAachen HRC 11223\n")
+        XCTAssertEqual(titles(editor, line: 0).first, "Format as de.handelsregisternummer")
+        XCTAssertEqual(titles(editor, line: 1).first, "Format as de.handelsregisternummer")
+        XCTAssertFalse(
+            titles(editor, line: 2).contains("Format as de.handelsregisternummer"), "HRC is no register type")
+    }
+
     func testCodeAction_offersPhoneForANumberWrittenWithItsPlus() throws {
         client = try DaemonClient()
         client.initializeLSP()

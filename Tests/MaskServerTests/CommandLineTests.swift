@@ -24,6 +24,18 @@ final class CommandLineTests: XCTestCase {
             try firstLine(["format", "--mask", #"{"preset": "phone"}"#, "441212345678"]), "+44 121 234 5678|")
     }
 
+    func testPresets_listsTheGermanRegisterNumber_andFormatKeepsItAsTyped() throws {
+        let result = try runMaskd(["presets"])
+        XCTAssertEqual(result.code, 0, result.err)
+        XCTAssertTrue(
+            result.out.split(separator: "\n").contains {
+                $0.hasPrefix("de.handelsregisternummer ") && $0.hasSuffix("  Aachen HRA 11223")
+            }, result.out)
+        XCTAssertEqual(
+            try firstLine(["format", "--mask", #"{"preset": "de.handelsregisternummer"}"#, "HRB 44123 Aachen"]),
+            "HRB 44123 Aachen|")
+    }
+
     func testFormat_notationStartingWithABrace_isNotation() throws {
         XCTAssertEqual(
             try firstLine(["format", "--mask", "{7} ([000]) [000] - [9999]", "1234567"]), "7 (123) 456 - 7|")

@@ -108,6 +108,20 @@ final class HoverInlayHintTests: XCTestCase {
         XCTAssertTrue(markdown.contains("- complete: yes · valid: yes"), markdown)
     }
 
+    func testHover_onAGermanRegisterNumberField_namesThePresetAndItsValidity() {
+        client.initializeLSP()
+        let editor = Editor(client, text: "Reg: Würzburg HRB 1")
+        editor.openField(0, 5, 19, mask: ["preset": "de.handelsregisternummer"], id: "reg")
+        XCTAssertEqual(editor.document.lines[0], "Reg: Würzburg HRB 1")
+        let hover = client.call(
+            "textDocument/hover", ["textDocument": editor.document.identifier, "position": position(0, 8)])
+        let markdown = hover["contents"]?["value"]?.stringValue ?? ""
+        XCTAssertTrue(
+            markdown.contains("preset `de.handelsregisternummer`: Germany: Handelsregisternummer"), markdown)
+        XCTAssertTrue(markdown.contains("- value: `Würzburg HRB 1`"), markdown)
+        XCTAssertTrue(markdown.contains("- complete: yes · valid: yes"), markdown)
+    }
+
     func testHover_onAnEmptyMaskField_saysEmpty_andHasNoPresetLine() {
         client.initializeLSP()
         let editor = Editor(client, text: "Tel: ")

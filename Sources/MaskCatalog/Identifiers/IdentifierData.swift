@@ -2161,6 +2161,15 @@ extension IdentifierCatalog {
                 .prefixed("AD=ad.nrt,AL=al.nipt,AR=ar.cuit,AT=at.uid,AU=au.abn,AZ=az.voen,BE=be.vat,BG=bg.vat,BR=br.cnpj,BY=by.unp,CA=ca.bn,CH=ch.vat,CL=cl.rut,CN=cn.uscc,CO=co.nit,CR=cr.cpj,CY=cy.vat,CZ=cz.dic,DE=de.vat,DK=dk.cvr,DO=do.rnc,DZ=dz.nif,EC=ec.ruc,EE=ee.kmkr,EG=eg.tn,EL=gr.vat,ES=es.nif,EU=eu.vat,EU=*eu.oss,FI=fi.alv,FO=fo.vn,FR=fr.tva,GB=gb.vat,GH=gh.tin,GN=gn.nifp,GR=gr.vat,GT=gt.nit,HR=hr.oib,HU=hu.anum,ID=id.npwp,IE=ie.vat,IL=il.hp,IN=in.gstin,IS=is.vsk,IT=it.iva,JP=jp.cn,KE=ke.pin,KR=kr.brn,LT=lt.pvm,LU=lu.tva,LV=lv.pvn,MA=ma.ice,MC=mc.tva,ME=me.pib,MK=mk.edb,MT=mt.vat,MX=mx.rfc,MZ=mz.nuit,NL=nl.btw,NO=no.mva,NZ=nz.ird,PE=pe.ruc,PL=pl.nip,PT=pt.nif,PY=py.ruc,RO=ro.cf,RS=rs.pib,RU=ru.inn,SE=se.vat,SG=sg.uen,SI=si.ddv,SK=sk.dph,SM=sm.coe,SN=sn.ninea,SV=sv.nit,TH=th.moa,TN=tn.mf,TR=tr.vkn,TW=tw.ubn,UY=uy.rut,VE=ve.rif,VN=vn.mst,XI=gb.vat", problem: "not a valid VAT number of its country"),
             ]),
         IdentifierFormat(
+            name: "de.handelsregisternummer", country: "Germany",
+            title: "Handelsregisternummer (German company register number)",
+            example: "Aachen HRA 11223", upper: false,
+            notations: ["[B…]"],
+            definitions: ["B": "[ (),./0-9A-Za-zÄÖÜßäöü]"],
+            checks: [
+                .named("de.handelsregisternummer.check", problem: "not a register court with HRA, HRB, PR, GnR or VR and a number"),
+            ]),
+        IdentifierFormat(
             name: "gs1_128", country: "International",
             title: "GS1-128 (Standard to encode product information in Code 128 barcodes)",
             example: "013842587609507417181119371", upper: false,
