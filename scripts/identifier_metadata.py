@@ -731,6 +731,10 @@ import identifier_formats_register as register  # noqa: E402 (reads the helpers 
 register.define(sys.modules[__name__])
 FORMATS.update(register.FORMATS)
 NAMED.update(register.RULES)
+import identifier_formats_gs1 as gs1  # noqa: E402 (reads the helpers above)
+gs1.define(sys.modules[__name__])
+FORMATS.update(gs1.FORMATS)
+NAMED.update(gs1.RULES)
 
 
 def positions(alphabet):
@@ -1133,6 +1137,8 @@ def main():
             p + '_' if p in ('in', 'is') else p for p in name.split('.')))
         documented, valid = make_numbers(module, name, rng)
         checked, invalid = verify(module, name, valid)
+        if 'verify' in FORMATS[name]:  # a format's own comparison with stdnum beyond changed characters
+            checked += FORMATS[name]['verify'](module)
         upper = all(module.compact(n.lower()) == n for ns in valid.values() for n in ns)
         definitions = {}
         notations = []
@@ -1170,6 +1176,7 @@ def main():
     write_swift(args.out, entries)
     tables.write_swift_tables(os.path.join(os.path.dirname(args.out), 'IdentifierTables.swift'), stdnum.__version__)
     register.write_swift_courts(os.path.join(os.path.dirname(args.out), 'GermanCourts.swift'), stdnum.__version__)
+    gs1.write_swift(os.path.join(os.path.dirname(args.out), 'GS1ApplicationIdentifiers.swift'), stdnum.__version__)
     if args.vectors:
         write_vectors(args.vectors, vectors, 'identifier presets (python-stdnum): one valid and one invalid number '
                       'of each, typed key by key; text from stdnum format(), valid from stdnum is_valid')

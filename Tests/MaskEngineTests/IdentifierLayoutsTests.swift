@@ -110,4 +110,49 @@ final class IdentifierLayoutsTests: XCTestCase {
         XCTAssertTrue(try typed("18547290", into: "ro.cf").valid)
         XCTAssertFalse(try typed("18547291", into: "ro.cf").valid)
     }
+
+    func testGS1128_typedWithParentheses_showsTheCompactFormValid() throws {
+        let r = try typed("(01)38425876095074(17)181119(37)1", into: "gs1_128")
+        XCTAssertEqual(r.text, "013842587609507417181119371")
+        XCTAssertEqual(r.value, "013842587609507417181119371")
+        XCTAssertTrue(r.valid)
+        XCTAssertEqual(r.problems, [])
+    }
+
+    func testGS1128_wrongGTINCheckDigit_isInvalid() throws {
+        let r = try typed("0138425876095075", into: "gs1_128")
+        XCTAssertEqual(r.text, "0138425876095075")
+        XCTAssertFalse(r.valid)
+        XCTAssertEqual(r.problems, ["an application identifier is unknown or its value is not valid"])
+    }
+
+    func testGS1128_dates_dayZeroIsTheMonthsLastAndMonth13IsInvalid() throws {
+        XCTAssertTrue(try typed("013842587609507417240200", into: "gs1_128").valid)
+        XCTAssertFalse(try typed("013842587609507417241301", into: "gs1_128").valid)
+        // Seven characters of a date: strptime's format ends in a stray %.
+        XCTAssertTrue(try typed("17250315", into: "gs1_128").valid)
+        XCTAssertFalse(try typed("1725031", into: "gs1_128").valid)
+    }
+
+    func testGS1128_variableFieldPaddedWithSpaces_endsWhereItsFormatEnds() throws {
+        let r = try typed("10abc                 17181119", into: "gs1_128")
+        XCTAssertEqual(r.text, "10abc                 17181119")
+        XCTAssertTrue(r.valid)
+        XCTAssertFalse(try typed("10abc                 17181119 ", into: "gs1_128").valid)
+    }
+
+    func testGS1128_IBAN_isCheckedWithTheCountrysAccount() throws {
+        XCTAssertTrue(try typed("8007gb82 west 1234 5698 7654 32", into: "gs1_128").valid)
+        XCTAssertTrue(try typed("8007BE32123456789002", into: "gs1_128").valid)
+        // The IBAN's check digits match, the Belgian account's do not.
+        XCTAssertFalse(try typed("8007BE05123456789003", into: "gs1_128").valid)
+    }
+
+    func testGS1128_decimalsAndIntegers_readAsPythonReadsThem() throws {
+        XCTAssertTrue(try typed("3103001234", into: "gs1_128").valid)
+        XCTAssertFalse(try typed("310312a456", into: "gs1_128").valid)
+        XCTAssertTrue(try typed("3100NaN", into: "gs1_128").valid)
+        XCTAssertTrue(try typed("37 +1_000", into: "gs1_128").valid)
+        XCTAssertFalse(try typed("725020250101", into: "gs1_128").valid)
+    }
 }

@@ -68,6 +68,16 @@ final class CodeActionTests: XCTestCase {
         XCTAssertEqual(titles(editor, line: 2).first, "Format as ch.uid")
     }
 
+    func testCodeAction_doesNotOfferGS1DataForAnyRunOfDigits() throws {
+        client = try DaemonClient()
+        client.initializeLSP()
+        // Both are valid GS1-128 data (a GLN's `415` and any 7 digits; `00` and a shipping container code).
+        let editor = Editor(client, text: "4155551234\n00123456789012345675\n")
+        XCTAssertFalse(titles(editor, line: 0).contains("Format as gs1_128"))
+        XCTAssertFalse(titles(editor, line: 1).contains("Format as gs1_128"))
+        XCTAssertTrue(titles(editor, line: 0).contains("Format as phone.us"))
+    }
+
     func testCodeAction_offersTheGermanRegisterNumberForAValidOneOfAnyLength() throws {
         client = try DaemonClient()
         client.initializeLSP()

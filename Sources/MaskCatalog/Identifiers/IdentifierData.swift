@@ -2169,6 +2169,15 @@ extension IdentifierCatalog {
             checks: [
                 .named("de.handelsregisternummer.check", problem: "not a register court with HRA, HRB, PR, GnR or VR and a number"),
             ]),
+        IdentifierFormat(
+            name: "gs1_128", country: "International",
+            title: "GS1-128 (Standard to encode product information in Code 128 barcodes)",
+            example: "013842587609507417181119371", upper: false,
+            notations: ["[g…]"],
+            definitions: ["g": "[ !-'*-_a-~]"],
+            checks: [
+                .named("gs1_128.check", problem: "an application identifier is unknown or its value is not valid"),
+            ]),
     ]
 
     /// Each IBAN country's BBAN layout from the IBAN registry: `n` digits, `a` letters, `c` either.

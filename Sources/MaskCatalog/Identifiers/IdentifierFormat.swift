@@ -44,14 +44,16 @@ struct IdentifierFormat: Sendable {
 
     /// Whether a check tells the identifier's numbers from other text of its shape: a check character, a date, a
     /// table or a rule of its own (not only "not all zeros"). Without one (`de.wkn`: any six letters or digits)
-    /// any text of its length and alphabet passes.
+    /// any text of its length and alphabet passes. GS1-128 data has a rule, but about a quarter of all runs of
+    /// digits pass it (`00` and any 18 characters are a shipping container code).
     var checksMoreThanShape: Bool {
-        checks.contains {
-            switch $0 {
-            case .notZero, .notAllSame: return false
-            default: return true
+        name != "gs1_128"
+            && checks.contains {
+                switch $0 {
+                case .notZero, .notAllSame: return false
+                default: return true
+                }
             }
-        }
     }
 
     /// The problem with a complete value (the compact number), or nil when it is valid.

@@ -14,6 +14,7 @@ enum IdentifierRules {
     /// Every rule by name: those of this file and of each region's file.
     private static let all: [String: Rule] = [
         sharedRules, countryRules, worldRules, europeARules, europeBRules, tablesRules, layoutsRules, registerRules,
+        gs1Rules,
     ]
     .reduce(into: [:]) { all, rules in all.merge(rules) { first, _ in first } }
 
