@@ -67,7 +67,7 @@ func globOfManyDoubleStars() throws {
     try openDocument(d, uri, "Tel: 5551234567\n")
     try stillServing(d, timeout: 5, seen: seen)
     let took = seconds(since: start)
-    try check(took < 3, "didOpen under a glob of ten ** took \(fixed(took)) s")
+    try check(took < 3, "didOpen under a glob of ten ** took \(fixed(took, 1)) s")
     let formats = seen.messages.filter { $0["method"] == "maskd/didFormat" }
     try check(
         formats.first?["params"]?["fields"]?[0]?["text"] == "+1 (555) 123-4567",
@@ -196,7 +196,7 @@ func unreadOutputAtExit() throws {
         let code = try d.waitExit(20)
         let took = seconds(since: start)
         let what = sendExit ? "shutdown and exit" : "shutdown and stdin closed"
-        try check(took < 13, "after \(what) with unread output the daemon took \(fixed(took)) s to exit")
+        try check(took < 13, "after \(what) with unread output the daemon took \(fixed(took, 1)) s to exit")
         try check(code == 0, "after \(what) the exit code was \(code)")
     }
 }

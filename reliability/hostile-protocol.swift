@@ -151,7 +151,7 @@ func editorProcessGone() throws {
     let code = try d.waitExit(10)
     try check(code == 1, "a daemon whose editor is gone exited with \(code), not 1")
     let took = seconds(since: start)
-    try check(took < 5, "the daemon took \(fixed(took)) s to notice its editor was gone")
+    try check(took < 5, "the daemon took \(fixed(took, 1)) s to notice its editor was gone")
 }
 
 func exitAfterShutdown() throws {

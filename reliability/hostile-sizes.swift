@@ -136,7 +136,7 @@ func largePastesIntoEveryPreset() throws {
         var took = seconds(since: start)
         let result = try need(reply["result"], "\(name): maskd/apply of 1 MB: \(short(reply, 200))")
         try accounted(name + ", maskd/apply", size, result, text: result["text"])
-        if took > 5 { slow.append("\(name) maskd/apply \(fixed(took)) s") }
+        if took > 5 { slow.append("\(name) maskd/apply \(fixed(took, 1)) s") }
         let uri = "file:///paste-" + name
         try d.notify("textDocument/didOpen", Messages.didOpen(uri: uri, text: "paste: \n"))
         var opened = try d.call("maskd/openField", Messages.openField(uri: uri, line: 0, from: 7, to: 7, mask: mask))
@@ -151,7 +151,7 @@ func largePastesIntoEveryPreset() throws {
         took = seconds(since: start)
         let params = formatted["params"]
         try accounted(name + ", didChange", size, params, text: params?["fields"]?[0]?["text"])
-        if took > 5 { slow.append("\(name) didChange \(fixed(took)) s") }
+        if took > 5 { slow.append("\(name) didChange \(fixed(took, 1)) s") }
         // Opening a field over a long run of text already in the document.
         try d.notify("textDocument/didOpen", Messages.didOpen(uri: uri + "-open", text: paste + "\n"))
         start = nowNS()
@@ -163,7 +163,7 @@ func largePastesIntoEveryPreset() throws {
             ], timeout: 60)
         try check(opened["result"] != nil, "\(name): openField over 1 MB: \(short(opened, 200))")
         took = seconds(since: start)
-        if took > 5 { slow.append("\(name) openField \(fixed(took)) s") }
+        if took > 5 { slow.append("\(name) openField \(fixed(took, 1)) s") }
         try d.notify("textDocument/didClose", ["textDocument": ["uri": .string(uri)]])
         try d.notify("textDocument/didClose", ["textDocument": ["uri": .string(uri + "-open")]])
     }
@@ -190,7 +190,7 @@ func maskOf100000Characters() throws {
         let took = seconds(since: start)
         try check(
             reply["result"] != nil || reply["error"] != nil, "no answer for a \(mask.count)-character mask")
-        try check(took < 10, "a \(mask.count)-character mask took \(fixed(took)) s")
+        try check(took < 10, "a \(mask.count)-character mask took \(fixed(took, 1)) s")
     }
     try stillServing(d)
 }
@@ -228,7 +228,7 @@ func hugeMaskForms() throws {
         let peak = d.rssKiB("VmHWM")
         if took > 5 || (peak ?? Int.max) > 256 * 1024 {
             problems.append(
-                "\(spec.serializedString()): answered in \(fixed(took)) s, "
+                "\(spec.serializedString()): answered in \(fixed(took, 1)) s, "
                     + "peak RSS \(peak.map(String.init) ?? "unknown") KiB")
         }
     }
@@ -247,7 +247,7 @@ func regexThatBacktracks() throws {
                 "maskd/apply", applyParams(["notation": "[a…]", "regex": .string(regex)], value), timeout: 60)
             let took = seconds(since: start)
             try check(reply["result"] != nil || reply["error"] != nil, "no answer for regex \(regex)")
-            if took > 3 { slow.append("\(regex) over \(value.count) characters: \(fixed(took)) s") }
+            if took > 3 { slow.append("\(regex) over \(value.count) characters: \(fixed(took, 1)) s") }
         }
     }
     try check(slow.isEmpty, slow.joined(separator: "; "))

@@ -129,7 +129,7 @@ final class Daemon {
         } catch let error as DaemonError where error.kind == .framing || error.kind == .notJSON {
             return ["__malformed__": .string(error.description)]
         } catch let error as DaemonError where error.kind == .timedOut {
-            throw Timeout(description: "no message within \(fixed(seconds)) s")
+            throw Timeout(description: "no message within \(fixed(seconds, 1)) s")
         } catch let error as DaemonError where error.kind == .closed {
             throw Timeout(description: "no message: \(error)")
         }
@@ -147,7 +147,9 @@ final class Daemon {
         let deadline = nowNS() + UInt64(timeout * 1e9)
         while true {
             let now = nowNS()
-            guard now < deadline else { throw Timeout(description: "no matching message within \(fixed(timeout)) s") }
+            guard now < deadline else {
+                throw Timeout(description: "no matching message within \(fixed(timeout, 1)) s")
+            }
             let message = try next(within: Double(deadline - now) / 1e9)
             if matches(message) { return message }
             keep?.messages.append(message)
@@ -180,7 +182,7 @@ final class Daemon {
     /// Waits at most `seconds` for the process to end. - Returns: its exit code (minus a signal that ended it).
     func waitExit(_ seconds: Double) throws -> Int32 {
         guard let code = process.waitForExit(within: seconds) else {
-            throw Timeout(description: "the daemon did not exit within \(fixed(seconds)) s")
+            throw Timeout(description: "the daemon did not exit within \(fixed(seconds, 1)) s")
         }
         return code
     }
@@ -236,17 +238,6 @@ func short(_ value: JSONValue?, _ limit: Int = 300) -> String {
 
 /// Seconds on the monotonic clock since `start` (a ``nowNS()`` reading).
 func seconds(since start: UInt64) -> Double { Double(nowNS() - start) / 1e9 }
-
-/// `x` with `digits` decimals (there is no Foundation here).
-func fixed(_ x: Double, _ digits: Int = 1) -> String {
-    var scale = 1.0
-    for _ in 0..<digits { scale *= 10 }
-    let scaled = (abs(x) * scale).rounded()
-    let whole = Int(scaled / scale), part = Int(scaled) - whole * Int(scale)
-    var fraction = String(part)
-    while fraction.count < digits { fraction = "0" + fraction }
-    return (x < 0 ? "-" : "") + String(whole) + (digits > 0 ? "." + fraction : "")
-}
 
 // MARK: - The run
 

@@ -112,17 +112,6 @@ func must<T>(_ body: () throws -> T) -> T {
     do { return try body() } catch { fatalError("soak: \(error)") }
 }
 
-/// `x` with `digits` decimals (there is no Foundation here).
-func fixed(_ x: Double, _ digits: Int = 1) -> String {
-    var scale = 1.0
-    for _ in 0..<digits { scale *= 10 }
-    let scaled = (abs(x) * scale).rounded()
-    let whole = Int(scaled / scale), part = Int(scaled) - whole * Int(scale)
-    var fraction = String(part)
-    while fraction.count < digits { fraction = "0" + fraction }
-    return (x < 0 ? "-" : "") + String(whole) + (digits > 0 ? "." + fraction : "")
-}
-
 let diagnosticsPrefix = Array(#"{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics""#.utf8)
 let diagnosticsMethod = Array(#""textDocument/publishDiagnostics""#.utf8)
 
@@ -429,14 +418,15 @@ final class Soak {
         let opened = now()
         print(
             "soak: \(options.documents) documents, \(options.documents * options.fieldsPerDocument) fields open in "
-                + "\(fixed(opened - started)) s, RSS \(daemon.rss()) KiB")
+                + "\(fixed(opened - started, 1)) s, RSS \(daemon.rss()) KiB")
         warmUp()
         let warm = now()
         let rssStart = daemon.rss()
         let cpuAtStart = daemon.cpuSeconds()
         var rssHalf = rssStart, rssPeakSecondHalf = 0
         print(
-            "soak: every field visited once (\(checked) keystrokes) in \(fixed(warm - opened)) s, RSS \(rssStart) KiB")
+            "soak: every field visited once (\(checked) keystrokes) in \(fixed(warm - opened, 1)) s, RSS \(rssStart) KiB"
+        )
         var d = 0, f = 0, run = 0
         for k in 1...options.keystrokes {
             // A person stays in a field for a while, then moves to another one, in any document.
@@ -470,15 +460,15 @@ final class Soak {
         let sign = growth >= 0 ? "+" : ""
         print(
             "soak: \(options.keystrokes) keystrokes (\(checked - warmUpKeystrokes) didFormats checked) across \(options.documents) "
-                + "documents and \(options.documents * options.fieldsPerDocument) fields in \(fixed(took)) s (\(perKeystroke) µs each, "
+                + "documents and \(options.documents * options.fieldsPerDocument) fields in \(fixed(took, 1)) s (\(perKeystroke) µs each, "
                 + "of which the daemon's CPU \(fixed(daemonCPU / Double(options.keystrokes) * 1e6, 0)) µs)")
         print(
             "soak: RSS \(rssStart) KiB at start, \(rssHalf) KiB at half, \(rssEnd) KiB at the end "
-                + "(\(sign)\(fixed(growth))% over the second half); \(failures) mismatches; exit code \(exitCode)")
+                + "(\(sign)\(fixed(growth, 1))% over the second half); \(failures) mismatches; exit code \(exitCode)")
         var ok = true
         if failures > 0 { ok = false }
         if growth >= options.maxGrowth {
-            print("soak: FAIL: RSS grew \(fixed(growth))% over the second half (limit \(options.maxGrowth)%)")
+            print("soak: FAIL: RSS grew \(fixed(growth, 1))% over the second half (limit \(options.maxGrowth)%)")
             ok = false
         }
         if exitCode != 0 {

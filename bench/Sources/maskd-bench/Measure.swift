@@ -1,5 +1,6 @@
 // maskd-bench: samples and their statistics (the clock, `nowNS`, is the shared client's).
 import Glibc
+import MaskdClient
 
 /// A set of measurements of one quantity, in its unit (nanoseconds, requests per second, ...).
 struct Samples {
@@ -107,19 +108,4 @@ func digits(_ value: Double) -> String {
     let magnitude = abs(value)
     let decimals = magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : 2
     return fixed(value, decimals)
-}
-
-/// `value` with exactly `decimals` decimals.
-func fixed(_ value: Double, _ decimals: Int) -> String {
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let scaled = (abs(value) * scale).rounded()
-    let whole = Int(scaled / scale)
-    let fraction = Int(scaled - Double(whole) * scale)
-    var text = "\(whole)"
-    if decimals > 0 {
-        let fractionText = "\(fraction)"
-        text += "." + String(repeating: "0", count: decimals - fractionText.count) + fractionText
-    }
-    return value < 0 && scaled > 0 ? "-" + text : text
 }
