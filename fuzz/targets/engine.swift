@@ -488,7 +488,15 @@ func runSession(_ source: inout ByteSource) {
                     session.mask.rightToLeftNotation == nil
                     ? 0
                     : long.filter { !$0.isLetter && !$0.isNumber }.count
-                if !dropsSilently, !regexCuts, reportedAtMost + consumedAsLiterals < long.count - r.text.count {
+                // A number field with `negative` reads every sign in the text as the sign (`-` toggles it, `+` sets it:
+                // presets.md, number masks), which neither keeps nor reports it.
+                var consumedAsSigns = 0
+                if case .number(let field) = session.mask.kind, field.spec.negative {
+                    consumedAsSigns = long.filter { "-+".contains(NumberField.folded($0)) }.count
+                }
+                if !dropsSilently, !regexCuts,
+                    reportedAtMost + consumedAsLiterals + consumedAsSigns < long.count - r.text.count
+                {
                     fail(
                         "opening over \(long.count) characters kept \(r.text.count) and reported only "
                             + "\(r.rejected.count + r.overflow.count) (\(reportedAtMost) scalars)\n" + session.context()
