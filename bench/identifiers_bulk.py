@@ -30,8 +30,9 @@ except ImportError:
 
 # Where a preset shows other text than stdnum's `format()` by design (Protocol/presets.md): range-table
 # hyphenation (isbn, ismn), a display chosen by the number's kind rather than its length (th.tin, us.tin), no
-# zero padding or added check characters (ch.esr, no.kontonr, isan), a code shown as typed (isil).
-SHOWN_OTHERWISE = {'isbn', 'ismn', 'th.tin', 'us.tin', 'ch.esr', 'no.kontonr', 'isan', 'isil'}
+# zero padding or added check characters (ch.esr, no.kontonr, isan), a code or register number shown as typed (isil,
+# de.handelsregisternummer, which stdnum's compact writes court first).
+SHOWN_OTHERWISE = {'isbn', 'ismn', 'th.tin', 'us.tin', 'ch.esr', 'no.kontonr', 'isan', 'isil', 'de.handelsregisternummer'}
 # Where `maskd format`, reading a whole line as a field's text, keeps an unfinished longer layout that shows the
 # line unchanged (`108` in gt.nit, which typed key by key is `10-8`): a known limitation, in Protocol/presets.md.
 # Their lines are counted apart (`known`), not as agreeing.
