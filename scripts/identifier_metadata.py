@@ -705,36 +705,22 @@ FORMATS.update({
 })
 CHECK_POSITIONS.update({'isbn': lambda n: [n - 1], 'grid': lambda n: [n - 1]})
 
-import identifier_formats_world as world  # noqa: E402 (after the helpers; it imports nothing of this file)
-FORMATS.update(world.FORMATS)
-NAMED.update(world.RULES)
-CHECK_POSITIONS.update(world.CHECK_POSITIONS)
-import identifier_formats_europe_a as europe_a  # noqa: E402 (reads the helpers above)
-europe_a.define(sys.modules[__name__])
-FORMATS.update(europe_a.FORMATS)
-NAMED.update(europe_a.RULES)
-import identifier_formats_europe_b as europe_b  # noqa: E402 (reads the helpers above)
-europe_b.define(sys.modules[__name__])
-FORMATS.update(europe_b.FORMATS)
-NAMED.update(europe_b.RULES)
-import identifier_formats_tables as tables  # noqa: E402 (reads the helpers above)
-tables.define(sys.modules[__name__])
-FORMATS.update(tables.FORMATS)
-NAMED.update(tables.RULES)
-import identifier_formats_layouts as layout_formats  # noqa: E402 (reads the helpers above, and the formats it composes)
-layout_formats.define(sys.modules[__name__])
-FORMATS.update(layout_formats.FORMATS)
-NAMED.update(layout_formats.RULES)
-CHECK_POSITIONS.update(layout_formats.CHECK_POSITIONS)
-PREPARE.update(layout_formats.PREPARE)
-import identifier_formats_register as register  # noqa: E402 (reads the helpers above)
-register.define(sys.modules[__name__])
-FORMATS.update(register.FORMATS)
-NAMED.update(register.RULES)
-import identifier_formats_gs1 as gs1  # noqa: E402 (reads the helpers above)
-gs1.define(sys.modules[__name__])
-FORMATS.update(gs1.FORMATS)
-NAMED.update(gs1.RULES)
+# The facts modules, in order: each reads the helpers above (and `layouts` the formats before it, which it composes),
+# then adds its formats, its named rules, and where it has them, its check positions and preparations.
+import identifier_formats_world as world  # noqa: E402
+import identifier_formats_europe_a as europe_a  # noqa: E402
+import identifier_formats_europe_b as europe_b  # noqa: E402
+import identifier_formats_tables as tables  # noqa: E402
+import identifier_formats_layouts as layout_formats  # noqa: E402
+import identifier_formats_register as register  # noqa: E402
+import identifier_formats_gs1 as gs1  # noqa: E402
+for facts in (world, europe_a, europe_b, tables, layout_formats, register, gs1):
+    if hasattr(facts, 'define'):
+        facts.define(sys.modules[__name__])
+    FORMATS.update(facts.FORMATS)
+    NAMED.update(facts.RULES)
+    CHECK_POSITIONS.update(getattr(facts, 'CHECK_POSITIONS', {}))
+    PREPARE.update(getattr(facts, 'PREPARE', {}))
 
 
 def positions(alphabet):
