@@ -443,6 +443,21 @@ func hasRegex(_ spec: MaskSpec) -> Bool {
     return false
 }
 
+/// The zeros of `text` before its first digit other than zero or its first decimal mark (or alias): those a number
+/// field with `spec` drops as leading zeros.
+func leadingZeros(of text: String, in spec: NumberSpec) -> Int {
+    var zeros = 0
+    for character in text {
+        if let digit = NumberField.digitValue(character) {
+            if digit != 0 { break }
+            zeros += 1
+        } else if NumberField.folded(character) == spec.decimal || spec.decimalAliases.contains(character) {
+            break
+        }
+    }
+    return zeros
+}
+
 func runSession(_ source: inout ByteSource) {
     let spec = makeSpec(&source)
     guard let mask = try? Mask.compile(spec) else { return }
@@ -490,12 +505,18 @@ func runSession(_ source: inout ByteSource) {
                     : long.filter { !$0.isLetter && !$0.isNumber }.count
                 // A number field with `negative` reads every sign in the text as the sign (`-` toggles it, `+` sets it:
                 // presets.md, number masks), which neither keeps nor reports it.
-                var consumedAsSigns = 0
-                if case .number(let field) = session.mask.kind, field.spec.negative {
-                    consumedAsSigns = long.filter { "-+".contains(NumberField.folded($0)) }.count
+                // It also drops the zeros before a number's first other digit as a calculator does (`0` then `5` shows
+                // `5`: presets.md, number masks), so those before the text's first other digit or mark are not lost.
+                var consumedAsSigns = 0, droppedAsLeadingZeros = 0
+                if case .number(let field) = session.mask.kind {
+                    if field.spec.negative {
+                        consumedAsSigns = long.filter { "-+".contains(NumberField.folded($0)) }.count
+                    }
+                    droppedAsLeadingZeros = leadingZeros(of: long, in: field.spec)
                 }
                 if !dropsSilently, !regexCuts,
-                    reportedAtMost + consumedAsLiterals + consumedAsSigns < long.count - r.text.count
+                    reportedAtMost + consumedAsLiterals + consumedAsSigns + droppedAsLeadingZeros
+                        < long.count - r.text.count
                 {
                     fail(
                         "opening over \(long.count) characters kept \(r.text.count) and reported only "
