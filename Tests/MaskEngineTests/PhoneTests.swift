@@ -195,6 +195,8 @@ final class PhoneTests: XCTestCase {
 
     func testEveryRegionCompiles() {
         XCTAssertGreaterThanOrEqual(PhoneMetadata.regionCodes.count, 240)
+        // The list read from the calling-code lines names the regions the whole text has.
+        XCTAssertEqual(PhoneMetadata.regionCodes, PhoneMetadata.index.codeForRegion.keys.sorted())
         for key in PhoneMetadata.index.regions.keys {
             for line in PhoneMetadata.lines(of: key)! {
                 let fields = line.split(separator: "\t", omittingEmptySubsequences: false)

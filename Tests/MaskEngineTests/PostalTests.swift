@@ -21,6 +21,7 @@ final class PostalTests: XCTestCase {
 
     func testEveryRegionsExamples_typedThreeWays_endAsTheExample_valid_withEveryKeyAfterTheCaret() throws {
         XCTAssertEqual(PostalCodes.regions.count, 181)
+        XCTAssertEqual(PostalCodes.regions, PostalMetadata.entries.keys.sorted())
         var examples = 0
         for region in PostalCodes.regions {
             let mask = try mask(region)

@@ -8,11 +8,8 @@ public enum IdentifierCatalog {
         generated.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// Every identifier preset name, grouped by country (international schemes first), then by name.
-    public static let names: [String] = generated.sorted {
-        ($0.country == "International" ? "" : $0.country, $0.name) < (
-            $1.country == "International" ? "" : $1.country, $1.name
-        )
-    }.map(\.name)
+    public static let names: [String] = generated.map { ($0.country == "International" ? "" : $0.country, $0.name) }
+        .sorted { $0 < $1 }.map(\.1)
 
     /// The format a preset name stands for, its checks prepared, or nil.
     static func format(named name: String) -> IdentifierFormat? { byName[name]?.prepared() }

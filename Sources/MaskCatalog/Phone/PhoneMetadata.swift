@@ -38,8 +38,27 @@ enum PhoneMetadata {
     /// Each region made so far, kept for the life of the process: a region is parsed once.
     private static let compiled = Mutex<[String: PhoneRegion]>([:])
 
-    /// Every region code (ISO 3166-1 alpha-2), sorted.
-    static var regionCodes: [String] { index.codeForRegion.keys.sorted() }
+    /// Every region code (ISO 3166-1 alpha-2), sorted. Read from the calling-code lines, which the text holds first,
+    /// so that listing the regions (every `initialize` does) does not index the whole text.
+    static let regionCodes: [String] = {
+        var text = source
+        return text.withUTF8 { bytes in
+            let newline = UInt8(ascii: "\n"), tab = UInt8(ascii: "\t")
+            var codes: Set<String> = []
+            var start = 0
+            while start < bytes.count, bytes[start] != UInt8(ascii: "R") {
+                let end = bytes[start...].firstIndex(of: newline) ?? bytes.count
+                if bytes[start] == UInt8(ascii: "C") {
+                    for region in bytes[start..<end].split(separator: tab).dropFirst(2)
+                    where !region.elementsEqual("001".utf8) {
+                        codes.insert(String(decoding: region, as: UTF8.self))
+                    }
+                }
+                start = end + 1
+            }
+            return codes.sorted()
+        }
+    }()
 
     /// The calling code of a region, or nil for an unknown one.
     static func callingCode(of region: String) -> Int? { index.codeForRegion[region] }

@@ -27,8 +27,17 @@ enum PostalMetadata {
         return entries
     }()
 
-    /// The regions that have a postal-code pattern (ISO 3166-1 alpha-2), sorted.
-    static let regionCodes: [String] = entries.keys.sorted()
+    /// The regions that have a postal-code pattern (ISO 3166-1 alpha-2), sorted. Read from the lines' second columns
+    /// alone, so that listing the regions (every `initialize` does) does not read every region's line.
+    static let regionCodes: [String] = {
+        var text = source
+        return text.withUTF8 { bytes in
+            bytes.split(separator: UInt8(ascii: "\n")).compactMap { line in
+                guard line.starts(with: "R\t".utf8) else { return nil }
+                return String(decoding: line.dropFirst(2).prefix { $0 != UInt8(ascii: "\t") }, as: UTF8.self)
+            }.sorted()
+        }
+    }()
 
     private static let compiled = Mutex<[String: PostalRegion]>([:])
 
