@@ -1,8 +1,9 @@
 import MaskEngine
 
 /// The rules of single identifiers that no check family expresses, listed in one place. Each takes
-/// the compact number's ASCII bytes (its length and alphabet already checked) and answers whether it
-/// passes; the generator holds a twin of each, verified against stdnum.
+/// the compact number's UTF-8 bytes (its length and alphabet already checked; ASCII but for the
+/// register number's court, which may hold umlauts) and answers whether it passes; the generator
+/// holds a twin of each, verified against stdnum.
 enum IdentifierRules {
     /// A rule: whether the compact number passes.
     typealias Rule = @Sendable ([UInt8]) -> Bool
