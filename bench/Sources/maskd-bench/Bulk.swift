@@ -96,31 +96,6 @@ enum BulkBench {
         return Outcome(rates: rates, peakRSS: peak, firstLine: String(outLines.first ?? ""))
     }
 
-    /// Runs a Python script that prints one JSON object, and gives that object.
-    static func script(_ python: String, _ arguments: [String], timeout: Double) throws -> JSONValue {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        try process.run()
-        // Read before waiting: the output may not fit in the pipe's buffer.
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let deadline = nowNS() + UInt64(timeout * 1e9)
-        while process.isRunning, nowNS() < deadline { usleep(1000) }
-        if process.isRunning {
-            process.terminate()
-            throw BenchFailure("bulk: \(arguments.first ?? python) did not end within \(fixed(timeout, 0)) s")
-        }
-        guard process.terminationStatus == 0 else {
-            throw BenchFailure("bulk: \(arguments.first ?? python) exited with status \(process.terminationStatus)")
-        }
-        do { return try JSONValue.parse([UInt8](data)) } catch {
-            throw BenchFailure("bulk: \(arguments.first ?? python) printed no JSON: \(error)")
-        }
-    }
-
     /// Starts the process with its standard input and output on files and waits for it.
     /// - Returns: the nanoseconds from spawning it to its exit, and its peak RSS in bytes.
     private static func spawnAndWait(

@@ -215,31 +215,10 @@ enum PhonenumbersBench {
         guard FileManager.default.isExecutableFile(atPath: python) else {
             throw BenchFailure("phonenumbers: no Python at \(python)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [
-            script, "--region", region, "--digits", digits,
-            "--reps", "\(reps)", "--warmup", "\(warmup)",
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        try process.run()
-        // Read before waiting: the samples may not fit in the pipe's buffer.
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let deadline = nowNS() + UInt64(timeout * 1e9)
-        while process.isRunning, nowNS() < deadline { usleep(1000) }
-        if process.isRunning {
-            process.terminate()
-            throw BenchFailure("phonenumbers: the script did not end within \(fixed(timeout, 0)) s")
-        }
-        guard process.terminationStatus == 0 else {
-            throw BenchFailure("phonenumbers: \(script) exited with status \(process.terminationStatus)")
-        }
-        let report: JSONValue
-        do { report = try JSONValue.parse([UInt8](data)) } catch {
-            throw BenchFailure("phonenumbers: the script's output is not JSON: \(error)")
-        }
+        let report = try pythonReport(
+            python,
+            [script, "--region", region, "--digits", digits, "--reps", "\(reps)", "--warmup", "\(warmup)"],
+            timeout: timeout, label: "phonenumbers")
         func samples(_ key: String) throws -> Samples {
             guard let values = report[key]?.arrayValue?.compactMap(\.doubleValue), !values.isEmpty else {
                 throw BenchFailure("phonenumbers: no '\(key)' samples in the script's output")

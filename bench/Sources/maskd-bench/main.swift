@@ -677,9 +677,9 @@ section("bulk", number: "10") {
         return
     }
     let script = "bench/python_package_column.py"
-    let object = try BulkBench.script(
+    let object = try pythonReport(
         python, [script, options.maskd, inputs.phones, "\(counts.bulkRuns)"],
-        timeout: counts.timeout * 20)
+        timeout: counts.timeout * 20, label: "bulk")
     guard let package = object["rates"]?["package"]?.arrayValue?.compactMap(\.doubleValue),
         let perValue = object["rates"]?["phonenumbers"]?.arrayValue?.compactMap(\.doubleValue), !package.isEmpty
     else { throw BenchFailure("bulk: \(script) gave no rates") }
@@ -713,13 +713,13 @@ section("bulk", number: "12") {
         return
     }
     let script = "bench/identifiers_bulk.py"
-    let object = try BulkBench.script(
+    let object = try pythonReport(
         python,
         [
             script, options.maskd, "Protocol/vectors/identifiers-conformance/identifiers.json",
             "\(counts.identifierLines)", "\(counts.bulkRuns)",
         ],
-        timeout: counts.timeout * 20)
+        timeout: counts.timeout * 20, label: "bulk")
     if let skipped = object["skipped"]?.stringValue {
         report.note("identifiers in bulk: skipped: \(skipped)")
         return
