@@ -15,6 +15,27 @@ final class ValidationTestsCardBrand: XCTestCase {
         }
     }
 
+    /// The four-digit table `detect` answers from decides as checking every range does: for every four-digit
+    /// prefix, for six-digit ones spread over all of them, and at and beside every range's bounds.
+    func testFastPath_agreesWithEveryRange() {
+        func padded(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        var prefixes = (0..<10_000).map { padded($0, 4) }
+        prefixes += stride(from: 0, to: 1_000_000, by: 37).map { padded($0, 6) }
+        for range in CardBrand.ranges {
+            for value in [range.low - 1, range.low, range.high, range.high + 1]
+            where value >= 0 && String(value).count <= range.digits {
+                prefixes.append(padded(value, range.digits))
+            }
+        }
+        for prefix in prefixes {
+            let digits = Array(prefix.utf8)
+            XCTAssertEqual(CardBrand.detect(digits: digits), CardBrand.detectByRanges(digits: digits), prefix)
+        }
+    }
+
     func testNothingTypedDecidesNothing() {
         XCTAssertNil(CardBrand.detect(""))
         for undecided in ["2", "3", "5", "6", "7", "8", "0", "22", "306", "350", "28", "640", "66", "80", "98"] {

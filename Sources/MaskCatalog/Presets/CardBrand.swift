@@ -174,26 +174,22 @@ public enum CardBrand: String, CaseIterable, Hashable, Sendable {
     /// brand it decides as 2 + its index in `allCases`, or `decidesNone`.
     private static let decidedByFourDigits: [UInt8] = {
         var table = [UInt8](repeating: needsMoreDigits, count: 10_000)
-        for value in 0..<10_000 {
-            let longer = ranges.contains { range in
-                guard range.digits > 4 else { return false }
-                let scale = powersOfTen[range.digits - 4]
-                return range.low / scale <= value && value <= range.high / scale
-            }
-            if longer { continue }
-            var digits: [UInt8] = []
-            var v = value
-            for _ in 0..<4 {
-                digits.insert(UInt8(48 + v % 10), at: 0)
-                v /= 10
-            }
+        // The prefixes a longer range lies beneath, marked range by range rather than by asking every range of
+        // every prefix.
+        var longer = [Bool](repeating: false, count: 10_000)
+        for range in ranges where range.digits > 4 {
+            let scale = powersOfTen[range.digits - 4]
+            for value in range.low / scale...range.high / scale { longer[value] = true }
+        }
+        for value in 0..<10_000 where !longer[value] {
+            let digits = [1_000, 100, 10, 1].map { UInt8(48 + value / $0 % 10) }
             table[value] = detectByRanges(digits: digits).map { UInt8(2 + allCases.firstIndex(of: $0)!) } ?? decidesNone
         }
         return table
     }()
 
     /// The brand by checking every range: what the fast path's table is built from.
-    private static func detectByRanges<C: Collection>(digits: C) -> CardBrand? where C.Element == UInt8 {
+    static func detectByRanges<C: Collection>(digits: C) -> CardBrand? where C.Element == UInt8 {
         // The value of the first 1...6 digits, so each range compares without dividing.
         var byLength = (0, 0, 0, 0, 0, 0, 0)
         var prefix = 0
