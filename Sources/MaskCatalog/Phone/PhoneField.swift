@@ -332,7 +332,12 @@ final class PhoneField: CustomFieldKind {
     }
 
     private func show(_ keys: [UInt8]) -> (Shown, cut: [UInt8], typed: Typed) {
-        let keys = normalised(keys)
+        var keys = normalised(keys)
+        if let mark = keys.firstIndex(of: Self.extensionMark), !keys[..<mark].contains(where: { $0 != Self.plus }) {
+            // An extension follows the number's first digit: an edit that takes every digit before its mark takes
+            // the mark, and its digits are the number's, as reading the text the field would show gives.
+            keys.remove(at: mark)
+        }
         guard let mark = keys.firstIndex(of: Self.extensionMark) else {
             let (formatter, taken, full) = typed(keys)
             return (shown(formatter, full: full), Array(keys[taken...]), Typed(formatter: formatter, full: full))
