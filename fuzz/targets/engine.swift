@@ -441,7 +441,6 @@ func longText(_ source: inout ByteSource) -> String {
     return text
 }
 
-/// Whether `spec` or any of its `oneOf` alternatives has a `regex` option.
 /// Whether the mask, or an alternative of its `oneOf`, types over its entered characters (`overwrite`).
 func overwrites(_ spec: MaskSpec) -> Bool {
     if spec.overwrite == true { return true }
@@ -449,6 +448,7 @@ func overwrites(_ spec: MaskSpec) -> Bool {
     return false
 }
 
+/// Whether `spec` or any of its `oneOf` alternatives has a `regex` option.
 func hasRegex(_ spec: MaskSpec) -> Bool {
     if spec.regex != nil { return true }
     if case .oneOf(let alternatives) = spec.form { return alternatives.contains(where: hasRegex) }
