@@ -310,8 +310,8 @@ final class EditingSession {
         version += 1
         steps += 1
         let starts = lineStarts
-        let inField = !t.containsLineBreak && fields().contains { $0.start <= a && b <= $0.end }
-        let fieldsBefore = withRules ? Set(fields().map(\.id)) : []
+        let fieldsBefore = fields()
+        let inField = !t.containsLineBreak && fieldsBefore.contains { $0.start <= a && b <= $0.end }
         let range = EditingSession.range(position(a, starts), position(b, starts))
         text = target
         log.append("\(what): \(range.serializedString()) \(t.debugDescription)")
@@ -322,13 +322,14 @@ final class EditingSession {
                 "contentChanges": [["range": range, "text": .string(t)]],
             ])
         handleFormats(of: nil, before: before)
-        // Or a rule's capture written whole on one line (`2` after `Tel: `), which opens the rule's field over it and is
-        // formatted as typing it would be (protocol.md, "what a rule formats").
+        // A rule's capture written whole on one line (`2` after `Tel: `) opens the rule's field over it, formatted as
+        // typing it would be (protocol.md, "what a rule formats").
         let openedAsTyped =
             withRules && !t.isEmpty && !t.containsLineBreak
-            && fields().contains { !fieldsBefore.contains($0.id) && $0.start == a }
+            && fields().contains { field in field.start == a && !fieldsBefore.contains { $0.id == field.id } }
         if text != target, inField || openedAsTyped {
-            // The editor's undo is, to the daemon, typing into a field (its range lies within one): the field reads it.
+            // The editor's undo is, to the daemon, typing into a field (its range lies within one, or it wrote a rule's
+            // capture): the field reads it.
             typedUndos += 1
             if typedUndo == nil {
                 typedUndo =
