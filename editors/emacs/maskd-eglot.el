@@ -115,7 +115,10 @@ restarting it), it is connected again: a maskd command asks for it."
   (or (eglot-current-server)
       (when (and maskd-eglot--last-server
                  (not (jsonrpc-running-p maskd-eglot--last-server)))
-        (eglot-reconnect maskd-eglot--last-server)
+        ;; Until the daemon answers: with a number of seconds, eglot stops
+        ;; waiting at any process's output, and the command found no server.
+        (let ((eglot-sync-connect t))
+          (eglot-reconnect maskd-eglot--last-server))
         (eglot-current-server))
       (signal 'maskd-error
               (list "eglot manages no server for this buffer (M-x eglot)"))))

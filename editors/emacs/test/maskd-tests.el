@@ -86,11 +86,14 @@
   (and (require 'eglot nil t) (require 'maskd-eglot nil t)))
 
 (with-eval-after-load 'eglot
-  ;; `eglot' waits `eglot-sync-connect' seconds (3) for the daemon's answer
-  ;; to initialize, then goes on connecting in the background.  The tests
-  ;; check the buffer is managed right after: on a loaded machine (CI runs
-  ;; every suite at once) a debug build can take longer to answer.
-  (setq eglot-sync-connect 60)
+  ;; With a number, `eglot' waits for the daemon's answer to initialize
+  ;; only until any process's output arrives (an earlier test's daemon
+  ;; pushing diagnostics, say), then connects in the background: the
+  ;; buffer is not managed yet, and eglot's "Connected!" comes in the
+  ;; middle of the test.  The tests check the buffer right after: wait
+  ;; for the answer itself, as long as a loaded machine needs.
+  (setq eglot-sync-connect t
+        eglot-connect-timeout 120)
   ;; The daemon asks eglot to watch `.maskd.json'.  In batch, Emacs 28
   ;; never handles a file-notify event (it is input, for a command loop),
   ;; and once one is pending no process sentinel runs (a file created in
@@ -1014,6 +1017,55 @@ no typing: one undo takes back all of it."
   ;; Opening a field starts a daemon again.
   (maskd-test--open "[000]" (point-max) (point-max))
   (maskd-test--step "7" "+1 (557" 7))
+
+(ert-deftest maskd-test-eglot-reconnect-waits ()
+  "A maskd command that connects a stopped daemon again waits for its answer.
+Eglot's own wait, a number of seconds, ends at any process's output:
+with a daemon slow to start and another process talking meanwhile,
+opening a field still finds the daemon connected."
+  :tags '(eglot)
+  (skip-unless (maskd-test--eglot-available-p))
+  (let* ((dir (file-name-as-directory (make-temp-file "maskd-reconnect" t)))
+         (file (expand-file-name "form.txt" dir))
+         (slow (expand-file-name "slow-maskd" dir))
+         (buffer nil)
+         (chatty nil))
+    (with-temp-file file (insert "Tel: "))
+    (with-temp-file slow
+      (insert "#!/bin/sh\nsleep 0.5\nexec "
+              (shell-quote-argument maskd-test-binary) " \"$@\"\n"))
+    (set-file-modes slow #o755)
+    (unwind-protect
+        (let ((default-directory dir))
+          (setq buffer (find-file-noselect file))
+          (set-buffer buffer)
+          (eglot '(text-mode) (eglot--current-project) 'maskd-eglot-server
+                  (list slow) "plaintext")
+          (maskd-eglot-field "phone.us" (point-max) (point-max))
+          (let ((eglot-autoshutdown nil))
+            (eglot-shutdown (eglot-current-server)))
+          (should-not (eglot-current-server))
+          (let ((eglot-sync-connect 3))
+            (setq chatty (start-process "maskd-test-chatty" nil "sh" "-c"
+                                        "sleep 0.1; echo ."))
+            (set-process-query-on-exit-flag chatty nil)
+            (maskd-eglot-field "phone.us" (point-max) (point-max)))
+          (should (eglot-managed-p))
+          (goto-char (point-max))
+          (insert "5")
+          (maskd-eglot-send-safely)
+          (maskd-eglot-await eglot--versioned-identifier)
+          (should (equal "Tel: +1 (5" (buffer-string))))
+      (when (process-live-p chatty)
+        (delete-process chatty))
+      (when (and buffer (buffer-live-p buffer))
+        (with-current-buffer buffer
+          (when (eglot-current-server)
+            (let ((eglot-autoshutdown nil))
+              (ignore-errors (eglot-shutdown (eglot-current-server)))))
+          (set-buffer-modified-p nil))
+        (kill-buffer buffer))
+      (delete-directory dir t))))
 
 (ert-deftest maskd-test-restart-fails ()
   "A daemon that exits and whose restart dies at start-up: one line, no loop."

@@ -67,6 +67,10 @@ run() {
     f=$((f + 1))
   fi
   if [ "$f" -ne 0 ]; then
+    # Each failed test's condition on one line, so that a summary keeping only FAIL lines says why.
+    awk '/^Test .* condition:$/ { name = $2; why = ""; grab = 1; next }
+         grab && /^   [A-Z]+ / { print "FAIL  " name ": " substr(why, 2, 400); grab = 0; next }
+         grab { sub(/^ +/, " "); why = why $0 }' "$logs/err"
     echo "-- Emacs messages (last 60 lines):"
     grep -v '^\[eglot\]' "$logs/err" | tail -n 60
   fi
