@@ -172,18 +172,24 @@ public enum CardBrand: String, CaseIterable, Hashable, Sendable {
 
     /// For each four-digit prefix, `needsMoreDigits` when a longer range lies beneath it, else the
     /// brand it decides as 2 + its index in `allCases`, or `decidesNone`.
+    ///
+    /// Four digits hold every range of up to four, so the brand is that of the longest range holding the
+    /// prefix (the first listed among equals), as `detectByRanges` decides it; the table is marked range by
+    /// range, each over the prefixes it holds, rather than by asking every range of every prefix.
     private static let decidedByFourDigits: [UInt8] = {
-        var table = [UInt8](repeating: needsMoreDigits, count: 10_000)
-        // The prefixes a longer range lies beneath, marked range by range rather than by asking every range of
-        // every prefix.
-        var longer = [Bool](repeating: false, count: 10_000)
+        var table = [UInt8](repeating: decidesNone, count: 10_000)
+        var heldDigits = [Int](repeating: 0, count: 10_000)
+        for range in ranges where range.digits <= 4 {
+            let scale = powersOfTen[4 - range.digits]
+            let brand = UInt8(2 + allCases.firstIndex(of: range.brand)!)
+            for value in range.low * scale..<(range.high + 1) * scale where range.digits > heldDigits[value] {
+                heldDigits[value] = range.digits
+                table[value] = brand
+            }
+        }
         for range in ranges where range.digits > 4 {
             let scale = powersOfTen[range.digits - 4]
-            for value in range.low / scale...range.high / scale { longer[value] = true }
-        }
-        for value in 0..<10_000 where !longer[value] {
-            let digits = [1_000, 100, 10, 1].map { UInt8(48 + value / $0 % 10) }
-            table[value] = detectByRanges(digits: digits).map { UInt8(2 + allCases.firstIndex(of: $0)!) } ?? decidesNone
+            for value in range.low / scale...range.high / scale { table[value] = needsMoreDigits }
         }
         return table
     }()
