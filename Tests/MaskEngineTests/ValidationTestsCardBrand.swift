@@ -22,7 +22,11 @@ final class ValidationTestsCardBrand: XCTestCase {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
-        var prefixes = (0..<10_000).map { padded($0, 4) }
+        // Every prefix of one to four digits, then six-digit ones spread over the range.
+        var prefixes: [String] = []
+        for length in 1...4 {
+            prefixes += (0..<[1, 10, 100, 1_000, 10_000][length]).map { padded($0, length) }
+        }
         prefixes += stride(from: 0, to: 1_000_000, by: 37).map { padded($0, 6) }
         for range in CardBrand.ranges {
             for value in [range.low - 1, range.low, range.high, range.high + 1]

@@ -164,9 +164,29 @@ public enum CardBrand: String, CaseIterable, Hashable, Sendable {
             let decided = decidedByFourDigits[value4]
             if decided == decidesNone { return nil }
             if decided != needsMoreDigits { return allCases[Int(decided) - 2] }
+        } else if count4 > 0 {
+            // The first keys of every number: fewer digits than any range needs decide by what lies beneath.
+            let decided = decidedByFewerDigits[fewerDigitsStart[count4] + value4]
+            return decided == decidesNone ? nil : allCases[Int(decided) - 2]
         }
         return detectByRanges(digits: digits)
     }
+
+    /// For each prefix of one to three digits, at `fewerDigitsStart[its length] + its value`, the brand it
+    /// decides as in `decidedByFourDigits`, or `decidesNone`.
+    private static let decidedByFewerDigits: [UInt8] = {
+        var table: [UInt8] = []
+        for length in 1...3 {
+            for value in 0..<powersOfTen[length] {
+                let digits = (0..<length).map { UInt8(48 + value / powersOfTen[length - 1 - $0] % 10) }
+                table.append(
+                    detectByRanges(digits: digits).map { UInt8(2 + allCases.firstIndex(of: $0)!) } ?? decidesNone)
+            }
+        }
+        return table
+    }()
+
+    private static let fewerDigitsStart = [0, 0, 10, 110]
 
     private static let needsMoreDigits: UInt8 = 0, decidesNone: UInt8 = 1
 
