@@ -144,6 +144,20 @@ def TestPutLine()
 enddef
 H.Case('p of a yanked field line puts the same text; u and CTRL-R take it back and again', TestPutLine)
 
+def TestDeleteEveryLine()
+  Form()
+  # Vim's buffer keeps one empty line, which its listener does not report as added.
+  Press('ggdG')
+  Expect([''], 0, 0, 'ggdG')
+  Press('u')
+  Expect(['Name: Bob', TEL, CARD], 0, 0, 'u')
+  Press("\<C-r>")
+  Expect([''], 0, 0, 'CTRL-R')
+  Press('u')
+  Expect(['Name: Bob', TEL, CARD], 0, 0, 'u again')
+enddef
+H.Case('deleting every line and undoing it keeps the plugin in step', TestDeleteEveryLine)
+
 def TestRedoAfterUndo()
   H.Buffer(['Name: Bob'])
   Press("oUK: \<Esc>")

@@ -906,6 +906,11 @@ def Send(bufnr: number)
     remove(old, start - 1, end - 2)
   endif
   extend(old, after, start - 1)
+  if empty(old)
+    # Deleting every line leaves Vim's buffer one empty line, which the listener does not report.
+    after = getbufline(bufnr, 1, '$')
+    extend(old, after)
+  endif
   if len(old) != get(get(getbufinfo(bufnr), 0, {}), 'linecount', -1)
     # The copy has drifted (Vim reported a change this code does not expect): resend all.
     resyncs += 1
