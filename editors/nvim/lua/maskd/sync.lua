@@ -268,6 +268,13 @@ function M.version(bufnr)
   return s and s.version or nil
 end
 
+--- Whether everything `bufnr` holds has been sent: the copy the changes are diffed against is
+--- the buffer's text.
+function M.in_sync(bufnr)
+  local s = states[bufnr]
+  return s ~= nil and not s.dirty and vim.deep_equal(s.lines, api.nvim_buf_get_lines(bufnr, 0, -1, true))
+end
+
 --- Tracks `bufnr` for `client` from now on: call right after its didOpen was sent. A
 --- buffer attached again (a restarted daemon) starts over from the text its didOpen sent;
 --- the callbacks of the earlier attachment detach themselves.
@@ -281,6 +288,8 @@ function M.attach(bufnr, client)
     highest = changenr,
     undone = {},
     lines = api.nvim_buf_get_lines(bufnr, 0, -1, true),
+    -- The buffer's line count after the last on_lines.
+    count = api.nvim_buf_line_count(bufnr),
     -- The version of the didOpen just sent: 0 in 0.7, which records it in buf_versions.
     version = vim.lsp.util.buf_versions and tonumber(vim.lsp.util.buf_versions[bufnr])
       or api.nvim_buf_get_changedtick(bufnr),
@@ -300,6 +309,13 @@ function M.attach(bufnr, client)
       if states[buf] ~= s then
         return true
       end
+      local count = api.nvim_buf_line_count(buf)
+      if count == 1 and s.count + new_last - last == 0 then
+        -- Deleting every line leaves the buffer one empty line, which on_lines does not count
+        -- (an undo then replaces it): it is the text that took their place.
+        new_last = new_last + 1
+      end
+      s.count = count
       mark(s, first, last, new_last)
       -- A command may be half done (`J` changes a line, then deletes the next one): the
       -- change goes out when it has finished.
@@ -318,6 +334,7 @@ function M.attach(bufnr, client)
         -- The built-in client sends didClose and didOpen with the new text, and the daemon
         -- closes the document's fields.
         s.lines, s.hint, s.dirty = api.nvim_buf_get_lines(buf, 0, -1, true), nil, nil
+        s.count = #s.lines
         require('maskd.fields').forget(buf)
       end
     end,
