@@ -1601,6 +1601,79 @@ before it; the fields it has are returned."
     (maskd-test--keys "C-M-_")
     (should (equal typed (buffer-string)))))
 
+;;;; Generated line commands against plain Emacs
+
+(defconst maskd-test--line-commands
+  ["C-a C-k C-k" "C-S-<backspace>" "C-y" "C-x C-t" "M-^" "C-a C-o" "C-a RET" "C-x C-o"
+   "C-a C-SPC C-n C-w" "C-a C-SPC C-n M-w" "C-a C-SPC C-n C-u 2 C-x TAB"
+   "C-x h M-x sort-lines RET" "C-_" "C-_" "C-_" "C-M-_" "C-M-_" "C-n" "C-p" "M-<" "M->"]
+  "Commands that move, join, split, sort or indent whole lines, and undo them.")
+
+(defun maskd-test--press-as-person (keys last)
+  "Press KEYS (as for `kbd') after the command LAST; return the new last.
+An error the command signals ends it, as in the command loop, and is
+returned instead: (error SYMBOL)."
+  (setq this-command last)
+  (condition-case err
+      (progn (execute-kbd-macro (kbd keys))
+             last-command)
+    (error (list 'error (car err)))))
+
+(defun maskd-test--generated-lines (seed steps)
+  "Run STEPS commands drawn with SEED on the form and on a plain copy.
+After each, both buffers hold the same text with point at the same
+place, and a command that fails fails in both: maskd never changes
+what such a command made."
+  (maskd-test--form)
+  (let ((with (current-buffer))
+        (without (generate-new-buffer "maskd-test-plain"))
+        (last nil)
+        (plain-last nil)
+        ;; Each buffer kills and yanks from its own ring, and continues its
+        ;; own chain of undos (`pending-undo-list' is global), as if alone.
+        (ring nil)
+        (plain-ring nil)
+        (pending nil)
+        (plain-pending nil)
+        (done nil))
+    (random (format "maskd-%d" seed))
+    (push without maskd-test--buffers)
+    (with-current-buffer without
+      (insert (with-current-buffer with (buffer-string)))
+      (text-mode)
+      (goto-char (with-current-buffer with (point)))
+      (buffer-enable-undo)
+      (setq buffer-undo-list nil))
+    (setq buffer-undo-list nil)
+    (dotimes (step steps)
+      (let ((command (aref maskd-test--line-commands
+                           (random (length maskd-test--line-commands))))
+            got want)
+        (push command done)
+        (deactivate-mark)
+        (setq kill-ring ring kill-ring-yank-pointer ring pending-undo-list pending)
+        (setq last (maskd-test--press-as-person command (and (symbolp last) last)))
+        (setq ring kill-ring pending pending-undo-list)
+        (maskd-test--sync)
+        (maskd-test--settled)
+        (setq got (list (buffer-string) (point) (consp last)))
+        (switch-to-buffer without)
+        (deactivate-mark)
+        (setq kill-ring plain-ring kill-ring-yank-pointer plain-ring
+              pending-undo-list plain-pending)
+        (setq plain-last (maskd-test--press-as-person
+                          command (and (symbolp plain-last) plain-last)))
+        (setq plain-ring kill-ring plain-pending pending-undo-list)
+        (setq want (list (buffer-string) (point) (consp plain-last)))
+        (switch-to-buffer with)
+        (should (equal (list seed (1+ step) (string-join (reverse done) " | ") want)
+                       (list seed (1+ step) (string-join (reverse done) " | ") got)))))))
+
+(maskd-test--deftest generated-line-commands
+  "Seeded line commands on a form with fields give the text plain Emacs gives."
+  (dolist (seed (number-sequence 1 10))
+    (maskd-test--generated-lines seed 25)))
+
 (defun maskd-test--main (label selector)
   "Run the ERT selection SELECTOR; print a LABEL line; exit with the result."
   (let* ((stats (ert-run-tests-batch selector))
