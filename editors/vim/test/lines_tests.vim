@@ -155,8 +155,16 @@ def TestDeleteEveryLine()
   Expect([''], 0, 0, 'CTRL-R')
   Press('u')
   Expect(['Name: Bob', TEL, CARD], 0, 0, 'u again')
+  # The only line deleted and put back above that empty line, in one command.
+  Press('gg2dd')
+  Press('ddP')
+  Expect([CARD, ''], 0, 0, 'ddP of the only line')
+  Press('u')
+  H.Eq([''], getline(1, '$'), 'u of P')
+  Press('u')
+  H.Eq([CARD], getline(1, '$'), 'u of dd')
 enddef
-H.Case('deleting every line and undoing it keeps the plugin in step', TestDeleteEveryLine)
+H.Case('deleting every line, putting and undoing keep the plugin in step', TestDeleteEveryLine)
 
 def TestRedoAfterUndo()
   H.Buffer(['Name: Bob'])

@@ -358,6 +358,7 @@ def Restart()
     var doc = docs[key]
     doc.away = false
     doc.lines = getbufline(bufnr, 1, '$')
+    doc.count = len(doc.lines)
     doc.version = getbufvar(bufnr, 'changedtick')
     doc.unsettled = false
     var ft = getbufvar(bufnr, '&filetype')
@@ -626,6 +627,8 @@ export def Attach(bufnr: number): bool
   var doc = {
     uri: Uri(bufnr),
     lines: lines,
+    # The buffer's line count after the changes the listener reported.
+    count: len(lines),
     version: getbufvar(bufnr, 'changedtick'),
     listener: 0,
     pending: [],
@@ -852,14 +855,21 @@ def OnChange(bufnr: number, start: number, end: number, added: number, changes: 
   endif
   var doc = docs[key]
   for change in changes
+    var lines = change.added
+    if doc.count + lines == 0
+      # Deleting every line leaves the buffer one empty line, which the listener does not
+      # count (an undo then replaces it): it is the text that took their place.
+      lines += 1
+    endif
+    doc.count += lines
     if empty(doc.pending)
-      doc.pending = [change.lnum, change.end, change.added]
+      doc.pending = [change.lnum, change.end, lines]
     else
       # Pending: daemon lines [a, b) are buffer lines [a, b + delta) as it was before this change.
       var [a, b, delta] = doc.pending
       var first = min([a, change.lnum])
       var last = max([b + delta, change.end])
-      doc.pending = [first, last - delta, delta + change.added]
+      doc.pending = [first, last - delta, delta + lines]
     endif
   endfor
   if doc.timer == 0
@@ -906,15 +916,11 @@ def Send(bufnr: number)
     remove(old, start - 1, end - 2)
   endif
   extend(old, after, start - 1)
-  if empty(old)
-    # Deleting every line leaves Vim's buffer one empty line, which the listener does not report.
-    after = getbufline(bufnr, 1, '$')
-    extend(old, after)
-  endif
   if len(old) != get(get(getbufinfo(bufnr), 0, {}), 'linecount', -1)
     # The copy has drifted (Vim reported a change this code does not expect): resend all.
     resyncs += 1
     doc.lines = getbufline(bufnr, 1, '$')
+    doc.count = len(doc.lines)
     doc.version = version
     Notify('textDocument/didChange', {
       textDocument: {uri: doc.uri, version: version},
