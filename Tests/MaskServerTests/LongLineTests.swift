@@ -185,6 +185,30 @@ final class LongLineTests: XCTestCase {
         }
     }
 
+    /// A diagnostic list keeps most items in 8 bytes and the rest (far along a long line, long, or past the 255th
+    /// problem) beside them: every item reads back as it was put, also after the list is rearranged.
+    func testDiagnosticItems_readBackAsPut_packedOrNot_andRearranged() {
+        var random = SeededRandom(seed: 11)
+        for round in 0..<40 {
+            let count = random.below(300)
+            let items = (0..<count).map { _ -> DiagnosticList.Item in
+                let line = random.pick([0, 1, random.below(100_000), Int(UInt32.max) - 1, Int(UInt32.max) + 5])
+                let start = random.pick([0, 7, 65_534, 65_535, 70_000, random.below(1 << 20)])
+                let length = random.pick([0, 1, 19, 254, 255, 4_096])
+                let problem = Int32(random.pick([0, 3, 254, 255, 300]))
+                return DiagnosticList.Item(line: line, start: start, end: start + length, problem: problem)
+            }
+            var list = DiagnosticList.Items()
+            for item in items { list.append(item) }
+            XCTAssertEqual((0..<count).map { list[$0] }, items, "round \(round)")
+            var sources = Array(0..<Int32(count))
+            for i in stride(from: count - 1, to: 0, by: -1) { sources.swapAt(i, random.below(i + 1)) }
+            let wanted = sources.map { items[Int($0)] }
+            list.rearrange(takingFrom: &sources)
+            XCTAssertEqual((0..<count).map { list[$0] }, wanted, "round \(round), rearranged")
+        }
+    }
+
     func testManyPieces_behaveAsOnePiece_underRandomEditing() throws {
         let compiled = try LongLineTests.masks.map { try Mask.compile($0) }
         for seed in 1...60 {

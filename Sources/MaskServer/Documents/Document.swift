@@ -197,8 +197,8 @@ final class Document {
         return snapshot(span.id)
     }
 
-    /// The diagnostics of the fields that have a problem, in document order: a compact list (16 bytes a
-    /// diagnostic) whose items are made as they are read.
+    /// The diagnostics of the fields that have a problem, in document order: a compact list (8 bytes a
+    /// diagnostic, most of the time) whose items are made as they are read.
     /// - Complexity: O(p log n) for p fields with a problem and n lines (and a sort when they got their problems
     /// out of document order).
     func diagnostics() -> DiagnosticList {
@@ -208,9 +208,9 @@ final class Document {
             if (a.line, a.column) != (b.line, b.column) { return (a.line, a.column) < (b.line, b.column) }
             return lines.orderKey(slot: a.slot) < lines.orderKey(slot: b.slot)
         }
-        var items: [DiagnosticList.Item] = []
-        // Room for all at once: grown by doubling, the list's last copy held both buffers at once (1.5 + 3.1 MB for
-        // 100,000), the peak of a publication.
+        var items = DiagnosticList.Items()
+        // Room for all at once: grown by doubling, its last growth would hold two buffers at once, at the peak of a
+        // publication.
         items.reserveCapacity(lines.problemCount)
         // The slots are mostly in document order already (fields opened top to bottom, and a field whose problem
         // goes and comes back keeps its place), and then there is nothing to sort, nor places to keep for a sort.
@@ -224,12 +224,11 @@ final class Document {
             items.append(
                 DiagnosticList.Item(
                     line: line, start: lines.units(line: line, column: span.start, in: encoding),
-                    end: lines.units(line: line, column: span.end, in: encoding),
-                    problem: problem))
+                    end: lines.units(line: line, column: span.end, in: encoding), problem: problem))
         }
         if !inOrder {
-            // Sorted by index (4 bytes each, with the slots for ties) and then moved into place: a sorted copy of
-            // places and items (40 bytes each, and the sort's buffer) was 6 MB at once for 100,000.
+            // Sorted by index (4 bytes each, with the slots for ties) and then moved into place, not as a sorted
+            // copy of places and items, ten times the size.
             // A line's units grow with its columns, so the items' own (line, start) order them but for a tie.
             var fieldSlots: [Int32] = []
             fieldSlots.reserveCapacity(items.count)
@@ -240,7 +239,7 @@ final class Document {
                 if (x.line, x.start) != (y.line, y.start) { return (x.line, x.start) < (y.line, y.start) }
                 return lines.orderKey(slot: fieldSlots[Int(a)]) < lines.orderKey(slot: fieldSlots[Int(b)])
             }
-            Document.rearrange(&items, takingFrom: &order)
+            items.rearrange(takingFrom: &order)
         }
         return DiagnosticList(items: items, problems: problems.table)
     }

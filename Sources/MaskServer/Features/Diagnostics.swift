@@ -66,34 +66,78 @@ struct FieldProblems {
 }
 
 /// A document's diagnostics in order, kept as places and problem numbers (a few times smaller than as many
-/// `Diagnostic`s, and cheaper to sort), each `Diagnostic` made when read: a document may hold 100,000.
+/// `Diagnostic`s, and cheaper to sort), each `Diagnostic` made when read: a document may hold 100,000, and the list
+/// is held until its publication is written.
 struct DiagnosticList: RandomAccessCollection, Equatable {
     /// One diagnostic: its field's line, its range on the line in the client's units, and the number of its
-    /// problem (16 bytes: what it is sorted by is not kept, the list being in order but for rare cases).
-    struct Item {
-        var line: Int32
-        var start: Int32
-        var end: Int32
+    /// problem. What it is sorted by is not kept, the list being in order but for rare cases.
+    struct Item: Equatable {
+        var line: Int
+        var start: Int
+        var end: Int
         var problem: Int32
+    }
 
-        init(line: Int, start: Int, end: Int, problem: Int32) {
-            // Lines and columns fit 32 bits: the line tree counts a document's bytes in 32 bits.
-            (self.line, self.start, self.end, self.problem) = (
-                Int32(clamping: line), Int32(clamping: start),
-                Int32(clamping: end), problem
-            )
+    /// The items in 8 bytes each, as most are (a line below 2^32, a field within the first 65,535 units of its line,
+    /// at most 255 long, one of the first 255 problems); one that does not fit is a marker whose `line` is the
+    /// index of its item in `wide`.
+    struct Items {
+        private struct Packed {
+            var line: UInt32
+            var start: UInt16
+            var length: UInt8
+            var problem: UInt8
+        }
+        private var packed: [Packed] = []
+        private var wide: [Item] = []
+        /// `start`, `length` and `problem` of a marker.
+        private static let marker = (start: UInt16.max, length: UInt8.max, problem: UInt8.max)
+
+        var count: Int { packed.count }
+
+        mutating func reserveCapacity(_ count: Int) { packed.reserveCapacity(count) }
+
+        mutating func append(_ item: Item) {
+            let length = item.end - item.start
+            if item.line >= 0, item.line < Int(UInt32.max), item.start >= 0, item.start < Int(Items.marker.start),
+                length >= 0, length < Int(Items.marker.length), item.problem >= 0,
+                item.problem < Int32(Items.marker.problem)
+            {
+                packed.append(
+                    Packed(
+                        line: UInt32(item.line), start: UInt16(item.start), length: UInt8(length),
+                        problem: UInt8(item.problem)))
+            } else {
+                packed.append(
+                    Packed(
+                        line: UInt32(wide.count), start: Items.marker.start, length: Items.marker.length,
+                        problem: Items.marker.problem))
+                wide.append(item)
+            }
+        }
+
+        subscript(index: Int) -> Item {
+            let p = packed[index]
+            if (p.start, p.length, p.problem) == Items.marker { return wide[Int(p.line)] }
+            return Item(
+                line: Int(p.line), start: Int(p.start), end: Int(p.start) + Int(p.length), problem: Int32(p.problem))
+        }
+
+        /// Puts the item at `sources[k]` at `k`, for every k; `sources` is used up.
+        mutating func rearrange(takingFrom sources: inout [Int32]) {
+            Document.rearrange(&packed, takingFrom: &sources)
         }
     }
 
-    private let items: [Item]
+    private let items: Items
     private let problems: [FieldProblem]
 
-    init(items: [Item], problems: [FieldProblem]) {
+    init(items: Items, problems: [FieldProblem]) {
         self.items = items
         self.problems = problems
     }
 
-    init() { self.init(items: [], problems: []) }
+    init() { self.init(items: Items(), problems: []) }
 
     var startIndex: Int { 0 }
     var endIndex: Int { items.count }
@@ -101,11 +145,10 @@ struct DiagnosticList: RandomAccessCollection, Equatable {
     subscript(index: Int) -> Diagnostic {
         let item = items[index]
         let problem = problems[Int(item.problem)]
-        let line = Int(item.line)
         return Diagnostic(
             range: TextRange(
-                start: Position(line: line, character: Int(item.start)),
-                end: Position(line: line, character: Int(item.end))),
+                start: Position(line: item.line, character: item.start),
+                end: Position(line: item.line, character: item.end)),
             severity: problem.severity, code: problem.code, message: problem.message)
     }
 
