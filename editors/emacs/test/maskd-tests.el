@@ -1067,6 +1067,47 @@ opening a field still finds the daemon connected."
         (kill-buffer buffer))
       (delete-directory dir t))))
 
+(ert-deftest maskd-test-eglot-restart-waits-for-fields ()
+  "Keys typed as eglot restarts a killed daemon reach open fields.
+The daemon is slow to start and another process talks meanwhile, so
+eglot's own wait (a number of seconds, ended by any process's
+output) would return before the fields are open again."
+  :tags '(eglot)
+  (skip-unless (maskd-test--eglot-available-p))
+  (let* ((dir (file-name-as-directory (make-temp-file "maskd-restart" t)))
+         (slow (expand-file-name "slow-maskd" dir))
+         (chatty nil))
+    (with-temp-file slow
+      (insert "#!/bin/sh\nsleep 0.5\nexec "
+              (shell-quote-argument maskd-test-binary) " \"$@\"\n"))
+    (set-file-modes slow #o755)
+    (unwind-protect
+        (let ((maskd-test-binary slow))
+          (maskd-test--run
+           'eglot
+           (lambda ()
+             (setq maskd-eglot--restarts nil)
+             (maskd-test--field "Tel: " "phone.us" 6 6)
+             (maskd-test--type "555")
+             (maskd-test--expect "555" "Tel: +1 (555" 12)
+             (let ((old (maskd-test--connection))
+                   (eglot-sync-connect 3))
+               (setq chatty (start-process "maskd-test-chatty" nil "sh" "-c"
+                                           "sleep 0.1; echo ."))
+               (set-process-query-on-exit-flag chatty nil)
+               (maskd-test--kill)
+               ;; The exit is noticed and the restart made here, as
+               ;; Emacs waits for input.
+               (while (process-live-p (jsonrpc--process old))
+                 (accept-process-output nil 0.02))
+               (accept-process-output nil 0.05)
+               (maskd-test--type "1234567")
+               (should-not (eq old (maskd-test--connection)))
+               (maskd-test--expect "typed on" "Tel: +1 (555) 123-4567" 22)))))
+      (when (process-live-p chatty)
+        (delete-process chatty))
+      (delete-directory dir t))))
+
 (ert-deftest maskd-test-restart-fails ()
   "A daemon that exits and whose restart dies at start-up: one line, no loop."
   (maskd-test--run
