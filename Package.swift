@@ -48,7 +48,12 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // The client of a daemon on pipes that the tests, the bench and the soak share.
         .target(name: "MaskdClient", dependencies: ["JSON"], path: "Tests/MaskdClient"),
-        .testTarget(name: "MaskEngineTests", dependencies: ["MaskEngine", "MaskCatalog", "TestSupport"]),
+        // Typing into a field as a text field does, for the engine and catalogue tests.
+        .target(name: "FieldTyping", dependencies: ["MaskEngine", "MaskCatalog"], path: "Tests/FieldTyping"),
+        .testTarget(
+            name: "MaskEngineTests", dependencies: ["MaskEngine", "MaskCatalog", "FieldTyping", "TestSupport"]),
+        .testTarget(
+            name: "MaskCatalogTests", dependencies: ["MaskCatalog", "MaskEngine", "FieldTyping", "TestSupport"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSON"]),
         .testTarget(name: "MaskdClientTests", dependencies: ["MaskdClient", "JSON"]),

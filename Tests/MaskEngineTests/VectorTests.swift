@@ -1,3 +1,4 @@
+import FieldTyping
 import Foundation
 import XCTest
 import MaskCatalog
@@ -10,11 +11,6 @@ import MaskCatalog
 /// build a `MaskSpec`; malformed mask objects are the daemon's to word, so an engine run only
 /// checks that they fail.
 final class VectorTests: XCTestCase {
-    static var vectorDirectory: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Protocol/vectors")
-    }
-
     func testEngineVectors() throws {
         try runVectors(in: "engine", minimumCases: 200)
     }
@@ -30,7 +26,7 @@ final class VectorTests: XCTestCase {
     }
 
     func runVectors(in folder: String, minimumCases: Int) throws {
-        let dir = Self.vectorDirectory.appendingPathComponent(folder)
+        let dir = vectorDirectory.appendingPathComponent(folder)
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }
             .sorted()
         var count = 0

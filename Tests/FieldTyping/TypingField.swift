@@ -1,10 +1,13 @@
+// Field typing for the engine and catalogue tests: compile a mask, type into it as a text field does, and
+// compare what a person sees.
+import MaskCatalog
+import MaskEngine
 import XCTest
-@testable import MaskEngine
 
 /// The one helper most engine tests go through: compile, run steps, compare what a person sees.
 ///
 /// A text with a `|` marks the caret (`"+1 (555) 12|3"`); a text without one is checked alone.
-func compiled(_ notation: String, file: StaticString = #filePath, line: UInt = #line) -> Mask {
+public func compiled(_ notation: String, file: StaticString = #filePath, line: UInt = #line) -> Mask {
     do {
         return try Mask.compile(notation)
     } catch {
@@ -14,7 +17,7 @@ func compiled(_ notation: String, file: StaticString = #filePath, line: UInt = #
 }
 
 /// Splits `"12|34"` into the text and the caret offset.
-func caretText(_ marked: String) -> (text: String, caret: Int?) {
+public func caretText(_ marked: String) -> (text: String, caret: Int?) {
     guard let bar = marked.firstIndex(of: "|") else { return (marked, nil) }
     var text = marked
     text.remove(at: bar)
@@ -22,7 +25,7 @@ func caretText(_ marked: String) -> (text: String, caret: Int?) {
 }
 
 /// `result` as a text with the caret marked.
-func marked(_ result: FieldResult) -> String {
+public func marked(_ result: FieldResult) -> String {
     var text = Array(result.text)
     if result.selection.isEmpty {
         text.insert("|", at: result.caret)
@@ -34,13 +37,13 @@ func marked(_ result: FieldResult) -> String {
 }
 
 /// A field being typed into, as a text field holds it: text plus selection.
-struct TypingField {
-    let mask: Mask
-    var text: String
-    var selection: Range<Int>
-    var last: FieldResult?
+public struct TypingField {
+    public let mask: Mask
+    public var text: String
+    public var selection: Range<Int>
+    public var last: FieldResult?
 
-    init(_ mask: Mask, _ marked: String = "|") {
+    public init(_ mask: Mask, _ marked: String = "|") {
         self.mask = mask
         let (text, caret) = caretText(marked)
         self.text = text
@@ -49,7 +52,7 @@ struct TypingField {
     }
 
     @discardableResult
-    mutating func run(_ edit: FieldEdit) -> FieldResult {
+    public mutating func run(_ edit: FieldEdit) -> FieldResult {
         let result = mask.apply(edit, to: text)
         text = result.text
         selection = result.selection
@@ -59,34 +62,34 @@ struct TypingField {
 
     /// Types each character as its own insertion.
     @discardableResult
-    mutating func type(_ keys: String) -> FieldResult {
+    public mutating func type(_ keys: String) -> FieldResult {
         var result = last ?? mask.format(text, selection: selection)
         for key in keys { result = run(.insert(String(key), at: selection)) }
         return result
     }
 
     @discardableResult
-    mutating func paste(_ text: String) -> FieldResult { run(.insert(text, at: selection)) }
+    public mutating func paste(_ text: String) -> FieldResult { run(.insert(text, at: selection)) }
 
     @discardableResult
-    mutating func backspace() -> FieldResult {
+    public mutating func backspace() -> FieldResult {
         if !selection.isEmpty { return run(.backspace(selection)) }
         let c = selection.lowerBound
         return run(.backspace(max(c - 1, 0)..<c))
     }
 
     @discardableResult
-    mutating func forwardDelete() -> FieldResult {
+    public mutating func forwardDelete() -> FieldResult {
         if !selection.isEmpty { return run(.forwardDelete(selection)) }
         let c = selection.lowerBound
         return run(.forwardDelete(c..<min(c + 1, text.count)))
     }
 
-    mutating func select(_ range: Range<Int>) { selection = range }
+    public mutating func select(_ range: Range<Int>) { selection = range }
 
-    var marked: String { TypingField.mark(text, selection) }
+    public var marked: String { TypingField.mark(text, selection) }
 
-    static func mark(_ text: String, _ selection: Range<Int>) -> String {
+    public static func mark(_ text: String, _ selection: Range<Int>) -> String {
         var chars = Array(text)
         if selection.isEmpty {
             chars.insert("|", at: selection.lowerBound)
@@ -99,13 +102,13 @@ struct TypingField {
 }
 
 /// Asserts the field shows `expected` (caret marked with `|`).
-func check(_ field: TypingField, _ expected: String, file: StaticString = #filePath, line: UInt = #line) {
+public func check(_ field: TypingField, _ expected: String, file: StaticString = #filePath, line: UInt = #line) {
     XCTAssertEqual(field.marked, expected, file: file, line: line)
 }
 
 /// The texts a person gets typing `text` key by key, and pasting it, into an empty field of `mask`:
 /// `Protocol/engine.md` says they are the same.
-func typedAndPasted(_ mask: Mask, _ text: String) -> (typed: String, pasted: String) {
+public func typedAndPasted(_ mask: Mask, _ text: String) -> (typed: String, pasted: String) {
     var typed = TypingField(mask, "|")
     typed.text = mask.format("").text
     typed.selection = typed.text.count..<typed.text.count

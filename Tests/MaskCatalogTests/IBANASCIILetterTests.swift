@@ -1,3 +1,4 @@
+import FieldTyping
 import XCTest
 import MaskCatalog
 @testable import MaskEngine

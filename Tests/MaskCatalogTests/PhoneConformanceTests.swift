@@ -1,3 +1,4 @@
+import FieldTyping
 import Foundation
 import XCTest
 @testable import MaskCatalog
@@ -16,7 +17,7 @@ final class PhoneConformanceTests: XCTestCase {
     }
 
     static let cases: [Case] = {
-        let url = VectorTests.vectorDirectory.appendingPathComponent("phone-conformance/phone-conformance.json")
+        let url = vectorDirectory.appendingPathComponent("phone-conformance/phone-conformance.json")
         let data = try! Data(contentsOf: url)
         let root = try! JSONSerialization.jsonObject(with: data) as! [String: Any]
         return (root["cases"] as! [[String: Any]]).map {

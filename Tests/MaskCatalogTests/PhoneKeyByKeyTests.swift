@@ -1,3 +1,4 @@
+import FieldTyping
 import XCTest
 @testable import MaskCatalog
 @testable import MaskEngine
