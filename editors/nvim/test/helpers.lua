@@ -198,6 +198,24 @@ function H.command(cmd)
   end, 'the reply to ' .. (type(cmd) == 'string' and cmd or 'a request'))
 end
 
+--- Waits until the daemon has handled every change sent so far for `bufnr` (default: the current
+--- buffer): its answer to a request comes after the didFormats of the changes before it. Returns the
+--- fields it answered with.
+function H.settle(bufnr)
+  bufnr = bufnr or api.nvim_get_current_buf()
+  local got
+  require('maskd.client').request(bufnr, 'maskd/fields', function()
+    return { textDocument = { uri = vim.uri_from_bufnr(bufnr), version = edits.version(bufnr) } }
+  end, function(err, list)
+    got = err and {} or list or {}
+  end)
+  H.wait(function()
+    return got ~= nil
+  end, 'the daemon to answer maskd/fields')
+  H.sleep(30)
+  return got
+end
+
 -- Assertions ---------------------------------------------------------------------------
 
 --- The cursor as (UTF-16 offset in its line, 0-based row, byte column).

@@ -5,7 +5,6 @@
 local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h') .. '/helpers.lua')
 
 local api = vim.api
-local client = require('maskd.client')
 local fields = require('maskd.fields')
 
 local TEL = 'Tel: +1 (201) 555-0123'
@@ -14,27 +13,10 @@ local function lines()
   return api.nvim_buf_get_lines(0, 0, -1, false)
 end
 
---- Waits until the daemon has handled every change sent so far (its answer to a request
---- comes after the didFormats of the changes before it), and returns its fields.
-local function settle()
-  local bufnr = api.nvim_get_current_buf()
-  local got
-  client.request(bufnr, 'maskd/fields', function()
-    return { textDocument = { uri = vim.uri_from_bufnr(bufnr), version = require('maskd.edits').version(bufnr) } }
-  end, function(err, list)
-    got = err and {} or list or {}
-  end)
-  H.wait(function()
-    return got ~= nil
-  end, 'the daemon to answer maskd/fields')
-  H.sleep(30)
-  return got
-end
-
 --- Feeds `keys` as typed, whatever the daemon answers, and waits until it has answered.
 local function press(keys)
   H.keys(keys, { format = false, any = true })
-  settle()
+  H.settle()
 end
 
 --- Asserts the buffer's lines and the cursor (0-based row, UTF-16 offset in its line).

@@ -8,7 +8,6 @@
 local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h') .. '/helpers.lua')
 
 local api = vim.api
-local client = require('maskd.client')
 
 local COMMANDS = {
   'dd', '2dd', 'dj', 'dk', 'yyp', 'yyP', 'yjP', 'p', 'P', 'ddp', 'ddP', 'ddkP', 'J', 'gJ', 'o<Esc>', 'O<Esc>',
@@ -16,21 +15,6 @@ local COMMANDS = {
   ':sort<CR>', '.', 'u', 'u', 'u', '<C-r>', '<C-r>', 'g-', 'g+', 'j', 'k', 'gg', 'G',
 }
 local STEPS = 30
-
---- Waits until the daemon has handled every change sent so far: its answer to a request comes
---- after the didFormats of the changes before it.
-local function settle(bufnr)
-  local got
-  client.request(bufnr, 'maskd/fields', function()
-    return { textDocument = { uri = vim.uri_from_bufnr(bufnr), version = require('maskd.edits').version(bufnr) } }
-  end, function(err, list)
-    got = err and {} or list or {}
-  end)
-  H.wait(function()
-    return got ~= nil
-  end, 'the daemon to answer maskd/fields')
-  H.sleep(20)
-end
 
 --- The form: a phone and a card typed into their fields, and lines of prose around them.
 local function form()
@@ -68,7 +52,7 @@ local function run(seed)
   math.randomseed(seed)
   local bufnr = form()
   forget_history()
-  settle(bufnr)
+  H.settle(bufnr)
   local with = api.nvim_get_current_win()
   local text = api.nvim_buf_get_lines(bufnr, 0, -1, false)
   vim.cmd('vnew')
@@ -83,7 +67,7 @@ local function run(seed)
     table.insert(done, command)
     api.nvim_set_current_win(with)
     H.keys(command, { any = true })
-    settle(bufnr)
+    H.settle(bufnr)
     local sent = require('maskd.sync').in_sync(bufnr)
     api.nvim_set_current_win(without)
     H.keys(command, { any = true })
