@@ -138,10 +138,42 @@ final class StructuralEditTests: XCTestCase {
         XCTAssertEqual(format?["fields"]?[0]?["field"], .string(id))
         XCTAssertEqual(format?["fields"]?[0]?["text"], "01) 555-0123")
         XCTAssertEqual(editor.fields[0]?["range"], ClientDocument.range(1, 4, 1, 16))
-        // The undo: the text back exactly; the field still holds only what was left of it.
+        // The undo: the text back exactly, and the field back where it stood.
         structural(editor, 1, 3, 1, 4, ": +1 (2")
         XCTAssertEqual(editor.document.lines[1], "Tel: +1 (201) 555-0123")
-        XCTAssertEqual(editor.fields[0]?["text"], "01) 555-0123")
+        XCTAssertEqual(editor.fields[0]?["text"], "+1 (201) 555-0123")
+        XCTAssertEqual(editor.fields[0]?["range"], ClientDocument.range(1, 5, 1, 22))
+    }
+
+    /// `de` from the label's space into the field, then `u`: the undo puts ` +` back at the clipped field's start,
+    /// which the field takes as typed. The line is given back as it was, so the field is too, and nothing of it is
+    /// formatted then or at any later change (a field read afresh would turn it into `+1 (120) 155-5012`).
+    func testDeleteFromTheLabelIntoTheField_thenUndo_thenTypeElsewhere_keepsTheLine() {
+        let (editor, _) = typedPhone()
+        structural(editor, 1, 4, 1, 6, "")
+        XCTAssertEqual(editor.document.lines[1], "Tel:1 (201) 555-0123")
+        XCTAssertEqual(editor.fields[0]?["text"], "1 (201) 555-0123")
+        let undo = structural(editor, 1, 4, 1, 4, " +")
+        XCTAssertEqual(undo?["fields"]?[0]?["text"], "+1 (201) 555-0123")
+        XCTAssertEqual(editor.fields[0]?["range"], ClientDocument.range(1, 5, 1, 22))
+        XCTAssertNil(structural(editor, 0, 1, 0, 1, ";"), "a change elsewhere formats nothing")
+        XCTAssertEqual(editor.document.text, "N;ame: Bob\nTel: +1 (201) 555-0123")
+        XCTAssertEqual(editor.fields[0]?["text"], "+1 (201) 555-0123")
+    }
+
+    /// `D` right after the field (its line joined to the next), then `u`: the undo puts the text back at the field's
+    /// end, which the field takes as typed; the line is given back, so the field keeps its own text.
+    func testDeleteAfterTheField_thenUndo_thenTypeElsewhere_keepsTheLine() {
+        let (editor, _) = typedPhone(["Note: call after 5"])
+        structural(editor, 1, 22, 2, 0, "")
+        XCTAssertEqual(editor.document.lines[1], "Tel: +1 (201) 555-0123Note: call after 5")
+        XCTAssertEqual(editor.fields[0]?["text"], "+1 (201) 555-0123")
+        structural(editor, 1, 22, 1, 40, "")
+        structural(editor, 1, 22, 1, 22, "Note: call after 5")
+        XCTAssertEqual(editor.fields[0]?["text"], "+1 (201) 555-0123")
+        XCTAssertEqual(editor.fields[0]?["range"], ClientDocument.range(1, 5, 1, 22))
+        XCTAssertNil(structural(editor, 0, 1, 0, 1, ";"), "a change elsewhere formats nothing")
+        XCTAssertEqual(editor.document.lines[1], "Tel: +1 (201) 555-0123Note: call after 5")
     }
 
     func testEnterInsideTheField_thenJoin_keepTheTextExactly() {

@@ -72,6 +72,7 @@ extension Document {
                 var newStart: Int, newEnd: Int
                 var gains = false  // Whether the field takes the inserted text.
                 let kind = FieldChangeKind.of(field: fs, fe, change: s, e, insertsLineBreak: hasBreak)
+                if kind != .typing, fe >= s, fs <= e { outcome.nearby.append(span.id) }
                 switch kind {
                 case .apart:
                     (newStart, newEnd) = fe < s ? (fs, fe) : (fs + t - (e - s), fe + t - (e - s))
@@ -141,13 +142,27 @@ extension Document {
 
     /// What splicing a change did: the new lines, the fields it typed into (each with its edit as the field sees
     /// it), those whose text a change reaching beyond them clipped (kept as it is, not formatted), those it closed,
-    /// and the caret (the end of the inserted text).
+    /// those it touched or overlapped without typing into them and where they stood before it, and the caret (the
+    /// end of the inserted text).
     struct Splice {
         var lines: [Line]
         var touches: [FieldTouch] = []
         var reshaped: [String] = []
         var closed: [String] = []
+        var nearby: [String] = []
+        var places: [Place] = []
         var caret: ScalarPosition
+    }
+
+    /// Where a field stood before a change that touched it without typing into it: its line's text and its columns.
+    struct Place {
+        var field: String
+        var line: String
+        var start: Int
+        var end: Int
+
+        /// Longer lines are not kept for an undo to give back (a line of a megabyte would be copied per change).
+        static let longestLine = 4_096
     }
 
     /// `line` with `[start, end)` replaced by `text` (no line break), the insertion going to

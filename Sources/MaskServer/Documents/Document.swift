@@ -77,6 +77,12 @@ final class Document {
     /// `historyDepth`): a change inside a field that gives one back is an undo or redo, kept as it is.
     private var fieldHistory: [String] = []
     static let historyDepth = 64
+    /// Where fields stood before the last changes on their lines that did not type into them (`placesPerField` each,
+    /// for the last `historyDepth` fields), by field id: an undo that gives a line back gives its field back its
+    /// place (`restoresPlace`).
+    private var places: [String: [Place]] = [:]
+    private var placeOrder: [String] = []
+    static let placesPerField = 4
     /// The engine's handle on the field typed into last, which keeps what its text reads back to, so that the
     /// next keystroke there costs only the key. Any field may use it: a text it did not produce is read afresh.
     private var typing: MaskField?
@@ -637,7 +643,7 @@ final class Document {
             guard let session = lines.session(of: touch.field) else { continue }
             // An undo or redo gives the field back a text it had: kept as the editor has it, as a change reaching
             // beyond the field is.
-            if givesBack(touch) {
+            if restoresPlace(touch.field, &outcome) || givesBack(touch) {
                 outcome.results[touch.field] = nil
                 outcome.dropped.remove(touch.field)
                 outcome.reshaped.insert(touch.field)
@@ -652,6 +658,17 @@ final class Document {
             outcome.results[id] = nil
             outcome.dropped.remove(id)
         }
+        // A change that gives a field's line back the text it had before a change that touched the field without
+        // typing into it gives the field back its place there (an undo of a selection from the label into it).
+        for id in splice.nearby where places[id] != nil {
+            guard restoresPlace(id, &outcome) else { continue }
+            outcome.results[id] = nil
+            outcome.dropped.remove(id)
+            outcome.reshaped.insert(id)
+            outcome.personTouched = true
+        }
+        for place in splice.places { keep(place) }
+        for id in splice.closed { forgetPlaces(id) }
         outcome.reshaped.formUnion(splice.reshaped)
         outcome.closed += splice.closed
         outcome.cursor = (splice.caret, splice.touches.first?.field)
@@ -738,6 +755,50 @@ final class Document {
         let found = fieldHistory.contains { $0.unicodeScalars.count == length && $0.sameScalars(touch.newText) }
         remember(touch.oldText)
         return found
+    }
+
+    /// Whether a change typed into field `id` gave its line back the text it had before a change on it that did not
+    /// type into the field (an undo of `D` after the field puts the text back at the field's end, an undo of `de`
+    /// from the label into the field puts the label's space back at its start: the field takes either as typed):
+    /// the field is put back where it stood then, its text kept as it is. Reading it afresh would format, one
+    /// keystroke later, a text the undo gave back.
+    /// - Complexity: O(the line's length), for a line no longer than `Place.longestLine`.
+    private func restoresPlace(_ id: String, _ outcome: inout ChangeOutcome) -> Bool {
+        guard let kept = places[id], let (line, _) = lines.locate(id) else { return false }
+        let length = lines.length(ofLine: line)
+        guard kept.contains(where: { $0.line.unicodeScalars.count == length }) else { return false }
+        let window = lines.window(
+            from: ScalarPosition(line: line, column: 0), to: ScalarPosition(line: line, column: length))
+        guard window.column == 0, window.lines.count == 1,
+            let place = kept.last(where: { window.lines[0].text.sameScalars($0.line) })
+        else { return false }
+        var restored = window.lines[0]
+        let others = restored.fields.filter { $0.id != id }
+        guard !others.contains(where: { $0.start < place.end && place.start < $0.end }) else { return false }
+        restored.fields = (others + [FieldSpan(id: id, start: place.start, end: place.end)]).sorted {
+            $0.start < $1.start
+        }
+        let (count, removed) = lines.replace(window, with: [restored])
+        outcome.undo.append(Undo(firstPiece: window.firstPiece, count: count, removed: removed))
+        forgetPlaces(id)
+        return true
+    }
+
+    /// Keeps where a field stood (the last `placesPerField` places of the last `historyDepth` fields).
+    private func keep(_ place: Place) {
+        var kept = places[place.field] ?? []
+        if kept.isEmpty {
+            placeOrder.append(place.field)
+            if placeOrder.count > Document.historyDepth { places[placeOrder.removeFirst()] = nil }
+        }
+        kept.append(place)
+        if kept.count > Document.placesPerField { kept.removeFirst() }
+        places[place.field] = kept
+    }
+
+    private func forgetPlaces(_ id: String) {
+        guard places.removeValue(forKey: id) != nil else { return }
+        placeOrder.removeAll { $0 == id }
     }
 
     /// Remembers a text a field had (the last `historyDepth` distinct ones).
@@ -845,6 +906,12 @@ final class Document {
             window.lines, local, firstLine: window.line, firstColumn: window.column,
             lastEndsLine: !window.lastContinues)
         if splice.caret.line == window.line { splice.caret.column += window.column }
+        // Where the fields the change touches without typing into them stand, on their whole lines (an undo may give
+        // a line back).
+        for id in splice.nearby {
+            guard let (line, span) = lines.locate(id), lines.length(ofLine: line) <= Place.longestLine else { continue }
+            splice.places.append(Place(field: id, line: lines.text(at: line), start: span.start, end: span.end))
+        }
         // A field the change closes leaves the tree with its pieces; its session is kept until the notification is
         // committed, so that a refused later change can put it back.
         var closing: [(String, FieldSession, Int32)] = []
