@@ -87,4 +87,117 @@ for _, seed in ipairs({ 1, 2, 3, 4, 5, 6, 7, 8 }) do
   end)
 end
 
+-- Commands within lines, run with the cursor anywhere: those whose change lies within a field
+-- (typing into it, which maskd formats on purpose) are drawn again; every other change, and every
+-- undo and redo, must leave what plain Neovim leaves.
+local CHAR_COMMANDS = {
+  'x', 'X', '~', 'r#', 'D', 'C<Esc>', 'dw', 'de', 'db', 'd2w', 'cw<Esc>', 's<Esc>', 'ix<Esc>', 'a;<Esc>',
+  'yw', 'p', 'P', 'g~~', 'gUU', 'guu', 'J', 'u', 'u', '<C-r>', 'g-', 'g+',
+}
+local UNDOS = { u = true, ['<C-r>'] = true, ['g-'] = true, ['g+'] = true }
+
+--- Where `command`, at the cursor of window `with`, changes the lines: run on a copy in window
+--- `scratch`, and diffed as the plugin diffs (common prefix, then common suffix). Returns the
+--- change's start and end in the old lines, as {line, column} (0-based), and the text it puts
+--- there.
+local function change_of(command, with, scratch)
+  local lines = api.nvim_buf_get_lines(api.nvim_win_get_buf(with), 0, -1, false)
+  api.nvim_set_current_win(scratch)
+  api.nvim_buf_set_lines(0, 0, -1, false, lines)
+  api.nvim_win_set_cursor(scratch, api.nvim_win_get_cursor(with))
+  H.keys(command, { any = true })
+  local old, new = table.concat(lines, '\n'), table.concat(api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+  local p = 0
+  while p < #old and p < #new and old:byte(p + 1) == new:byte(p + 1) do
+    p = p + 1
+  end
+  local q = 0
+  while q < #old - p and q < #new - p and old:byte(#old - q) == new:byte(#new - q) do
+    q = q + 1
+  end
+  local function place(offset)
+    local line, start = 0, 1
+    while true do
+      local nl = old:find('\n', start, true)
+      if not nl or nl > offset then
+        return { line, offset - start + 1 }
+      end
+      line, start = line + 1, nl + 1
+    end
+  end
+  return place(p), place(#old - q), new:sub(p + 1, #new - q), old ~= new
+end
+
+--- Whether a change from `a` to `b` putting `text` lies within one of `fields` (their boundaries
+--- included) on one line: typing into it.
+local function types_into(fields, a, b, text)
+  if a[1] ~= b[1] or text:find('\n', 1, true) then
+    return false
+  end
+  for _, f in ipairs(fields) do
+    local r = f.range
+    if r.start.line == a[1] and r['end'].line == a[1] and r.start.character <= a[2] and b[2] <= r['end'].character then
+      return true
+    end
+  end
+  return false
+end
+
+local function run_chars(seed)
+  math.randomseed(seed)
+  local bufnr = form()
+  forget_history()
+  local fields = H.settle(bufnr)
+  local with = api.nvim_get_current_win()
+  local text = api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  vim.cmd('vnew')
+  local without = api.nvim_get_current_win()
+  api.nvim_buf_set_lines(0, 0, -1, false, text)
+  vim.bo.modified = false
+  forget_history()
+  vim.cmd('new')
+  local scratch = api.nvim_get_current_win()
+  vim.bo.buftype = 'nofile'
+  local done = {}
+  local step = 0
+  while step < STEPS do
+    local command = CHAR_COMMANDS[math.random(#CHAR_COMMANDS)]
+    local lines = api.nvim_buf_get_lines(bufnr, 0, -1, false)
+    local row = math.random(#lines)
+    local cursor = { row, math.random(0, math.max(#lines[row] - 1, 0)) }
+    api.nvim_win_set_cursor(with, cursor)
+    api.nvim_win_set_cursor(without, cursor)
+    local typing = false
+    if not UNDOS[command] then
+      local a, b, put, changed = change_of(command, with, scratch)
+      typing = changed and types_into(fields, a, b, put)
+    end
+    if not typing then
+      step = step + 1
+      table.insert(done, ('%s@%d:%d'):format(command, cursor[1], cursor[2]))
+      api.nvim_set_current_win(with)
+      H.keys(command, { any = true })
+      fields = H.settle(bufnr)
+      local sent = require('maskd.sync').in_sync(bufnr)
+      api.nvim_set_current_win(without)
+      H.keys(command, { any = true })
+      local what = ('seed %d, step %d (%s)'):format(seed, step, table.concat(done, ' '))
+      local want, got = state(without), state(with)
+      H.eq(want.lines, got.lines, 'lines after ' .. what)
+      H.eq(want.cursor, got.cursor, 'cursor after ' .. what)
+      H.eq(true, sent, 'the copy the daemon has is the buffer, after ' .. what)
+    end
+  end
+  api.nvim_set_current_win(scratch)
+  vim.cmd('bwipeout!')
+  api.nvim_set_current_win(without)
+  vim.cmd('bwipeout!')
+end
+
+for _, seed in ipairs({ 1, 2, 3, 4, 5, 6, 7, 8 }) do
+  H.case(('seed %d: %d commands within lines keep the text and cursor plain Neovim gives'):format(seed, STEPS), function()
+    run_chars(seed)
+  end)
+end
+
 H.run()
