@@ -161,6 +161,15 @@ final class StructuralEditTests: XCTestCase {
         XCTAssertEqual(editor.fields[0]?["text"], "+1 (201) 555-0123")
     }
 
+    /// A change next to the field that leaves it where it is, then its reverse: the line is given back, and with
+    /// the field where it stood there is nothing to tell (no `didFormat`, so the editor's cursor stays its own).
+    func testChangeNextToTheField_andBack_tellsNothing() {
+        let (editor, _) = typedPhone()
+        XCTAssertNil(structural(editor, 1, 4, 1, 5, "_"))
+        XCTAssertNil(structural(editor, 1, 4, 1, 5, " "))
+        XCTAssertEqual(editor.fields[0]?["range"], ClientDocument.range(1, 5, 1, 22))
+    }
+
     /// `D` right after the field (its line joined to the next), then `u`: the undo puts the text back at the field's
     /// end, which the field takes as typed; the line is given back, so the field keeps its own text.
     func testDeleteAfterTheField_thenUndo_thenTypeElsewhere_keepsTheLine() {

@@ -764,13 +764,14 @@ final class Document {
     /// keystroke later, a text the undo gave back.
     /// - Complexity: O(the line's length), for a line no longer than `Place.longestLine`.
     private func restoresPlace(_ id: String, _ outcome: inout ChangeOutcome) -> Bool {
-        guard let kept = places[id], let (line, _) = lines.locate(id) else { return false }
+        guard let kept = places[id], let (line, span) = lines.locate(id) else { return false }
         let length = lines.length(ofLine: line)
         guard kept.contains(where: { $0.line.unicodeScalars.count == length }) else { return false }
         let window = lines.window(
             from: ScalarPosition(line: line, column: 0), to: ScalarPosition(line: line, column: length))
         guard window.column == 0, window.lines.count == 1,
-            let place = kept.last(where: { window.lines[0].text.sameScalars($0.line) })
+            let place = kept.last(where: { window.lines[0].text.sameScalars($0.line) }),
+            (place.start, place.end) != (span.start, span.end)
         else { return false }
         var restored = window.lines[0]
         let others = restored.fields.filter { $0.id != id }
