@@ -1,7 +1,8 @@
 vim9script
-# Generated editing of whole lines: seeded sequences of Normal-mode commands (dd, p, P, J, gJ, o,
-# O, S, cc, >>, <<, Visual lines, :m, :t, :sort, u, CTRL-R, g-, g+, . and moves between lines) run
-# on a form with typed fields and, in a second window, on the same text in a buffer maskd does not
+# Generated editing: seeded sequences of Normal-mode commands on whole lines (dd, p, P, J, gJ, o,
+# O, S, cc, >>, <<, Visual lines, :m, :t, :sort, u, CTRL-R, g-, g+, . and moves between lines), and
+# within lines with the cursor anywhere (x, ~, r, D, C, dw, de, i, a, p, g~~, J, u, ...), run on a
+# form with typed fields and, in a second window, on the same text in a buffer maskd does not
 # know. After every command both hold the same lines and the same cursor: maskd never changes
 # what such a command made, and u and CTRL-R reach every state as in plain Vim.
 #   MASKD=... vim -N -u NONE -i NONE -es -S test/structure_tests.vim </dev/null
@@ -102,6 +103,121 @@ enddef
 for seed in range(1, 8)
   H.Case(printf('seed %d: %d line commands keep the text and cursor plain Vim gives', seed, STEPS),
     function(Generated, [seed]))
+endfor
+
+# Commands within lines, run with the cursor anywhere: those whose change lies within a field
+# (typing into it, which maskd formats on purpose) are drawn again; every other change, and every
+# undo and redo, must leave what plain Vim leaves.
+const CHAR_COMMANDS = [
+  'x', 'X', '~', 'r#', 'D', "C\<Esc>", 'dw', 'de', 'db', 'd2w', "cw\<Esc>", "s\<Esc>", "ix\<Esc>",
+  "a;\<Esc>", 'yw', 'p', 'P', 'g~~', 'gUU', 'guu', 'J', 'u', 'u', "\<C-r>", 'g-', 'g+',
+]
+const UNDOS = ['u', "\<C-r>", 'g-', 'g+']
+
+# The line and column (from 0) of byte `offset` of `text`.
+def PlaceOf(text: string, offset: number): list<number>
+  var before = strpart(text, 0, offset)
+  return [count(before, "\n"), offset - strridx(before, "\n") - 1]
+enddef
+
+# Where `command`, with the cursor at `at` on `lines`, changes them: run on a copy in the current
+# window and diffed as the plugin diffs (common prefix, then common suffix).
+def ChangeOf(command: string, lines: list<string>, at: list<number>): dict<any>
+  silent :%delete _
+  setline(1, lines)
+  cursor(at[0], at[1])
+  Press(command)
+  var old = join(lines, "\n")
+  var new = join(getline(1, '$'), "\n")
+  var p = 0
+  while p < len(old) && p < len(new) && strpart(old, p, 1) == strpart(new, p, 1)
+    p += 1
+  endwhile
+  var q = 0
+  while q < len(old) - p && q < len(new) - p && strpart(old, len(old) - 1 - q, 1) == strpart(new, len(new) - 1 - q, 1)
+    q += 1
+  endwhile
+  return {changed: old != new, from: PlaceOf(old, p), to: PlaceOf(old, len(old) - q),
+    text: strpart(new, p, len(new) - q - p)}
+enddef
+
+# Whether `change` lies within one of the fields `states` (their boundaries included) on one
+# line: typing into it.
+def TypesInto(states: list<dict<any>>, change: dict<any>): bool
+  if change.from[0] != change.to[0] || stridx(change.text, "\n") >= 0
+    return false
+  endif
+  for s in states
+    var r = s.range
+    if r.start.line == change.from[0] && r.end.line == change.from[0]
+        && r.start.character <= change.from[1] && change.to[1] <= r.end.character
+      return true
+    endif
+  endfor
+  return false
+enddef
+
+def GeneratedChars(seed: number)
+  var random = srand(seed)
+  Form()
+  ForgetHistory()
+  Settle()
+  var bufnr = bufnr('%')
+  var with = win_getid()
+  var text = getline(1, '$')
+  new
+  setlocal buftype=nofile bufhidden=wipe noswapfile
+  var without = win_getid()
+  setline(1, text)
+  ForgetHistory()
+  new
+  setlocal buftype=nofile bufhidden=wipe noswapfile
+  var scratch = win_getid()
+  var done: list<string> = []
+  var resyncs = client.Resyncs()
+  var step = 0
+  try
+    while step < STEPS
+      var command = CHAR_COMMANDS[rand(random) % len(CHAR_COMMANDS)]
+      var lines = getbufline(bufnr, 1, '$')
+      var row = rand(random) % len(lines) + 1
+      var col = rand(random) % max([len(lines[row - 1]), 1]) + 1
+      if index(UNDOS, command) < 0
+        win_gotoid(scratch)
+        var change = ChangeOf(command, lines, [row, col])
+        if change.changed && TypesInto(fields.List(bufnr), change)
+          continue
+        endif
+      endif
+      step += 1
+      add(done, printf('%s@%d:%d', strtrans(command), row, col))
+      win_gotoid(with)
+      cursor(row, col)
+      Press(command)
+      Settle()
+      var got = State()
+      var inSync = client.InSync(bufnr)
+      win_gotoid(without)
+      cursor(row, col)
+      Press(command)
+      var want = State()
+      var what = printf('seed %d, step %d (%s)', seed, step, join(done, ' '))
+      H.Eq(want.lines, got.lines, 'lines after ' .. what)
+      H.Eq(want.cursor, got.cursor, 'cursor after ' .. what)
+      H.Eq(true, inSync, "the plugin's copy is the buffer after " .. what)
+      H.Eq(resyncs, client.Resyncs(), 'buffers the plugin sent whole, after ' .. what)
+    endwhile
+  finally
+    win_gotoid(scratch)
+    close!
+    win_gotoid(without)
+    close!
+  endtry
+enddef
+
+for seed in range(1, 8)
+  H.Case(printf('seed %d: %d commands within lines keep the text and cursor plain Vim gives', seed, STEPS),
+    function(GeneratedChars, [seed]))
 endfor
 
 H.Run()
