@@ -1715,6 +1715,134 @@ what such a command made."
   (dolist (seed (number-sequence 1 10))
     (maskd-test--generated-lines seed 25)))
 
+;;;; Generated commands within lines against plain Emacs
+
+(defconst maskd-test--char-commands
+  ["C-d" "DEL" "M-d" "M-DEL" "C-k" "M-u" "M-l" "M-c" "C-y" "x" "SPC" "C-_" "C-_" "C-M-_"]
+  "Commands within lines, and undo and redo.
+Not the transpositions: `C-t' and `M-t' make two changes, of which one
+may type into a field while the two together reach beyond it.")
+
+(defun maskd-test--place (text offset)
+  "The line and column (from 0) of character OFFSET of TEXT."
+  (let ((before (substring text 0 offset)))
+    (list (cl-count ?\n before)
+          (- offset (1+ (or (cl-position ?\n before :from-end t) -1))))))
+
+(defun maskd-test--change-of (keys last ring scratch)
+  "Where KEYS after the command LAST, with kill ring RING, changes the buffer.
+Run on a copy in buffer SCRATCH (shown in the selected window, where a
+keyboard macro runs its commands) and diffed as a plugin diffs (common
+prefix, then common suffix): (FROM TO TEXT), FROM and TO as (LINE
+COLUMN) in the old text, or nil when nothing changes."
+  (let ((old (buffer-string))
+        (at (point))
+        (buffer (current-buffer))
+        new)
+    (switch-to-buffer scratch)
+    (erase-buffer)
+    (insert old)
+    (goto-char at)
+    ;; A copy: a kill appended to the last one changes the ring's first cell.
+    (let* ((kill-ring (copy-sequence ring))
+           (kill-ring-yank-pointer kill-ring))
+      (maskd-test--press-as-person keys last))
+    (setq new (buffer-string))
+    (switch-to-buffer buffer)
+    (unless (equal old new)
+      (let ((p 0)
+            (q 0))
+        (while (and (< p (length old)) (< p (length new)) (eq (aref old p) (aref new p)))
+          (setq p (1+ p)))
+        (while (and (< q (- (length old) p)) (< q (- (length new) p))
+                    (eq (aref old (- (length old) 1 q)) (aref new (- (length new) 1 q))))
+          (setq q (1+ q)))
+        (list (maskd-test--place old p) (maskd-test--place old (- (length old) q))
+              (substring new p (- (length new) q)))))))
+
+(defun maskd-test--types-into (fields change)
+  "Whether CHANGE lies within one of the FieldStates FIELDS on one line."
+  (pcase-let ((`((,line ,from) (,to-line ,to) ,text) change))
+    (and (= line to-line)
+         (not (string-search "\n" text))
+         (seq-some (lambda (f)
+                     (let* ((range (plist-get f :range))
+                            (start (plist-get range :start))
+                            (end (plist-get range :end)))
+                       (and (= line (plist-get start :line) (plist-get end :line))
+                            (<= (plist-get start :character) from)
+                            (<= to (plist-get end :character)))))
+                   fields))))
+
+(defun maskd-test--generated-chars (seed steps)
+  "Run STEPS commands within lines drawn with SEED, point anywhere.
+A command whose change lies within a field (typing into it, which maskd
+formats on purpose) is drawn again; after every other command, and every
+undo and redo, the form and a plain copy hold the same text with point
+at the same place."
+  (maskd-test--form)
+  (let ((with (current-buffer))
+        (without (generate-new-buffer "maskd-test-plain"))
+        (scratch (generate-new-buffer "maskd-test-scratch"))
+        (fields (maskd-test--settled))
+        (last nil)
+        (plain-last nil)
+        (ring nil)
+        (plain-ring nil)
+        (pending nil)
+        (plain-pending nil)
+        (done nil)
+        (step 0))
+    (random (format "maskd-chars-%d" seed))
+    (push without maskd-test--buffers)
+    (push scratch maskd-test--buffers)
+    (with-current-buffer scratch
+      (text-mode)
+      (buffer-disable-undo))
+    (with-current-buffer without
+      (insert (with-current-buffer with (buffer-string)))
+      (text-mode)
+      (buffer-enable-undo)
+      (setq buffer-undo-list nil))
+    (setq buffer-undo-list nil)
+    (while (< step steps)
+      (let* ((command (aref maskd-test--char-commands
+                            (random (length maskd-test--char-commands))))
+             (at (1+ (random (1+ (buffer-size)))))
+             (undo (member command '("C-_" "C-M-_")))
+             got want)
+        (goto-char at)
+        (unless (and (not undo)
+                     (let ((change (maskd-test--change-of
+                                    command (and (symbolp last) last) ring scratch)))
+                       (and change (maskd-test--types-into fields change))))
+          (setq step (1+ step))
+          (push (format "%s@%d" command at) done)
+          (deactivate-mark)
+          (setq kill-ring ring kill-ring-yank-pointer ring pending-undo-list pending)
+          (setq last (maskd-test--press-as-person command (and (symbolp last) last)))
+          (setq ring kill-ring pending pending-undo-list)
+          (maskd-test--sync)
+          (setq fields (maskd-test--settled))
+          (setq got (list (buffer-string) (point) (consp last)))
+          (switch-to-buffer without)
+          (goto-char at)
+          (deactivate-mark)
+          (setq kill-ring plain-ring kill-ring-yank-pointer plain-ring
+                pending-undo-list plain-pending)
+          (setq plain-last (maskd-test--press-as-person
+                            command (and (symbolp plain-last) plain-last)))
+          (setq plain-ring kill-ring plain-pending pending-undo-list)
+          (setq want (list (buffer-string) (point) (consp plain-last)))
+          (switch-to-buffer with)
+          (should (equal (list seed step (string-join (reverse done) " | ") want)
+                         (list seed step (string-join (reverse done) " | ") got))))))))
+
+(maskd-test--deftest generated-char-commands
+  "Seeded commands within lines on a form with fields give the text plain Emacs gives."
+  (dolist (seed (number-sequence 1 10))
+    (maskd-test--generated-chars seed 25)))
+
 (defun maskd-test--main (label selector)
   "Run the ERT selection SELECTOR; print a LABEL line; exit with the result."
   (let* ((stats (ert-run-tests-batch selector))
