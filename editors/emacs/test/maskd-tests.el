@@ -1660,24 +1660,15 @@ returned instead: (error SYMBOL)."
              last-command)
     (error (list 'error (car err)))))
 
-(defun maskd-test--generated-lines (seed steps)
-  "Run STEPS commands drawn with SEED on the form and on a plain copy.
-After each, both buffers hold the same text with point at the same
-place, and a command that fails fails in both: maskd never changes
-what such a command made."
-  (maskd-test--form)
-  (let ((with (current-buffer))
-        (without (generate-new-buffer "maskd-test-plain"))
-        (last nil)
-        (plain-last nil)
-        ;; Each buffer kills and yanks from its own ring, and continues its
-        ;; own chain of undos (`pending-undo-list' is global), as if alone.
-        (ring nil)
-        (plain-ring nil)
-        (pending nil)
-        (plain-pending nil)
-        (done nil))
-    (random (format "maskd-%d" seed))
+(cl-defstruct (maskd-test--side (:constructor maskd-test--side (buffer)))
+  "One buffer of a generated run: it kills and yanks from its own ring and
+continues its own chain of undos (`pending-undo-list' is global), as if
+alone, after its own last command."
+  buffer last ring pending)
+
+(defun maskd-test--plain-copy (with)
+  "A buffer maskd does not know holding the text of WITH, point alike."
+  (let ((without (generate-new-buffer "maskd-test-plain")))
     (push without maskd-test--buffers)
     (with-current-buffer without
       (insert (with-current-buffer with (buffer-string)))
@@ -1685,27 +1676,45 @@ what such a command made."
       (goto-char (with-current-buffer with (point)))
       (buffer-enable-undo)
       (setq buffer-undo-list nil))
+    without))
+
+(defun maskd-test--press-on (side keys &optional at after)
+  "Press KEYS in SIDE's buffer, at AT when given, as a person would.
+AFTER, when given, runs next (the daemon's formatting awaited).  Return
+the text, point and whether the command failed."
+  (switch-to-buffer (maskd-test--side-buffer side))
+  (when at (goto-char at))
+  (deactivate-mark)
+  (setq kill-ring (maskd-test--side-ring side)
+        kill-ring-yank-pointer kill-ring
+        pending-undo-list (maskd-test--side-pending side))
+  (let ((last (maskd-test--side-last side)))
+    (setf (maskd-test--side-last side)
+          (maskd-test--press-as-person keys (and (symbolp last) last))))
+  (setf (maskd-test--side-ring side) kill-ring
+        (maskd-test--side-pending side) pending-undo-list)
+  (when after (funcall after))
+  (list (buffer-string) (point) (consp (maskd-test--side-last side))))
+
+(defun maskd-test--generated-lines (seed steps)
+  "Run STEPS commands drawn with SEED on the form and on a plain copy.
+After each, both buffers hold the same text with point at the same
+place, and a command that fails fails in both: maskd never changes
+what such a command made."
+  (maskd-test--form)
+  (let* ((with (current-buffer))
+         (form (maskd-test--side with))
+         (plain (maskd-test--side (maskd-test--plain-copy with)))
+         (done nil))
+    (random (format "maskd-%d" seed))
     (setq buffer-undo-list nil)
     (dotimes (step steps)
-      (let ((command (aref maskd-test--line-commands
-                           (random (length maskd-test--line-commands))))
-            got want)
+      (let* ((command (aref maskd-test--line-commands
+                            (random (length maskd-test--line-commands))))
+             (got (maskd-test--press-on form command nil
+                                        (lambda () (maskd-test--sync) (maskd-test--settled))))
+             (want (maskd-test--press-on plain command)))
         (push command done)
-        (deactivate-mark)
-        (setq kill-ring ring kill-ring-yank-pointer ring pending-undo-list pending)
-        (setq last (maskd-test--press-as-person command (and (symbolp last) last)))
-        (setq ring kill-ring pending pending-undo-list)
-        (maskd-test--sync)
-        (maskd-test--settled)
-        (setq got (list (buffer-string) (point) (consp last)))
-        (switch-to-buffer without)
-        (deactivate-mark)
-        (setq kill-ring plain-ring kill-ring-yank-pointer plain-ring
-              pending-undo-list plain-pending)
-        (setq plain-last (maskd-test--press-as-person
-                          command (and (symbolp plain-last) plain-last)))
-        (setq plain-ring kill-ring plain-pending pending-undo-list)
-        (setq want (list (buffer-string) (point) (consp plain-last)))
         (switch-to-buffer with)
         (should (equal (list seed (1+ step) (string-join (reverse done) " | ") want)
                        (list seed (1+ step) (string-join (reverse done) " | ") got)))))))
@@ -1781,62 +1790,40 @@ formats on purpose) is drawn again; after every other command, and every
 undo and redo, the form and a plain copy hold the same text with point
 at the same place."
   (maskd-test--form)
-  (let ((with (current-buffer))
-        (without (generate-new-buffer "maskd-test-plain"))
-        (scratch (generate-new-buffer "maskd-test-scratch"))
-        (fields (maskd-test--settled))
-        (last nil)
-        (plain-last nil)
-        (ring nil)
-        (plain-ring nil)
-        (pending nil)
-        (plain-pending nil)
-        (done nil)
-        (step 0))
+  (let* ((with (current-buffer))
+         (form (maskd-test--side with))
+         (plain (maskd-test--side (maskd-test--plain-copy with)))
+         (scratch (generate-new-buffer "maskd-test-scratch"))
+         (fields (maskd-test--settled))
+         (done nil)
+         (step 0))
     (random (format "maskd-chars-%d" seed))
-    (push without maskd-test--buffers)
     (push scratch maskd-test--buffers)
     (with-current-buffer scratch
       (text-mode)
       (buffer-disable-undo))
-    (with-current-buffer without
-      (insert (with-current-buffer with (buffer-string)))
-      (text-mode)
-      (buffer-enable-undo)
-      (setq buffer-undo-list nil))
     (setq buffer-undo-list nil)
     (while (< step steps)
       (let* ((command (aref maskd-test--char-commands
                             (random (length maskd-test--char-commands))))
              (at (1+ (random (1+ (buffer-size)))))
-             (undo (member command '("C-_" "C-M-_")))
-             got want)
+             (undo (member command '("C-_" "C-M-_"))))
         (goto-char at)
         (unless (and (not undo)
-                     (let ((change (maskd-test--change-of
-                                    command (and (symbolp last) last) ring scratch)))
+                     (let* ((last (maskd-test--side-last form))
+                            (change (maskd-test--change-of
+                                     command (and (symbolp last) last)
+                                     (maskd-test--side-ring form) scratch)))
                        (and change (maskd-test--types-into fields change))))
           (setq step (1+ step))
           (push (format "%s@%d" command at) done)
-          (deactivate-mark)
-          (setq kill-ring ring kill-ring-yank-pointer ring pending-undo-list pending)
-          (setq last (maskd-test--press-as-person command (and (symbolp last) last)))
-          (setq ring kill-ring pending pending-undo-list)
-          (maskd-test--sync)
-          (setq fields (maskd-test--settled))
-          (setq got (list (buffer-string) (point) (consp last)))
-          (switch-to-buffer without)
-          (goto-char at)
-          (deactivate-mark)
-          (setq kill-ring plain-ring kill-ring-yank-pointer plain-ring
-                pending-undo-list plain-pending)
-          (setq plain-last (maskd-test--press-as-person
-                            command (and (symbolp plain-last) plain-last)))
-          (setq plain-ring kill-ring plain-pending pending-undo-list)
-          (setq want (list (buffer-string) (point) (consp plain-last)))
-          (switch-to-buffer with)
-          (should (equal (list seed step (string-join (reverse done) " | ") want)
-                         (list seed step (string-join (reverse done) " | ") got))))))))
+          (let ((got (maskd-test--press-on
+                      form command at
+                      (lambda () (maskd-test--sync) (setq fields (maskd-test--settled)))))
+                (want (maskd-test--press-on plain command at)))
+            (switch-to-buffer with)
+            (should (equal (list seed step (string-join (reverse done) " | ") want)
+                           (list seed step (string-join (reverse done) " | ") got)))))))))
 
 (maskd-test--deftest generated-char-commands
   "Seeded commands within lines on a form with fields give the text plain Emacs gives."

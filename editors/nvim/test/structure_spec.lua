@@ -48,8 +48,9 @@ local function state(win)
   return { lines = api.nvim_buf_get_lines(bufnr, 0, -1, false), cursor = api.nvim_win_get_cursor(win) }
 end
 
-local function run(seed)
-  math.randomseed(seed)
+--- The form in the current window, and a window beside it with the same text in a buffer maskd
+--- does not know, its history starting there too. Returns the form's buffer and both windows.
+local function form_and_plain_copy()
   local bufnr = form()
   forget_history()
   H.settle(bufnr)
@@ -61,21 +62,34 @@ local function run(seed)
   vim.bo.modified = false
   forget_history()
   api.nvim_win_set_cursor(without, api.nvim_win_get_cursor(with))
+  return bufnr, with, without
+end
+
+--- Runs `command` in the form's window, then in the plain one, and checks that both hold the same
+--- lines and cursor and that the daemon's copy is the buffer (`what` names the step). Returns the
+--- fields the daemon has after it.
+local function run_in_both(command, bufnr, with, without, what)
+  api.nvim_set_current_win(with)
+  H.keys(command, { any = true })
+  local fields = H.settle(bufnr)
+  local sent = require('maskd.sync').in_sync(bufnr)
+  api.nvim_set_current_win(without)
+  H.keys(command, { any = true })
+  local want, got = state(without), state(with)
+  H.eq(want.lines, got.lines, 'lines after ' .. what)
+  H.eq(want.cursor, got.cursor, 'cursor after ' .. what)
+  H.eq(true, sent, 'the copy the daemon has is the buffer, after ' .. what)
+  return fields
+end
+
+local function run(seed)
+  math.randomseed(seed)
+  local bufnr, with, without = form_and_plain_copy()
   local done = {}
   for step = 1, STEPS do
     local command = COMMANDS[math.random(#COMMANDS)]
     table.insert(done, command)
-    api.nvim_set_current_win(with)
-    H.keys(command, { any = true })
-    H.settle(bufnr)
-    local sent = require('maskd.sync').in_sync(bufnr)
-    api.nvim_set_current_win(without)
-    H.keys(command, { any = true })
-    local what = ('seed %d, step %d (%s)'):format(seed, step, table.concat(done, ' '))
-    local want, got = state(without), state(with)
-    H.eq(want.lines, got.lines, 'lines after ' .. what)
-    H.eq(want.cursor, got.cursor, 'cursor after ' .. what)
-    H.eq(true, sent, 'the copy the daemon has is the buffer, after ' .. what)
+    run_in_both(command, bufnr, with, without, ('seed %d, step %d (%s)'):format(seed, step, table.concat(done, ' ')))
   end
   api.nvim_set_current_win(without)
   vim.cmd('bwipeout!')
@@ -145,16 +159,8 @@ end
 
 local function run_chars(seed)
   math.randomseed(seed)
-  local bufnr = form()
-  forget_history()
+  local bufnr, with, without = form_and_plain_copy()
   local fields = H.settle(bufnr)
-  local with = api.nvim_get_current_win()
-  local text = api.nvim_buf_get_lines(bufnr, 0, -1, false)
-  vim.cmd('vnew')
-  local without = api.nvim_get_current_win()
-  api.nvim_buf_set_lines(0, 0, -1, false, text)
-  vim.bo.modified = false
-  forget_history()
   vim.cmd('new')
   local scratch = api.nvim_get_current_win()
   vim.bo.buftype = 'nofile'
@@ -175,17 +181,8 @@ local function run_chars(seed)
     if not typing then
       step = step + 1
       table.insert(done, ('%s@%d:%d'):format(command, cursor[1], cursor[2]))
-      api.nvim_set_current_win(with)
-      H.keys(command, { any = true })
-      fields = H.settle(bufnr)
-      local sent = require('maskd.sync').in_sync(bufnr)
-      api.nvim_set_current_win(without)
-      H.keys(command, { any = true })
       local what = ('seed %d, step %d (%s)'):format(seed, step, table.concat(done, ' '))
-      local want, got = state(without), state(with)
-      H.eq(want.lines, got.lines, 'lines after ' .. what)
-      H.eq(want.cursor, got.cursor, 'cursor after ' .. what)
-      H.eq(true, sent, 'the copy the daemon has is the buffer, after ' .. what)
+      fields = run_in_both(command, bufnr, with, without, what)
     end
   end
   api.nvim_set_current_win(scratch)
