@@ -77,7 +77,7 @@ final class Document {
     /// `historyDepth`): a change inside a field that gives one back is an undo or redo, kept as it is.
     private var fieldHistory: [String] = []
     static let historyDepth = 64
-    /// Where fields stood before the last changes on their lines that did not type into them (`placesPerField` each,
+    /// Where fields stood before the last changes that touched them without typing into them (`placesPerField` each,
     /// for the last `historyDepth` fields), by field id: an undo that gives a line back gives its field back its
     /// place (`restoresPlace`).
     private var places: [String: [Place]] = [:]
@@ -757,11 +757,11 @@ final class Document {
         return found
     }
 
-    /// Whether a change typed into field `id` gave its line back the text it had before a change on it that did not
-    /// type into the field (an undo of `D` after the field puts the text back at the field's end, an undo of `de`
-    /// from the label into the field puts the label's space back at its start: the field takes either as typed):
-    /// the field is put back where it stood then, its text kept as it is. Reading it afresh would format, one
-    /// keystroke later, a text the undo gave back.
+    /// Whether the change just spliced gave field `id`'s line back the text it had before a change that touched the
+    /// field without typing into it, the field standing elsewhere now: it is put back where it stood then, its text
+    /// kept as it is. An undo of `D` after the field puts the text back at the field's end, an undo of `de` from the
+    /// label into the field puts the label's space back at its start, and the field takes either as typed: read
+    /// afresh, it would be formatted one change later (plugins do not apply the undo's `didFormat`).
     /// - Complexity: O(the line's length), for a line no longer than `Place.longestLine`.
     private func restoresPlace(_ id: String, _ outcome: inout ChangeOutcome) -> Bool {
         guard let kept = places[id], let (line, span) = lines.locate(id) else { return false }
