@@ -16,7 +16,8 @@ local COMMANDS = {
 }
 local STEPS = 30
 
---- The form: a phone and a card typed into their fields, and lines of prose around them.
+--- The form: a phone, a card, and an expiry date and a code on one line, typed into their fields, and
+--- lines of prose around them.
 local function form()
   local bufnr = H.buffer({ 'Name: Bob', 'Tel: ', 'Card: ', 'Note: call after 5' })
   api.nvim_win_set_cursor(0, { 2, 4 })
@@ -29,8 +30,24 @@ local function form()
   H.keys('a')
   H.type('378282246310005')
   H.keys('<Esc>')
-  H.eq({ 'Name: Bob', 'Tel: +1 (201) 555-0123', 'Card: 3782 822463 10005', 'Note: call after 5' },
-    api.nvim_buf_get_lines(bufnr, 0, -1, false), 'the form')
+  -- Two fields on one line, a blank apart.
+  api.nvim_buf_set_lines(bufnr, 3, 3, false, { 'Exp:  CVC: ' })
+  H.settle(bufnr)
+  api.nvim_win_set_cursor(0, { 4, 4 })
+  H.command('MaskdField [00]/[00]')
+  H.keys('a')
+  H.type('1229')
+  H.keys('<Esc>')
+  api.nvim_win_set_cursor(0, { 4, 15 })
+  H.command('MaskdField [000]')
+  H.keys('a')
+  H.type('123')
+  H.keys('<Esc>')
+  H.eq(
+    { 'Name: Bob', 'Tel: +1 (201) 555-0123', 'Card: 3782 822463 10005', 'Exp: 12/29 CVC: 123', 'Note: call after 5' },
+    api.nvim_buf_get_lines(bufnr, 0, -1, false),
+    'the form'
+  )
   return bufnr
 end
 
