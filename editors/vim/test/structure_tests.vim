@@ -35,7 +35,8 @@ def Press(keys: string)
   endtry
 enddef
 
-# The form: a phone and a card typed into their fields, and lines of prose around them.
+# The form: a phone, a card, and an expiry date and a code on one line, typed into their fields,
+# and lines of prose around them.
 def Form()
   H.Buffer(['Name: Bob', 'Tel: ', 'Card: ', 'Note: call after 5'])
   cursor(2, 5)
@@ -44,8 +45,17 @@ def Form()
   cursor(3, 6)
   H.Command('MaskdField card')
   H.Normal("a378282246310005\<Esc>")
-  H.Eq(['Name: Bob', 'Tel: +1 (201) 555-0123', 'Card: 3782 822463 10005', 'Note: call after 5'],
-    getline(1, '$'), 'the form')
+  # Two fields on one line, a blank apart.
+  append(3, 'Exp:  CVC: ')
+  Settle()
+  cursor(4, 5)
+  H.Command('MaskdField [00]/[00]')
+  H.Normal("a1229\<Esc>")
+  cursor(4, 16)
+  H.Command('MaskdField [000]')
+  H.Normal("a123\<Esc>")
+  H.Eq(['Name: Bob', 'Tel: +1 (201) 555-0123', 'Card: 3782 822463 10005', 'Exp: 12/29 CVC: 123',
+    'Note: call after 5'], getline(1, '$'), 'the form')
 enddef
 
 # Starts the undo history of the current buffer here, as in a buffer just read.
@@ -104,6 +114,26 @@ for seed in range(1, 8)
   H.Case(printf('seed %d: %d line commands keep the text and cursor plain Vim gives', seed, STEPS),
     function(Generated, [seed]))
 endfor
+
+# `p` of `ard: ` after the blank that follows a field: Vim leaves the cursor on the last
+# character put, and the change starts where the listener says, after the blank (as ` ard:` at
+# the field's end it would be typing into the field, and refused).
+def PutAfterTheBlankAfterAField()
+  Form()
+  cursor(3, 2)
+  Press('d2w')
+  Settle()
+  cursor(4, 11)
+  Press('p')
+  Settle()
+  H.Eq(['Name: Bob', 'Tel: +1 (201) 555-0123', 'C3782 822463 10005', 'Exp: 12/29 ard: CVC: 123',
+    'Note: call after 5'], getline(1, '$'), 'the lines')
+  var spans = mapnew(fields.List(bufnr('%')), (_, f) => [f.range.start.line, f.range.start.character,
+    f.range.end.character, f.text])
+  H.Eq([[3, 5, 10, '12/29'], [3, 21, 24, '123']], filter(spans, (_, f) => f[0] == 3), 'the date and the code')
+enddef
+
+H.Case('p after the blank after a field puts the text there', PutAfterTheBlankAfterAField)
 
 # Commands within lines, run with the cursor anywhere: those whose change lies within a field
 # (typing into it, which maskd formats on purpose) are drawn again; every other change, and every
