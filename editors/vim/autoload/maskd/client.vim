@@ -864,8 +864,8 @@ def OnChange(bufnr: number, start: number, end: number, added: number, changes: 
     doc.count += lines
     if empty(doc.pending)
       doc.pending = [change.lnum, change.end, lines]
-      # Where the first change starts (`col` is exact where `lnum` and the cursor are not: after
-      # `p` the cursor stands on the last character put).
+      # Where the first change starts: the cursor does not always stand after a change (after `p`
+      # it stands on the last character put).
       doc.startHint = [change.lnum, get(change, 'col', 1)]
     else
       # Pending: daemon lines [a, b) are buffer lines [a, b + delta) as it was before this change.
@@ -949,8 +949,8 @@ def Send(bufnr: number)
   var [p, oend, nend] = Diff(otext, ntext, hint)
   # The change starts where the listener says the first one did, when that lies within the
   # common prefix: any start there, with the common suffix after it trimmed, describes the same
-  # change (`p` of ` ard:` after `12/29 ` is `ard: ` put after the space, not ` ard:` typed at
-  # the end of the field before it).
+  # change (`ard: ` put after the blank in `12/29 CVC`, not ` ard:` typed at the end of the
+  # field before the blank).
   var hinted = get(doc, 'startHint', [0, 1])
   var most = min([len(otext), len(ntext)])
   if hinted[0] == start && hinted[1] - 1 > p && hinted[1] - 1 <= CommonPrefix(otext, ntext, most)
