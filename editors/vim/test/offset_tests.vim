@@ -72,6 +72,11 @@ def TestDiff()
   H.Eq([1, 2, 1], client.Diff("55\n", "5\n", 1), 'backspace over the second 5')
   H.Eq([1, 2, 1], client.Diff("5055", "555", 1), 'backspace over the 0')
   H.Eq([3, 3, 3], client.Diff('abc', 'abc', -1), 'no change')
+  # `p` of `ard: ` after the blank in `29 C`, the cursor on the put blank: where Vim says the change
+  # starts goes before the cursor.
+  H.Eq([2, 2, 7], client.Diff('29 C', '29 ard: C', 7), 'put: the cursor alone')
+  H.Eq([3, 3, 8], client.Diff('29 C', '29 ard: C', 7, 3), 'put: where it starts')
+  H.Eq([2, 2, 7], client.Diff('29 C', '29 ard: C', 7, 5), 'a start past the common prefix is not taken')
   # Two characters sharing a first byte: the change never splits them.
   H.Eq([0, 2, 2], client.Diff('é', 'ã', -1), 'é to ã')
   H.Eq([1, 5, 5], client.Diff('a😀b', 'a😁b', -1), 'one emoji for another')

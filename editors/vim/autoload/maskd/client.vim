@@ -801,9 +801,11 @@ enddef
 
 # Returns [start, oldEnd, newEnd]: the bytes old[start : oldEnd] became new[start : newEnd],
 # and the rest is equal.  `hint` (the cursor's byte offset in `new`, or -1) settles where an
-# ambiguous change is: the change ends at it or after it and starts at it or before it.  The
-# ends never split a character.
-export def Diff(old: string, new: string, hint: number): list<number>
+# ambiguous change is: the change ends at it or after it and starts at it or before it.
+# `start` (the byte offset where Vim says the change starts, or -1) goes before the cursor: the
+# change starts there when the texts agree up to it, since the cursor does not always stand after
+# a change (after `p` it stands on the last character put).  The ends never split a character.
+export def Diff(old: string, new: string, hint: number, start = -1): list<number>
   var lo = len(old)
   var ln = len(new)
   var most = min([lo, ln])
@@ -814,6 +816,10 @@ export def Diff(old: string, new: string, hint: number): list<number>
     p = CommonPrefix(old, new, min([most - s, hint]))
   else
     p = CommonPrefix(old, new, most)
+    s = CommonSuffix(old, new, most - p)
+  endif
+  if start > p && start <= CommonPrefix(old, new, most)
+    p = start
     s = CommonSuffix(old, new, most - p)
   endif
   while p > 0 && (IsContinuation(old, p) || IsContinuation(new, p))
@@ -946,19 +952,11 @@ def Send(bufnr: number)
     endfor
     hint += min([col('.') - 1, len(after[line('.') - start])])
   endif
-  var [p, oend, nend] = Diff(otext, ntext, hint)
-  # The change starts where the listener says the first one did, when that lies within the
-  # common prefix: any start there, with the common suffix after it trimmed, describes the same
-  # change (`ard: ` put after the blank in `12/29 CVC`, not ` ard:` typed at the end of the
-  # field before the blank).
+  # Where the listener says the first change starts, when that is on the region's first line:
+  # `ard: ` put after the blank in `12/29 CVC` is that, not ` ard:` typed at the end of the
+  # field before the blank.
   var hinted = get(doc, 'startHint', [0, 1])
-  var most = min([len(otext), len(ntext)])
-  if hinted[0] == start && hinted[1] - 1 > p && hinted[1] - 1 <= CommonPrefix(otext, ntext, most)
-    p = hinted[1] - 1
-    var s = CommonSuffix(otext, ntext, most - p)
-    oend = len(otext) - s
-    nend = len(ntext) - s
-  endif
+  var [p, oend, nend] = Diff(otext, ntext, hint, hinted[0] == start ? hinted[1] - 1 : -1)
   if p == oend && p == nend
     return
   endif
