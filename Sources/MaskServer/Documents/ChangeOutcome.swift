@@ -34,6 +34,14 @@ extension Document {
             overflow += result.overflow
         }
 
+        /// Field `id`'s text is kept as the editor has it (an undo gave it back): neither formatted nor read afresh,
+        /// its state read from its text as a clipped field's is.
+        mutating func keptAsItStands(_ id: String) {
+            results[id] = nil
+            dropped.remove(id)
+            reshaped.insert(id)
+        }
+
         /// The pending edits are overtaken by a person's change: their fields are read afresh.
         mutating func dropPending() {
             dropped.formUnion(pending.lazy.map(\.field))

@@ -644,9 +644,7 @@ final class Document {
             // An undo or redo gives the field back a text it had: kept as the editor has it, as a change reaching
             // beyond the field is.
             if restoresPlace(touch.field, &outcome) || givesBack(touch) {
-                outcome.results[touch.field] = nil
-                outcome.dropped.remove(touch.field)
-                outcome.reshaped.insert(touch.field)
+                outcome.keptAsItStands(touch.field)
                 continue
             }
             outcome.formatted(touch.field, as: typedResult(touch.edit, to: touch.oldText, mask: session.mask))
@@ -660,11 +658,8 @@ final class Document {
         }
         // A change that gives a field's line back the text it had before a change that touched the field without
         // typing into it gives the field back its place there (an undo of a selection from the label into it).
-        for id in splice.nearby where places[id] != nil {
-            guard restoresPlace(id, &outcome) else { continue }
-            outcome.results[id] = nil
-            outcome.dropped.remove(id)
-            outcome.reshaped.insert(id)
+        for id in splice.nearby where places[id] != nil && restoresPlace(id, &outcome) {
+            outcome.keptAsItStands(id)
             outcome.personTouched = true
         }
         for place in splice.places { keep(place) }
@@ -909,9 +904,12 @@ final class Document {
         if splice.caret.line == window.line { splice.caret.column += window.column }
         // Where the fields the change touches without typing into them stand, on their whole lines (an undo may give
         // a line back).
+        var lineTexts: [Int: String] = [:]  // Two fields on one line read it once.
         for id in splice.nearby {
             guard let (line, span) = lines.locate(id), lines.length(ofLine: line) <= Place.longestLine else { continue }
-            splice.places.append(Place(field: id, line: lines.text(at: line), start: span.start, end: span.end))
+            let text = lineTexts[line] ?? lines.text(at: line)
+            lineTexts[line] = text
+            splice.places.append(Place(field: id, line: text, start: span.start, end: span.end))
         }
         // A field the change closes leaves the tree with its pieces; its session is kept until the notification is
         // committed, so that a refused later change can put it back.
