@@ -136,6 +136,15 @@ public final class Mask: @unchecked Sendable {
         return format(Array(text), selection: selection)
     }
 
+    /// `format` reading `text` with every alternative of a `oneOf`, none skipped by its `ReadingBound`: what the
+    /// skipping must never change (tests).
+    func formatReadingEveryAlternative(_ text: String) -> FieldResult {
+        if asciiLiterals, let units = UInt8.units(of: text) {
+            return format(units, selection: nil, skipping: false)
+        }
+        return format(Array(text), selection: nil, skipping: false)
+    }
+
     /// What closing a field whose text is `text` makes of it: with a number mask's `padFraction`, the
     /// text with its fraction filled with zeros as `format` fills it (`12.5` gives `12.50`, `12` gives
     /// `12.00`), the caret carried as `format` carries it (one at the end goes after the zeros).
@@ -283,7 +292,7 @@ public final class Mask: @unchecked Sendable {
         return apply(edit, inserted: Array(edit.text), text: text, reading: &reading)
     }
 
-    private func format<U: FieldUnit>(_ chars: [U], selection: Range<Int>?) -> FieldResult {
+    private func format<U: FieldUnit>(_ chars: [U], selection: Range<Int>?, skipping: Bool = true) -> FieldResult {
         let selection = clamp(selection ?? chars.count..<chars.count, chars.count)
         var best:
             (
@@ -293,6 +302,11 @@ public final class Mask: @unchecked Sendable {
         let candidates = candidates(for: chars)
         let runs = candidates.count > 1 ? RefusedRuns() : nil
         for (program, brand) in candidates {
+            if skipping, let current = best,
+                !mayBeat(current.program, current.layout, current.reproduces, program, chars)
+            {
+                continue
+            }
             let d = program.decompose(chars, carets: true, runs: runs)
             var layout = d.layout
             program.settle(&layout)
@@ -464,13 +478,15 @@ public final class Mask: @unchecked Sendable {
     }
 
     /// The program that reads `chars` best: the one the text was most likely formatted with.
-    func bestProgram<U: FieldUnit>(_ programs: [Program], for chars: [U]) -> Int {
+    /// - Parameter skipping: skip the programs whose `ReadingBound` says they cannot read it better (false: tests).
+    func bestProgram<U: FieldUnit>(_ programs: [Program], for chars: [U], skipping: Bool = true) -> Int {
         if programs.count == 1 { return 0 }
         var best = 0
         var bestLayout = Layout<U>()
         var bestReproduces = false
         let runs = RefusedRuns()
         for (i, program) in programs.enumerated() {
+            if skipping, i > 0, !mayBeat(programs[best], bestLayout, bestReproduces, program, chars) { continue }
             var layout = program.decompose(chars, runs: runs).layout
             program.settle(&layout)
             // The program that renders the text exactly is the one it was formatted with, even if
@@ -497,6 +513,20 @@ public final class Mask: @unchecked Sendable {
         let ca = a.missing(in: la) == 0, cb = b.missing(in: lb) == 0
         if ca != cb { return ca }
         return preferFirst
+    }
+
+    /// Whether reading `chars` with `candidate` may beat the best reading so far (`layout`, read by `program`) by
+    /// `format`'s rule (a reading that renders the text, then `better`), as far as `ReadingBound` tells without
+    /// reading. The candidate comes later, so on a full tie the best so far stays.
+    private func mayBeat<U: FieldUnit>(
+        _ program: Program, _ layout: Layout<U>, _ reproduces: Bool, _ candidate: Program, _ chars: [U]
+    ) -> Bool {
+        let bound = candidate.readingBound
+        let mayReproduce = bound.mayRender(chars)
+        if mayReproduce != reproduces { return mayReproduce }
+        let cells = layout.cells.count, most = bound.mostCells(reading: chars.count)
+        if most != cells { return most > cells }
+        return program.missing(in: layout) != 0
     }
 
     /// Cuts entered characters from the end until the `regex` option can still accept the value.

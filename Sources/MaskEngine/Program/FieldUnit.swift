@@ -38,6 +38,8 @@ protocol FieldUnit: Hashable {
     static var zero: Self { get }
     /// The unit for `c`, or nil when this unit cannot hold it (a word of an enum block).
     static func unit(_ c: Character) -> Self?
+    /// The unit for an ASCII byte (every unit holds one): a slot's stored byte, without making a `Character`.
+    static func ascii(_ byte: UInt8) -> Self
     /// The value of a stored ASCII digit, or nil.
     var digitValue: Int? { get }
     /// A result's value written from `cells` (a layout's, which ends at element `limit`) when it is read.
@@ -131,6 +133,8 @@ extension Character: FieldUnit {
     static var zero: Character { "0" }
 
     static func unit(_ c: Character) -> Character? { c }
+
+    static func ascii(_ byte: UInt8) -> Character { Character(Unicode.Scalar(byte)) }
 
     var digitValue: Int? {
         guard let a = asciiValue, utf8.count == 1, a >= 0x30, a <= 0x39 else { return nil }
@@ -237,6 +241,8 @@ extension UInt8: FieldUnit {
     static var zero: UInt8 { 0x30 }
 
     static func unit(_ c: Character) -> UInt8? { c.utf8.count == 1 ? c.asciiValue : nil }
+
+    static func ascii(_ byte: UInt8) -> UInt8 { byte }
 
     var digitValue: Int? { self >= 0x30 && self <= 0x39 ? Int(self - 0x30) : nil }
 

@@ -46,6 +46,8 @@ package final class Program: @unchecked Sendable {
     /// character `i` is element `i` (one ASCII byte per literal, no `\r` to join a cluster, one cell per slot, no
     /// `…` slot, no block to pad), so the reading's trace is known without reading (`Decomposition.byElement`).
     let readsRenderedTextByElement: Bool
+    /// The best a reading of a text can reach, for choosing among a `oneOf`'s alternatives.
+    let readingBound: ReadingBound
     /// What `place` and `cursor(after:)` ask of each element, in an array of plain values: reading an `Element`
     /// copies its literal `Character` (a retain and a release) every time.
     private let slotInfo: [SlotInfo]
@@ -121,6 +123,14 @@ package final class Program: @unchecked Sendable {
         readsRenderedTextByElement =
             asciiLiterals && blocks.isEmpty && repeatingSlot == nil
             && elements.count < Program.maximumCells && !elements.contains { $0.literal == "\r" }
+        let definedASCIITables = definedASCII
+        readingBound = ReadingBound(elements, hasBlocks: !blocks.isEmpty) { slotClass, byte in
+            if case .defined(let i) = slotClass {
+                let stored = definedASCIITables[Int(i)][Int(byte)]
+                return stored == 0 ? nil : stored
+            }
+            return byte.fit(slotClass, letterCase)
+        }
         var classes: [SlotClass] = []
         for element in elements {
             if let c = element.slotClass, !classes.contains(c) { classes.append(c) }
@@ -209,7 +219,7 @@ package final class Program: @unchecked Sendable {
     private func fittedDefined<U: FieldUnit>(_ c: U, _ i: Int) -> U? {
         if let byte = c.asciiByte {
             let stored = definedASCII[i][Int(byte)]
-            return stored == 0 ? nil : U.unit(Character(Unicode.Scalar(stored)))
+            return stored == 0 ? nil : U.ascii(stored)
         }
         guard let stored = definitions[i].fit(c.character, letterCase: letterCase) else { return nil }
         return !asciiOnly || stored.isASCII ? U.unit(stored) : nil

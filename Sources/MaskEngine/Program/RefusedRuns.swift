@@ -47,12 +47,16 @@ final class RefusedRuns {
 }
 
 /// A set of ASCII characters, one bit for each byte (NUL is never in a run, so never asked about).
-struct ASCIISet: Hashable {
+struct ASCIISet: Hashable, Sendable {
     var low: UInt64 = 0
     var high: UInt64 = 0
 
     mutating func insert(_ byte: UInt8) {
         if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
+    }
+
+    func contains(_ byte: UInt8) -> Bool {
+        byte < 64 ? low & (1 << UInt64(byte)) != 0 : byte < 128 && high & (1 << UInt64(byte - 64)) != 0
     }
 
     func isDisjoint(with other: ASCIISet) -> Bool { low & other.low == 0 && high & other.high == 0 }
