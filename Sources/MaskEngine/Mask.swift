@@ -301,13 +301,15 @@ public final class Mask: @unchecked Sendable {
             )? = nil
         let candidates = candidates(for: chars)
         let runs = candidates.count > 1 ? RefusedRuns() : nil
+        // A selection at the text's end goes to the formatted text's end, with no character's place to carry it.
+        let carets = selection.lowerBound < chars.count
         for (program, brand) in candidates {
             if skipping, let current = best,
                 !mayBeat(current.program, current.layout, current.reproduces, program, chars)
             {
                 continue
             }
-            let d = program.decompose(chars, carets: true, runs: runs)
+            let d = program.decompose(chars, carets: carets, runs: runs)
             var layout = d.layout
             program.settle(&layout)
             // A value the `regex` option can never accept keeps only its longest viable start.

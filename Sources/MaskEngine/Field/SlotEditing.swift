@@ -49,6 +49,7 @@ extension Program {
         var d = Decomposition<U>(layout: Layout())
         d.layout.cells.reserveCapacity(min(chars.count, Program.maximumCells))
         d.trace.reserveCapacity(min(chars.count, Program.maximumCells))
+        if carets { d.outputStart.reserveCapacity(min(chars.count, Program.maximumCells)) }
         continueReading(chars, from: 0, carets: carets, runs: runs, into: &d)
         return d
     }
