@@ -4,12 +4,13 @@
     identifiers_bulk.py MASKD VECTORS LINES ROUNDS
 
 Builds LINES lines of mixed identifiers (every identifier preset that python-stdnum knows, the same share
-each) from the identifier conformance vectors, valid and invalid numbers alike, one file per preset. Each
-round, taking turns: `maskd format --check --mask {"preset": P}` over each file as a whole process, from
-spawn to exit with standard input and output on files (the machine's cores, as a user runs it); then, in
-this process, stdnum's `validate` and `format` (its `compact` where it has no format) per line over the
-same lines. Prints one JSON object: the rates of each round, the lines and presets, and how many lines
-maskd and stdnum disagreed on (text written, or valid).
+each, in preset order) from the identifier conformance vectors, valid and invalid numbers alike, each line
+the preset's name, a tab and the number, as a file of mixed identifiers holds them. Each round, taking turns:
+`maskd format --tagged --check` over the file as one whole process, from spawn to exit with standard input
+and output on files (the machine's cores, as a user runs it); then, in this process, stdnum's `validate`
+and `format` (its `compact` where it has no format) per line over the same lines. Prints one JSON object:
+the rates of each round, the lines and presets, and how many lines maskd and stdnum disagreed on (text
+written, or valid).
 Needs python-stdnum (bench/run installs it into bench/.venv).
 """
 import datetime
@@ -105,39 +106,29 @@ def main():
     numbers = numbers_by_preset(vectors_path)
     presets = sorted(numbers)
     share = max(1, total // len(presets))
+    lines = [(preset, numbers[preset][i % len(numbers[preset])]) for preset in presets for i in range(share)]
     directory = tempfile.mkdtemp(prefix='maskd-bench-identifiers-')
-    files = {}
-    for preset in presets:
-        pool = numbers[preset]
-        lines = [pool[i % len(pool)] for i in range(share)]
-        path = os.path.join(directory, preset + '.txt')
-        with open(path, 'w', encoding='utf-8') as f:
-            f.write('\n'.join(lines) + '\n')
-        files[preset] = (path, lines)
-    lines_total = share * len(presets)
+    path = os.path.join(directory, 'identifiers.tsv')
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(''.join(f'{preset}\t{number}\n' for preset, number in lines))
+    modules = {preset: module_for(preset) for preset in presets}
 
     def run_maskd():
-        elapsed = 0.0
-        for preset in presets:
-            path = files[preset][0]
-            with open(path, 'rb') as source, open(path + '.out', 'wb') as sink:
-                start = time.perf_counter()
-                done = subprocess.run([maskd, 'format', '--check', '--mask', json.dumps({'preset': preset})],
-                                      stdin=source, stdout=sink, stderr=subprocess.DEVNULL)
-                elapsed += time.perf_counter() - start
-            # --check exits 1 when a line is not complete and valid: these lines include invalid numbers.
-            if done.returncode not in (0, 1):
-                raise SystemExit(f'identifiers_bulk: maskd format exited {done.returncode} for {preset}')
-        return lines_total / elapsed
+        with open(path, 'rb') as source, open(path + '.out', 'wb') as sink:
+            start = time.perf_counter()
+            done = subprocess.run([maskd, 'format', '--tagged', '--check'],
+                                  stdin=source, stdout=sink, stderr=subprocess.DEVNULL)
+            elapsed = time.perf_counter() - start
+        # --check exits 1 when a line is not complete and valid: these lines include invalid numbers.
+        if done.returncode not in (0, 1):
+            raise SystemExit(f'identifiers_bulk: maskd format exited {done.returncode}')
+        return len(lines) / elapsed
 
     def run_stdnum():
-        modules = {preset: module_for(preset) for preset in presets}
         start = time.perf_counter()
-        for preset in presets:
-            module = modules[preset]
-            for text in files[preset][1]:
-                stdnum_line(module, text)
-        return lines_total / (time.perf_counter() - start)
+        for preset, text in lines:
+            stdnum_line(modules[preset], text)
+        return len(lines) / (time.perf_counter() - start)
 
     maskd_rates, stdnum_rates = [], []
     run_maskd()  # untimed: the page cache and the binary warm
@@ -146,31 +137,28 @@ def main():
         stdnum_rates.append(run_stdnum())
 
     # Agreement, from the last maskd run: its text for every line, and its validity from --json on the distinct
-    # numbers (a valid line's text is stdnum's format; an invalid one's validity is false on both sides).
+    # lines (a valid line's text is stdnum's format; an invalid one's validity is false on both sides).
+    with open(path + '.out', encoding='utf-8') as f:
+        written = f.read().split('\n')[:len(lines)]
+    distinct = sorted(set(lines))
+    checked = subprocess.run([maskd, 'format', '--tagged', '--json'],
+                             input=''.join(f'{preset}\t{number}\n' for preset, number in distinct),
+                             capture_output=True, text=True)
+    valid = {pair: json.loads(out)['valid'] for pair, out in zip(distinct, checked.stdout.splitlines())}
     disagree = known = 0
-    for preset in presets:
-        path, lines = files[preset]
-        with open(path + '.out', encoding='utf-8') as f:
-            written = f.read().split('\n')[:len(lines)]
-        distinct = sorted(set(lines))
-        checked = subprocess.run([maskd, 'format', '--json', '--mask', json.dumps({'preset': preset})],
-                                 input='\n'.join(distinct) + '\n', capture_output=True, text=True)
-        valid = {n: json.loads(out)['valid'] for n, out in zip(distinct, checked.stdout.splitlines())}
-        module = module_for(preset)
-        compare_text = preset not in SHOWN_OTHERWISE
-        for text, out in zip(lines, written):
-            shown, ok = stdnum_line(module, text)
-            if valid.get(text) != ok or (ok and compare_text and out != shown):
-                if preset in READ_WHOLE_DIFFERS:
-                    known += 1
-                else:
-                    disagree += 1
-        os.remove(path)
-        os.remove(path + '.out')
+    for (preset, text), out in zip(lines, written):
+        tag, _, out = out.partition('\t')
+        shown, ok = stdnum_line(modules[preset], text)
+        if tag != preset or valid.get((preset, text)) != ok or (ok and preset not in SHOWN_OTHERWISE and out != shown):
+            if preset in READ_WHOLE_DIFFERS:
+                known += 1
+            else:
+                disagree += 1
+    for name in (path, path + '.out'):
+        os.remove(name)
     os.rmdir(directory)
-    print(json.dumps({'rates': {'maskd': maskd_rates, 'stdnum': stdnum_rates}, 'lines': lines_total,
-                      'presets': len(presets), 'disagree': disagree,
-                      'known': known}))
+    print(json.dumps({'rates': {'maskd': maskd_rates, 'stdnum': stdnum_rates}, 'lines': len(lines),
+                      'presets': len(presets), 'disagree': disagree, 'known': known}))
 
 
 if __name__ == '__main__':

@@ -29,6 +29,10 @@ let usage = """
           A line that is not UTF-8, or longer than 65536 bytes, is reported and copied out unchanged.
           On a terminal, stderr shows progress, and with --check a summary. --jobs N formats with N threads
           (default: the cores this process may use), writing the same lines in the same order as one.
+      maskd format --tagged [--json | --output text|value] [--check] [--jobs N] [-]
+          The same, each line naming its own mask before a tab: a preset or a JSON MaskSpec object
+          (br.cpf<TAB>39053344705 gives br.cpf<TAB>390.533.447-05; --json adds "tag"). A line with
+          no tab or an unknown mask is reported and copied out unchanged; an empty line stays.
       maskd edit --mask M --text T --selection S:E (--insert X | --backspace | --delete) [--json]
           Apply one edit to field text T with the caret or selection S:E.
       maskd presets

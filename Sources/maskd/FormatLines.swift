@@ -22,19 +22,21 @@ let longestLine = 1 << 16
 /// bytes as with one; what has been read is written before waiting for more input either way, so a caller may
 /// stream batches through one process.
 /// - Returns: the exit code: 0, or 1 when a line was reported (with `check`, any line not complete and valid).
-/// - Parameter threadMask: a copy of `mask` for each thread, sharing no object with it (threads sharing objects
-///   contend for their reference counts).
+/// - Parameter threadMasks: the masks of each thread, sharing no object with `masks` (threads sharing objects contend
+///   for their reference counts): a copy of the one mask; tagged lines' masks each thread compiles for itself.
 func formatLines(
-    _ mask: Mask, json: Bool, check: Bool, output: LineOutput = .text, jobs: Int = 1,
-    threadMask: () -> Mask
+    _ masks: LineMasks, json: Bool, check: Bool, output: LineOutput = .text, jobs: Int = 1,
+    threadMasks: () -> LineMasks
 ) -> Int32 {
-    let formatting = LineFormatting(mask: mask, json: json, check: check, output: output)
+    let formatting = LineFormatting(masks: masks, json: json, check: check, output: output)
     let summary = check && !json
     if jobs <= 1 {
         var sink = FormattingHere(formatting: formatting)
         return readLines(into: &sink, summary: summary)
     }
-    let perThread = (0..<jobs).map { _ in LineFormatting(mask: threadMask(), json: json, check: check, output: output) }
+    let perThread = (0..<jobs).map { _ in
+        LineFormatting(masks: threadMasks(), json: json, check: check, output: output)
+    }
     var sink = FormattingInParallel(formatting: formatting, perThread: perThread)
     return readLines(into: &sink, summary: summary)
 }
@@ -220,9 +222,60 @@ enum LineOutput: String, CaseIterable {
     }
 }
 
+/// Where the lines' masks come from.
+enum LineMasks {
+    /// `--mask`: one mask for every line.
+    case one(Mask)
+    /// `--tagged`: each line names its own mask before a tab.
+    case tagged
+}
+
+/// The masks tagged lines name, each compiled once (by one thread: threads share no mask).
+struct TaggedMasks {
+    /// A tag's mask, or why it has none.
+    private var compiled: [String: Result<Mask, TagError>] = [:]
+    /// Tags kept at most: a stream of ever new JSON masks keeps memory bounded.
+    private static let limit = 4096
+    private static let presetNames = Set(Presets.names)
+
+    struct TagError: Error {
+        let message: String
+    }
+
+    /// The mask `tag` names: a preset name (`br.cpf`), or a JSON mask object (`{"preset": "phone", ...}`).
+    mutating func mask(_ tag: String) -> Result<Mask, TagError> {
+        if let known = compiled[tag] { return known }
+        let mask: Result<Mask, TagError>
+        do {
+            mask = .success(try Self.compile(tag))
+        } catch let error as TagError {
+            mask = .failure(error)
+        } catch let error as MessageError {
+            mask = .failure(TagError(message: error.message))
+        } catch {
+            mask = .failure(TagError(message: "\(error)"))
+        }
+        if compiled.count >= Self.limit { compiled.removeAll(keepingCapacity: true) }
+        compiled[tag] = mask
+        return mask
+    }
+
+    private static func compile(_ tag: String) throws -> Mask {
+        guard tag.hasPrefix("{") else {
+            guard presetNames.contains(tag) else {
+                throw TagError(message: "unknown preset '\(tag)' ('maskd presets' lists them)")
+            }
+            return try Mask.compileUnshared(MaskSpec(.preset(tag)))
+        }
+        let value = try JSONValue.parse(tag)
+        guard case .object = value else { throw TagError(message: "not a JSON object") }
+        return try Mask.compileUnshared(try MaskSpec.compileJSON(value, path: "mask").0)
+    }
+}
+
 /// The formatting of lines, into output and error buffers; the same for one thread or many.
 struct LineFormatting {
-    let mask: Mask
+    let masks: LineMasks
     let json: Bool
     let check: Bool
     let output: LineOutput
@@ -230,9 +283,10 @@ struct LineFormatting {
     var err = OutputBuffer(fd: 2)
     var lineNumber = 0
     var failed = 0
+    var tagged = TaggedMasks()
 
-    init(mask: Mask, json: Bool, check: Bool, output: LineOutput) {
-        self.mask = mask
+    init(masks: LineMasks, json: Bool, check: Bool, output: LineOutput) {
+        self.masks = masks
         self.json = json
         self.check = check
         self.output = output
@@ -276,18 +330,51 @@ struct LineFormatting {
                 bytes.count > longestLine
                     ? "longer than \(longestLine) bytes"
                     : "invalid UTF-8 at byte \(firstInvalidByte(bytes))")
-            if !json {
-                out.append(UnsafeRawBufferPointer(bytes))
-                out.append(ending)
-            }
+            copyUnformatted(bytes, ending: ending)
             return
         }
+        switch masks {
+        case .one(let mask):
+            write(text, mask, tag: nil, ending: ending)
+        case .tagged:
+            // An empty line (a file's last, say) has nothing to read and no mask: it stays, unreported.
+            if text.isEmpty { return json ? jsonError("an empty line has no mask") : out.append(ending) }
+            // The tag is what comes before the first tab: a preset's name or a JSON object, neither of which holds one.
+            guard let tab = text.utf8.firstIndex(of: UInt8(ascii: "\t")) else {
+                unreadable("no tab between a mask and the text")
+                return copyUnformatted(bytes, ending: ending)
+            }
+            let tag = String(text[..<tab])
+            switch tagged.mask(tag) {
+            case .success(let mask):
+                write(String(text[text.utf8.index(after: tab)...]), mask, tag: tag, ending: ending)
+            case .failure(let error):
+                unreadable("mask '\(tag)': \(error.message)")
+                copyUnformatted(bytes, ending: ending)
+            }
+        }
+    }
+
+    /// A line that is not formatted: its bytes as they came (with `json`, the line's object is its error).
+    private mutating func copyUnformatted(_ bytes: UnsafeBufferPointer<UInt8>, ending: String) {
+        guard !json else { return }
+        out.append(UnsafeRawBufferPointer(bytes))
+        out.append(ending)
+    }
+
+    /// Writes `text` read by `mask`, after its tag and a tab when it came with one.
+    private mutating func write(_ text: String, _ mask: Mask, tag: String?, ending: String) {
+        if let tag, !json {
+            out.append(tag)
+            out.append("\t")
+        }
         if output != .text {
-            return writeForm(of: text, ending: ending)
+            return writeForm(of: text, mask, ending: ending)
         }
         let result = mask.format(text)
         if json {
             var members: [(String, JSONValue)] = [("line", .int(Int64(lineNumber)))]
+            if let tag { members.append(("tag", .string(tag))) }
             if case .object(let object) = ApplyResult.json(result, naive: text, encoding: .utf16) {
                 members += object.map { ($0.key, $0.value) }
             }
@@ -304,7 +391,7 @@ struct LineFormatting {
 
     /// Writes the line in the `output` form. A line that is no phone number is an empty line, reported on
     /// standard error (and counted as failed with `check`); with `check`, a number that is not valid is reported too.
-    private mutating func writeForm(of text: String, ending: String) {
+    private mutating func writeForm(of text: String, _ mask: Mask, ending: String) {
         guard let written = output.write(text, mask) else {
             out.append(ending)
             err.append("line \(lineNumber): \(output.noNumber(text, mask))\n")
@@ -323,10 +410,13 @@ struct LineFormatting {
     /// Reports the current line as one that is copied, not formatted; with `json`, its object is the error.
     private mutating func unreadable(_ problem: String) {
         report(problem + (json ? "" : ", copied unformatted"))
-        if json {
-            out.append(JSONValue.object(["line": .int(Int64(lineNumber)), "error": .string(problem)]).serialized())
-            out.append("\n")
-        }
+        if json { jsonError(problem) }
+    }
+
+    /// The current line's JSON object: its error.
+    private mutating func jsonError(_ problem: String) {
+        out.append(JSONValue.object(["line": .int(Int64(lineNumber)), "error": .string(problem)]).serialized())
+        out.append("\n")
     }
 
     /// Counts the current line as failed and says why on standard error.

@@ -58,7 +58,8 @@ func maskArgument(_ text: String) throws -> JSONValue {
 }
 
 func runFormat(_ arguments: [String]) throws -> Int32 {
-    let parsed = try OptionParser(arguments, valued: ["mask", "caret", "output", "jobs"], flags: ["json", "check"])
+    let parsed = try OptionParser(
+        arguments, valued: ["mask", "caret", "output", "jobs"], flags: ["json", "check", "tagged"])
     let output = try LineOutput(parsed.options["output"])
     if output != .text, parsed.flags.contains("json") {
         throw UsageError(message: "--output and --json do not go together (the JSON result has every form)")
@@ -68,7 +69,23 @@ func runFormat(_ arguments: [String]) throws -> Int32 {
             message: "format takes one TEXT argument (or none, or '-', for standard input), "
                 + "got \(parsed.positional.count)")
     }
-    if parsed.positional.isEmpty || parsed.positional == ["-"] {
+    let lines = parsed.positional.isEmpty || parsed.positional == ["-"]
+    if parsed.flags.contains("tagged") {
+        guard lines else { throw UsageError(message: "--tagged is for lines on standard input (no TEXT argument)") }
+        guard parsed.options["mask"] == nil else {
+            throw UsageError(message: "--tagged reads each line's mask from the line: give no --mask")
+        }
+        guard !output.isPhoneForm else {
+            throw UsageError(message: "--tagged takes --output text or value (a phone form is for --mask phone)")
+        }
+        let jobs = try parsed.integer("jobs") ?? availableCores()
+        guard jobs >= 1 else { throw UsageError(message: "--jobs takes a number of threads, 1 or more, got \(jobs)") }
+        guard parsed.options["caret"] == nil else { throw UsageError(message: "--caret needs a TEXT argument") }
+        return formatLines(
+            .tagged, json: parsed.flags.contains("json"), check: parsed.flags.contains("check"), output: output,
+            jobs: jobs, threadMasks: { .tagged })
+    }
+    if lines {
         guard parsed.options["caret"] == nil else { throw UsageError(message: "--caret needs a TEXT argument") }
         let spec: MaskSpec, mask: Mask
         do {
@@ -80,8 +97,8 @@ func runFormat(_ arguments: [String]) throws -> Int32 {
         let jobs = try parsed.integer("jobs") ?? availableCores()
         guard jobs >= 1 else { throw UsageError(message: "--jobs takes a number of threads, 1 or more, got \(jobs)") }
         return formatLines(
-            mask, json: parsed.flags.contains("json"), check: parsed.flags.contains("check"),
-            output: output, jobs: jobs, threadMask: { (try? Mask.compileUnshared(spec)) ?? mask })
+            .one(mask), json: parsed.flags.contains("json"), check: parsed.flags.contains("check"),
+            output: output, jobs: jobs, threadMasks: { .one((try? Mask.compileUnshared(spec)) ?? mask) })
     }
     guard !parsed.flags.contains("check") else {
         throw UsageError(message: "--check is for lines on standard input (no TEXT argument)")
