@@ -7,6 +7,18 @@ import XCTest
 /// late (`ch.vat`'s MWST), letters lower-cased as typed (`mac`), free lengths (`bitcoin`, `isil`), and the registry
 /// tables (`mac`, `nz.bankaccount`), and a place whose characters include a hyphen (`fi.hetu`'s century sign).
 final class IdentifierTablesTests: XCTestCase {
+    /// FIPS 180-2's examples (one block, two blocks), which a Base58 bitcoin address's check is taken with.
+    func testSHA256_givesTheStandardsDigests() {
+        func hex(_ text: String) -> String {
+            SHA256.hash(Array(text.utf8)).map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
+        }
+        XCTAssertEqual(hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(
+            hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        XCTAssertEqual(hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    }
+
     /// Types `keys` one at a time at the end, as a person would, and returns the last result.
     func typed(_ keys: String, preset: String) throws -> FieldResult {
         let mask = try Mask.compile(MaskSpec(.preset(preset)))

@@ -4,7 +4,8 @@ import XCTest
 
 final class FormatTaggedTests: XCTestCase {
     func testTaggedLines_eachReadWithItsOwnMask_tagKeptBeforeTheText() throws {
-        let input = "br.cpf\t39053344705\nus.ssn\t536904399\r\n{\"preset\": \"phone\", \"region\": \"US\"}\t2015550123\n"
+        let input =
+            "br.cpf\t39053344705\nus.ssn\t536904399\r\n{\"preset\": \"phone\", \"region\": \"US\"}\t2015550123\n"
             + "iban\tGB82WEST12345698765432\nbr.cpf\t390533447"
         let r = try runMaskd(["format", "--tagged"], input: Array(input.utf8))
         XCTAssertEqual(
@@ -16,7 +17,8 @@ final class FormatTaggedTests: XCTestCase {
     }
 
     func testTaggedLines_withoutAMask_areReportedAndCopied_andCheckReportsInvalidOnes() throws {
-        let input = "br.cpf\t39053344705\nxx.yy\t12\nno tab here\n{\"preset\": 7}\t1\nbr.cpf\t39053344706\n"
+        let input =
+            "br.cpf\t39053344705\nxx.yy\t12\nno tab here\n{\"preset\": 7}\t1\nbr.cpf\t39053344706\n"
             + "br.cpf\t3905\n\n"
         let r = try runMaskd(["format", "--tagged", "--check"], input: Array(input.utf8))
         XCTAssertEqual(
@@ -45,7 +47,8 @@ final class FormatTaggedTests: XCTestCase {
         XCTAssertEqual(lines[1], #"{"line":2,"error":"mask 'xx': unknown preset 'xx' ('maskd presets' lists them)"}"#)
         XCTAssertEqual(lines[2], #"{"line":3,"error":"an empty line has no mask"}"#)
         XCTAssertEqual(json.err, "line 2: mask 'xx': unknown preset 'xx' ('maskd presets' lists them)\n")
-        let value = try runMaskd(["format", "--tagged", "--output", "value"], input: Array("us.ssn\t536-90-4399\n".utf8))
+        let value = try runMaskd(
+            ["format", "--tagged", "--output", "value"], input: Array("us.ssn\t536-90-4399\n".utf8))
         XCTAssertEqual(String(decoding: value.out, as: UTF8.self), "us.ssn\t536904399\n")
     }
 

@@ -63,7 +63,8 @@ enum IdentifierCheck: Sendable {
     static let checkDigitMismatch = "check digit does not match"
 
     /// The check ready to run on many numbers, since a check runs on every line `maskd format` reads: a `member` or
-    /// `notMember` list becomes a set (ISIN's countries are hundreds), and a named rule is looked up once.
+    /// `notMember` list becomes a set (ISIN's countries are hundreds), a named rule is looked up once, and nothing is
+    /// shared with another compile of the preset (another thread's).
     func prepared() -> IdentifierCheck {
         switch self {
         case let .member(span, values, label), let .notMember(span, values, label):
@@ -78,6 +79,12 @@ enum IdentifierCheck: Sendable {
                 return (Array(prefix.utf8), preset.first == "*", String(preset.drop { $0 == "*" }))
             }
             return .parts(read, problem: problem)
+        case let .weighted(start, weights, modulus, add, values, fold, table, at):
+            // Weights of their own: a check runs on every line of every thread, and each run retains its weights,
+            // which threads sharing one array would contend for.
+            return .weighted(
+                start: start, weights: weights.map { $0 }, modulus: modulus, add: add, values: values, fold: fold,
+                table: table, at: at)
         default:
             return self
         }

@@ -48,16 +48,17 @@ enum SHA256 {
                 let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ w[i - 2] >> 10
                 w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
             }
-            var v = h
+            // The eight working variables in locals, not an array made anew each round.
+            var (a, b, c, d, e, f, g, k) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
             for i in 0..<64 {
-                let s1 = rotate(v[4], 6) ^ rotate(v[4], 11) ^ rotate(v[4], 25)
-                let choice = (v[4] & v[5]) ^ (~v[4] & v[6])
-                let t1 = v[7] &+ s1 &+ choice &+ rounds[i] &+ w[i]
-                let s0 = rotate(v[0], 2) ^ rotate(v[0], 13) ^ rotate(v[0], 22)
-                let majority = (v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2])
-                v = [t1 &+ s0 &+ majority, v[0], v[1], v[2], v[3] &+ t1, v[4], v[5], v[6]]
+                let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
+                let choice = (e & f) ^ (~e & g)
+                let t1 = k &+ s1 &+ choice &+ rounds[i] &+ w[i]
+                let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
+                let majority = (a & b) ^ (a & c) ^ (b & c)
+                (a, b, c, d, e, f, g, k) = (t1 &+ s0 &+ majority, a, b, c, d &+ t1, e, f, g)
             }
-            for i in 0..<8 { h[i] = h[i] &+ v[i] }
+            for (i, word) in [a, b, c, d, e, f, g, k].enumerated() { h[i] = h[i] &+ word }
         }
         return h.flatMap { word in stride(from: 24, through: 0, by: -8).map { UInt8(truncatingIfNeeded: word >> $0) } }
     }
