@@ -294,47 +294,71 @@ public final class Mask: @unchecked Sendable {
 
     private func format<U: FieldUnit>(_ chars: [U], selection: Range<Int>?, skipping: Bool = true) -> FieldResult {
         let selection = clamp(selection ?? chars.count..<chars.count, chars.count)
-        var best:
-            (
-                program: Program, d: Program.Decomposition<U>, layout: Layout<U>, brand: String?, cut: String,
-                reproduces: Bool
-            )? = nil
-        let candidates = candidates(for: chars)
-        let runs = candidates.count > 1 ? RefusedRuns() : nil
         // A selection at the text's end goes to the formatted text's end, with no character's place to carry it.
         let carets = selection.lowerBound < chars.count
+        // One program has nothing to choose between (most masks: kept apart, no list of candidates is made).
+        if case .slots(let program) = kind {
+            return written(reading(chars, with: program, brand: nil, carets: carets, runs: nil), selection: selection)
+        }
+        let candidates = candidates(for: chars)
+        let runs = candidates.count > 1 ? RefusedRuns() : nil
+        var best: Reading<U>? = nil
         for (program, brand) in candidates {
             if skipping, let current = best,
                 !mayBeat(current.program, current.layout, current.reproduces, program, chars)
             {
                 continue
             }
-            let d = program.decompose(chars, carets: carets, runs: runs)
-            var layout = d.layout
-            program.settle(&layout)
-            // A value the `regex` option can never accept keeps only its longest viable start.
-            var cut = ""
-            if !checks.isViable(program.value(of: layout)) {
-                let trimmed = trimToViable(program, layout)
-                layout = trimmed.layout
-                cut = trimmed.cut
-            }
-            // An alternative that gives the text back unchanged formatted it, and keeps it: another
-            // may read more of its literals as entered characters. This keeps formatting idempotent.
-            let reproduces = chars.isEmpty || program.renders(layout, as: chars)
+            let read = reading(chars, with: program, brand: brand, carets: carets, runs: runs)
             if let current = best {
-                if reproduces != current.reproduces {
-                    guard reproduces else { continue }
+                if read.reproduces != current.reproduces {
+                    guard read.reproduces else { continue }
                 } else {
-                    guard better(program, layout, than: current.program, current.layout) else { continue }
+                    guard better(program, read.layout, than: current.program, current.layout) else { continue }
                 }
             }
-            best = (program, d, layout, brand, cut, reproduces)
+            best = read
         }
-        let (program, d, layout, brand, cut, _) = best!
+        return written(best.take()!, selection: selection)
+    }
+
+    /// One program's reading of a text, as `format` compares the alternatives of a `oneOf`.
+    private struct Reading<U: FieldUnit> {
+        let program: Program
+        let brand: String?
+        let d: Program.Decomposition<U>
+        let layout: Layout<U>
+        /// What the `regex` option cut from the end.
+        let cut: String
+        /// The program gives the text back unchanged.
+        let reproduces: Bool
+    }
+
+    private func reading<U: FieldUnit>(
+        _ chars: [U], with program: Program, brand: String?, carets: Bool, runs: RefusedRuns?
+    ) -> Reading<U> {
+        let d = program.decompose(chars, carets: carets, runs: runs)
+        var layout = d.layout
+        program.settle(&layout)
+        // A value the `regex` option can never accept keeps only its longest viable start.
+        var cut = ""
+        if !checks.isViable(program.value(of: layout)) {
+            let trimmed = trimToViable(program, layout)
+            layout = trimmed.layout
+            cut = trimmed.cut
+        }
+        // An alternative that gives the text back unchanged formatted it, and keeps it: another
+        // may read more of its literals as entered characters. This keeps formatting idempotent.
+        let reproduces = chars.isEmpty || program.renders(layout, as: chars)
+        return Reading(program: program, brand: brand, d: d, layout: layout, cut: cut, reproduces: reproduces)
+    }
+
+    /// The result of the reading kept, `selection` carried into its text.
+    private func written<U: FieldUnit>(_ read: Reading<U>, selection: Range<Int>) -> FieldResult {
+        let (program, d, layout) = (read.program, read.d, read.layout)
         // Only the decomposition kept sorts the rest of the text, however many programs read it.
         var cuts = d.cuts
-        cuts.cut(cut)
+        cuts.cut(read.cut)
         let (rejected, overflow) = cuts.sorted()
         let length = layout.cells.count + program.literalsBefore[program.limit(of: layout)]
         let lower = program.carriedOffset(selection.lowerBound, through: d, textLength: length)
@@ -342,7 +366,7 @@ public final class Mask: @unchecked Sendable {
         let carried = min(lower, length)..<min(max(upper, lower), length)
         return result(
             program, layout, text: program.text(of: layout), selection: carried, rejected: rejected,
-            overflow: overflow, brand: brand)
+            overflow: overflow, brand: read.brand)
     }
 
     /// - Parameter reading: the text's units and how to read them (a `MaskField` resumes its `IncrementalReading`).

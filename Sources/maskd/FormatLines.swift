@@ -324,8 +324,7 @@ struct LineFormatting {
     /// Formats one line (its ending not included) and writes it out.
     private mutating func line(_ bytes: UnsafeBufferPointer<UInt8>, ending: String) {
         lineNumber += 1
-        let text = bytes.count > longestLine ? nil : String(validating: bytes, as: UTF8.self)
-        guard let text else {
+        guard bytes.count <= longestLine, isUTF8(bytes) else {
             unreadable(
                 bytes.count > longestLine
                     ? "longer than \(longestLine) bytes"
@@ -335,19 +334,21 @@ struct LineFormatting {
         }
         switch masks {
         case .one(let mask):
-            write(text, mask, tag: nil, ending: ending)
+            write(String(decoding: bytes, as: UTF8.self), mask, tag: nil, ending: ending)
         case .tagged:
             // An empty line (a file's last, say) has nothing to read and no mask: it stays, unreported.
-            if text.isEmpty { return json ? jsonError("an empty line has no mask") : out.append(ending) }
+            if bytes.isEmpty { return json ? jsonError("an empty line has no mask") : out.append(ending) }
             // The tag is what comes before the first tab: a preset's name or a JSON object, neither of which holds one.
-            guard let tab = text.utf8.firstIndex(of: UInt8(ascii: "\t")) else {
+            guard let tab = bytes.firstIndex(of: UInt8(ascii: "\t")) else {
                 unreadable("no tab between a mask and the text")
                 return copyUnformatted(bytes, ending: ending)
             }
-            let tag = String(text[..<tab])
+            // Both sides of an ASCII byte in valid UTF-8 are valid UTF-8.
+            let tag = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<tab]), as: UTF8.self)
             switch tagged.mask(tag) {
             case .success(let mask):
-                write(String(text[text.utf8.index(after: tab)...]), mask, tag: tag, ending: ending)
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[(tab + 1)...]), as: UTF8.self)
+                write(text, mask, tag: tag, ending: ending)
             case .failure(let error):
                 unreadable("mask '\(tag)': \(error.message)")
                 copyUnformatted(bytes, ending: ending)
@@ -424,6 +425,12 @@ struct LineFormatting {
         failed += 1
         err.append("line \(lineNumber): \(problem)\n")
     }
+}
+
+/// Whether `bytes` are UTF-8: ASCII, nearly always, is told without decoding.
+private func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    for byte in bytes where byte >= 0x80 { return String(validating: bytes, as: UTF8.self) != nil }
+    return true
 }
 
 /// The byte offset of the first byte of `bytes` that is not part of valid UTF-8.
