@@ -297,68 +297,59 @@ public final class Mask: @unchecked Sendable {
         // A selection at the text's end goes to the formatted text's end, with no character's place to carry it.
         let carets = selection.lowerBound < chars.count
         // One program has nothing to choose between (most masks: kept apart, no list of candidates is made).
+        // The reading kept is held in plain variables: a generic struct or tuple holding it was made and destroyed
+        // through runtime metadata on every call.
         if case .slots(let program) = kind {
-            return written(reading(chars, with: program, brand: nil, carets: carets, runs: nil), selection: selection)
+            let d = program.decompose(chars, carets: carets)
+            let (layout, cut) = settled(d.layout, program)
+            return written(program, brand: nil, d, layout, cut: cut, selection: selection)
         }
         let candidates = candidates(for: chars)
         let runs = candidates.count > 1 ? RefusedRuns() : nil
-        var best: Reading<U>? = nil
-        for (program, brand) in candidates {
-            if skipping, let current = best,
-                !mayBeat(current.program, current.layout, current.reproduces, program, chars)
-            {
+        var best = -1
+        var bestD = Program.Decomposition<U>(layout: Layout())
+        var bestLayout = Layout<U>()
+        var bestCut = ""
+        var bestReproduces = false
+        for (i, (program, _)) in candidates.enumerated() {
+            if skipping, best >= 0, !mayBeat(candidates[best].0, bestLayout, bestReproduces, program, chars) {
                 continue
             }
-            let read = reading(chars, with: program, brand: brand, carets: carets, runs: runs)
-            if let current = best {
-                if read.reproduces != current.reproduces {
-                    guard read.reproduces else { continue }
+            let d = program.decompose(chars, carets: carets, runs: runs)
+            let (layout, cut) = settled(d.layout, program)
+            // An alternative that gives the text back unchanged formatted it, and keeps it: another
+            // may read more of its literals as entered characters. This keeps formatting idempotent.
+            let reproduces = chars.isEmpty || program.renders(layout, as: chars)
+            if best >= 0 {
+                if reproduces != bestReproduces {
+                    guard reproduces else { continue }
                 } else {
-                    guard better(program, read.layout, than: current.program, current.layout) else { continue }
+                    guard better(program, layout, than: candidates[best].0, bestLayout) else { continue }
                 }
             }
-            best = read
+            (best, bestD, bestLayout, bestCut, bestReproduces) = (i, d, layout, cut, reproduces)
         }
-        return written(best.take()!, selection: selection)
+        let (program, brand) = candidates[best]
+        return written(program, brand: brand, bestD, bestLayout, cut: bestCut, selection: selection)
     }
 
-    /// One program's reading of a text, as `format` compares the alternatives of a `oneOf`.
-    private struct Reading<U: FieldUnit> {
-        let program: Program
-        let brand: String?
-        let d: Program.Decomposition<U>
-        let layout: Layout<U>
-        /// What the `regex` option cut from the end.
-        let cut: String
-        /// The program gives the text back unchanged.
-        let reproduces: Bool
-    }
-
-    private func reading<U: FieldUnit>(
-        _ chars: [U], with program: Program, brand: String?, carets: Bool, runs: RefusedRuns?
-    ) -> Reading<U> {
-        let d = program.decompose(chars, carets: carets, runs: runs)
-        var layout = d.layout
+    /// A reading's layout settled, and cut to what the `regex` option can accept: a value it can never accept keeps
+    /// only its longest viable start (`cut` is the rest).
+    private func settled<U: FieldUnit>(_ read: Layout<U>, _ program: Program) -> (layout: Layout<U>, cut: String) {
+        var layout = read
         program.settle(&layout)
-        // A value the `regex` option can never accept keeps only its longest viable start.
-        var cut = ""
-        if !checks.isViable(program.value(of: layout)) {
-            let trimmed = trimToViable(program, layout)
-            layout = trimmed.layout
-            cut = trimmed.cut
-        }
-        // An alternative that gives the text back unchanged formatted it, and keeps it: another
-        // may read more of its literals as entered characters. This keeps formatting idempotent.
-        let reproduces = chars.isEmpty || program.renders(layout, as: chars)
-        return Reading(program: program, brand: brand, d: d, layout: layout, cut: cut, reproduces: reproduces)
+        guard !checks.isViable(program.value(of: layout)) else { return (layout, "") }
+        return trimToViable(program, layout)
     }
 
     /// The result of the reading kept, `selection` carried into its text.
-    private func written<U: FieldUnit>(_ read: Reading<U>, selection: Range<Int>) -> FieldResult {
-        let (program, d, layout) = (read.program, read.d, read.layout)
+    private func written<U: FieldUnit>(
+        _ program: Program, brand: String?, _ d: Program.Decomposition<U>, _ layout: Layout<U>, cut: String,
+        selection: Range<Int>
+    ) -> FieldResult {
         // Only the decomposition kept sorts the rest of the text, however many programs read it.
         var cuts = d.cuts
-        cuts.cut(read.cut)
+        cuts.cut(cut)
         let (rejected, overflow) = cuts.sorted()
         let length = layout.cells.count + program.literalsBefore[program.limit(of: layout)]
         let lower = program.carriedOffset(selection.lowerBound, through: d, textLength: length)
@@ -366,7 +357,7 @@ public final class Mask: @unchecked Sendable {
         let carried = min(lower, length)..<min(max(upper, lower), length)
         return result(
             program, layout, text: program.text(of: layout), selection: carried, rejected: rejected,
-            overflow: overflow, brand: read.brand)
+            overflow: overflow, brand: brand)
     }
 
     /// - Parameter reading: the text's units and how to read them (a `MaskField` resumes its `IncrementalReading`).
