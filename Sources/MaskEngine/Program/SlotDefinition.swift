@@ -48,14 +48,16 @@ package struct SlotDefinition: Hashable, Sendable {
         if set.isEmpty { throw MaskError("definitions.\(name): the class '\(text)' takes no character", offset: 0) }
         self.name = name
         self.set = set
-        let ascii = (0..<128).compactMap { Unicode.Scalar(UInt32($0)) }.filter { set.contains($0) }
+        let ascii = (UInt8(0)..<128).filter { set.contains(Unicode.Scalar($0)) }
         let onlyASCII = set.ranges.allSatisfy { $0.upperBound < 128 }
-        func all(_ test: (Character) -> Bool) -> Bool { onlyASCII && ascii.allSatisfy { test(Character($0)) } }
-        if all({ $0.isASCII && $0.isNumber }) {
+        func all(_ test: (UInt8) -> Bool) -> Bool { onlyASCII && ascii.allSatisfy(test) }
+        let isDigit = { (b: UInt8) in (0x30...0x39).contains(b) }
+        let isLetter = { (b: UInt8) in (0x41...0x5A).contains(b & ~0x20) }
+        if all(isDigit) {
             kind = .digit
-        } else if all({ $0.isASCII && $0.isLetter }) {
+        } else if all(isLetter) {
             kind = .letter
-        } else if all({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+        } else if all({ isLetter($0) || isDigit($0) }) {
             kind = .alnum
         } else {
             kind = .any
@@ -79,8 +81,22 @@ package struct SlotDefinition: Hashable, Sendable {
         return stored
     }
 
-    /// `fit` for each ASCII byte (0: it does not fit), for the byte path.
+    /// `fit` for each ASCII byte (0: it does not fit), for the byte path. Worked out on the byte, as `fit` treats
+    /// an ASCII character, since every program compiles one per definition: a line break fits nothing, a digit
+    /// stays itself, a letter takes the case, and the class decides.
     func asciiTable(letterCase: LetterCase?) -> [UInt8] {
+        (0..<128).map { b in
+            var byte = UInt8(b)
+            guard byte != 0, !(0x0A...0x0D).contains(byte) else { return 0 }
+            if let letterCase, (0x41...0x5A).contains(byte & ~0x20) {
+                byte = letterCase == .upper ? byte & ~0x20 : byte | 0x20
+            }
+            return set.contains(Unicode.Scalar(byte)) ? byte : 0
+        }
+    }
+
+    /// `asciiTable` as `fit` gives it, character by character (tests).
+    func asciiTableByCharacter(letterCase: LetterCase?) -> [UInt8] {
         (0..<128).map { b in
             guard b != 0, let stored = fit(Character(Unicode.Scalar(UInt8(b))), letterCase: letterCase),
                 let ascii = stored.asciiValue
