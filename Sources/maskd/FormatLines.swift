@@ -242,6 +242,23 @@ struct TaggedMasks {
         let message: String
     }
 
+    /// The last tag read, as bytes and as text, and its mask: lines of one kind often come together.
+    private var last: (bytes: [UInt8], tag: String, mask: Result<Mask, TagError>)? = nil
+
+    /// The tag of a line, which is UTF-8, as text, and its mask.
+    mutating func mask(_ bytes: UnsafeBufferPointer<UInt8>) -> (tag: String, mask: Result<Mask, TagError>) {
+        if let last, last.bytes.count == bytes.count,
+            bytes.isEmpty
+                || last.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
+        {
+            return (last.tag, last.mask)
+        }
+        let tag = String(decoding: bytes, as: UTF8.self)
+        let found = mask(tag)
+        last = (Array(bytes), tag, found)
+        return (tag, found)
+    }
+
     /// The mask `tag` names: a preset name (`br.cpf`), or a JSON mask object (`{"preset": "phone", ...}`).
     mutating func mask(_ tag: String) -> Result<Mask, TagError> {
         if let known = compiled[tag] { return known }
@@ -343,10 +360,10 @@ struct LineFormatting {
                 unreadable("no tab between a mask and the text")
                 return copyUnformatted(bytes, ending: ending)
             }
-            // Both sides of an ASCII byte in valid UTF-8 are valid UTF-8.
-            let tag = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<tab]), as: UTF8.self)
-            switch tagged.mask(tag) {
+            let (tag, mask) = tagged.mask(UnsafeBufferPointer(rebasing: bytes[..<tab]))
+            switch mask {
             case .success(let mask):
+                // Both sides of an ASCII byte in valid UTF-8 are valid UTF-8.
                 let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[(tab + 1)...]), as: UTF8.self)
                 write(text, mask, tag: tag, ending: ending)
             case .failure(let error):

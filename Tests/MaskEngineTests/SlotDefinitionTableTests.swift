@@ -15,7 +15,8 @@ final class SlotDefinitionTableTests: XCTestCase {
             for letterCase in [nil, LetterCase.upper, .lower] {
                 XCTAssertEqual(
                     definition.asciiTable(letterCase: letterCase),
-                    definition.asciiTableByCharacter(letterCase: letterCase), "\(text), \(String(describing: letterCase))")
+                    definition.asciiTableByCharacter(letterCase: letterCase),
+                    "\(text), \(String(describing: letterCase))")
                 checked += 1
             }
         }

@@ -19,12 +19,12 @@ final class FormatTaggedTests: XCTestCase {
     func testTaggedLines_withoutAMask_areReportedAndCopied_andCheckReportsInvalidOnes() throws {
         let input =
             "br.cpf\t39053344705\nxx.yy\t12\nno tab here\n{\"preset\": 7}\t1\nbr.cpf\t39053344706\n"
-            + "br.cpf\t3905\n\n"
+            + "br.cpf\t3905\n\n\t12\n\t12\n"
         let r = try runMaskd(["format", "--tagged", "--check"], input: Array(input.utf8))
         XCTAssertEqual(
             String(decoding: r.out, as: UTF8.self),
             "br.cpf\t390.533.447-05\nxx.yy\t12\nno tab here\n{\"preset\": 7}\t1\nbr.cpf\t390.533.447-06\n"
-                + "br.cpf\t390.5\n\n")
+                + "br.cpf\t390.5\n\n\t12\n\t12\n")
         XCTAssertEqual(r.code, 1)
         XCTAssertEqual(
             r.err,
@@ -34,6 +34,8 @@ final class FormatTaggedTests: XCTestCase {
             line 4: mask '{"preset": 7}': mask.preset: expected a string, got an integer, copied unformatted
             line 5: check digit does not match
             line 6: 7 more digits needed
+            line 8: mask '': unknown preset '' ('maskd presets' lists them), copied unformatted
+            line 9: mask '': unknown preset '' ('maskd presets' lists them), copied unformatted
 
             """)
     }
