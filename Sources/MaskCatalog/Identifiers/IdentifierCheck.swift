@@ -1,4 +1,5 @@
 import MaskEngine
+import Synchronization
 
 /// A check an identifier's value must pass: a family of check algorithms with its parameters, or a
 /// component rule (a part that must or must not take certain values). The generator assigns them
@@ -57,8 +58,9 @@ enum IdentifierCheck: Sendable {
     /// be valid in one such part; a prefix no part has passes (another check tells the prefixes).
     case prefixed(String, problem: String)
     /// A `prefixed` check prepared for use: its parts read once. Each part's preset is compiled when a number first
-    /// needs it (through the compile cache), not when the catalogue is built, since the parts are in the catalogue.
-    case parts([(prefix: [UInt8], whole: Bool, preset: String)], problem: String)
+    /// needs it, not when the catalogue is built, since the parts are in the catalogue; `masks` keeps it for the
+    /// numbers after (of this compile alone, so threads formatting lines share none).
+    case parts([(prefix: [UInt8], whole: Bool, preset: String)], masks: PartMasks, problem: String)
 
     static let checkDigitMismatch = "check digit does not match"
 
@@ -78,7 +80,7 @@ enum IdentifierCheck: Sendable {
                 let (prefix, preset) = (part.prefix { $0 != "=" }, part.drop { $0 != "=" }.dropFirst())
                 return (Array(prefix.utf8), preset.first == "*", String(preset.drop { $0 == "*" }))
             }
-            return .parts(read, problem: problem)
+            return .parts(read, masks: PartMasks(), problem: problem)
         case let .weighted(start, weights, modulus, add, values, fold, table, at):
             // Weights of their own: a check runs on every line of every thread, and each run retains its weights,
             // which threads sharing one array would contend for.
@@ -147,14 +149,14 @@ enum IdentifierCheck: Sendable {
             return rule?(chars) == true ? nil : problem
         case .prefixed:
             return prepared().problem(chars)
-        case let .parts(parts, problem):
+        case let .parts(parts, masks, problem):
             // The first problem of a part whose preset takes the number whole but finds it invalid, else `problem`.
             var matched = false
             var found: String? = nil
             for part in parts where chars.starts(with: part.prefix) {
                 matched = true
                 let number = String(decoding: part.whole ? chars[...] : chars[part.prefix.count...], as: UTF8.self)
-                guard let mask = try? Mask.compile(MaskSpec(.preset(part.preset))) else { continue }
+                guard let mask = masks.mask(part.preset) else { continue }
                 let r = mask.format(number)
                 guard r.complete, r.value == number else { continue }
                 if r.valid { return nil }
@@ -163,5 +165,19 @@ enum IdentifierCheck: Sendable {
             return matched ? found ?? problem : nil
         }
         return passes ? nil : Self.checkDigitMismatch
+    }
+}
+
+/// The presets a `parts` check has compiled, by name (nil: the name compiles to no mask).
+final class PartMasks: Sendable {
+    private let compiled = Mutex<[String: Mask?]>([:])
+
+    func mask(_ preset: String) -> Mask? {
+        compiled.withLock { compiled in
+            if let known = compiled[preset] { return known }
+            let mask = try? Mask.compileUnshared(MaskSpec(.preset(preset)))
+            compiled[preset] = mask
+            return mask
+        }
     }
 }
