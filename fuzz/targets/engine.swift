@@ -441,6 +441,18 @@ func longText(_ source: inout ByteSource) -> String {
     return text
 }
 
+/// Every character the mask's programs show as a literal.
+func literalCharacters(of mask: Mask) -> Set<Character> {
+    let programs: [Program]
+    switch mask.kind {
+    case .slots(let program): programs = [program]
+    case .oneOf(let alternatives): programs = alternatives
+    case .dynamic(let dynamic): programs = [dynamic.broad] + dynamic.all
+    case .number, .custom: programs = []
+    }
+    return Set(programs.flatMap { $0.elements.compactMap(\.literal) })
+}
+
 /// Whether the mask, or an alternative of its `oneOf`, types over its entered characters (`overwrite`).
 func overwrites(_ spec: MaskSpec) -> Bool {
     if spec.overwrite == true { return true }
@@ -518,11 +530,13 @@ func runSession(_ source: inout ByteSource) {
                 // `138 0013`), and reports only the entered characters: RELIABILITY.md, "regex cuts".
                 let regexCuts = hasRegex(session.spec)
                 // A right-to-left field reads the text from its end, so a character equal to one of its literals there is
-                // consumed as that literal, which shows only once an entered character stands before it (engine.md, modes).
+                // consumed as that literal, which shows only once an entered character stands before it (engine.md, modes);
+                // a literal may be a letter or a digit (a `separator` of `1`).
+                let literals = literalCharacters(of: session.mask)
                 let consumedAsLiterals =
                     session.mask.rightToLeftNotation == nil
                     ? 0
-                    : long.filter { !$0.isLetter && !$0.isNumber }.count
+                    : long.filter { !$0.isLetter && !$0.isNumber || literals.contains($0) }.count
                 // A number field reads some characters without keeping or reporting them (presets.md, number masks).
                 let consumedByNumber: Int
                 if case .number(let field) = session.mask.kind {
