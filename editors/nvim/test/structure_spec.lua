@@ -16,33 +16,26 @@ local COMMANDS = {
 }
 local STEPS = 30
 
+--- Opens a field of `mask` at (row, col) and types `keys` into it, as a person would.
+local function typed_field(row, col, mask, keys)
+  api.nvim_win_set_cursor(0, { row, col })
+  H.command('MaskdField ' .. mask)
+  H.keys('a')
+  H.type(keys)
+  H.keys('<Esc>')
+end
+
 --- The form: a phone, a card, and an expiry date and a code on one line, typed into their fields, and
 --- lines of prose around them.
 local function form()
   local bufnr = H.buffer({ 'Name: Bob', 'Tel: ', 'Card: ', 'Note: call after 5' })
-  api.nvim_win_set_cursor(0, { 2, 4 })
-  H.command('MaskdField phone.us')
-  H.keys('a')
-  H.type('2015550123')
-  H.keys('<Esc>')
-  api.nvim_win_set_cursor(0, { 3, 5 })
-  H.command('MaskdField card')
-  H.keys('a')
-  H.type('378282246310005')
-  H.keys('<Esc>')
+  typed_field(2, 4, 'phone.us', '2015550123')
+  typed_field(3, 5, 'card', '378282246310005')
   -- Two fields on one line, a blank apart.
   api.nvim_buf_set_lines(bufnr, 3, 3, false, { 'Exp:  CVC: ' })
   H.settle(bufnr)
-  api.nvim_win_set_cursor(0, { 4, 4 })
-  H.command('MaskdField [00]/[00]')
-  H.keys('a')
-  H.type('1229')
-  H.keys('<Esc>')
-  api.nvim_win_set_cursor(0, { 4, 15 })
-  H.command('MaskdField [000]')
-  H.keys('a')
-  H.type('123')
-  H.keys('<Esc>')
+  typed_field(4, 4, '[00]/[00]', '1229')
+  typed_field(4, 15, '[000]', '123')
   H.eq(
     { 'Name: Bob', 'Tel: +1 (201) 555-0123', 'Card: 3782 822463 10005', 'Exp: 12/29 CVC: 123', 'Note: call after 5' },
     api.nvim_buf_get_lines(bufnr, 0, -1, false),
