@@ -70,35 +70,37 @@ func runFormat(_ arguments: [String]) throws -> Int32 {
                 + "got \(parsed.positional.count)")
     }
     let lines = parsed.positional.isEmpty || parsed.positional == ["-"]
-    if parsed.flags.contains("tagged") {
-        guard lines else { throw UsageError(message: "--tagged is for lines on standard input (no TEXT argument)") }
-        guard parsed.options["mask"] == nil else {
-            throw UsageError(message: "--tagged reads each line's mask from the line: give no --mask")
-        }
-        guard !output.isPhoneForm else {
-            throw UsageError(message: "--tagged takes --output text or value (a phone form is for --mask phone)")
-        }
-        let jobs = try parsed.integer("jobs") ?? availableCores()
-        guard jobs >= 1 else { throw UsageError(message: "--jobs takes a number of threads, 1 or more, got \(jobs)") }
-        guard parsed.options["caret"] == nil else { throw UsageError(message: "--caret needs a TEXT argument") }
-        return formatLines(
-            .tagged, json: parsed.flags.contains("json"), check: parsed.flags.contains("check"), output: output,
-            jobs: jobs, threadMasks: { .tagged })
+    let tagged = parsed.flags.contains("tagged")
+    guard lines || !tagged else {
+        throw UsageError(message: "--tagged is for lines on standard input (no TEXT argument)")
     }
     if lines {
         guard parsed.options["caret"] == nil else { throw UsageError(message: "--caret needs a TEXT argument") }
-        let spec: MaskSpec, mask: Mask
-        do {
-            (spec, mask) = try MaskSpec.compileJSON(try maskArgument(try parsed.required("mask")), path: "--mask")
-        } catch let error as MessageError {
-            throw UsageError(message: error.message, showUsage: false)
+        // Where each line's mask comes from, and each thread's copy of it.
+        let masks: LineMasks, threadMasks: () -> LineMasks
+        if tagged {
+            guard parsed.options["mask"] == nil else {
+                throw UsageError(message: "--tagged reads each line's mask from the line: give no --mask")
+            }
+            guard !output.isPhoneForm else {
+                throw UsageError(message: "--tagged takes --output text or value (a phone form is for --mask phone)")
+            }
+            (masks, threadMasks) = (.tagged, { .tagged })
+        } else {
+            let spec: MaskSpec, mask: Mask
+            do {
+                (spec, mask) = try MaskSpec.compileJSON(try maskArgument(try parsed.required("mask")), path: "--mask")
+            } catch let error as MessageError {
+                throw UsageError(message: error.message, showUsage: false)
+            }
+            try output.check(mask)
+            (masks, threadMasks) = (.one(mask), { .one((try? Mask.compileUnshared(spec)) ?? mask) })
         }
-        try output.check(mask)
         let jobs = try parsed.integer("jobs") ?? availableCores()
         guard jobs >= 1 else { throw UsageError(message: "--jobs takes a number of threads, 1 or more, got \(jobs)") }
         return formatLines(
-            .one(mask), json: parsed.flags.contains("json"), check: parsed.flags.contains("check"),
-            output: output, jobs: jobs, threadMasks: { .one((try? Mask.compileUnshared(spec)) ?? mask) })
+            masks, json: parsed.flags.contains("json"), check: parsed.flags.contains("check"), output: output,
+            jobs: jobs, threadMasks: threadMasks)
     }
     guard !parsed.flags.contains("check") else {
         throw UsageError(message: "--check is for lines on standard input (no TEXT argument)")
