@@ -132,17 +132,21 @@ public final class Mask: @unchecked Sendable {
             if !checks.isViable(r.value) { r = field.format("", selection: nil) }
             return checked(r)
         }
-        if asciiLiterals, let units = UInt8.units(of: text) { return format(units, selection: selection) }
-        return format(Array(text), selection: selection)
+        return formatUnits(of: text, selection: selection)
     }
 
     /// `format` reading `text` with every alternative of a `oneOf`, none skipped by its `ReadingBound`: what the
     /// skipping must never change (tests).
     func formatReadingEveryAlternative(_ text: String) -> FieldResult {
+        formatUnits(of: text, selection: nil, skipping: false)
+    }
+
+    /// Reads `text` over bytes where its literals and the text are ASCII, else over characters.
+    private func formatUnits(of text: String, selection: Range<Int>?, skipping: Bool = true) -> FieldResult {
         if asciiLiterals, let units = UInt8.units(of: text) {
-            return format(units, selection: nil, skipping: false)
+            return format(units, selection: selection, skipping: skipping)
         }
-        return format(Array(text), selection: nil, skipping: false)
+        return format(Array(text), selection: selection, skipping: skipping)
     }
 
     /// What closing a field whose text is `text` makes of it: with a number mask's `padFraction`, the
