@@ -111,6 +111,20 @@ public final class Mask: @unchecked Sendable {
         read(text, selection: selection, padding: true)
     }
 
+    /// `format(text)`'s text and verdict (its `text`, `complete`, `valid` and `problems`), read without what only an
+    /// editor's field asks for (the caret, the cuts, the placeholder): for formatting text in bulk.
+    public func formatted(_ text: String) -> FormattedText {
+        switch kind {
+        case .slots, .oneOf, .dynamic:
+            // A right-to-left field reads its text reversed, and carries its caret back.
+            guard rightToLeftNotation == nil else { return FormattedText(format(text)) }
+            if asciiLiterals, let units = UInt8.units(of: text) { return formatted(units) }
+            return formatted(Array(text))
+        case .number, .custom:
+            return FormattedText(format(text))
+        }
+    }
+
     /// `format` without the zeros a number mask's `padFraction` adds: a field's text brought back into form while
     /// the person is still typing in it (the zeros come when the field is closed or formatted).
     public func reformat(_ text: String, selection: Range<Int>? = nil) -> FieldResult {
@@ -300,13 +314,35 @@ public final class Mask: @unchecked Sendable {
         let selection = clamp(selection ?? chars.count..<chars.count, chars.count)
         // A selection at the text's end goes to the formatted text's end, with no character's place to carry it.
         let carets = selection.lowerBound < chars.count
+        return withReadingKept(chars, carets: carets, skipping: skipping) { program, brand, d, layout, cut in
+            written(program, brand: brand, d, layout, cut: cut, selection: selection)
+        }
+    }
+
+    /// `formatted(text)` over units: the reading kept, with no carets.
+    private func formatted<U: FieldUnit>(_ chars: [U]) -> FormattedText {
+        withReadingKept(chars, carets: false, skipping: true) { program, brand, _, layout, _ in
+            var value = U.deferredValue(program, layout.cells, limit: program.limit(of: layout))
+            let (missing, problems) = verdict(program, layout, brand: brand, value: &value)
+            return FormattedText(text: program.text(of: layout), complete: missing == 0, problems: problems)
+        }
+    }
+
+    /// Reads `chars` with the program that reads it best, and hands `body` that reading: the program, its brand,
+    /// the decomposition, its layout settled, and what the `regex` option cut of it.
+    /// - Parameter skipping: skip the `oneOf` alternatives whose `ReadingBound` says they cannot win (false: tests).
+    @inline(__always)
+    private func withReadingKept<U: FieldUnit, R>(
+        _ chars: [U], carets: Bool, skipping: Bool,
+        _ body: (Program, String?, Program.Decomposition<U>, Layout<U>, String) -> R
+    ) -> R {
         // One program has nothing to choose between (most masks: kept apart, no list of candidates is made).
         // The reading kept is held in plain variables: a generic struct or tuple holding it was made and destroyed
         // through runtime metadata on every call.
         if case .slots(let program) = kind {
-            let d = program.decompose(chars, carets: carets)
+            let d = program.decompose(chars, carets: carets, tracing: false)
             let (layout, cut) = settled(d.layout, program)
-            return written(program, brand: nil, d, layout, cut: cut, selection: selection)
+            return body(program, nil, d, layout, cut)
         }
         let candidates = candidates(for: chars)
         let runs = candidates.count > 1 ? RefusedRuns() : nil
@@ -319,7 +355,7 @@ public final class Mask: @unchecked Sendable {
             if skipping, best >= 0, !mayBeat(candidates[best].0, bestLayout, bestReproduces, program, chars) {
                 continue
             }
-            let d = program.decompose(chars, carets: carets, runs: runs)
+            let d = program.decompose(chars, carets: carets, runs: runs, tracing: false)
             let (layout, cut) = settled(d.layout, program)
             // An alternative that gives the text back unchanged formatted it, and keeps it: another
             // may read more of its literals as entered characters. This keeps formatting idempotent.
@@ -334,7 +370,7 @@ public final class Mask: @unchecked Sendable {
             (best, bestD, bestLayout, bestCut, bestReproduces) = (i, d, layout, cut, reproduces)
         }
         let (program, brand) = candidates[best]
-        return written(program, brand: brand, bestD, bestLayout, cut: bestCut, selection: selection)
+        return body(program, brand, bestD, bestLayout, bestCut)
     }
 
     /// A reading's layout settled, and cut to what the `regex` option can accept: a value it can never accept keeps
@@ -508,7 +544,7 @@ public final class Mask: @unchecked Sendable {
         let runs = RefusedRuns()
         for (i, program) in programs.enumerated() {
             if skipping, i > 0, !mayBeat(programs[best], bestLayout, bestReproduces, program, chars) { continue }
-            var layout = program.decompose(chars, runs: runs).layout
+            var layout = program.decompose(chars, runs: runs, tracing: false).layout
             program.settle(&layout)
             // The program that renders the text exactly is the one it was formatted with, even if
             // another would read more of its literals as entered characters.
@@ -593,14 +629,21 @@ public final class Mask: @unchecked Sendable {
         var value =
             known.map { DeferredValue.string($0) }
             ?? U.deferredValue(program, layout.cells, limit: program.limit(of: layout))
-        let problems =
-            tail.missing > 0
-            ? program.missingProblem(tail.missing)
-            : problemsOfComplete(program, layout, brand: brand, value: &value)
+        let (_, problems) = verdict(program, layout, brand: brand, value: &value)
         return FieldResult(
             text: text, selection: selection, complete: tail.missing == 0, valid: problems.isEmpty, problems: problems,
             next: tail.next, placeholder: tail.placeholder, mask: program.notation, brand: brand, rejected: rejected,
             overflow: overflow, region: nil, phoneType: nil, deferredValue: value)
+    }
+
+    /// How many required slots and `{}` literals a layout still lacks, and its problems: what is missing, or a
+    /// complete field's own.
+    private func verdict<U>(_ program: Program, _ layout: Layout<U>, brand: String?, value: inout DeferredValue)
+        -> (missing: Int, problems: [String])
+    {
+        let missing = program.missingCount(of: layout)
+        if missing > 0 { return (missing, program.missingProblem(missing)) }
+        return (0, problemsOfComplete(program, layout, brand: brand, value: &value))
     }
 
     /// A complete field's problems: its blocks', the card brand's, the validators' (which read the value: it is

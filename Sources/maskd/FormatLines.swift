@@ -389,16 +389,20 @@ struct LineFormatting {
         if output != .text {
             return writeForm(of: text, mask, ending: ending)
         }
-        let result = mask.format(text)
+        let result: FormattedText
         if json {
+            let whole = mask.format(text)
             var members: [(String, JSONValue)] = [("line", .int(Int64(lineNumber)))]
             if let tag { members.append(("tag", .string(tag))) }
-            if case .object(let object) = ApplyResult.json(result, naive: text, encoding: .utf16) {
+            if case .object(let object) = ApplyResult.json(whole, naive: text, encoding: .utf16) {
                 members += object.map { ($0.key, $0.value) }
             }
             out.append(JSONValue.object(JSONObject(members)).serialized())
             out.append("\n")
+            result = FormattedText(whole)
         } else {
+            // The text and its verdict are all a line shows.
+            result = mask.formatted(text)
             out.append(result.text)
             out.append(ending)
         }

@@ -30,7 +30,8 @@ final class OneOfSkippingTests: XCTestCase {
                 let shown = mask.format(number).text
                 var texts = [number, shown, String(number.dropLast()), String(shown.dropFirst(2)), number + number]
                 for _ in 0..<6 {
-                    texts.append(Self.mutated(Bool.random(using: &generator) ? number : shown, using: &generator))
+                    let source = Bool.random(using: &generator) ? number : shown
+                    texts.append(generator.mutated(source))
                 }
                 for text in texts {
                     XCTAssertEqual(
@@ -80,19 +81,5 @@ final class OneOfSkippingTests: XCTestCase {
         for text in ["4/25", "12/29", "1/1/24", "04/2", "13/99", "4", ""] {
             XCTAssertEqual(dates.format(text), dates.formatReadingEveryAlternative(text), "expiry: '\(text)'")
         }
-    }
-
-    /// `text` with a character dropped, doubled, or a separator put in at random places.
-    private static func mutated(_ text: String, using generator: inout SeededRandom) -> String {
-        var chars = Array(text)
-        for _ in 0..<Int.random(in: 1...3, using: &generator) {
-            let at = Int.random(in: 0...chars.count, using: &generator)
-            switch Int.random(in: 0..<3, using: &generator) {
-            case 0 where at < chars.count: chars.remove(at: at)
-            case 1 where at < chars.count: chars.insert(chars[at], at: at)
-            default: chars.insert([" ", "-", ".", "/", "x"].randomElement(using: &generator)!, at: at)
-            }
-        }
-        return String(chars)
     }
 }

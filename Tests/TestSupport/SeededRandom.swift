@@ -27,4 +27,18 @@ public struct SeededRandom: RandomNumberGenerator {
 
     /// One of `items`, which must not be empty.
     public mutating func pick<T>(_ items: [T]) -> T { items[int(0..<items.count)] }
+
+    /// `text` with a character dropped, doubled, or a separator put in, at one to three random places.
+    public mutating func mutated(_ text: String) -> String {
+        var chars = Array(text)
+        for _ in 0..<Int.random(in: 1...3, using: &self) {
+            let at = Int.random(in: 0...chars.count, using: &self)
+            switch Int.random(in: 0..<3, using: &self) {
+            case 0 where at < chars.count: chars.remove(at: at)
+            case 1 where at < chars.count: chars.insert(chars[at], at: at)
+            default: chars.insert([" ", "-", ".", "/", "x"].randomElement(using: &self)!, at: at)
+            }
+        }
+        return String(chars)
+    }
 }

@@ -45,12 +45,15 @@ extension Program {
     /// - Parameters:
     ///   - carets: also record where each character's output starts.
     ///   - runs: the runs of `chars` other programs refused (`RefusedRuns`), for the alternatives of a `oneOf`.
-    func decompose<U: FieldUnit>(_ chars: [U], carets: Bool = false, runs: RefusedRuns? = nil) -> Decomposition<U> {
+    ///   - tracing: record the `trace`, which an edit reads; formatting a text whole never does.
+    func decompose<U: FieldUnit>(_ chars: [U], carets: Bool = false, runs: RefusedRuns? = nil, tracing: Bool = true)
+        -> Decomposition<U>
+    {
         var d = Decomposition<U>(layout: Layout())
         d.layout.cells.reserveCapacity(min(chars.count, Program.maximumCells))
-        d.trace.reserveCapacity(min(chars.count, Program.maximumCells))
+        if tracing { d.trace.reserveCapacity(min(chars.count, Program.maximumCells)) }
         if carets { d.outputStart.reserveCapacity(min(chars.count, Program.maximumCells)) }
-        continueReading(chars, from: 0, carets: carets, runs: runs, into: &d)
+        continueReading(chars, from: 0, carets: carets, runs: runs, tracing: tracing, into: &d)
         return d
     }
 
@@ -69,13 +72,13 @@ extension Program {
         let cellsKept = shared == 0 ? 0 : Int(d.trace[shared - 1].cells)
         if d.trace.count > shared { d.trace.removeLast(d.trace.count - shared) }
         if d.layout.cells.count > cellsKept { d.layout.cells.removeLast(d.layout.cells.count - cellsKept) }
-        continueReading(chars, from: shared, carets: false, runs: nil, into: &d)
+        continueReading(chars, from: shared, carets: false, runs: nil, tracing: true, into: &d)
     }
 
     /// Reads `chars[start...]` into `d`, which holds the reading of `chars[..<start]` with nothing cut
     /// or refused (for `start` 0, an empty reading).
     private func continueReading<U: FieldUnit>(
-        _ chars: [U], from start: Int, carets: Bool, runs: RefusedRuns?,
+        _ chars: [U], from start: Int, carets: Bool, runs: RefusedRuns?, tracing: Bool,
         into d: inout Decomposition<U>
     ) {
         var cells: [Cell<U>] = []
@@ -101,13 +104,15 @@ extension Program {
             case .overflow: overflow.append(c)
             case .cell, .literal: break
             }
-            d.trace.append((Int32(cursor), Int32(cells.count)))
+            if tracing { d.trace.append((Int32(cursor), Int32(cells.count))) }
             if let runs, let end = run.next(step, c, at: i - 1, cursor: cursor, in: self, runs: runs) {
                 // Refused unread, as the program that found the run refused them: nothing moves.
                 rejected.append(contentsOf: chars[i..<end])
                 // (`Array(repeating:)`: appending a `repeatElement` costs a hundred times more in a debug build.)
-                let entry = (cursor: Int32(cursor), cells: Int32(cells.count))
-                d.trace.append(contentsOf: Array(repeating: entry, count: end - i))
+                if tracing {
+                    let entry = (cursor: Int32(cursor), cells: Int32(cells.count))
+                    d.trace.append(contentsOf: Array(repeating: entry, count: end - i))
+                }
                 if carets { d.outputStart.append(contentsOf: Array(repeating: -1, count: end - i)) }
                 i = end
             }

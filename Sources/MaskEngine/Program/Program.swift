@@ -636,6 +636,9 @@ extension Program {
         return (missingFrom[limit], next, placeholder(from: limit))
     }
 
+    /// How many required slots and `{}` literals are still to fill after the text: `tail`'s `missing`, alone.
+    func missingCount<U>(of layout: Layout<U>) -> Int { missingFrom[limit(of: layout)] }
+
     /// Masks longer than this build their placeholder per call instead of keeping every tail.
     static let precomputedTailLimit = 512
 
