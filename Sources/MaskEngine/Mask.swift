@@ -118,10 +118,25 @@ public final class Mask: @unchecked Sendable {
         case .slots, .oneOf, .dynamic:
             // A right-to-left field reads its text reversed, and carries its caret back.
             guard rightToLeftNotation == nil else { return FormattedText(format(text)) }
-            if asciiLiterals, let units = UInt8.units(of: text) { return formatted(units) }
+            if readsBytesWhole, let units = UInt8.units(of: text) { return formatted(units) }
             return formatted(Array(text))
         case .number, .custom:
             return FormattedText(format(text))
+        }
+    }
+
+    /// `formatted` of a text given as its UTF-8 bytes, which must be valid UTF-8: a line of a file is read
+    /// without being made a `String` first, where the mask and the line take the byte path.
+    public func formatted(utf8 bytes: UnsafeBufferPointer<UInt8>) -> FormattedText {
+        if readsBytesWhole, EncodedText.isSingleByte(bytes) { return formatted(Array(bytes)) }
+        return formatted(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// `formatted` reads an ASCII text over bytes: a slot mask, left to right, whose literals are ASCII.
+    private var readsBytesWhole: Bool {
+        switch kind {
+        case .slots, .oneOf, .dynamic: return asciiLiterals && rightToLeftNotation == nil
+        case .number, .custom: return false
         }
     }
 

@@ -351,7 +351,7 @@ struct LineFormatting {
         }
         switch masks {
         case .one(let mask):
-            write(String(decoding: bytes, as: UTF8.self), mask, tag: nil, ending: ending)
+            write(bytes, mask, tag: nil, ending: ending)
         case .tagged:
             // An empty line (a file's last, say) has nothing to read and no mask: it stays, unreported.
             if bytes.isEmpty { return json ? jsonError("an empty line has no mask") : out.append(ending) }
@@ -364,8 +364,8 @@ struct LineFormatting {
             switch mask {
             case .success(let mask):
                 // Both sides of an ASCII byte in valid UTF-8 are valid UTF-8.
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[(tab + 1)...]), as: UTF8.self)
-                write(text, mask, tag: tag, ending: ending)
+                if !json { out.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[...tab])) }
+                write(UnsafeBufferPointer(rebasing: bytes[(tab + 1)...]), mask, tag: tag, ending: ending)
             case .failure(let error):
                 unreadable("mask '\(tag)': \(error.message)")
                 copyUnformatted(bytes, ending: ending)
@@ -380,17 +380,15 @@ struct LineFormatting {
         out.append(ending)
     }
 
-    /// Writes `text` read by `mask`, after its tag and a tab when it came with one.
-    private mutating func write(_ text: String, _ mask: Mask, tag: String?, ending: String) {
-        if let tag, !json {
-            out.append(tag)
-            out.append("\t")
-        }
+    /// Writes the text of a line read by `mask` (its tag and tab, if it came with them, are written already).
+    /// - Parameter bytes: the text, valid UTF-8.
+    private mutating func write(_ bytes: UnsafeBufferPointer<UInt8>, _ mask: Mask, tag: String?, ending: String) {
         if output != .text {
-            return writeForm(of: text, mask, ending: ending)
+            return writeForm(of: String(decoding: bytes, as: UTF8.self), mask, ending: ending)
         }
         let result: FormattedText
         if json {
+            let text = String(decoding: bytes, as: UTF8.self)
             let whole = mask.format(text)
             var members: [(String, JSONValue)] = [("line", .int(Int64(lineNumber)))]
             if let tag { members.append(("tag", .string(tag))) }
@@ -402,13 +400,19 @@ struct LineFormatting {
             result = FormattedText(whole)
         } else {
             // The text and its verdict are all a line shows.
-            result = mask.formatted(text)
+            result = mask.formatted(utf8: bytes)
             out.append(result.text)
             out.append(ending)
         }
-        if check, !(result.complete && result.valid) {
-            report(result.problems.isEmpty ? "incomplete" : result.problems.joined(separator: "; "))
+        if check, !(result.complete && result.valid) { report(result.problems) }
+    }
+
+    /// Reports the current line's problems ("incomplete" when it has none to say).
+    private mutating func report(_ problems: [String]) {
+        guard problems.count == 1 else {
+            return report(problems.isEmpty ? "incomplete" : problems.joined(separator: "; "))
         }
+        report(problems[0])
     }
 
     /// Writes the line in the `output` form. A line that is no phone number is an empty line, reported on
@@ -425,7 +429,7 @@ struct LineFormatting {
         guard check else { return }
         let result = mask.format(text)
         if !(result.complete && result.valid) {
-            report(result.problems.isEmpty ? "incomplete" : result.problems.joined(separator: "; "))
+            report(result.problems)
         }
     }
 
@@ -444,7 +448,11 @@ struct LineFormatting {
     /// Counts the current line as failed and says why on standard error.
     private mutating func report(_ problem: String) {
         failed += 1
-        err.append("line \(lineNumber): \(problem)\n")
+        err.append("line ")
+        err.append(number: lineNumber)
+        err.append(": ")
+        err.append(problem)
+        err.append("\n")
     }
 }
 
@@ -482,6 +490,18 @@ struct OutputBuffer {
     mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends `number`, which is not negative, in decimal (a line number: no string is made for it).
+    mutating func append(number: Int) {
+        var divisor = 1
+        while divisor <= number / 10 { divisor *= 10 }
+        var rest = number
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") &+ UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 
     mutating func append(_ data: UnsafeRawBufferPointer) {

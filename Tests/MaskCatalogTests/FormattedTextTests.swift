@@ -26,7 +26,9 @@ final class FormattedTextTests: XCTestCase {
             // The postal preset takes its region's layout.
             let mask = try Mask.compile(MaskSpec(.preset(name), region: name == "postal" ? "GB" : nil))
             var sources = numbers[name] ?? []
-            sources += ["+1 201 555 0123", "4111111111111111", "GB82WEST12345698765432", "2024-02-29", "12:30", "SW1A 1AA"]
+            sources += [
+                "+1 201 555 0123", "4111111111111111", "GB82WEST12345698765432", "2024-02-29", "12:30", "SW1A 1AA",
+            ]
             for number in sources {
                 let shown = mask.format(number).text
                 var texts = [number, shown, String(number.dropLast()), String(shown.dropFirst(2)), number + number]
@@ -38,6 +40,7 @@ final class FormattedTextTests: XCTestCase {
                 for text in texts {
                     let formatted = mask.formatted(text)
                     XCTAssertEqual(formatted, FormattedText(mask.format(text)), "\(name): '\(text)'")
+                    XCTAssertEqual(Self.formattedFromUTF8(mask, text), formatted, "\(name): '\(text)' as UTF-8")
                     checked += 1
                     if formatted.valid { valid += 1 }
                 }
@@ -67,13 +70,18 @@ final class FormattedTextTests: XCTestCase {
             for _ in 0..<1_000 {
                 let text = Self.randomText(using: &generator)
                 XCTAssertEqual(mask.formatted(text), FormattedText(mask.format(text)), "\(spec): '\(text)'")
+                XCTAssertEqual(Self.formattedFromUTF8(mask, text), mask.formatted(text), "\(spec): '\(text)' as UTF-8")
             }
         }
     }
 
+    private static func formattedFromUTF8(_ mask: Mask, _ text: String) -> FormattedText {
+        Array(text.utf8).withUnsafeBufferPointer { mask.formatted(utf8: $0) }
+    }
+
     /// Up to 20 characters: digits, letters, separators, and now and then one outside ASCII.
     private static func randomText(using generator: inout SeededRandom) -> String {
-        let alphabet = Array("0123456789012345ABCDEFXYZabcxyz -./+()é٣")
+        let alphabet = Array("0123456789012345ABCDEFXYZabcxyz -./+()é٣\r")
         let length = Int.random(in: 0...20, using: &generator)
         return String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
     }
