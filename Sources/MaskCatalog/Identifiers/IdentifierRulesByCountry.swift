@@ -278,13 +278,13 @@ enum ChineseCounties {
     /// Code to the year ranges it stood for (0 for an open end).
     static let table: [Int: [(Int, Int)]] = {
         var table: [Int: [(Int, Int)]] = [:]
-        for entry in IdentifierCatalog.chineseCounties.split(separator: " ") {
-            let parts = entry.split(separator: ":", maxSplits: 1)
-            guard let code = Int(parts[0]) else { continue }
+        for entry in TableText.pieces(TableText.bytes(IdentifierCatalog.chineseCounties), " ") {
+            let parts = TableText.pieces(entry, ":", maxSplits: 1)
+            guard let code = TableText.number(parts[0]) else { continue }
             guard parts.count == 2 else { table[code] = [(0, 0)]; continue }
-            table[code] = parts[1].split(separator: "|").map { range in
-                let ends = range.split(separator: "-", omittingEmptySubsequences: false)
-                return (Int(ends[0]) ?? 0, Int(ends[1]) ?? 0)
+            table[code] = TableText.pieces(parts[1], "|").map { range in
+                let ends = TableText.pieces(range, "-", keepingEmpty: true)
+                return (TableText.number(ends[0]) ?? 0, TableText.number(ends[1]) ?? 0)
             }
         }
         return table

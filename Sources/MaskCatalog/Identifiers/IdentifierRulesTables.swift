@@ -222,11 +222,11 @@ enum IdentifierTables {
     /// Bank times 10,000 plus branch, for every branch of every bank.
     static let newZealandBranches: Set<Int> = {
         var branches: Set<Int> = []
-        for entry in IdentifierCatalog.newZealandBranches.split(separator: " ") {
-            let parts = entry.split(separator: ":")
-            guard parts.count == 2, let bank = Int(parts[0]) else { continue }
-            for range in parts[1].split(separator: ",") {
-                let ends = range.split(separator: "-").compactMap { Int($0) }
+        for entry in TableText.pieces(TableText.bytes(IdentifierCatalog.newZealandBranches), " ") {
+            let parts = TableText.pieces(entry, ":")
+            guard parts.count == 2, let bank = TableText.number(parts[0]) else { continue }
+            for range in TableText.pieces(parts[1], ",") {
+                let ends = TableText.pieces(range, "-").compactMap { TableText.number($0) }
                 guard let low = ends.first, let high = ends.last else { continue }
                 for branch in low...high { branches.insert(bank * 10_000 + branch) }
             }
@@ -259,14 +259,15 @@ enum IdentifierTables {
     /// of one digit after the prefix stands for the 256 values of the two digits after it.
     static let ouiBlocks: SortedRanges = {
         var ranges: [ClosedRange<Int>] = []
-        for entry in IdentifierCatalog.ouiDivided.split(separator: " ") {
-            let parts = entry.split(separator: ":")
-            let head = parts[0].split(separator: ".")
-            guard parts.count == 2, head.count == 2, let prefix = Int(head[0], radix: 16), let length = Int(head[1])
+        for entry in TableText.pieces(TableText.bytes(IdentifierCatalog.ouiDivided), " ") {
+            let parts = TableText.pieces(entry, ":")
+            let head = TableText.pieces(parts[0], ".")
+            guard parts.count == 2, head.count == 2, let prefix = TableText.number(head[0], radix: 16),
+                let length = TableText.number(head[1])
             else { continue }
             let scale = 1 << (4 * (3 - length))
-            for range in parts[1].split(separator: ",") {
-                let ends = range.split(separator: "-").compactMap { Int($0, radix: 16) }
+            for range in TableText.pieces(parts[1], ",") {
+                let ends = TableText.pieces(range, "-").compactMap { TableText.number($0, radix: 16) }
                 guard let low = ends.first, let high = ends.last else { continue }
                 ranges.append((prefix << 12 | low * scale)...(prefix << 12 | (high + 1) * scale - 1))
             }
