@@ -662,7 +662,7 @@ public final class Mask: @unchecked Sendable {
     }
 
     /// A complete field's problems: its blocks', the card brand's, the validators' (which read the value: it is
-    /// written now and kept written).
+    /// written now, and kept written where a check reads it as text).
     private func problemsOfComplete<U>(
         _ program: Program, _ layout: Layout<U>, brand: String?,
         value: inout DeferredValue
@@ -679,9 +679,7 @@ public final class Mask: @unchecked Sendable {
             // The value is the cells' characters, all digits: Luhn's sum is taken over them, and the value stays unwritten.
             if sum % 10 != 0 { problems.append(Checks.luhnMismatch) }
         } else if !checks.validators.isEmpty {
-            let written = value.string
-            value = .string(written)
-            let more = checks.problems(written)
+            let more = checks.problems(of: &value)
             if problems.isEmpty { problems = more } else { problems += more }
         }
         return problems
@@ -742,12 +740,44 @@ struct FreshReading<Unit: FieldUnit>: FieldReading {
 package struct ValueChecks: @unchecked Sendable {
     /// Whether the value can still become acceptable (nil: always).
     package var viable: ((String) -> Bool)? = nil
-    /// Problems with a complete value, as sentences.
-    package var validators: [(String) -> String?] = []
+    /// Problems with a complete value, as sentences, in order.
+    package var validators: [Validation] = []
     /// The one check is `Validator.luhn` (the `card` preset's), which a field of digits can take over its cells.
     package var onlyLuhn = false
 
+    /// A check of a complete value: nil when it passes, else its problem. It reads the value as text, or as its
+    /// UTF-8 bytes, which a field on the byte path writes without making a string (an identifier's checks).
+    package enum Validation {
+        case text((String) -> String?)
+        case utf8(([UInt8]) -> String?)
+    }
+
     func isViable(_ value: String) -> Bool { viable?(value) ?? true }
 
-    func problems(_ value: String) -> [String] { validators.compactMap { $0(value) } }
+    func problems(_ value: String) -> [String] {
+        var value = DeferredValue.string(value)
+        return problems(of: &value)
+    }
+
+    /// The problems of a complete value, written only in the forms the checks read; a value written as text stays
+    /// written in `value`.
+    func problems(of value: inout DeferredValue) -> [String] {
+        var utf8: [UInt8]? = nil
+        var problems: [String] = []
+        for validation in validators {
+            let problem: String?
+            switch validation {
+            case .text(let check):
+                let text = value.string
+                value = .string(text)
+                problem = check(text)
+            case .utf8(let check):
+                let bytes = utf8 ?? value.utf8
+                utf8 = bytes
+                problem = check(bytes)
+            }
+            if let problem { problems.append(problem) }
+        }
+        return problems
+    }
 }

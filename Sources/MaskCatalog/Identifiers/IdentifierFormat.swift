@@ -56,9 +56,8 @@ struct IdentifierFormat: Sendable {
             }
     }
 
-    /// The problem with a complete value (the compact number), or nil when it is valid.
-    func problem(_ value: String) -> String? {
-        let chars = Array(value.utf8)
+    /// The problem with a complete value (the compact number, as UTF-8 bytes), or nil when it is valid.
+    func problem(utf8 chars: [UInt8]) -> String? {
         for check in checks {
             if let problem = check.problem(chars) { return problem }
         }

@@ -9,11 +9,11 @@ extension IdentifierRules {
             let account = CheckDigits.remainder(chars[4..<(chars.count - 2)], 97) ?? -1
             return value(chars, chars.count - 2, 2) == (account == 0 ? 97 : account)
         },
-        "es.iban.ccc": { chars in spanishCCC.problem(String(decoding: chars[4...], as: UTF8.self)) == nil },
+        "es.iban.ccc": { chars in spanishCCC.problem(utf8: Array(chars[4...])) == nil },
         "no.iban.kontonr": { chars in
             // The account's postgiro bank code 0000 is dropped, as stdnum compacts an account number.
             let account = chars[4..<8].allSatisfy { $0 == UInt8(ascii: "0") } ? chars[8...] : chars[4...]
-            return norwegianAccount.problem(String(decoding: account, as: UTF8.self)) == nil
+            return norwegianAccount.problem(utf8: Array(account)) == nil
         },
         "no.kontonr.check": { chars in norwegianAccountCheck(chars) },
         "ch.esr.check": { chars in swissESRCheck(chars) },

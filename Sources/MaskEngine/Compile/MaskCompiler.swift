@@ -223,14 +223,14 @@ package enum MaskCompiler {
                 throw MaskError("regex: \(error.message)", offset: error.offset)
             }
             checks.viable = { regex.isViablePrefix($0) }
-            checks.validators.append { regex.matches($0) ? nil : "does not match the pattern \(pattern)" }
+            checks.validators.append(.text { regex.matches($0) ? nil : "does not match the pattern \(pattern)" })
         }
         for name in spec.validate ?? [] {
             guard let validator = Validator(rawValue: name) else {
                 let known = Validator.allCases.map(\.rawValue).joined(separator: ", ")
                 throw MaskError("unknown validator '\(name)'; known: \(known)")
             }
-            checks.validators.append { validator.check($0) }
+            checks.validators.append(.text { validator.check($0) })
         }
         checks.onlyLuhn = spec.regex == nil && spec.validate == [Validator.luhn.rawValue]
         return checks

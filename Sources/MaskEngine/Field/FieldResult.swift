@@ -110,6 +110,15 @@ enum DeferredValue: Sendable {
         case .characters(let program, let cells, let limit): return program.value(of: cells, limit: limit)
         }
     }
+
+    /// The value's UTF-8 bytes: from the cells themselves on the byte path, with no string made.
+    var utf8: [UInt8] {
+        switch self {
+        case .string(let value): return Array(value.utf8)
+        case .bytes(let program, let cells, let limit): return program.valueUTF8(of: cells, limit: limit)
+        case .characters(let program, let cells, let limit): return Array(program.value(of: cells, limit: limit).utf8)
+        }
+    }
 }
 
 /// What a slot accepts, as `next` reports it.

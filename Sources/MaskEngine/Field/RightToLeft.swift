@@ -33,7 +33,12 @@ enum RightToLeft {
     static func mirroredChecks(_ checks: ValueChecks) -> ValueChecks {
         var mirrored = ValueChecks()
         if let viable = checks.viable { mirrored.viable = { viable(String($0.reversed())) } }
-        mirrored.validators = checks.validators.map { validator in { validator(String($0.reversed())) } }
+        mirrored.validators = checks.validators.map { validation in
+            switch validation {
+            case .text(let check): return .text { check(String($0.reversed())) }
+            case .utf8(let check): return .text { check(Array(String($0.reversed()).utf8)) }
+            }
+        }
         return mirrored
     }
 

@@ -556,6 +556,17 @@ extension Program {
         }
     }
 
+    /// `value(of:limit:)` as UTF-8 bytes, with no string made.
+    func valueUTF8<U>(of cells: [Cell<U>], limit: Int) -> [UInt8] {
+        cells.withUnsafeBufferPointer { cells in
+            [UInt8](unsafeUninitializedCapacity: extractedUTF8Before[limit] + Program.utf8Count(cells)) {
+                buffer, count in
+                count = Program.write(
+                    cells, limit: limit, literals: extractedUTF8, before: extractedUTF8Before, into: buffer)
+            }
+        }
+    }
+
     /// The extracted value: the entered characters plus the `{}` literals shown.
     func value<U>(of layout: Layout<U>) -> String { value(of: layout.cells, limit: limit(of: layout)) }
 
