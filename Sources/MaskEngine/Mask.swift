@@ -393,7 +393,8 @@ public final class Mask: @unchecked Sendable {
     private func settled<U: FieldUnit>(_ read: Layout<U>, _ program: Program) -> (layout: Layout<U>, cut: String) {
         var layout = read
         program.settle(&layout)
-        guard !checks.isViable(program.value(of: layout)) else { return (layout, "") }
+        // (The value is written only for a `regex` option to check.)
+        guard let viable = checks.viable, !viable(program.value(of: layout)) else { return (layout, "") }
         return trimToViable(program, layout)
     }
 

@@ -559,10 +559,14 @@ extension Program {
     /// `value(of:limit:)` as UTF-8 bytes, with no string made.
     func valueUTF8<U>(of cells: [Cell<U>], limit: Int) -> [UInt8] {
         cells.withUnsafeBufferPointer { cells in
-            [UInt8](unsafeUninitializedCapacity: extractedUTF8Before[limit] + Program.utf8Count(cells)) {
-                buffer, count in
-                count = Program.write(
+            // Written on the stack, then copied: making an array of a length known only now looked up its type's
+            // metadata at run time on every call.
+            withUnsafeTemporaryAllocation(
+                of: UInt8.self, capacity: extractedUTF8Before[limit] + Program.utf8Count(cells)
+            ) { buffer in
+                let count = Program.write(
                     cells, limit: limit, literals: extractedUTF8, before: extractedUTF8Before, into: buffer)
+                return Array(UnsafeBufferPointer(rebasing: buffer[..<count]))
             }
         }
     }
