@@ -361,13 +361,21 @@ public final class Mask: @unchecked Sendable {
         }
         let candidates = candidates(for: chars)
         let runs = candidates.count > 1 ? RefusedRuns() : nil
+        // The alternative that may hold the most cells is read first: the rest then rarely beat its reading by
+        // their bounds (a `oneOf` of one layout per length reads one layout, not one per length up to the text's).
+        // The winner does not depend on the order: ties go to the earlier alternative, whenever it is read.
+        let first = skipping ? Self.mostCellsFirst(candidates, reading: chars.count) : 0
         var best = -1
         var bestD = Program.Decomposition<U>(layout: Layout())
         var bestLayout = Layout<U>()
         var bestCut = ""
         var bestReproduces = false
-        for (i, (program, _)) in candidates.enumerated() {
-            if skipping, best >= 0, !mayBeat(candidates[best].0, bestLayout, bestReproduces, program, chars) {
+        for step in candidates.indices {
+            let i = step == 0 ? first : step <= first ? step - 1 : step
+            let program = candidates[i].0
+            if skipping, best >= 0,
+                !mayBeat(candidates[best].0, bestLayout, bestReproduces, program, chars, earlier: i < best)
+            {
                 continue
             }
             let d = program.decompose(chars, carets: carets, runs: runs, tracing: false)
@@ -379,7 +387,8 @@ public final class Mask: @unchecked Sendable {
                 if reproduces != bestReproduces {
                     guard reproduces else { continue }
                 } else {
-                    guard better(program, layout, than: candidates[best].0, bestLayout) else { continue }
+                    guard better(program, layout, than: candidates[best].0, bestLayout, preferFirst: i < best)
+                    else { continue }
                 }
             }
             (best, bestD, bestLayout, bestCut, bestReproduces) = (i, d, layout, cut, reproduces)
@@ -590,16 +599,28 @@ public final class Mask: @unchecked Sendable {
 
     /// Whether reading `chars` with `candidate` may beat the best reading so far (`layout`, read by `program`) by
     /// `format`'s rule (a reading that renders the text, then `better`), as far as `ReadingBound` tells without
-    /// reading. The candidate comes later, so on a full tie the best so far stays.
+    /// reading. On a full tie the earlier program wins.
+    /// - Parameter earlier: the candidate comes before the best reading's program (else after it).
     private func mayBeat<U: FieldUnit>(
-        _ program: Program, _ layout: Layout<U>, _ reproduces: Bool, _ candidate: Program, _ chars: [U]
+        _ program: Program, _ layout: Layout<U>, _ reproduces: Bool, _ candidate: Program, _ chars: [U],
+        earlier: Bool = false
     ) -> Bool {
         let bound = candidate.readingBound
         let mayReproduce = bound.mayRender(chars)
         if mayReproduce != reproduces { return mayReproduce }
         let cells = layout.cells.count, most = bound.mostCells(reading: chars.count)
         if most != cells { return most > cells }
-        return program.missing(in: layout) != 0
+        return earlier || program.missing(in: layout) != 0
+    }
+
+    /// The first of `candidates` whose bound holds the most cells of a text of `count` units.
+    private static func mostCellsFirst(_ candidates: [(Program, String?)], reading count: Int) -> Int {
+        var first = 0, most = -1
+        for (i, candidate) in candidates.enumerated() {
+            let cells = candidate.0.readingBound.mostCells(reading: count)
+            if cells > most { (first, most) = (i, cells) }
+        }
+        return first
     }
 
     /// Cuts entered characters from the end until the `regex` option can still accept the value.

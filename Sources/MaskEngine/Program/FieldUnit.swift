@@ -19,6 +19,8 @@ protocol FieldUnit: Hashable {
     func fit(_ slotClass: SlotClass, _ letterCase: LetterCase?) -> Self?
     /// Whether this unit, typed at literal element `element`, is consumed as that literal.
     func matches(_ element: Element) -> Bool
+    /// `matches(element)`, where `literalByte` is the element's: a byte compares with it, and reads no element.
+    func matches(literalByte: UInt8, _ element: @autoclosure () -> Element) -> Bool
     /// Appends the unit's UTF-8 bytes.
     func appendUTF8(to bytes: inout [UInt8])
     /// The unit's length in UTF-8.
@@ -106,6 +108,8 @@ extension Character: FieldUnit {
     }
 
     func matches(_ element: Element) -> Bool { normalizedForLiteral(self) == element.literal }
+
+    func matches(literalByte: UInt8, _ element: @autoclosure () -> Element) -> Bool { matches(element()) }
 
     func appendUTF8(to bytes: inout [UInt8]) { bytes.append(contentsOf: utf8) }
 
@@ -220,6 +224,9 @@ extension UInt8: FieldUnit {
 
     @inline(__always)
     func matches(_ element: Element) -> Bool { element.literalByte == self }
+
+    @inline(__always)
+    func matches(literalByte: UInt8, _ element: @autoclosure () -> Element) -> Bool { literalByte == self }
 
     @inline(__always)
     func appendUTF8(to bytes: inout [UInt8]) { bytes.append(self) }

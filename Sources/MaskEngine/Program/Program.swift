@@ -11,9 +11,10 @@ package final class Program: @unchecked Sendable {
     /// A character typed at a caret replaces the entered character at or after it (`Protocol/engine.md`, modes).
     let overwrite: Bool
     /// The mask's own slot classes (`SlotClass.defined(i)` is `definitions[i]`), and what each stores for an
-    /// ASCII byte (0: nothing).
+    /// ASCII byte (0: nothing): definition `i`'s byte `b` at `i * 128 + b`, in one array (an array of arrays
+    /// retained the inner one on every character read).
     let definitions: [SlotDefinition]
-    private let definedASCII: [[UInt8]]
+    private let definedASCII: [UInt8]
     /// Slots store ASCII only: a character whose stored form is not ASCII fits no slot (the IBAN,
     /// whose letters are A-Z; digits of other scripts still become ASCII digits).
     let asciiOnly: Bool
@@ -55,6 +56,8 @@ package final class Program: @unchecked Sendable {
     struct SlotInfo {
         /// nil for a literal.
         var slotClass: SlotClass?
+        /// An ASCII literal's byte (`Element.literalByte`), which the byte path compares without copying the element.
+        var literalByte: UInt8
         var isOptional: Bool
         var repeats: Bool
         /// The block the slot belongs to, or -1.
@@ -93,10 +96,12 @@ package final class Program: @unchecked Sendable {
         self.showsOnlyEagerTrailingLiterals = showsOnlyEagerTrailingLiterals
         self.overwrite = overwrite
         self.definitions = definitions
-        definedASCII = definitions.map { $0.asciiTable(letterCase: letterCase) }
+        definedASCII = definitions.flatMap { $0.asciiTable(letterCase: letterCase) }
         self.blocks = blocks
         slotInfo = elements.map {
-            SlotInfo(slotClass: $0.slotClass, isOptional: $0.isOptional, repeats: $0.repeats, block: $0.block)
+            SlotInfo(
+                slotClass: $0.slotClass, literalByte: $0.literalByte, isOptional: $0.isOptional, repeats: $0.repeats,
+                block: $0.block)
         }
         self.eager = eager
         self.letterCase = letterCase
@@ -126,7 +131,7 @@ package final class Program: @unchecked Sendable {
         let definedASCIITables = definedASCII
         readingBound = ReadingBound(elements, hasBlocks: !blocks.isEmpty) { slotClass, byte in
             if case .defined(let i) = slotClass {
-                let stored = definedASCIITables[Int(i)][Int(byte)]
+                let stored = definedASCIITables[Int(i) &* 128 &+ Int(byte)]
                 return stored == 0 ? nil : stored
             }
             return byte.fit(slotClass, letterCase)
@@ -139,7 +144,7 @@ package final class Program: @unchecked Sendable {
         let definedASCII = definedASCII
         let fitting = (0..<128).map { b in
             classes.contains { slotClass in
-                if case .defined(let i) = slotClass { return definedASCII[Int(i)][b] != 0 }
+                if case .defined(let i) = slotClass { return definedASCII[Int(i) &* 128 &+ b] != 0 }
                 return UInt8(b).fit(slotClass, letterCase) != nil
             }
         }
@@ -218,7 +223,7 @@ package final class Program: @unchecked Sendable {
 
     private func fittedDefined<U: FieldUnit>(_ c: U, _ i: Int) -> U? {
         if let byte = c.asciiByte {
-            let stored = definedASCII[i][Int(byte)]
+            let stored = definedASCII[i &* 128 &+ Int(byte)]
             return stored == 0 ? nil : U.ascii(stored)
         }
         guard let stored = definitions[i].fit(c.character, letterCase: letterCase) else { return nil }
@@ -299,7 +304,7 @@ extension Program {
             let info = slotInfo[e]
             switch info.slotClass {
             case nil:
-                if c.matches(elements[e]) {
+                if c.matches(literalByte: info.literalByte, elements[e]) {
                     cursor = e + 1
                     return .literal
                 }
