@@ -125,11 +125,21 @@ public final class Mask: @unchecked Sendable {
         }
     }
 
-    /// `formatted` of a text given as its UTF-8 bytes, which must be valid UTF-8: a line of a file is read
-    /// without being made a `String` first, where the mask and the line take the byte path.
-    public func formatted(utf8 bytes: UnsafeBufferPointer<UInt8>) -> FormattedText {
-        if readsBytesWhole, EncodedText.isSingleByte(bytes) { return formatted(Array(bytes)) }
-        return formatted(String(decoding: bytes, as: UTF8.self))
+    /// `formatted` of a text given as its UTF-8 bytes, which must be valid UTF-8, its text appended to `output` as
+    /// UTF-8: a line of a file goes from the input to the output without being made a `String`, where the mask and
+    /// the line take the byte path.
+    public func formatted(utf8 bytes: UnsafeBufferPointer<UInt8>, appendingTextTo output: inout [UInt8])
+        -> FormattedText.Verdict
+    {
+        if readsBytesWhole, EncodedText.isSingleByte(bytes) {
+            return withReadingKept(Array(bytes), carets: false, skipping: true) { program, brand, _, layout, _ in
+                program.appendText(of: layout, to: &output)
+                return verdict(program, layout, brand: brand)
+            }
+        }
+        let whole = formatted(String(decoding: bytes, as: UTF8.self))
+        output.append(contentsOf: whole.text.utf8)
+        return whole.verdict
     }
 
     /// `formatted` reads an ASCII text over bytes: a slot mask, left to right, whose literals are ASCII.
@@ -337,10 +347,17 @@ public final class Mask: @unchecked Sendable {
     /// `formatted(text)` over units: the reading kept, with no carets.
     private func formatted<U: FieldUnit>(_ chars: [U]) -> FormattedText {
         withReadingKept(chars, carets: false, skipping: true) { program, brand, _, layout, _ in
-            var value = U.deferredValue(program, layout.cells, limit: program.limit(of: layout))
-            let (missing, problems) = verdict(program, layout, brand: brand, value: &value)
-            return FormattedText(text: program.text(of: layout), complete: missing == 0, problems: problems)
+            FormattedText(text: program.text(of: layout), verdict: verdict(program, layout, brand: brand))
         }
+    }
+
+    /// The verdict on a reading kept, its value written only for the checks that read it.
+    private func verdict<U: FieldUnit>(_ program: Program, _ layout: Layout<U>, brand: String?)
+        -> FormattedText.Verdict
+    {
+        var value = U.deferredValue(program, layout.cells, limit: program.limit(of: layout))
+        let (missing, problems) = missingAndProblems(program, layout, brand: brand, value: &value)
+        return FormattedText.Verdict(complete: missing == 0, problems: problems)
     }
 
     /// Reads `chars` with the program that reads it best, and hands `body` that reading: the program, its brand,
@@ -666,7 +683,7 @@ public final class Mask: @unchecked Sendable {
         var value =
             known.map { DeferredValue.string($0) }
             ?? U.deferredValue(program, layout.cells, limit: program.limit(of: layout))
-        let (_, problems) = verdict(program, layout, brand: brand, value: &value)
+        let (_, problems) = missingAndProblems(program, layout, brand: brand, value: &value)
         return FieldResult(
             text: text, selection: selection, complete: tail.missing == 0, valid: problems.isEmpty, problems: problems,
             next: tail.next, placeholder: tail.placeholder, mask: program.notation, brand: brand, rejected: rejected,
@@ -675,9 +692,9 @@ public final class Mask: @unchecked Sendable {
 
     /// How many required slots and `{}` literals a layout still lacks, and its problems: what is missing, or a
     /// complete field's own.
-    private func verdict<U>(_ program: Program, _ layout: Layout<U>, brand: String?, value: inout DeferredValue)
-        -> (missing: Int, problems: [String])
-    {
+    private func missingAndProblems<U>(
+        _ program: Program, _ layout: Layout<U>, brand: String?, value: inout DeferredValue
+    ) -> (missing: Int, problems: [String]) {
         let missing = program.missingCount(of: layout)
         if missing > 0 { return (missing, program.missingProblem(missing)) }
         return (0, problemsOfComplete(program, layout, brand: brand, value: &value))

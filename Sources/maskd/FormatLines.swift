@@ -386,7 +386,7 @@ struct LineFormatting {
         if output != .text {
             return writeForm(of: String(decoding: bytes, as: UTF8.self), mask, ending: ending)
         }
-        let result: FormattedText
+        let verdict: FormattedText.Verdict
         if json {
             let text = String(decoding: bytes, as: UTF8.self)
             let whole = mask.format(text)
@@ -397,14 +397,13 @@ struct LineFormatting {
             }
             out.append(JSONValue.object(JSONObject(members)).serialized())
             out.append("\n")
-            result = FormattedText(whole)
+            verdict = FormattedText.Verdict(whole)
         } else {
-            // The text and its verdict are all a line shows.
-            result = mask.formatted(utf8: bytes)
-            out.append(result.text)
+            // The text and its verdict are all a line shows: the text goes straight into the output.
+            verdict = out.appending { mask.formatted(utf8: bytes, appendingTextTo: &$0) }
             out.append(ending)
         }
-        if check, !(result.complete && result.valid) { report(result.problems) }
+        if check, !(verdict.complete && verdict.valid) { report(verdict.problems) }
     }
 
     /// Reports the current line's problems ("incomplete" when it has none to say).
@@ -491,6 +490,9 @@ struct OutputBuffer {
         var text = text
         text.withUTF8 { bytes.append(contentsOf: $0) }
     }
+
+    /// Lends the buffered bytes to `body`, which appends to them.
+    mutating func appending<R>(_ body: (inout [UInt8]) -> R) -> R { body(&bytes) }
 
     /// Appends `number`, which is not negative, in decimal (a line number: no string is made for it).
     mutating func append(number: Int) {

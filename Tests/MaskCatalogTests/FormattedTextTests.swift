@@ -42,7 +42,7 @@ final class FormattedTextTests: XCTestCase {
                     XCTAssertEqual(formatted, FormattedText(mask.format(text)), "\(name): '\(text)'")
                     XCTAssertEqual(Self.formattedFromUTF8(mask, text), formatted, "\(name): '\(text)' as UTF-8")
                     checked += 1
-                    if formatted.valid { valid += 1 }
+                    if formatted.verdict.valid { valid += 1 }
                 }
             }
         }
@@ -75,8 +75,12 @@ final class FormattedTextTests: XCTestCase {
         }
     }
 
+    /// `formatted(utf8:appendingTextTo:)`, its text appended after a line already in the output.
     private static func formattedFromUTF8(_ mask: Mask, _ text: String) -> FormattedText {
-        Array(text.utf8).withUnsafeBufferPointer { mask.formatted(utf8: $0) }
+        var output = Array("before\n".utf8)
+        let verdict = Array(text.utf8).withUnsafeBufferPointer { mask.formatted(utf8: $0, appendingTextTo: &output) }
+        XCTAssertEqual(Array(output.prefix(7)), Array("before\n".utf8))
+        return FormattedText(text: String(decoding: output.dropFirst(7), as: UTF8.self), verdict: verdict)
     }
 
     /// Up to 20 characters: digits, letters, separators, and now and then one outside ASCII.

@@ -521,6 +521,20 @@ extension Program {
         }
     }
 
+    /// Appends the formatted text of a layout to `output` as UTF-8, with no string made.
+    func appendText<U>(of layout: Layout<U>, to output: inout [UInt8]) {
+        let limit = limit(of: layout)
+        layout.cells.withUnsafeBufferPointer { cells in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: literalUTF8Before[limit] + Program.utf8Count(cells))
+            {
+                buffer in
+                let count = Program.write(
+                    cells, limit: limit, literals: literalUTF8, before: literalUTF8Before, into: buffer)
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
+            }
+        }
+    }
+
     /// The formatted text of a layout on the byte path, its bytes also written to `units` (resized to them).
     func text(of layout: Layout<UInt8>, keepingBytesIn units: inout [UInt8]) -> String {
         let limit = limit(of: layout)
