@@ -11,15 +11,7 @@ import MaskCatalog
 /// and mutated, and over random texts in and out of ASCII.
 final class FormattedTextTests: XCTestCase {
     func testEveryPreset_givesFormatsTextAndVerdict() throws {
-        var numbers: [String: [String]] = [:]
-        let url = vectorDirectory.appendingPathComponent("identifiers-conformance/identifiers.json")
-        let root = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
-        for case let c as [String: Any] in root["cases"] as! [Any] {
-            guard let preset = (c["mask"] as? [String: Any])?["preset"] as? String,
-                let keys = (c["steps"] as? [[String: Any]])?.first?["keys"] as? String
-            else { continue }
-            numbers[preset, default: []].append(keys)
-        }
+        let numbers = try identifierNumbersByPreset()
         var generator = SeededRandom(seed: 0xF0F)
         var checked = 0, valid = 0
         for name in Presets.names {

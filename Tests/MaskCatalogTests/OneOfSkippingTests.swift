@@ -11,15 +11,7 @@ import MaskCatalog
 /// optional, repeating and block slots, over numbers as typed, as shown, cut short, and with characters in between.
 final class OneOfSkippingTests: XCTestCase {
     func testIdentifierPresets_giveWhatReadingEveryAlternativeGives() throws {
-        var numbers: [String: [String]] = [:]
-        let url = vectorDirectory.appendingPathComponent("identifiers-conformance/identifiers.json")
-        let root = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
-        for case let c as [String: Any] in root["cases"] as! [Any] {
-            guard let preset = (c["mask"] as? [String: Any])?["preset"] as? String,
-                let keys = (c["steps"] as? [[String: Any]])?.first?["keys"] as? String
-            else { continue }
-            numbers[preset, default: []].append(keys)
-        }
+        let numbers = try identifierNumbersByPreset()
         var generator = SeededRandom(seed: 0x5EED)
         var checked = 0, presets = 0
         for name in IdentifierCatalog.names {
