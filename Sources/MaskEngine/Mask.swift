@@ -114,15 +114,9 @@ public final class Mask: @unchecked Sendable {
     /// `format(text)`'s text and verdict (its `text`, `complete`, `valid` and `problems`), read without what only an
     /// editor's field asks for (the caret, the cuts, the placeholder): for formatting text in bulk.
     public func formatted(_ text: String) -> FormattedText {
-        switch kind {
-        case .slots, .oneOf, .dynamic:
-            // A right-to-left field reads its text reversed, and carries its caret back.
-            guard rightToLeftNotation == nil else { return FormattedText(format(text)) }
-            if readsBytesWhole, let units = UInt8.units(of: text) { return formatted(units) }
-            return formatted(Array(text))
-        case .number, .custom:
-            return FormattedText(format(text))
-        }
+        guard readsWhole else { return FormattedText(format(text)) }
+        if asciiLiterals, let units = UInt8.units(of: text) { return formatted(units) }
+        return formatted(Array(text))
     }
 
     /// `formatted` of a text given as its UTF-8 bytes, which must be valid UTF-8, its text appended to `output` as
@@ -131,7 +125,7 @@ public final class Mask: @unchecked Sendable {
     public func formatted(utf8 bytes: UnsafeBufferPointer<UInt8>, appendingTextTo output: inout [UInt8])
         -> FormattedText.Verdict
     {
-        if readsBytesWhole, EncodedText.isSingleByte(bytes) {
+        if readsWhole, asciiLiterals, EncodedText.isSingleByte(bytes) {
             return withReadingKept(Array(bytes), carets: false, skipping: true) { program, brand, _, layout, _ in
                 program.appendText(of: layout, to: &output)
                 return verdict(program, layout, brand: brand)
@@ -142,10 +136,11 @@ public final class Mask: @unchecked Sendable {
         return whole.verdict
     }
 
-    /// `formatted` reads an ASCII text over bytes: a slot mask, left to right, whose literals are ASCII.
-    private var readsBytesWhole: Bool {
+    /// `formatted` reads the text itself: a slot mask read left to right. The others give `format`'s result (a
+    /// right-to-left field reads its text reversed and carries its caret back; numbers and custom fields are whole).
+    private var readsWhole: Bool {
         switch kind {
-        case .slots, .oneOf, .dynamic: return asciiLiterals && rightToLeftNotation == nil
+        case .slots, .oneOf, .dynamic: return rightToLeftNotation == nil
         case .number, .custom: return false
         }
     }
@@ -388,6 +383,7 @@ public final class Mask: @unchecked Sendable {
         var bestCut = ""
         var bestReproduces = false
         for step in candidates.indices {
+            // `first`, then the others in their order.
             let i = step == 0 ? first : step <= first ? step - 1 : step
             let program = candidates[i].0
             if skipping, best >= 0,
