@@ -122,13 +122,19 @@ public final class Mask: @unchecked Sendable {
     /// `formatted` of a text given as its UTF-8 bytes, which must be valid UTF-8, its text appended to `output` as
     /// UTF-8: a line of a file goes from the input to the output without being made a `String`, where the mask and
     /// the line take the byte path.
-    public func formatted(utf8 bytes: UnsafeBufferPointer<UInt8>, appendingTextTo output: inout [UInt8])
-        -> FormattedText.Verdict
-    {
+    /// - Parameter scratch: room to read the text in, lent by a caller that formats many texts one after another
+    ///   (one per thread): once it has grown to the longest of them, a text takes none of its own.
+    public func formatted(
+        utf8 bytes: UnsafeBufferPointer<UInt8>, appendingTextTo output: inout [UInt8],
+        reusing scratch: inout FormattingScratch
+    ) -> FormattedText.Verdict {
         if readsWhole, asciiLiterals, EncodedText.isSingleByte(bytes) {
-            return withReadingKept(Array(bytes), carets: false, skipping: true) { program, brand, _, layout, _ in
+            let units = scratch.takeUnits(bytes)
+            defer { scratch.units = units }
+            return withReadingKept(units, carets: false, skipping: true, arrays: &scratch.cells) {
+                program, brand, _, layout, _ in
                 program.appendText(of: layout, to: &output)
-                return verdict(program, layout, brand: brand)
+                return verdict(program, layout, brand: brand, utf8: &scratch.value)
             }
         }
         let whole = formatted(String(decoding: bytes, as: UTF8.self))
@@ -334,80 +340,91 @@ public final class Mask: @unchecked Sendable {
         let selection = clamp(selection ?? chars.count..<chars.count, chars.count)
         // A selection at the text's end goes to the formatted text's end, with no character's place to carry it.
         let carets = selection.lowerBound < chars.count
-        return withReadingKept(chars, carets: carets, skipping: skipping) { program, brand, d, layout, cut in
+        var arrays = CellArrays<U>()
+        return withReadingKept(chars, carets: carets, skipping: skipping, arrays: &arrays) {
+            program, brand, d, layout, cut in
             written(program, brand: brand, d, layout, cut: cut, selection: selection)
         }
     }
 
     /// `formatted(text)` over units: the reading kept, with no carets.
     private func formatted<U: FieldUnit>(_ chars: [U]) -> FormattedText {
-        withReadingKept(chars, carets: false, skipping: true) { program, brand, _, layout, _ in
-            FormattedText(text: program.text(of: layout), verdict: verdict(program, layout, brand: brand))
+        var arrays = CellArrays<U>()
+        var utf8: [UInt8] = []
+        return withReadingKept(chars, carets: false, skipping: true, arrays: &arrays) { program, brand, _, layout, _ in
+            FormattedText(text: program.text(of: layout), verdict: verdict(program, layout, brand: brand, utf8: &utf8))
         }
     }
 
     /// The verdict on a reading kept, its value written only for the checks that read it.
-    private func verdict<U: FieldUnit>(_ program: Program, _ layout: Layout<U>, brand: String?)
+    /// - Parameter utf8: where the value's UTF-8 bytes are written for the checks that read them.
+    private func verdict<U: FieldUnit>(_ program: Program, _ layout: Layout<U>, brand: String?, utf8: inout [UInt8])
         -> FormattedText.Verdict
     {
         var value = U.deferredValue(program, layout.cells, limit: program.limit(of: layout))
-        let (missing, problems) = missingAndProblems(program, layout, brand: brand, value: &value)
+        let (missing, problems) = missingAndProblems(program, layout, brand: brand, value: &value, utf8: &utf8)
         return FormattedText.Verdict(complete: missing == 0, problems: problems)
     }
 
     /// Reads `chars` with the program that reads it best, and hands `body` that reading: the program, its brand,
     /// the decomposition, its layout settled, and what the `regex` option cut of it.
-    /// - Parameter skipping: skip the `oneOf` alternatives whose `ReadingBound` says they cannot win (false: tests).
+    /// - Parameters:
+    ///   - skipping: skip the `oneOf` alternatives whose `ReadingBound` says they cannot win (false: tests).
+    ///   - arrays: the arrays the readings' cells go into; each is given back once its reading is dropped.
     @inline(__always)
     private func withReadingKept<U: FieldUnit, R>(
-        _ chars: [U], carets: Bool, skipping: Bool,
+        _ chars: [U], carets: Bool, skipping: Bool, arrays: inout CellArrays<U>,
         _ body: (Program, String?, Program.Decomposition<U>, Layout<U>, String) -> R
     ) -> R {
-        // One program has nothing to choose between (most masks: kept apart, no list of candidates is made).
+        // One program has nothing to choose between (most masks: no list of candidates is made).
         // The reading kept is held in plain variables: a generic struct or tuple holding it was made and destroyed
         // through runtime metadata on every call.
-        if case .slots(let program) = kind {
-            let d = program.decompose(chars, carets: carets, tracing: false)
+        if let (program, brand) = singleCandidate(for: chars) {
+            let d = program.decompose(chars, carets: carets, tracing: false, into: arrays.take())
             let (layout, cut) = settled(d.layout, program)
-            return body(program, nil, d, layout, cut)
+            defer { arrays.give(layout.cells) }
+            return body(program, brand, d, layout, cut)
         }
-        let candidates = candidates(for: chars)
-        let runs = candidates.count > 1 ? RefusedRuns() : nil
+        guard case .oneOf(let programs) = kind else { preconditionFailure("only slot masks are read whole") }
+        // Only a run of `RefusedRuns.shortest` characters is kept for the other alternatives.
+        let runs = chars.count >= RefusedRuns.shortest ? RefusedRuns() : nil
         // The alternative that may hold the most cells is read first: the rest then rarely beat its reading by
         // their bounds (a `oneOf` of one layout per length reads one layout, not one per length up to the text's).
         // The winner does not depend on the order: ties go to the earlier alternative, whenever it is read.
-        let first = skipping ? Self.mostCellsFirst(candidates, reading: chars.count) : 0
+        let first = skipping ? Self.mostCellsFirst(programs, reading: chars.count) : 0
         var best = -1
         var bestD = Program.Decomposition<U>(layout: Layout())
         var bestLayout = Layout<U>()
         var bestCut = ""
         var bestReproduces = false
-        for step in candidates.indices {
+        for step in programs.indices {
             // `first`, then the others in their order.
             let i = step == 0 ? first : step <= first ? step - 1 : step
-            let program = candidates[i].0
+            let program = programs[i]
             if skipping, best >= 0,
-                !mayBeat(candidates[best].0, bestLayout, bestReproduces, program, chars, earlier: i < best)
+                !mayBeat(programs[best], bestLayout, bestReproduces, program, chars, earlier: i < best)
             {
                 continue
             }
-            let d = program.decompose(chars, carets: carets, runs: runs, tracing: false)
+            let d = program.decompose(chars, carets: carets, runs: runs, tracing: false, into: arrays.take())
             let (layout, cut) = settled(d.layout, program)
             // An alternative that gives the text back unchanged formatted it, and keeps it: another
             // may read more of its literals as entered characters. This keeps formatting idempotent.
             let reproduces = chars.isEmpty || program.renders(layout, as: chars)
             if best >= 0 {
-                if reproduces != bestReproduces {
-                    guard reproduces else { continue }
-                } else {
-                    guard better(program, layout, than: candidates[best].0, bestLayout, preferFirst: i < best)
-                    else { continue }
+                let wins =
+                    reproduces != bestReproduces
+                    ? reproduces : better(program, layout, than: programs[best], bestLayout, preferFirst: i < best)
+                guard wins else {
+                    arrays.give(layout.cells)
+                    continue
                 }
+                arrays.give(bestLayout.cells)
             }
             (best, bestD, bestLayout, bestCut, bestReproduces) = (i, d, layout, cut, reproduces)
         }
-        let (program, brand) = candidates[best]
-        return body(program, brand, bestD, bestLayout, bestCut)
+        defer { arrays.give(bestLayout.cells) }
+        return body(programs[best], nil, bestD, bestLayout, bestCut)
     }
 
     /// A reading's layout settled, and cut to what the `regex` option can accept: a value it can never accept keeps
@@ -626,11 +643,11 @@ public final class Mask: @unchecked Sendable {
         return earlier || program.missing(in: layout) != 0
     }
 
-    /// The first of `candidates` whose bound holds the most cells of a text of `count` units.
-    private static func mostCellsFirst(_ candidates: [(Program, String?)], reading count: Int) -> Int {
+    /// The first of `programs` whose bound holds the most cells of a text of `count` units.
+    private static func mostCellsFirst(_ programs: [Program], reading count: Int) -> Int {
         var first = 0, most = -1
-        for (i, candidate) in candidates.enumerated() {
-            let cells = candidate.0.readingBound.mostCells(reading: count)
+        for (i, program) in programs.enumerated() {
+            let cells = program.readingBound.mostCells(reading: count)
             if cells > most { (first, most) = (i, cells) }
         }
         return first
@@ -679,7 +696,8 @@ public final class Mask: @unchecked Sendable {
         var value =
             known.map { DeferredValue.string($0) }
             ?? U.deferredValue(program, layout.cells, limit: program.limit(of: layout))
-        let (_, problems) = missingAndProblems(program, layout, brand: brand, value: &value)
+        var utf8: [UInt8] = []
+        let (_, problems) = missingAndProblems(program, layout, brand: brand, value: &value, utf8: &utf8)
         return FieldResult(
             text: text, selection: selection, complete: tail.missing == 0, valid: problems.isEmpty, problems: problems,
             next: tail.next, placeholder: tail.placeholder, mask: program.notation, brand: brand, rejected: rejected,
@@ -688,19 +706,20 @@ public final class Mask: @unchecked Sendable {
 
     /// How many required slots and `{}` literals a layout still lacks, and its problems: what is missing, or a
     /// complete field's own.
+    /// - Parameter utf8: where the value's UTF-8 bytes are written for the checks that read them (`ValueChecks`).
     private func missingAndProblems<U>(
-        _ program: Program, _ layout: Layout<U>, brand: String?, value: inout DeferredValue
+        _ program: Program, _ layout: Layout<U>, brand: String?, value: inout DeferredValue, utf8: inout [UInt8]
     ) -> (missing: Int, problems: [String]) {
         let missing = program.missingCount(of: layout)
         if missing > 0 { return (missing, program.missingProblem(missing)) }
-        return (0, problemsOfComplete(program, layout, brand: brand, value: &value))
+        return (0, problemsOfComplete(program, layout, brand: brand, value: &value, utf8: &utf8))
     }
 
     /// A complete field's problems: its blocks', the card brand's, the validators' (which read the value: it is
     /// written now, and kept written where a check reads it as text).
     private func problemsOfComplete<U>(
         _ program: Program, _ layout: Layout<U>, brand: String?,
-        value: inout DeferredValue
+        value: inout DeferredValue, utf8: inout [UInt8]
     ) -> [String] {
         // Most lists are empty: one is taken as it is, and only a second one is appended.
         var problems = program.blockProblems(layout)
@@ -714,7 +733,7 @@ public final class Mask: @unchecked Sendable {
             // The value is the cells' characters, all digits: Luhn's sum is taken over them, and the value stays unwritten.
             if sum % 10 != 0 { problems.append(Checks.luhnMismatch) }
         } else if !checks.validators.isEmpty {
-            let more = checks.problems(of: &value)
+            let more = checks.problems(of: &value, utf8: &utf8)
             if problems.isEmpty { problems = more } else { problems += more }
         }
         return problems
@@ -791,13 +810,16 @@ package struct ValueChecks: @unchecked Sendable {
 
     func problems(_ value: String) -> [String] {
         var value = DeferredValue.string(value)
-        return problems(of: &value)
+        var utf8: [UInt8] = []
+        return problems(of: &value, utf8: &utf8)
     }
 
     /// The problems of a complete value, written only in the forms the checks read; a value written as text stays
     /// written in `value`.
-    func problems(of value: inout DeferredValue) -> [String] {
-        var utf8: [UInt8]? = nil
+    /// - Parameter utf8: where the value's UTF-8 bytes are written when a check reads them (its room is kept: a
+    ///   caller checking many values lends the same array to each).
+    func problems(of value: inout DeferredValue, utf8: inout [UInt8]) -> [String] {
+        var wroteUTF8 = false
         var problems: [String] = []
         for validation in validators {
             let problem: String?
@@ -807,9 +829,12 @@ package struct ValueChecks: @unchecked Sendable {
                 value = .string(text)
                 problem = check(text)
             case .utf8(let check):
-                let bytes = utf8 ?? value.utf8
-                utf8 = bytes
-                problem = check(bytes)
+                if !wroteUTF8 {
+                    utf8.removeAll(keepingCapacity: true)
+                    value.appendUTF8(to: &utf8)
+                    wroteUTF8 = true
+                }
+                problem = check(utf8)
             }
             if let problem { problems.append(problem) }
         }

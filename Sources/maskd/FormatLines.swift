@@ -301,6 +301,8 @@ struct LineFormatting {
     var lineNumber = 0
     var failed = 0
     var tagged = TaggedMasks()
+    /// Room the lines are read in, kept from line to line.
+    var scratch = FormattingScratch()
 
     init(masks: LineMasks, json: Bool, check: Bool, output: LineOutput) {
         self.masks = masks
@@ -339,7 +341,7 @@ struct LineFormatting {
     }
 
     /// Formats one line (its ending not included) and writes it out.
-    private mutating func line(_ bytes: UnsafeBufferPointer<UInt8>, ending: String) {
+    private mutating func line(_ bytes: UnsafeBufferPointer<UInt8>, ending: StaticString) {
         lineNumber += 1
         guard bytes.count <= longestLine, isUTF8(bytes) else {
             unreadable(
@@ -354,7 +356,7 @@ struct LineFormatting {
             write(bytes, mask, tag: nil, ending: ending)
         case .tagged:
             // An empty line (a file's last, say) has nothing to read and no mask: it stays, unreported.
-            if bytes.isEmpty { return json ? jsonError("an empty line has no mask") : out.append(ending) }
+            if bytes.isEmpty { return json ? jsonError("an empty line has no mask") : out.append(literal: ending) }
             // The tag is what comes before the first tab: a preset's name or a JSON object, neither of which holds one.
             guard let tab = bytes.firstIndex(of: UInt8(ascii: "\t")) else {
                 unreadable("no tab between a mask and the text")
@@ -374,15 +376,15 @@ struct LineFormatting {
     }
 
     /// A line that is not formatted: its bytes as they came (with `json`, the line's object is its error).
-    private mutating func copyUnformatted(_ bytes: UnsafeBufferPointer<UInt8>, ending: String) {
+    private mutating func copyUnformatted(_ bytes: UnsafeBufferPointer<UInt8>, ending: StaticString) {
         guard !json else { return }
         out.append(UnsafeRawBufferPointer(bytes))
-        out.append(ending)
+        out.append(literal: ending)
     }
 
     /// Writes the text of a line read by `mask` (its tag and tab, if it came with them, are written already).
     /// - Parameter bytes: the text, valid UTF-8.
-    private mutating func write(_ bytes: UnsafeBufferPointer<UInt8>, _ mask: Mask, tag: String?, ending: String) {
+    private mutating func write(_ bytes: UnsafeBufferPointer<UInt8>, _ mask: Mask, tag: String?, ending: StaticString) {
         if output != .text {
             return writeForm(of: String(decoding: bytes, as: UTF8.self), mask, ending: ending)
         }
@@ -400,8 +402,8 @@ struct LineFormatting {
             verdict = FormattedText.Verdict(whole)
         } else {
             // The text and its verdict are all a line shows: the text goes straight into the output.
-            verdict = out.appending { mask.formatted(utf8: bytes, appendingTextTo: &$0) }
-            out.append(ending)
+            verdict = out.appending { mask.formatted(utf8: bytes, appendingTextTo: &$0, reusing: &scratch) }
+            out.append(literal: ending)
         }
         if check, !(verdict.complete && verdict.valid) { report(verdict.problems) }
     }
@@ -416,15 +418,15 @@ struct LineFormatting {
 
     /// Writes the line in the `output` form. A line that is no phone number is an empty line, reported on
     /// standard error (and counted as failed with `check`); with `check`, a number that is not valid is reported too.
-    private mutating func writeForm(of text: String, _ mask: Mask, ending: String) {
+    private mutating func writeForm(of text: String, _ mask: Mask, ending: StaticString) {
         guard let written = output.write(text, mask) else {
-            out.append(ending)
+            out.append(literal: ending)
             err.append("line \(lineNumber): \(output.noNumber(text, mask))\n")
             if check { failed += 1 }
             return
         }
         out.append(written)
-        out.append(ending)
+        out.append(literal: ending)
         guard check else { return }
         let result = mask.format(text)
         if !(result.complete && result.valid) {
@@ -447,18 +449,17 @@ struct LineFormatting {
     /// Counts the current line as failed and says why on standard error.
     private mutating func report(_ problem: String) {
         failed += 1
-        err.append("line ")
+        err.append(literal: "line ")
         err.append(number: lineNumber)
-        err.append(": ")
+        err.append(literal: ": ")
         err.append(problem)
-        err.append("\n")
+        err.append(literal: "\n")
     }
 }
 
-/// Whether `bytes` are UTF-8: ASCII, nearly always, is told without decoding.
+/// Whether `bytes` are UTF-8: ASCII, nearly always, is told eight bytes at a time without decoding.
 private func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    for byte in bytes where byte >= 0x80 { return String(validating: bytes, as: UTF8.self) != nil }
-    return true
+    EncodedText.isSingleByte(bytes) || String(validating: bytes, as: UTF8.self) != nil
 }
 
 /// The byte offset of the first byte of `bytes` that is not part of valid UTF-8.
@@ -489,6 +490,15 @@ struct OutputBuffer {
     mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends a literal (a line's ending, the words of a report) with no string made: most lines end in one byte.
+    mutating func append(literal text: StaticString) {
+        if text.utf8CodeUnitCount == 1 {
+            bytes.append(text.utf8Start.pointee)
+        } else {
+            bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
     }
 
     /// Lends the buffered bytes to `body`, which appends to them.

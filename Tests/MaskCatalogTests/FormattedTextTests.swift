@@ -13,6 +13,8 @@ final class FormattedTextTests: XCTestCase {
     func testEveryPreset_givesFormatsTextAndVerdict() throws {
         let numbers = try identifierNumbersByPreset()
         var generator = SeededRandom(seed: 0xF0F)
+        // One scratch for every preset and text, as `maskd format` lends one to a thread's lines.
+        var scratch = FormattingScratch()
         var checked = 0, valid = 0
         for name in Presets.names {
             // The postal preset takes its region's layout.
@@ -32,7 +34,8 @@ final class FormattedTextTests: XCTestCase {
                 for text in texts {
                     let formatted = mask.formatted(text)
                     XCTAssertEqual(formatted, FormattedText(mask.format(text)), "\(name): '\(text)'")
-                    XCTAssertEqual(Self.formattedFromUTF8(mask, text), formatted, "\(name): '\(text)' as UTF-8")
+                    XCTAssertEqual(
+                        Self.formattedFromUTF8(mask, text, &scratch), formatted, "\(name): '\(text)' as UTF-8")
                     checked += 1
                     if formatted.verdict.valid { valid += 1 }
                 }
@@ -57,28 +60,36 @@ final class FormattedTextTests: XCTestCase {
             MaskSpec(.preset("amount")),
         ]
         var generator = SeededRandom(seed: 0xBEEF)
+        var scratch = FormattingScratch()
         for spec in specs {
             let mask = try Mask.compile(spec)
             for _ in 0..<1_000 {
                 let text = Self.randomText(using: &generator)
                 XCTAssertEqual(mask.formatted(text), FormattedText(mask.format(text)), "\(spec): '\(text)'")
-                XCTAssertEqual(Self.formattedFromUTF8(mask, text), mask.formatted(text), "\(spec): '\(text)' as UTF-8")
+                XCTAssertEqual(
+                    Self.formattedFromUTF8(mask, text, &scratch), mask.formatted(text), "\(spec): '\(text)' as UTF-8")
             }
         }
     }
 
-    /// `formatted(utf8:appendingTextTo:)`, its text appended after a line already in the output.
-    private static func formattedFromUTF8(_ mask: Mask, _ text: String) -> FormattedText {
+    /// `formatted(utf8:appendingTextTo:reusing:)`, its text appended after a line already in the output, in the
+    /// room `scratch` kept from the texts before.
+    private static func formattedFromUTF8(_ mask: Mask, _ text: String, _ scratch: inout FormattingScratch)
+        -> FormattedText
+    {
         var output = Array("before\n".utf8)
-        let verdict = Array(text.utf8).withUnsafeBufferPointer { mask.formatted(utf8: $0, appendingTextTo: &output) }
+        let verdict = Array(text.utf8).withUnsafeBufferPointer {
+            mask.formatted(utf8: $0, appendingTextTo: &output, reusing: &scratch)
+        }
         XCTAssertEqual(Array(output.prefix(7)), Array("before\n".utf8))
         return FormattedText(text: String(decoding: output.dropFirst(7), as: UTF8.self), verdict: verdict)
     }
 
-    /// Up to 20 characters: digits, letters, separators, and now and then one outside ASCII.
+    /// Up to 40 characters (a run `RefusedRuns` keeps is 32): digits, letters, separators, and now and then one
+    /// outside ASCII.
     private static func randomText(using generator: inout SeededRandom) -> String {
         let alphabet = Array("0123456789012345ABCDEFXYZabcxyz -./+()é٣\r")
-        let length = Int.random(in: 0...20, using: &generator)
+        let length = Int.random(in: 0...40, using: &generator)
         return String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
     }
 }

@@ -111,12 +111,12 @@ enum DeferredValue: Sendable {
         }
     }
 
-    /// The value's UTF-8 bytes: from the cells themselves on the byte path, with no string made.
-    var utf8: [UInt8] {
+    /// Appends the value's UTF-8 bytes to `output`: from the cells themselves on the byte path, with no string made.
+    func appendUTF8(to output: inout [UInt8]) {
         switch self {
-        case .string(let value): return Array(value.utf8)
-        case .bytes(let program, let cells, let limit): return program.valueUTF8(of: cells, limit: limit)
-        case .characters(let program, let cells, let limit): return Array(program.value(of: cells, limit: limit).utf8)
+        case .string(let value): output.append(contentsOf: value.utf8)
+        case .bytes(let program, let cells, let limit): program.appendValue(of: cells, limit: limit, to: &output)
+        case .characters(let program, let cells, let limit): program.appendValue(of: cells, limit: limit, to: &output)
         }
     }
 }

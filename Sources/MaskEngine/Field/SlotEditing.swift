@@ -46,10 +46,12 @@ extension Program {
     ///   - carets: also record where each character's output starts.
     ///   - runs: the runs of `chars` other programs refused (`RefusedRuns`), for the alternatives of a `oneOf`.
     ///   - tracing: record the `trace`, which an edit reads; formatting a text whole never does.
-    func decompose<U: FieldUnit>(_ chars: [U], carets: Bool = false, runs: RefusedRuns? = nil, tracing: Bool = true)
-        -> Decomposition<U>
-    {
-        var d = Decomposition<U>(layout: Layout())
+    ///   - cells: an empty array to read the cells into, whose room is used (`CellArrays`).
+    func decompose<U: FieldUnit>(
+        _ chars: [U], carets: Bool = false, runs: RefusedRuns? = nil, tracing: Bool = true,
+        into cells: consuming [Cell<U>] = []
+    ) -> Decomposition<U> {
+        var d = Decomposition<U>(layout: Layout(cells: cells))
         d.layout.cells.reserveCapacity(min(chars.count, Program.maximumCells))
         if tracing { d.trace.reserveCapacity(min(chars.count, Program.maximumCells)) }
         if carets { d.outputStart.reserveCapacity(min(chars.count, Program.maximumCells)) }

@@ -523,13 +523,25 @@ extension Program {
 
     /// Appends the formatted text of a layout to `output` as UTF-8, with no string made.
     func appendText<U>(of layout: Layout<U>, to output: inout [UInt8]) {
-        let limit = limit(of: layout)
-        layout.cells.withUnsafeBufferPointer { cells in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: literalUTF8Before[limit] + Program.utf8Count(cells))
-            {
-                buffer in
-                let count = Program.write(
-                    cells, limit: limit, literals: literalUTF8, before: literalUTF8Before, into: buffer)
+        Program.append(
+            layout.cells, limit: limit(of: layout), literals: literalUTF8, before: literalUTF8Before, to: &output)
+    }
+
+    /// Appends the extracted value of `cells` (`value(of:limit:)`) to `output` as UTF-8, with no string made.
+    func appendValue<U>(of cells: [Cell<U>], limit: Int, to output: inout [UInt8]) {
+        Program.append(cells, limit: limit, literals: extractedUTF8, before: extractedUTF8Before, to: &output)
+    }
+
+    /// `write`'s bytes appended to `output`.
+    @inline(__always)
+    private static func append<U: FieldUnit>(
+        _ cells: [Cell<U>], limit: Int, literals: [UInt8], before: [Int], to output: inout [UInt8]
+    ) {
+        cells.withUnsafeBufferPointer { cells in
+            // Written on the stack, then copied: an array made at a length known only now looked up its type's
+            // metadata at run time on every call.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: before[limit] + utf8Count(cells)) { buffer in
+                let count = write(cells, limit: limit, literals: literals, before: before, into: buffer)
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
             }
         }
@@ -571,21 +583,6 @@ extension Program {
         return cells.withUnsafeBufferPointer { cells in
             String(unsafeUninitializedCapacity: extractedUTF8Before[limit] + Program.utf8Count(cells)) { buffer in
                 Program.write(cells, limit: limit, literals: extractedUTF8, before: extractedUTF8Before, into: buffer)
-            }
-        }
-    }
-
-    /// `value(of:limit:)` as UTF-8 bytes, with no string made.
-    func valueUTF8<U>(of cells: [Cell<U>], limit: Int) -> [UInt8] {
-        cells.withUnsafeBufferPointer { cells in
-            // Written on the stack, then copied: making an array of a length known only now looked up its type's
-            // metadata at run time on every call.
-            withUnsafeTemporaryAllocation(
-                of: UInt8.self, capacity: extractedUTF8Before[limit] + Program.utf8Count(cells)
-            ) { buffer in
-                let count = Program.write(
-                    cells, limit: limit, literals: extractedUTF8, before: extractedUTF8Before, into: buffer)
-                return Array(UnsafeBufferPointer(rebasing: buffer[..<count]))
             }
         }
     }
