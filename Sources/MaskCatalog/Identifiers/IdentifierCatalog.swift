@@ -34,7 +34,7 @@ public enum IdentifierCatalog {
         var extra = options
         extra.regex = nil
         let named = try MaskCompiler.valueChecks(extra)
-        checks.validators.insert(.utf8 { format.problem(utf8: $0) }, at: 0)
+        checks.validators.insert(.utf8(format.valueProblem()), at: 0)
         checks.validators += named.validators
         checks.onlyLuhn = false
         return Mask(spec: options, kind: inner.kind, checks: checks)

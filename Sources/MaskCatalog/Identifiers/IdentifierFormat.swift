@@ -64,6 +64,19 @@ struct IdentifierFormat: Sendable {
         return nil
     }
 
+    /// `problem(utf8:)` as one function, a compiled preset's validator. Each check is held by a closure of its own,
+    /// which reads it in place: a check copied out of `checks` for every number retained and released its weights
+    /// and tables.
+    func valueProblem() -> ([UInt8]) -> String? {
+        let problems = checks.map { check in { (chars: [UInt8]) in check.problem(chars) } }
+        return { chars in
+            for problem in problems {
+                if let found = problem(chars) { return found }
+            }
+            return nil
+        }
+    }
+
     /// How many letters and digits a whole number holds, fewest to most: its lengths, less the places
     /// whose class also takes other characters (the century sign of a Finnish HETU). A selection with
     /// another count of letters and digits is never this identifier, whole. A notation with a `…` slot
