@@ -70,7 +70,10 @@ enum IdentifierCheck: Sendable {
     func prepared() -> IdentifierCheck {
         switch self {
         case let .member(span, values, label), let .notMember(span, values, label):
-            let entries = Set(values.split(separator: ",").map(String.init))
+            // Split over bytes: a list of thousands (ISIN's countries, bank codes) split as characters cost millions of
+            // instructions, paid by every thread that compiles the preset.
+            let entries = Set(
+                values.utf8.split(separator: UInt8(ascii: ",")).map { String(decoding: $0, as: UTF8.self) })
             if case .member = self { return .table(span: span, entries: entries, issued: true, label: label) }
             return .table(span: span, entries: entries, issued: false, label: label)
         case let .named(name, problem):

@@ -55,8 +55,9 @@ package enum MaskCompiler {
             }
             return Mask(spec: spec, kind: .oneOf(programs), checks: checks)
         default:
-            let (elements, blocks) = try self.elementsAndBlocks(spec)
+            // The definitions are read once here, for the elements, the checks and the program.
             let definitions = try self.definitions(spec)
+            let (elements, blocks) = try self.elementsAndBlocks(spec, definitions: definitions)
             try ProgramChecks.check(elements, letterCase: spec.letterCase, definitions: definitions)
             let checks = try valueChecks(spec)
             if spec.rightToLeft == true {
@@ -65,12 +66,14 @@ package enum MaskCompiler {
                 // Overwrite is applied in reading order, by `Mask.applyRightToLeft`, never by the reversed program.
                 var reversedSpec = spec
                 reversedSpec.overwrite = false
-                let program = makeProgram(mirrored, reversedSpec, blocks: blocks, reversed: true)
+                let program = makeProgram(
+                    mirrored, reversedSpec, blocks: blocks, reversed: true, definitions: definitions)
                 return Mask(
                     spec: spec, kind: .slots(program), checks: RightToLeft.mirroredChecks(checks),
                     rightToLeft: Program.canonicalNotation(elements, definitions: definitions))
             }
-            return Mask(spec: spec, kind: .slots(makeProgram(elements, spec, blocks: blocks)), checks: checks)
+            let program = makeProgram(elements, spec, blocks: blocks, definitions: definitions)
+            return Mask(spec: spec, kind: .slots(program), checks: checks)
         }
     }
 
@@ -134,9 +137,9 @@ package enum MaskCompiler {
     static let maximumDefinitions = 64
 
     /// The class `accept` names for the slots of `pattern`, `groups` and `separatorAt`.
-    private static func acceptClass(_ spec: MaskSpec) throws -> SlotClass {
+    private static func acceptClass(_ spec: MaskSpec, _ defined: [SlotDefinition]) throws -> SlotClass {
         if let name = spec.acceptDefinition {
-            guard let i = try definitions(spec).firstIndex(where: { $0.name == name }) else {
+            guard let i = defined.firstIndex(where: { $0.name == name }) else {
                 throw MaskError("'accept' names '\(name)', which 'definitions' does not define")
             }
             return .defined(UInt8(i))
@@ -145,32 +148,37 @@ package enum MaskCompiler {
     }
 
     /// The elements of the slot forms, and the blocks of a `pattern`'s.
-    static func elementsAndBlocks(_ spec: MaskSpec) throws -> (elements: [Element], blocks: [Block]) {
+    /// - Parameter definitions: `definitions(spec)`, when the caller has read them.
+    static func elementsAndBlocks(_ spec: MaskSpec, definitions: [SlotDefinition]? = nil) throws
+        -> (elements: [Element], blocks: [Block])
+    {
+        let defined = try definitions ?? self.definitions(spec)
         if case .pattern(let pattern) = spec.form {
-            let defined = try definitions(spec)
             var slots: [Character: (SlotClass, Bool)] = [:]
             for (i, definition) in defined.enumerated() {
                 slots[definition.name] = (.defined(UInt8(i)), definition.isOptional)
             }
             return try FormCompiler.pattern(
-                pattern, slot: spec.slot ?? "#", accept: try acceptClass(spec),
+                pattern, slot: spec.slot ?? "#", accept: try acceptClass(spec, defined),
                 blocks: spec.blocks ?? [:], definitions: slots)
         }
-        return (try elements(spec), [])
+        return (try elements(spec, definitions: defined), [])
     }
 
     /// The elements of the slot forms (a `pattern`'s blocks become plain slots: see `elementsAndBlocks`).
-    package static func elements(_ spec: MaskSpec) throws -> [Element] {
-        let accept = try acceptClass(spec)
+    /// - Parameter definitions: `definitions(spec)`, when the caller has read them.
+    package static func elements(_ spec: MaskSpec, definitions: [SlotDefinition]? = nil) throws -> [Element] {
+        let definitions = try definitions ?? self.definitions(spec)
+        let accept = try acceptClass(spec, definitions)
         switch spec.form {
         case .notation(let notation):
             var defined: [Character: (index: UInt8, optional: Bool)] = [:]
-            for (i, definition) in try definitions(spec).enumerated() {
+            for (i, definition) in definitions.enumerated() {
                 defined[definition.name] = (UInt8(i), definition.isOptional)
             }
             return try NotationCompiler.compile(notation, definitions: defined)
         case .pattern:
-            return try elementsAndBlocks(spec).elements
+            return try elementsAndBlocks(spec, definitions: definitions).elements
         case .groups(let sizes):
             return try FormCompiler.groups(
                 sizes, separator: spec.separator ?? " ", accept: accept,
@@ -186,16 +194,18 @@ package enum MaskCompiler {
     }
 
     /// A program over `elements` with the options of `spec`.
-    /// - Parameter reversed: the program of a right-to-left mask, compiled from its elements reversed.
+    /// - Parameters:
+    ///   - reversed: the program of a right-to-left mask, compiled from its elements reversed.
+    ///   - definitions: `definitions(spec)`, when the caller has read them.
     package static func makeProgram(
         _ elements: [Element], _ spec: MaskSpec, asciiOnly: Bool = false, blocks: [Block] = [],
-        reversed: Bool = false
+        reversed: Bool = false, definitions: [SlotDefinition]? = nil
     ) -> Program {
         // The definitions were read when the elements were made; reading them again cannot fail.
         Program(
             elements: elements, eager: spec.eager ?? false, letterCase: spec.letterCase,
             placeholderChar: spec.placeholderChar ?? "_", asciiOnly: asciiOnly, blocks: blocks,
-            overwrite: spec.overwrite ?? false, definitions: (try? definitions(spec)) ?? [],
+            overwrite: spec.overwrite ?? false, definitions: definitions ?? (try? self.definitions(spec)) ?? [],
             showsOnlyEagerTrailingLiterals: reversed)
     }
 
