@@ -53,10 +53,78 @@ extension Program {
     ) -> Decomposition<U> {
         var d = Decomposition<U>(layout: Layout(cells: cells))
         d.layout.cells.reserveCapacity(min(chars.count, Program.maximumCells))
+        if !carets, !tracing, runs == nil, blocks.isEmpty {
+            readRecordingNothing(chars, into: &d)
+            return d
+        }
         if tracing { d.trace.reserveCapacity(min(chars.count, Program.maximumCells)) }
         if carets { d.outputStart.reserveCapacity(min(chars.count, Program.maximumCells)) }
         continueReading(chars, from: 0, carets: carets, runs: runs, tracing: tracing, into: &d)
         return d
+    }
+
+    /// `continueReading` from the mask's start for a reading that records no trace, carets or runs, by a program
+    /// without blocks: a text formatted whole. It is `step`'s walk (a block's rules aside), kept lean, since every
+    /// line `maskd format` reads runs it: the elements are read in place, and each cell is written into a buffer
+    /// on the stack and appended with the rest at the end. `ReadingRecordingNothingTests` holds it equal to
+    /// `continueReading`.
+    private func readRecordingNothing<U: FieldUnit>(_ chars: [U], into d: inout Decomposition<U>) {
+        var rejected: [U] = [], overflow: [U] = []
+        var cursor = 0, read = 0
+        let room = min(chars.count, Program.maximumCells)
+        withUnsafeTemporaryAllocation(of: Cell<U>.self, capacity: room) { buffer in
+            var filled = 0
+            slotInfo.withUnsafeBufferPointer { slotInfo in
+                let count = slotInfo.count, reachableEnd = reachableEnd
+                while read < chars.count, cursor < count, filled < room {
+                    let c = chars[read]
+                    read &+= 1
+                    WorkCounter.count()
+                    var e = cursor
+                    var walkedLiteral = false, readIn = false, refused = false
+                    while e < count {
+                        WorkCounter.count()
+                        let info = slotInfo[e]
+                        guard let slotClass = info.slotClass else {
+                            if c.matches(literalByte: info.literalByte, elements[e]) {
+                                cursor = e &+ 1
+                                readIn = true
+                                break
+                            }
+                            walkedLiteral = true
+                            e &+= 1
+                            continue
+                        }
+                        if let stored = fitted(c, slotClass) {
+                            (buffer.baseAddress! + filled).initialize(to: Cell(char: stored, element: e))
+                            filled &+= 1
+                            cursor = info.repeats ? e : e &+ 1
+                            readIn = true
+                            break
+                        }
+                        // As in `step`: only an optional slot lets a character it does not take walk on.
+                        guard info.isOptional, e &+ 1 < reachableEnd || reachableEnd == count else {
+                            refused = true
+                            break
+                        }
+                        e &+= 1
+                    }
+                    if readIn { continue }
+                    if refused || !fitsSomeSlot(c) {
+                        rejected.append(c)
+                        continue
+                    }
+                    if walkedLiteral { cursor = e }
+                    overflow.append(c)
+                }
+            }
+            guard filled > 0, let cells = buffer.baseAddress else { return }
+            d.layout.cells.append(contentsOf: UnsafeBufferPointer(start: cells, count: filled))
+            cells.deinitialize(count: filled)
+        }
+        d.cuts = Cuts(rejectedUnits: rejected, overflowUnits: overflow)
+        if read < chars.count { d.cuts.leave(chars[read...], for: self) }
+        d.layout.end = cursor
     }
 
     /// `decompose(chars)`, reusing `d`, this program's reading of another text whose first `shared` units

@@ -51,7 +51,7 @@ package final class Program: @unchecked Sendable {
     let readingBound: ReadingBound
     /// What `place` and `cursor(after:)` ask of each element, in an array of plain values: reading an `Element`
     /// copies its literal `Character` (a retain and a release) every time.
-    private let slotInfo: [SlotInfo]
+    let slotInfo: [SlotInfo]
 
     struct SlotInfo {
         /// nil for a literal.
