@@ -128,10 +128,10 @@ package final class Program: @unchecked Sendable {
         readsRenderedTextByElement =
             asciiLiterals && blocks.isEmpty && repeatingSlot == nil
             && elements.count < Program.maximumCells && !elements.contains { $0.literal == "\r" }
-        let definedASCIITables = definedASCII
+        let definedASCII = definedASCII
         readingBound = ReadingBound(elements, hasBlocks: !blocks.isEmpty) { slotClass, byte in
             if case .defined(let i) = slotClass {
-                let stored = definedASCIITables[Int(i) &* 128 &+ Int(byte)]
+                let stored = Program.stored(in: definedASCII, definition: Int(i), byte: byte)
                 return stored == 0 ? nil : stored
             }
             return byte.fit(slotClass, letterCase)
@@ -141,10 +141,11 @@ package final class Program: @unchecked Sendable {
             if let c = element.slotClass, !classes.contains(c) { classes.append(c) }
         }
         slotClasses = classes
-        let definedASCII = definedASCII
         let fitting = (0..<128).map { b in
             classes.contains { slotClass in
-                if case .defined(let i) = slotClass { return definedASCII[Int(i) &* 128 &+ b] != 0 }
+                if case .defined(let i) = slotClass {
+                    return Program.stored(in: definedASCII, definition: Int(i), byte: UInt8(b)) != 0
+                }
                 return UInt8(b).fit(slotClass, letterCase) != nil
             }
         }
@@ -223,11 +224,17 @@ package final class Program: @unchecked Sendable {
 
     private func fittedDefined<U: FieldUnit>(_ c: U, _ i: Int) -> U? {
         if let byte = c.asciiByte {
-            let stored = definedASCII[i &* 128 &+ Int(byte)]
+            let stored = Program.stored(in: definedASCII, definition: i, byte: byte)
             return stored == 0 ? nil : U.ascii(stored)
         }
         guard let stored = definitions[i].fit(c.character, letterCase: letterCase) else { return nil }
         return !asciiOnly || stored.isASCII ? U.unit(stored) : nil
+    }
+
+    /// What definition `i` stores for the ASCII byte `byte` (0: nothing), in the flat `definedASCII`.
+    @inline(__always)
+    private static func stored(in definedASCII: [UInt8], definition i: Int, byte: UInt8) -> UInt8 {
+        definedASCII[i &* 128 &+ Int(byte)]
     }
 
     /// The kind `next` reports for a slot of `slotClass`.
