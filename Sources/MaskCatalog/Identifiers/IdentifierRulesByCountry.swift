@@ -275,25 +275,65 @@ extension IdentifierRules {
 
 /// The county codes of China's resident IDs with the years each was assigned, from the generated table.
 enum ChineseCounties {
-    /// Code to the year ranges it stood for (0 for an open end).
-    static let table: [Int: [(Int, Int)]] = {
-        var table: [Int: [(Int, Int)]] = [:]
-        for entry in TableText.pieces(TableText.bytes(IdentifierCatalog.chineseCounties), " ") {
-            let parts = TableText.pieces(entry, ":", maxSplits: 1)
-            guard let code = TableText.number(parts[0]) else { continue }
-            guard parts.count == 2 else { table[code] = [(0, 0)]; continue }
-            table[code] = TableText.pieces(parts[1], "|").map { range in
-                let ends = TableText.pieces(range, "-", keepingEmpty: true)
-                return (TableText.number(ends[0]) ?? 0, TableText.number(ends[1]) ?? 0)
+    /// The year ranges of every code, one after another (a range's first and last year, 0 for an open end), and
+    /// where each code's run of them starts and how many it holds.
+    private static let table = read(IdentifierCatalog.chineseCounties)
+
+    /// Reads the generated table in one pass over its bytes (it is thousands of codes, read once per process on
+    /// the first Chinese ID): codes apart by spaces, each alone (assigned every year) or followed by `:` and its
+    /// ranges apart by `|`, a range `LOW-HIGH` with an open end left out. A code listed twice keeps its last ranges.
+    static func read(_ text: String) -> (runs: [Int: (start: Int, count: Int)], years: [(low: Int, high: Int)]) {
+        var runs: [Int: (start: Int, count: Int)] = [:]
+        var years: [(low: Int, high: Int)] = []
+        let bytes = Array(text.utf8)
+        var i = 0
+        /// The number of the digits from `i` on (0 for none), `i` left after them.
+        func number() -> Int {
+            var value = 0
+            while i < bytes.count, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9") {
+                value = value * 10 + Int(bytes[i] - UInt8(ascii: "0"))
+                i += 1
             }
+            return value
         }
-        return table
-    }()
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: " ") {
+                i += 1
+                continue
+            }
+            let before = i
+            let code = number()
+            // (A byte the table never holds is passed over.)
+            if i == before {
+                i += 1
+                continue
+            }
+            let start = years.count
+            if i < bytes.count, bytes[i] == UInt8(ascii: ":") {
+                repeat {
+                    i += 1  // the `:` or `|` before the range
+                    let low = number()
+                    var high = 0
+                    if i < bytes.count, bytes[i] == UInt8(ascii: "-") {
+                        i += 1
+                        high = number()
+                    }
+                    years.append((low, high))
+                } while i < bytes.count && bytes[i] == UInt8(ascii: "|")
+            } else {
+                years.append((0, 0))
+            }
+            runs[code] = (start, years.count - start)
+        }
+        return (runs, years)
+    }
 
     /// Whether the six-digit place names a county that had that code in the year of birth.
     static func assigned(_ chars: [UInt8]) -> Bool {
-        guard let ranges = table[CheckDigits.number(chars, 0, 6)] else { return false }
+        guard let run = table.runs[CheckDigits.number(chars, 0, 6)] else { return false }
         let year = CheckDigits.number(chars, 6, 4)
-        return ranges.contains { (low, high) in (low == 0 || year >= low) && (high == 0 || year <= high) }
+        return table.years[run.start..<run.start + run.count].contains { (low, high) in
+            (low == 0 || year >= low) && (high == 0 || year <= high)
+        }
     }
 }
