@@ -49,8 +49,8 @@ package final class Program: @unchecked Sendable {
     let readsRenderedTextByElement: Bool
     /// The best a reading of a text can reach, for choosing among a `oneOf`'s alternatives.
     let readingBound: ReadingBound
-    /// What `place` and `cursor(after:)` ask of each element, in an array of plain values: reading an `Element`
-    /// copies its literal `Character` (a retain and a release) every time.
+    /// What reading (`step`, `readRecordingNothing`), `place` and `cursor(after:)` ask of each element, in an array of
+    /// plain values: reading an `Element` copies its literal `Character` (a retain and a release) every time.
     let slotInfo: [SlotInfo]
 
     struct SlotInfo {
@@ -167,36 +167,40 @@ package final class Program: @unchecked Sendable {
         extractedUTF8 = extracted
         var missing = [Int](repeating: 0, count: elements.count + 1)
         var next = [SlotKind?](repeating: nil, count: elements.count + 1)
-        var tails = [String](repeating: "", count: elements.count + 1)
-        var tail: [UInt8] = []  // reversed
-        let placeholderBytes = Array(placeholderChar.utf8)
         var reached = elements.count
         if let r = repeatingSlot, !onlyLiteralsAfterRepeat { reached = r + 1 }
         reachableEnd = reached
-        for e in stride(from: elements.count - 1, through: 0, by: -1) {
+        // What follows a `…` slot with slots after it is never reached: it is neither missing nor drawn.
+        for e in stride(from: reached - 1, through: 0, by: -1) {
             let element = elements[e]
-            // What follows a `…` slot with slots after it is never reached: it is neither missing nor drawn.
-            guard e < reached else { continue }
             missing[e] = missing[e + 1] + ((element.isRequiredSlot || element.isExtracted) ? 1 : 0)
             next[e] = Program.kind(of: element.slotClass, definitions) ?? next[e + 1]
-            if element.isSlot {
-                if !element.repeats { tail.append(contentsOf: placeholderBytes.reversed()) }
-            } else {
-                tail.append(contentsOf: literalBytes[e].reversed())
-            }
-            if elements.count <= Program.precomputedTailLimit {
-                tails[e] = String(decoding: tail.reversed(), as: UTF8.self)
-            }
         }
         missingFrom = missing
         nextFrom = next
+        // The placeholder drawn from each element on is a suffix of the one drawn from the first.
+        var tails = [String](repeating: "", count: elements.count + 1)
+        if elements.count <= Program.precomputedTailLimit {
+            var drawn: [UInt8] = [], drawnFrom: [Int] = []
+            let placeholderBytes = Array(placeholderChar.utf8)
+            for e in 0..<reached {
+                drawnFrom.append(drawn.count)
+                if !elements[e].isSlot {
+                    drawn += literalBytes[e]
+                } else if !elements[e].repeats {
+                    drawn += placeholderBytes
+                }
+            }
+            for e in 0..<reached { tails[e] = String(decoding: drawn[drawnFrom[e]...], as: UTF8.self) }
+        }
         placeholderFrom = tails
         let required = elements[..<reached].filter { $0.isRequiredSlot || $0.isExtracted }
         let digitsOnly = required.allSatisfy { Program.kind(of: $0.slotClass, definitions) == .digit }
-        missingProblems = (0...required.count).map { n in
-            let noun = digitsOnly ? (n == 1 ? "digit" : "digits") : (n == 1 ? "character" : "characters")
-            return ["\(n) more \(noun) needed"]
-        }
+        // One sentence per count, each made with one concatenation: every thread formatting lines compiles every
+        // preset it meets.
+        let one = digitsOnly ? " more digit needed" : " more character needed"
+        let many = digitsOnly ? " more digits needed" : " more characters needed"
+        missingProblems = (0...required.count).map { n in [String(n) + (n == 1 ? one : many)] }
     }
 
     /// The most characters a field holds, even with a `…` slot: a field is a line a person types,

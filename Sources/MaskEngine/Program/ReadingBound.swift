@@ -23,10 +23,18 @@ struct ReadingBound: Sendable {
             places = nil
             return
         }
+        // Each class's bytes are found once: a program's slots share a class or two, and every preset of every
+        // thread that formats lines compiles its programs.
+        var classBytes: [(SlotClass, ASCIISet)] = []
         places = elements.map { element in
             var bytes = ASCIISet()
             if let slotClass = element.slotClass {
-                for byte in UInt8(1)..<0x80 where stored(slotClass, byte) == byte { bytes.insert(byte) }
+                if let known = classBytes.first(where: { $0.0 == slotClass }) {
+                    bytes = known.1
+                } else {
+                    for byte in UInt8(1)..<0x80 where stored(slotClass, byte) == byte { bytes.insert(byte) }
+                    classBytes.append((slotClass, bytes))
+                }
             } else {
                 bytes.insert(element.literalByte)
             }
