@@ -56,17 +56,9 @@ struct IdentifierFormat: Sendable {
             }
     }
 
-    /// The problem with a complete value (the compact number, as UTF-8 bytes), or nil when it is valid.
-    func problem(utf8 chars: [UInt8]) -> String? {
-        for check in checks {
-            if let problem = check.problem(chars) { return problem }
-        }
-        return nil
-    }
-
-    /// `problem(utf8:)` as one function, a compiled preset's validator. Each check is held by a closure of its own,
-    /// which reads it in place: a check copied out of `checks` for every number retained and released its weights
-    /// and tables.
+    /// The problem with a complete value (the compact number, as UTF-8 bytes), or nil when it is valid: the first
+    /// check's that fails. Each check is held by a closure of its own, which reads it in place: a check copied out of
+    /// `checks` for every number retained and released its weights and tables.
     func valueProblem() -> ([UInt8]) -> String? {
         let problems = checks.map { check in { (chars: [UInt8]) in check.problem(chars) } }
         return { chars in

@@ -9,11 +9,11 @@ extension IdentifierRules {
             let account = CheckDigits.remainder(chars[4..<(chars.count - 2)], 97) ?? -1
             return value(chars, chars.count - 2, 2) == (account == 0 ? 97 : account)
         },
-        "es.iban.ccc": { chars in spanishCCC.problem(utf8: Array(chars[4...])) == nil },
+        "es.iban.ccc": { chars in spanishCCC(Array(chars[4...])) == nil },
         "no.iban.kontonr": { chars in
             // The account's postgiro bank code 0000 is dropped, as stdnum compacts an account number.
             let account = chars[4..<8].allSatisfy { $0 == UInt8(ascii: "0") } ? chars[8...] : chars[4...]
-            return norwegianAccount.problem(utf8: Array(account)) == nil
+            return norwegianAccount(Array(account)) == nil
         },
         "no.kontonr.check": { chars in norwegianAccountCheck(chars) },
         "ch.esr.check": { chars in swissESRCheck(chars) },
@@ -27,9 +27,10 @@ extension IdentifierRules {
         },
     ]
 
-    /// The formats whose checks an IBAN's account runs: the data and rules of their own presets, not copies.
-    private static let spanishCCC = IdentifierCatalog.format(named: "es.ccc")!
-    private static let norwegianAccount = IdentifierCatalog.format(named: "no.kontonr")!
+    /// The checks an IBAN's account runs (`IdentifierFormat.valueProblem`): the data and rules of their own presets,
+    /// not copies.
+    private static let spanishCCC = IdentifierCatalog.format(named: "es.ccc")!.valueProblem()
+    private static let norwegianAccount = IdentifierCatalog.format(named: "no.kontonr")!.valueProblem()
 
     /// Norwegian account number: seven digits by Luhn, or eleven weighted 6 7 8 9 4 5 6 7 8 9 modulo 11 (a remainder
     /// of 10 never matches).
