@@ -376,7 +376,7 @@ public final class Mask: @unchecked Sendable {
         _ chars: [U], carets: Bool, skipping: Bool, arrays: inout CellArrays<U>,
         _ body: (Program, String?, Program.Decomposition<U>, Layout<U>, String) -> R
     ) -> R {
-        // One program has nothing to choose between (most masks: no list of candidates is made).
+        // One program (a slot mask's, or the one a dynamic mask picks) has nothing to choose between.
         // The reading kept is held in plain variables: a generic struct or tuple holding it was made and destroyed
         // through runtime metadata on every call.
         if let (program, brand) = singleCandidate(for: chars) {
